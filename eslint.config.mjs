@@ -1,0 +1,75 @@
+// Lint, and the dependency rules of docs/architecture.md: each restriction says why it exists.
+
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), ...builtinModules.map((m) => `node:${m}`)];
+
+const NO_NODE = {
+  group: nodeBuiltins,
+  message: 'This code also runs outside Node (the browser, or pure query code over an in-memory graph): no Node built-ins here.',
+};
+const NO_VSCODE = {
+  group: ['vscode'],
+  message: 'Only src/host may import vscode: the engine, CLI, protocol and webview must run and be tested without an editor.',
+};
+const NO_TYPESCRIPT = {
+  group: ['typescript'],
+  message: 'Only the builder (src/graph/build) may load the TypeScript compiler: everything else works from graph.json.',
+};
+const NO_CYTOSCAPE = {
+  group: ['cytoscape', 'cytoscape-*'],
+  message: 'Cytoscape belongs to the webview bundle only.',
+};
+const NO_PROTOCOL = {
+  group: ['**/protocol/*', '**/protocol'],
+  message: 'The webview protocol is shared by src/host and webview/ only; the engine and CLI know nothing of webviews.',
+};
+const NO_HOST_OR_CLI = {
+  group: ['**/host/*', '**/cli/*', '**/extension', '**/webview/**'],
+  message: 'Dependencies point inwards: the engine never imports the CLI, the extension host or the webview.',
+};
+const ENGINE_VIA_FACADE = {
+  group: ['**/graph/build/*', '**/graph/io/*', '**/graph/query/*', '**/graph/doctor', '**/graph/errors'],
+  message: 'Outside the engine, use its one facade (src/graph/index.ts) or src/graph/model.ts, so the engine can change inside.',
+};
+const QUERY_PURE = {
+  group: ['../build/*', '../io/*', '../index', '../doctor', '../../*'],
+  message: 'Queries are pure functions over an indexed graph: no file system, no compiler, no builder — only the model (and ids).',
+};
+const WEBVIEW_NO_ENGINE = {
+  group: ['**/src/graph/index', '**/src/graph/build/*', '**/src/graph/io/*', '**/src/graph/query/*', '**/src/host/*', '**/src/cli/*'],
+  message: 'The webview runs in a browser sandbox: it may share only src/graph/model.ts and src/protocol with the host.',
+};
+
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/fixtures/**', '.e2e-artifacts/**', '.demo/**', 'scratch/**', '.knowledge-graph/**', '**/*.d.ts'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { console: 'readonly', process: 'readonly', performance: 'readonly', URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable' },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'no-console': 'off',
+    },
+  },
+  { files: ['src/graph/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI) },
+  { files: ['src/graph/**/*.ts'], ignores: ['src/graph/build/**'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT) },
+  { files: ['src/graph/model.ts', 'src/graph/ids.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE) },
+  { files: ['src/graph/query/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, QUERY_PURE) },
+  { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
+  { files: ['src/protocol/**/*.ts'], rules: restrict(NO_VSCODE, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, ENGINE_VIA_FACADE) },
+  { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: restrict(NO_TYPESCRIPT, NO_CYTOSCAPE, ENGINE_VIA_FACADE) },
+  { files: ['webview/**/*.ts'], rules: restrict(NO_VSCODE, NO_TYPESCRIPT, NO_NODE, WEBVIEW_NO_ENGINE) },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', '*.mjs'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);
