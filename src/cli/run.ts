@@ -1,0 +1,52 @@
+// The `kg` command: run(argv, io) → exit code. Only main.ts touches `process`.
+
+import { isGraphError, type GraphErrorCode } from '../graph';
+import { BUILD_HELP, runBuild } from './build';
+import { EXIT, type CliIo } from './streams';
+
+export const HELP = `Usage: kg <command> [options]
+
+Commands:
+  build        Build the knowledge graph (dry run unless --apply).   kg build --help
+
+Run "kg <command> --help" for a command's options.
+`;
+
+const BAD_INPUT: ReadonlySet<GraphErrorCode> = new Set(['ROOT_NOT_FOUND', 'NO_SOURCES', 'TSCONFIG_UNPARSABLE']);
+
+function isUsageError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+        io.stderr.write(HELP);
+        return EXIT.USAGE;
+      case '-h':
+      case '--help':
+      case 'help':
+        io.stdout.write(HELP);
+        return EXIT.OK;
+      case 'build':
+        return runBuild(rest, io);
+      default:
+        io.stderr.write(`kg: unknown command "${command}"\n\n${HELP}`);
+        return EXIT.USAGE;
+    }
+  } catch (e) {
+    if (isUsageError(e)) {
+      io.stderr.write(`kg: ${(e as Error).message}\n\n${command === 'build' ? BUILD_HELP : HELP}`);
+      return EXIT.USAGE;
+    }
+    if (isGraphError(e)) {
+      io.stderr.write(`kg: error: ${e.message}\n`);
+      return BAD_INPUT.has(e.code) ? EXIT.USAGE : EXIT.FAILED;
+    }
+    io.stderr.write(`kg: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return EXIT.FAILED;
+  }
+}

@@ -1,0 +1,19 @@
+// What the CLI writes to: process streams in main.ts, buffers in tests.
+
+export interface Writable {
+  write(chunk: string): unknown;
+}
+
+export interface CliIo {
+  stdout: Writable;
+  stderr: Writable;
+  cwd: string;
+}
+
+/** Exit codes, fixed by the contract (docs/cli.md). */
+export const EXIT = {
+  OK: 0,
+  FAILED: 1,
+  USAGE: 2,
+  UNAVAILABLE: 3,
+} as const;

@@ -1,0 +1,177 @@
+// The full build: discover → read → parse → extract → resolve imports → compose.
+// Nothing here writes to the console or the disk; progress goes through the injected sink.
+
+import * as ts from 'typescript';
+import { GraphError } from '../errors';
+import { fileId, unresolvedId } from '../ids';
+import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../model';
+import { compose, moduleStructure } from './compose';
+import { discover, type Discovery, type Project } from './discover';
+import { exactEdge, unresolvedEdge } from './edges';
+import { extractFile, parseSource, type FileExtraction } from './extract';
+import { nodeFileHost, type FileHost } from './host';
+import { ModuleResolver, workspacePackages } from './imports';
+
+export interface BuildSink {
+  /** A phase's progress: `done` of `total` units. */
+  progress?(phase: string, done: number, total: number): void;
+  log?(level: 'info' | 'warn', message: string): void;
+  /** Polled between files; a true answer stops the build with a CANCELLED error. */
+  isCancelled?(): boolean;
+}
+
+export interface BuildOptions {
+  /** Absolute path of the repository root. */
+  root: string;
+  host?: FileHost;
+  /** Build the extraction tier only (no resolved `calls` layer). */
+  extractOnly?: boolean;
+  /** List calls and imports into node_modules / the standard library as edges, not just counts. */
+  listExternal?: boolean;
+  sink?: BuildSink;
+  /** Files larger than this are skipped and reported. */
+  maxFileBytes?: number;
+}
+
+export interface BuildStats {
+  files: number;
+  projects: number;
+  skipped: number;
+}
+
+export interface BuildResult {
+  graph: Graph;
+  stats: BuildStats;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+/** A source file that was read and accepted, with the project that owns it. */
+export interface SourceInput {
+  path: string;
+  text: string;
+  project: Project;
+}
+
+function checkCancelled(sink: BuildSink | undefined): void {
+  if (sink?.isCancelled?.()) throw new GraphError('CANCELLED', 'build cancelled');
+}
+
+/** Reads every discovered source file; binary, oversized and unreadable files are skipped with a reason. */
+export function readSources(host: FileHost, d: Discovery, maxBytes: number, diagnostics: BuildDiagnostic[]): SourceInput[] {
+  const out: SourceInput[] = [];
+  const decoder = new TextDecoder('utf-8');
+  for (const rel of d.sourceFiles) {
+    const abs = d.root + '/' + rel;
+    let bytes: Uint8Array;
+    try {
+      const st = host.stat(abs);
+      if (st && st.size > maxBytes) {
+        diagnostics.push({ path: rel, reason: `file too large (${st.size} bytes; the limit is ${maxBytes})` });
+        continue;
+      }
+      bytes = host.readFile(abs);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      diagnostics.push({ path: rel, reason: `unreadable file (${typeof code === 'string' ? code : 'error'})` });
+      continue;
+    }
+    if (bytes.indexOf(0) >= 0) {
+      diagnostics.push({ path: rel, reason: 'binary file (contains NUL bytes)' });
+      continue;
+    }
+    let text = decoder.decode(bytes);
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    out.push({ path: rel, text, project: d.owner.get(rel) as Project });
+  }
+  return out;
+}
+
+function count(summary: UnresolvedSummary, relation: Relation, reason: UnresolvedReason): void {
+  const byReason = (summary[relation] ??= {});
+  byReason[reason] = (byReason[reason] ?? 0) + 1;
+}
+
+/** Turns a file's import references into edges through the module resolver. */
+export function importEdges(
+  resolver: ModuleResolver,
+  input: SourceInput,
+  extraction: FileExtraction,
+  summary: UnresolvedSummary,
+  listExternal: boolean,
+): GraphEdge[] {
+  const edges: GraphEdge[] = [];
+  const from = fileId(input.path);
+  for (const ref of extraction.imports) {
+    const relation: Relation = ref.kind === 're-export' ? 're-exports' : 'imports';
+    const outcome = resolver.resolve(input.project, input.path, ref);
+    const opts = { evidence: ref.evidence, context: ref.context, ast: true };
+    if (outcome.kind === 'file') {
+      edges.push(exactEdge(from, fileId(outcome.path), relation, 'MODULE_RESOLUTION', opts));
+      continue;
+    }
+    count(summary, relation, outcome.reason);
+    if (outcome.reason === 'external' && !listExternal) continue;
+    edges.push(unresolvedEdge(from, unresolvedId(ref.specifier), relation, outcome.reason, opts));
+  }
+  return edges;
+}
+
+/** Strips the root from messages that quote absolute paths, so the graph never holds one. */
+function relativize(message: string, root: string): string {
+  return message.split(root + '/').join('').split(root).join('.');
+}
+
+export function buildGraph(options: BuildOptions): BuildResult {
+  const host = options.host ?? nodeFileHost;
+  const sink = options.sink;
+  const st = host.stat(options.root);
+  if (!st || st.type !== 'directory') {
+    throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${options.root}`);
+  }
+  const root = host.realpath(options.root).replace(/\/+$/, '') || '/';
+
+  const d = discover(host, root);
+  const diagnostics: BuildDiagnostic[] = [];
+  const inputs = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics);
+  const skipped = d.skippedFiles + diagnostics.length;
+  for (const x of [...d.diagnostics, ...d.configDiagnostics]) diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
+  sink?.log?.('info', `discovered ${d.sourceFiles.length} source files in ${d.projects.length} project${d.projects.length === 1 ? '' : 's'}`);
+  checkCancelled(sink);
+  if (inputs.length === 0) {
+    throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}`);
+  }
+  const graphFiles = new Set(inputs.map((i) => i.path));
+  const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));
+
+  const summary: UnresolvedSummary = {};
+  const fileNodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  let done = 0;
+  for (const input of inputs) {
+    const abs = root + '/' + input.path;
+    const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+    const extraction = extractFile(sf, input.path);
+    fileNodes.push(...extraction.nodes);
+    edges.push(...extraction.edges);
+    edges.push(...importEdges(resolver, input, extraction, summary, !!options.listExternal));
+    done++;
+    if (done % 200 === 0 || done === inputs.length) {
+      sink?.progress?.('extract', done, inputs.length);
+      checkCancelled(sink);
+    }
+  }
+
+  const modules = moduleStructure([...graphFiles]);
+  const graph = compose({
+    nodeLayers: [fileNodes, modules.nodes],
+    edges: [...edges, ...modules.edges],
+    grammarVersions: { typescript: ts.version },
+    unresolved: summary,
+    diagnostics,
+  });
+  return {
+    graph,
+    stats: { files: inputs.length, projects: d.projects.length, skipped },
+  };
+}

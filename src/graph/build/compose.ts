@@ -1,0 +1,116 @@
+// Composition: per-file facts plus derived module structure → one sorted, deduplicated graph
+// with its layers and signature. Deterministic whatever order the facts arrive in.
+
+import * as path from 'node:path';
+import { fileId, moduleId } from '../ids';
+import {
+  LAYER_OF_RELATION,
+  SCHEMA_VERSION,
+  compareEdges,
+  compareStrings,
+  edgeKey,
+  type BuildDiagnostic,
+  type Confidence,
+  type Graph,
+  type GraphEdge,
+  type GraphNode,
+  type Layer,
+  type UnresolvedSummary,
+} from '../model';
+import { graphSignature } from '../io/signature';
+import { exactEdge } from './edges';
+
+/** Module nodes for every directory holding a file node, with module→file and module→submodule containment. */
+export function moduleStructure(filePaths: readonly string[]): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const dirs = new Set(filePaths.map((f) => path.posix.dirname(f)));
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const norm = (d: string) => (d === '.' ? '' : d);
+  for (const dir of dirs) {
+    const d = norm(dir);
+    nodes.push({ id: moduleId(d), kind: 'module', label: d === '' ? '.' : d });
+    // The nearest ancestor directory that is itself a module contains this one.
+    let parent = d;
+    while (parent !== '') {
+      parent = norm(path.posix.dirname(parent));
+      if (dirs.has(parent === '' ? '.' : parent)) {
+        edges.push(exactEdge(moduleId(parent), moduleId(d), 'contains', 'FILE_SYSTEM'));
+        break;
+      }
+    }
+  }
+  for (const f of filePaths) {
+    edges.push(exactEdge(moduleId(norm(path.posix.dirname(f))), fileId(f), 'contains', 'FILE_SYSTEM'));
+  }
+  return { nodes, edges };
+}
+
+const CONFIDENCE_RANK: Record<Confidence, number> = { EXACT: 0, CANDIDATE: 1, UNRESOLVED: 2 };
+
+/** Which of two edges with one (source, target, relation) tuple the graph keeps. */
+function better(a: GraphEdge, b: GraphEdge): GraphEdge {
+  const rank = CONFIDENCE_RANK[a.confidence] - CONFIDENCE_RANK[b.confidence];
+  if (rank !== 0) return rank < 0 ? a : b;
+  const ea = a.evidence;
+  const eb = b.evidence;
+  if (ea && eb) {
+    const order = compareStrings(ea.file, eb.file) || ea.line - eb.line || ea.column - eb.column;
+    if (order !== 0) return order < 0 ? a : b;
+  } else if (ea || eb) {
+    return ea ? a : b;
+  }
+  // Same confidence, same site: prefer a deterministic pick over the vocabulary.
+  return compareStrings(JSON.stringify(a), JSON.stringify(b)) <= 0 ? a : b;
+}
+
+export interface ComposeInput {
+  /** Node lists in priority order: on an id collision the earlier list wins. */
+  nodeLayers: GraphNode[][];
+  edges: GraphEdge[];
+  grammarVersions: Record<string, string>;
+  unresolved?: UnresolvedSummary;
+  diagnostics?: BuildDiagnostic[];
+}
+
+export function compose(input: ComposeInput): Graph {
+  const nodes = new Map<string, GraphNode>();
+  for (const layer of input.nodeLayers) {
+    for (const n of layer) if (!nodes.has(n.id)) nodes.set(n.id, n);
+  }
+  const edges = new Map<string, GraphEdge>();
+  for (const e of input.edges) {
+    const key = edgeKey(e);
+    const cur = edges.get(key);
+    edges.set(key, cur ? better(cur, e) : e);
+  }
+  const sortedNodes = [...nodes.values()].sort((a, b) => compareStrings(a.id, b.id));
+  const sortedEdges = [...edges.values()].sort(compareEdges);
+  const layers = new Set<Layer>();
+  for (const e of sortedEdges) layers.add(LAYER_OF_RELATION[e.relation]);
+  if (sortedNodes.some((n) => n.kind === 'doc-concept')) layers.add('docs');
+  const graph: Graph = {
+    schemaVersion: SCHEMA_VERSION,
+    graphSignature: graphSignature(sortedNodes, sortedEdges),
+    layers: [...layers].sort(compareStrings),
+    grammarVersions: input.grammarVersions,
+    nodes: sortedNodes,
+    edges: sortedEdges,
+  };
+  if (input.unresolved && Object.keys(input.unresolved).length > 0) graph.unresolved = sortSummary(input.unresolved);
+  if (input.diagnostics && input.diagnostics.length > 0) {
+    graph.diagnostics = [...input.diagnostics].sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
+  }
+  // Re-insert in the canonical field order.
+  const { schemaVersion, graphSignature: sig, layers: ls, grammarVersions, unresolved, diagnostics, nodes: ns, edges: es } = graph;
+  return { schemaVersion, graphSignature: sig, layers: ls, grammarVersions, ...(unresolved ? { unresolved } : {}), ...(diagnostics ? { diagnostics } : {}), nodes: ns, edges: es };
+}
+
+function sortSummary(s: UnresolvedSummary): UnresolvedSummary {
+  const out: Record<string, Record<string, number>> = {};
+  for (const rel of Object.keys(s).sort(compareStrings)) {
+    const inner = (s as Record<string, Record<string, number>>)[rel];
+    out[rel] = {};
+    for (const reason of Object.keys(inner).sort(compareStrings)) out[rel][reason] = inner[reason];
+  }
+  return out as UnresolvedSummary;
+}

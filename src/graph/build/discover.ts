@@ -1,0 +1,319 @@
+// Discovery: walk the repository once (honouring .gitignore, never entering node_modules or
+// .git, never following symbolic links), then read every tsconfig/jsconfig project — including
+// the configs their `references` name — and give each source file one owning project.
+
+import * as path from 'node:path';
+import * as ts from 'typescript';
+import { GraphError } from '../errors';
+import type { BuildDiagnostic } from '../model';
+import { compareStrings } from '../model';
+import type { FileHost } from './host';
+import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
+
+export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
+/** Directories never entered: version control, installed packages, our own output. */
+const NEVER_ENTER = new Set(['.git', 'node_modules', '.knowledge-graph']);
+
+export function isSourceFileName(name: string): boolean {
+  return SOURCE_EXTENSIONS.some((ext) => name.endsWith(ext)) && !name.endsWith('.json');
+}
+
+export interface Project {
+  /** Repo-relative path of the config file; '' for the project of files outside every config. */
+  configPath: string;
+  options: ts.CompilerOptions;
+  projectReferences: readonly ts.ProjectReference[] | undefined;
+  /** Repo-relative paths of the discovered source files this project includes. */
+  files: string[];
+}
+
+export interface WalkResult {
+  /** Absolute POSIX root, no trailing slash. */
+  root: string;
+  /** Repo-relative source files, sorted. */
+  sourceFiles: string[];
+  /** Repo-relative config files found by the walk, sorted. */
+  configFiles: string[];
+  /** Repo-relative markdown files, sorted. */
+  markdownFiles: string[];
+  /** Repo-relative package.json files, sorted. */
+  packageJsonFiles: string[];
+  /** Walked directories (absolute) → their non-ignored entries, for tsconfig `include` globs. */
+  entries: Map<string, { files: string[]; directories: string[] }>;
+  diagnostics: BuildDiagnostic[];
+}
+
+export interface Discovery extends WalkResult {
+  /** Problems in config files (unknown options, missing `extends`); nothing was skipped for them. */
+  configDiagnostics: BuildDiagnostic[];
+  /** How many source files the walk and the project rules passed over. */
+  skippedFiles: number;
+  projects: Project[];
+  /** The project that owns each source file (repo-relative path → project). */
+  owner: Map<string, Project>;
+}
+
+function errorCode(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : 'error';
+}
+
+function describeLink(host: FileHost, abs: string): string {
+  let real: string;
+  try {
+    real = host.realpath(abs);
+  } catch (e) {
+    return errorCode(e) === 'ELOOP' ? 'symbolic link loop (not followed)' : 'dangling symbolic link (not followed)';
+  }
+  const parent = path.posix.dirname(abs);
+  if (parent === real || parent.startsWith(real + '/')) return 'symbolic link loop (not followed)';
+  return 'symbolic link (not followed)';
+}
+
+/** Walks the tree under `root` with an explicit stack, in sorted order. */
+export function walk(host: FileHost, root: string): WalkResult {
+  const out: WalkResult = {
+    root,
+    sourceFiles: [],
+    configFiles: [],
+    markdownFiles: [],
+    packageJsonFiles: [],
+    entries: new Map(),
+    diagnostics: [],
+  };
+  const rules = new Map<string, IgnoreRule[]>();
+  try {
+    const exclude = new TextDecoder().decode(host.readFile(root + '/.git/info/exclude'));
+    rules.set('', parseGitignore(exclude, ''));
+  } catch {
+    // no repository-local excludes
+  }
+  const stack: string[] = [''];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    const absDir = dir === '' ? root : root + '/' + dir;
+    let entries;
+    try {
+      entries = host.readDir(absDir);
+    } catch (e) {
+      out.diagnostics.push({ path: dir === '' ? '.' : dir, reason: `unreadable directory (${errorCode(e)})` });
+      continue;
+    }
+    entries.sort((a, b) => compareStrings(a.name, b.name));
+    const gitignore = entries.find((e) => e.name === '.gitignore' && e.type === 'file');
+    if (gitignore) {
+      try {
+        const text = new TextDecoder().decode(host.readFile(absDir + '/.gitignore'));
+        rules.set(dir, [...(rules.get(dir) ?? []), ...parseGitignore(text, dir)]);
+      } catch (e) {
+        out.diagnostics.push({ path: (dir ? dir + '/' : '') + '.gitignore', reason: `unreadable file (${errorCode(e)})` });
+      }
+    }
+    const listing = { files: [] as string[], directories: [] as string[] };
+    out.entries.set(absDir, listing);
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      const rel = dir === '' ? entry.name : dir + '/' + entry.name;
+      if (!entry.validName) {
+        out.diagnostics.push({ path: rel, reason: 'file name is not valid UTF-8' });
+        continue;
+      }
+      if (entry.type === 'directory') {
+        if (NEVER_ENTER.has(entry.name) || matcherFor(rules, rel, true)) continue;
+        listing.directories.push(entry.name);
+        subdirs.push(rel);
+        continue;
+      }
+      if (matcherFor(rules, rel, false)) continue;
+      if (entry.type === 'symlink') {
+        const target = host.stat(root + '/' + rel);
+        if (isSourceFileName(entry.name) || target === undefined || target.type === 'directory') {
+          out.diagnostics.push({ path: rel, reason: describeLink(host, root + '/' + rel) });
+        }
+        continue;
+      }
+      if (entry.type !== 'file') {
+        if (isSourceFileName(entry.name)) out.diagnostics.push({ path: rel, reason: 'not a regular file' });
+        continue;
+      }
+      listing.files.push(entry.name);
+      if (isSourceFileName(entry.name)) out.sourceFiles.push(rel);
+      else if (CONFIG_NAMES.has(entry.name)) out.configFiles.push(rel);
+      else if (entry.name === 'package.json') out.packageJsonFiles.push(rel);
+      else if (/\.(md|markdown)$/i.test(entry.name)) out.markdownFiles.push(rel);
+    }
+    // Push in reverse so the stack pops directories in sorted order.
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+  for (const list of [out.sourceFiles, out.configFiles, out.markdownFiles, out.packageJsonFiles]) {
+    list.sort(compareStrings);
+  }
+  out.diagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
+  return out;
+}
+
+/** Options for files no config includes: what an editor would infer for them. */
+export function looseOptions(): ts.CompilerOptions {
+  return {
+    allowJs: true,
+    checkJs: false,
+    jsx: ts.JsxEmit.Preserve,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ESNext,
+    resolveJsonModule: true,
+    allowImportingTsExtensions: true,
+    esModuleInterop: true,
+    noEmit: true,
+    skipLibCheck: true,
+  };
+}
+
+type MatchFiles = (
+  path: string,
+  extensions: readonly string[] | undefined,
+  excludes: readonly string[] | undefined,
+  includes: readonly string[] | undefined,
+  useCaseSensitiveFileNames: boolean,
+  currentDirectory: string,
+  depth: number | undefined,
+  getFileSystemEntries: (path: string) => { files: readonly string[]; directories: readonly string[] },
+  realpath: (path: string) => string,
+) => string[];
+
+/**
+ * TypeScript's own include/exclude matcher. It is not part of the public API, but the compiler
+ * is pinned and bundled, so the internal function is a fixed dependency, checked here.
+ */
+function tsMatchFiles(): MatchFiles {
+  const fn = (ts as unknown as { matchFiles?: MatchFiles }).matchFiles;
+  if (typeof fn !== 'function') throw new Error('the bundled TypeScript lacks matchFiles');
+  return fn;
+}
+
+function toPosixPath(p: string): string {
+  return p.replace(/\\/g, '/').replace(/\/+$/, '');
+}
+
+export function readText(host: FileHost, abs: string): string {
+  const text = new TextDecoder('utf-8').decode(host.readFile(abs));
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Parses every config the walk found and every config their references name. */
+export function discover(host: FileHost, root: string): Discovery {
+  const walked = walk(host, root);
+  const diagnostics = walked.diagnostics;
+  const configDiagnostics: BuildDiagnostic[] = [];
+  let skippedFiles = walked.diagnostics.length;
+  const sourceSet = new Set(walked.sourceFiles);
+  const rel = (abs: string) => path.posix.relative(root, abs);
+  const insideRoot = (abs: string) => abs === root || abs.startsWith(root + '/');
+  const matchFiles = tsMatchFiles();
+  const parseHost: ts.ParseConfigHost = {
+    useCaseSensitiveFileNames: true,
+    readDirectory: (rootDir, extensions, excludes, includes, depth) =>
+      matchFiles(rootDir, extensions, excludes, includes, true, root, depth, (p) => {
+        return walked.entries.get(p.replace(/\/+$/, '')) ?? { files: [], directories: [] };
+      }, (p) => p),
+    fileExists: (p) => host.stat(p)?.type === 'file',
+    readFile: (p) => {
+      try {
+        return readText(host, p);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+
+  const projects: Project[] = [];
+  const seen = new Set<string>();
+  const queue = [...walked.configFiles.map((c) => root + '/' + c)];
+  while (queue.length > 0) {
+    const abs = queue.shift() as string;
+    if (seen.has(abs)) continue;
+    seen.add(abs);
+    const configRel = rel(abs);
+    const read = ts.readConfigFile(abs, parseHost.readFile);
+    if (read.error) {
+      if (host.stat(abs) === undefined) {
+        configDiagnostics.push({ path: configRel, reason: 'referenced project config does not exist' });
+        continue;
+      }
+      const where = read.error.file && read.error.start !== undefined
+        ? (() => {
+            const lc = read.error.file.getLineAndCharacterOfPosition(read.error.start);
+            return `:${lc.line + 1}:${lc.character + 1}`;
+          })()
+        : '';
+      throw new GraphError(
+        'TSCONFIG_UNPARSABLE',
+        `${configRel}${where}: cannot parse: ${ts.flattenDiagnosticMessageText(read.error.messageText, ' ')}`,
+      );
+    }
+    const existing = path.posix.basename(abs) === 'jsconfig.json' ? { allowJs: true } : undefined;
+    const parsed = ts.parseJsonConfigFileContent(read.config, parseHost, path.posix.dirname(abs), existing, abs);
+    for (const err of parsed.errors) {
+      // "No inputs were found" is normal for solution-style configs.
+      if (err.code === 18003) continue;
+      configDiagnostics.push({ path: configRel, reason: `config: ${ts.flattenDiagnosticMessageText(err.messageText, ' ')}` });
+    }
+    const files = parsed.fileNames
+      .filter(insideRoot)
+      .map(rel)
+      .filter((f) => sourceSet.has(f))
+      .sort(compareStrings);
+    projects.push({
+      configPath: configRel,
+      options: parsed.options,
+      projectReferences: parsed.projectReferences,
+      files: [...new Set(files)],
+    });
+    for (const ref of parsed.projectReferences ?? []) {
+      const target = ts.resolveProjectReferencePath(ref);
+      if (insideRoot(target) && !seen.has(target)) queue.push(target);
+    }
+  }
+  projects.sort((a, b) => compareStrings(a.configPath, b.configPath));
+
+  // Each file's owner: the including project whose config sits deepest, ties by config path.
+  const owner = new Map<string, Project>();
+  const depth = (p: Project) => path.posix.dirname(p.configPath).split('/').length;
+  for (const project of projects) {
+    for (const f of project.files) {
+      const cur = owner.get(f);
+      if (!cur || depth(project) > depth(cur)) owner.set(f, project);
+    }
+  }
+  // Files outside every project but inside a project's output folder are its build output.
+  const outputs = new Map<string, string>();
+  for (const p of projects) {
+    for (const dir of [p.options.outDir, p.options.declarationDir]) {
+      if (dir && insideRoot(toPosixPath(dir)) && toPosixPath(dir) !== root) outputs.set(rel(toPosixPath(dir)), p.configPath);
+    }
+  }
+  const looseFiles: string[] = [];
+  const outputCounts = new Map<string, number>();
+  for (const f of walked.sourceFiles) {
+    if (owner.has(f)) continue;
+    const out = [...outputs.keys()].find((d) => f.startsWith(d + '/'));
+    if (out !== undefined) outputCounts.set(out, (outputCounts.get(out) ?? 0) + 1);
+    else looseFiles.push(f);
+  }
+  for (const [dir, count] of outputCounts) {
+    skippedFiles += count - 1;
+    diagnostics.push({ path: dir, reason: `${count} file${count === 1 ? '' : 's'} skipped: build output of ${outputs.get(dir)}` });
+  }
+  const loose: Project = {
+    configPath: '',
+    options: looseOptions(),
+    projectReferences: undefined,
+    files: looseFiles,
+  };
+  for (const f of loose.files) owner.set(f, loose);
+  if (loose.files.length > 0) projects.push(loose);
+  diagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
+  configDiagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
+  return { ...walked, sourceFiles: walked.sourceFiles.filter((f) => owner.has(f)), configDiagnostics, skippedFiles, projects, owner };
+}

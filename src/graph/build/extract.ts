@@ -1,0 +1,322 @@
+// The extraction tier: what one parsed file declares and imports, read off its syntax tree.
+// Everything produced here is owned by the file it came from.
+
+import * as path from 'node:path';
+import * as ts from 'typescript';
+import { fileId, symbolId } from '../ids';
+import type { Evidence, GraphEdge, GraphNode, SymbolKind } from '../model';
+import { compareStrings } from '../model';
+import { exactEdge } from './edges';
+
+export type ImportKind = 'import' | 're-export';
+
+/** An import or re-export as written in a file, before module resolution. */
+export interface ImportRef {
+  specifier: string;
+  kind: ImportKind;
+  /** `type-only`, `dynamic`, `require`, `import-equals`, `import-type`, `*`, `* as name`. */
+  context?: string;
+  evidence: Evidence;
+  /** How it is written, which decides the resolver's mode (ESM import vs CommonJS require). */
+  syntax: ImportSyntax;
+}
+
+export type ImportSyntax = 'static' | 'dynamic' | 'require';
+
+export interface FileExtraction {
+  path: string;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  imports: ImportRef[];
+  /** Declaration node key (see `declarationKey`) → the id of the node it collapsed into. */
+  declarations: Map<string, string>;
+}
+
+/** A key for a declaration node that the checker can hand back: its kind and full start. */
+export function declarationKey(node: ts.Node): string {
+  return `${node.kind}:${node.pos}`;
+}
+
+export function evidenceAt(sf: ts.SourceFile, relPath: string, pos: number): Evidence {
+  const lc = sf.getLineAndCharacterOfPosition(pos);
+  return { file: relPath, line: lc.line + 1, column: lc.character + 1 };
+}
+
+/** Visits every node under `root` in source order, with an explicit stack (no recursion). */
+export function forEachDescendant(root: ts.Node, visit: (node: ts.Node) => void): void {
+  const stack: ts.Node[] = [];
+  const pushChildren = (n: ts.Node) => {
+    const children: ts.Node[] = [];
+    ts.forEachChild(n, (c) => {
+      children.push(c);
+    });
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  };
+  pushChildren(root);
+  while (stack.length > 0) {
+    const node = stack.pop() as ts.Node;
+    visit(node);
+    pushChildren(node);
+  }
+}
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  const mods = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
+  return !!mods?.some((m) => m.kind === kind);
+}
+
+/** Strips parentheses and type assertions: `(() => 1) as F` is still a function. */
+function skipOuter(expr: ts.Expression): ts.Expression {
+  let e = expr;
+  for (;;) {
+    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) {
+      e = e.expression;
+    } else {
+      return e;
+    }
+  }
+}
+
+function isFunctionLike(expr: ts.Expression | undefined): boolean {
+  if (!expr) return false;
+  const e = skipOuter(expr);
+  return ts.isArrowFunction(e) || ts.isFunctionExpression(e);
+}
+
+/** The display name of a member's name node. */
+export function memberName(name: ts.PropertyName | ts.BindingName, sf: ts.SourceFile): string | undefined {
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name)) return name.text;
+  if (ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  if (ts.isComputedPropertyName(name)) return '[' + name.expression.getText(sf) + ']';
+  return undefined;
+}
+
+function scriptKindOf(file: string): ts.ScriptKind {
+  if (file.endsWith('.tsx')) return ts.ScriptKind.TSX;
+  if (file.endsWith('.jsx')) return ts.ScriptKind.JSX;
+  if (/\.[mc]?js$/.test(file)) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+/** Parses a file the way the program will, so both tiers see the same tree. */
+export function parseSource(absPath: string, text: string, impliedNodeFormat: ts.ResolutionMode): ts.SourceFile {
+  return ts.createSourceFile(
+    absPath,
+    text,
+    { languageVersion: ts.ScriptTarget.ESNext, impliedNodeFormat, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
+    false,
+    scriptKindOf(absPath),
+  );
+}
+
+/** The `default` token of `export default <expression>`, as a node the position code can use. */
+function defaultKeyword(st: ts.ExportAssignment, sf: ts.SourceFile): ts.Node {
+  for (const child of st.getChildren(sf)) {
+    if (child.kind === ts.SyntaxKind.DefaultKeyword) return child;
+  }
+  return st;
+}
+
+interface Collected {
+  node: GraphNode;
+  kinds: Set<SymbolKind>;
+}
+
+const MIGHT_IMPORT_DYNAMICALLY = /\bimport\s*\(|\brequire\s*\(/;
+
+/** Extracts one file's declarations, containment and import references. */
+export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction {
+  const fid = fileId(relPath);
+  const collected = new Map<string, Collected>();
+  const declarations = new Map<string, string>();
+  const edges: GraphEdge[] = [];
+  const localExports = new Set<string>();
+
+  const ev = (pos: number) => evidenceAt(sf, relPath, pos);
+
+  const declare = (name: string, kind: SymbolKind, nameNode: ts.Node, decl: ts.Node, parent: string, exported: boolean): string => {
+    const id = symbolId(relPath, name);
+    const start = nameNode.getStart(sf);
+    const position = ev(start);
+    const existing = collected.get(id);
+    if (existing) {
+      existing.kinds.add(kind);
+      existing.node.declarationCount = (existing.node.declarationCount ?? 1) + 1;
+      if (exported) existing.node.exported = true;
+    } else {
+      const node: GraphNode = { id, kind, label: name, sourceFile: relPath, line: position.line, column: position.column };
+      if (exported) node.exported = true;
+      collected.set(id, { node, kinds: new Set([kind]) });
+    }
+    edges.push(exactEdge(parent, id, 'contains', 'SYNTAX', { evidence: position, ast: true }));
+    declarations.set(declarationKey(decl), id);
+    return id;
+  };
+
+  const declareMembers = (members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, owner: string, ownerId: string) => {
+    for (const m of members) {
+      if (!m.name) continue;
+      const isMethod =
+        ts.isMethodDeclaration(m) ||
+        ts.isMethodSignature(m) ||
+        ts.isGetAccessorDeclaration(m) ||
+        ts.isSetAccessorDeclaration(m) ||
+        (ts.isPropertyDeclaration(m) && isFunctionLike(m.initializer)) ||
+        (ts.isPropertySignature(m) && !!m.type && ts.isFunctionTypeNode(m.type));
+      if (!isMethod) continue;
+      const name = memberName(m.name, sf);
+      if (name === undefined) continue;
+      declare(`${owner}.${name}`, 'method', m.name, m, ownerId, false);
+    }
+  };
+
+  const declareBinding = (name: ts.BindingName, decl: ts.Node, initializer: ts.Expression | undefined, prefix: string, parent: string, exported: boolean) => {
+    const pending: Array<{ name: ts.BindingName; decl: ts.Node; initializer: ts.Expression | undefined }> = [{ name, decl, initializer }];
+    while (pending.length > 0) {
+      const b = pending.shift() as (typeof pending)[number];
+      if (ts.isIdentifier(b.name)) {
+        const init = b.initializer ? skipOuter(b.initializer) : undefined;
+        if (init && ts.isClassExpression(init)) {
+          const id = declare(prefix + b.name.text, 'class', b.name, b.decl, parent, exported);
+          declareMembers(init.members, prefix + b.name.text, id);
+        } else {
+          declare(prefix + b.name.text, isFunctionLike(b.initializer) ? 'function' : 'variable', b.name, b.decl, parent, exported);
+        }
+        continue;
+      }
+      for (const el of b.name.elements) {
+        if (ts.isBindingElement(el)) pending.push({ name: el.name, decl: el, initializer: undefined });
+      }
+    }
+  };
+
+  // Statements to visit, with the dotted prefix and the id of what contains them.
+  const work: Array<{ statements: ts.NodeArray<ts.Statement>; prefix: string; parent: string; inNamespace: boolean }> = [
+    { statements: sf.statements, prefix: '', parent: fid, inNamespace: false },
+  ];
+  while (work.length > 0) {
+    const { statements, prefix, parent, inNamespace } = work.shift() as (typeof work)[number];
+    for (const st of statements) {
+      const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
+      if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) {
+        const defaultKeyword = st.modifiers?.find((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+        const name = st.name ? st.name.text : defaultKeyword ? 'default' : undefined;
+        if (name === undefined) continue;
+        const nameNode = st.name ?? defaultKeyword ?? st;
+        if (ts.isFunctionDeclaration(st)) {
+          declare(prefix + name, 'function', nameNode, st, parent, exported);
+        } else {
+          const id = declare(prefix + name, 'class', nameNode, st, parent, exported);
+          declareMembers(st.members, prefix + name, id);
+        }
+      } else if (ts.isInterfaceDeclaration(st)) {
+        const id = declare(prefix + st.name.text, 'interface', st.name, st, parent, exported);
+        declareMembers(st.members, prefix + st.name.text, id);
+      } else if (ts.isEnumDeclaration(st)) {
+        declare(prefix + st.name.text, 'enum', st.name, st, parent, exported);
+      } else if (ts.isTypeAliasDeclaration(st)) {
+        declare(prefix + st.name.text, 'type', st.name, st, parent, exported);
+      } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name)) {
+        // namespace A.B.C { } nests bodies; each level is a namespace.
+        let decl: ts.ModuleDeclaration = st;
+        let name = prefix + st.name.text;
+        let id = declare(name, 'namespace', st.name, st, parent, exported);
+        while (decl.body && ts.isModuleDeclaration(decl.body) && ts.isIdentifier(decl.body.name)) {
+          decl = decl.body;
+          name = name + '.' + (decl.name as ts.Identifier).text;
+          id = declare(name, 'namespace', decl.name, decl, id, true);
+        }
+        if (decl.body && ts.isModuleBlock(decl.body)) {
+          work.push({ statements: decl.body.statements, prefix: name + '.', parent: id, inNamespace: true });
+        }
+      } else if (ts.isVariableStatement(st)) {
+        for (const d of st.declarationList.declarations) {
+          declareBinding(d.name, d, d.initializer, prefix, parent, exported);
+        }
+      } else if (ts.isExportAssignment(st) && !st.isExportEquals && !inNamespace) {
+        const e = skipOuter(st.expression);
+        const keyword = defaultKeyword(st, sf);
+        if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) {
+          declare('default', 'function', keyword, st, parent, true);
+        } else if (ts.isClassExpression(e)) {
+          const id = declare('default', 'class', keyword, st, parent, true);
+          declareMembers(e.members, 'default', id);
+        } else if (ts.isIdentifier(e)) {
+          localExports.add(e.text);
+        }
+      } else if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) {
+        for (const spec of st.exportClause.elements) {
+          if (ts.isIdentifier(spec.propertyName ?? spec.name)) localExports.add(((spec.propertyName ?? spec.name) as ts.Identifier).text);
+        }
+      }
+    }
+  }
+
+  for (const name of localExports) {
+    const c = collected.get(symbolId(relPath, name));
+    if (c) c.node.exported = true;
+  }
+
+  const nodes: GraphNode[] = [{ id: fid, kind: 'file', label: path.posix.basename(relPath), sourceFile: relPath }];
+  for (const { node, kinds } of collected.values()) {
+    if (kinds.size > 1) node.symbolKinds = [...kinds].sort(compareStrings);
+    nodes.push(node);
+  }
+  return { path: relPath, nodes, edges, imports: collectImports(sf, relPath), declarations };
+}
+
+/** Every module reference in the file: static imports, re-exports, `import()`, `require()`. */
+export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] {
+  const refs: ImportRef[] = [];
+  const ev = (pos: number) => evidenceAt(sf, relPath, pos);
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+      const typeOnly = st.importClause?.isTypeOnly;
+      refs.push({
+        specifier: st.moduleSpecifier.text,
+        kind: 'import',
+        context: typeOnly ? 'type-only' : undefined,
+        evidence: ev(st.getStart(sf)),
+        syntax: 'static',
+      });
+    } else if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
+      let context: string | undefined;
+      if (!st.exportClause) context = '*';
+      else if (ts.isNamespaceExport(st.exportClause)) context = `* as ${st.exportClause.name.text}`;
+      else if (st.isTypeOnly) context = 'type-only';
+      refs.push({ specifier: st.moduleSpecifier.text, kind: 're-export', context, evidence: ev(st.getStart(sf)), syntax: 'static' });
+    } else if (
+      ts.isImportEqualsDeclaration(st) &&
+      ts.isExternalModuleReference(st.moduleReference) &&
+      ts.isStringLiteral(st.moduleReference.expression)
+    ) {
+      refs.push({
+        specifier: st.moduleReference.expression.text,
+        kind: 'import',
+        context: 'import-equals',
+        evidence: ev(st.getStart(sf)),
+        syntax: 'require',
+      });
+    }
+  }
+  if (MIGHT_IMPORT_DYNAMICALLY.test(sf.text)) {
+    forEachDescendant(sf, (node) => {
+      if (ts.isImportTypeNode(node)) {
+        const arg = node.argument;
+        if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal)) {
+          refs.push({ specifier: arg.literal.text, kind: 'import', context: 'import-type', evidence: ev(node.getStart(sf)), syntax: 'static' });
+        }
+        return;
+      }
+      if (!ts.isCallExpression(node) || node.arguments.length < 1) return;
+      const arg = node.arguments[0];
+      if (!ts.isStringLiteralLike(arg)) return;
+      if (node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        refs.push({ specifier: arg.text, kind: 'import', context: 'dynamic', evidence: ev(node.getStart(sf)), syntax: 'dynamic' });
+      } else if (ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1) {
+        refs.push({ specifier: arg.text, kind: 'import', context: 'require', evidence: ev(node.getStart(sf)), syntax: 'require' });
+      }
+    });
+  }
+  return refs;
+}

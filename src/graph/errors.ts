@@ -1,0 +1,24 @@
+// Typed errors: callers map `code` to an exit code or a banner, never the message text.
+
+export type GraphErrorCode =
+  | 'ROOT_NOT_FOUND'
+  | 'NO_SOURCES'
+  | 'TSCONFIG_UNPARSABLE'
+  | 'SUSPECTED_PARSE_FAILURE'
+  | 'WRITE_FAILED'
+  | 'BUILD_LOCKED'
+  | 'GRAPH_INVALID'
+  | 'CANCELLED';
+
+export class GraphError extends Error {
+  readonly code: GraphErrorCode;
+  constructor(code: GraphErrorCode, message: string) {
+    super(message);
+    this.name = 'GraphError';
+    this.code = code;
+  }
+}
+
+export function isGraphError(e: unknown): e is GraphError {
+  return e instanceof GraphError;
+}

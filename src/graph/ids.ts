@@ -1,0 +1,91 @@
+// Node ids: a prefix, a colon, and a path-derived remainder. Characters that separate the parts
+// of an id (`#`, `~`, `@`, `%`, `:`) and control characters are percent-escaped inside each part,
+// so every id can be split back into its parts without guessing.
+
+import { UNRESOLVED_PREFIX } from './model';
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be escaped
+const RESERVED = /[%#~@:\u0000-\u001f\u007f]/g;
+
+export function escapeIdPart(part: string): string {
+  return part.replace(RESERVED, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
+}
+
+export function unescapeIdPart(part: string): string {
+  return part.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The module id of a repo-relative directory; the repository root is `.`. */
+export function moduleId(dir: string): string {
+  return 'mod:' + escapeIdPart(dir === '' ? '.' : dir);
+}
+
+export function fileId(path: string): string {
+  return 'file:' + escapeIdPart(path);
+}
+
+/** A symbol id; members use a dotted name (`Class.method`). */
+export function symbolId(path: string, name: string): string {
+  return 'sym:' + escapeIdPart(path) + '#' + escapeIdPart(name);
+}
+
+export function adrId(num: number): string {
+  return 'adr:' + String(num);
+}
+
+export function docId(path: string, slug: string, index: number): string {
+  return 'doc:' + escapeIdPart(path) + '#' + escapeIdPart(slug) + '~' + String(index);
+}
+
+export function unresolvedId(name: string): string {
+  return UNRESOLVED_PREFIX + escapeIdPart(name);
+}
+
+export type ParsedId =
+  | { prefix: 'mod'; dir: string }
+  | { prefix: 'file'; path: string }
+  | { prefix: 'sym'; path: string; name: string }
+  | { prefix: 'adr'; num: number }
+  | { prefix: 'doc'; path: string; slug: string; index: number }
+  | { prefix: 'unresolved'; name: string };
+
+/** Splits an id into its parts, or returns undefined when it is not a well-formed id. */
+export function parseId(id: string): ParsedId | undefined {
+  const colon = id.indexOf(':');
+  if (colon < 0) return undefined;
+  const prefix = id.slice(0, colon);
+  const rest = id.slice(colon + 1);
+  switch (prefix) {
+    case 'mod': {
+      const dir = unescapeIdPart(rest);
+      return { prefix, dir: dir === '.' ? '' : dir };
+    }
+    case 'file':
+      return rest.includes('#') ? undefined : { prefix, path: unescapeIdPart(rest) };
+    case 'sym': {
+      const parts = rest.split('#');
+      if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return undefined;
+      return { prefix, path: unescapeIdPart(parts[0]), name: unescapeIdPart(parts[1]) };
+    }
+    case 'adr': {
+      if (!/^\d+$/.test(rest)) return undefined;
+      return { prefix, num: Number(rest) };
+    }
+    case 'doc': {
+      const m = /^([^#]+)#([^#~]*)~(\d+)$/.exec(rest);
+      if (!m) return undefined;
+      return { prefix, path: unescapeIdPart(m[1]), slug: unescapeIdPart(m[2]), index: Number(m[3]) };
+    }
+    case 'unresolved':
+      return { prefix, name: unescapeIdPart(rest) };
+    default:
+      return undefined;
+  }
+}
+
+/** The repo-relative file an id belongs to, when it has one. */
+export function fileOfId(id: string): string | undefined {
+  const p = parseId(id);
+  if (!p) return undefined;
+  return p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc' ? p.path : undefined;
+}

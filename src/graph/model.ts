@@ -1,0 +1,246 @@
+// The graph's types and closed vocabularies. This file imports nothing, so the engine, the CLI,
+// the extension host and the webview (in the browser) can all share it.
+
+export const SCHEMA_VERSION = 1;
+
+export const NODE_KINDS = [
+  'module',
+  'file',
+  'function',
+  'class',
+  'method',
+  'interface',
+  'enum',
+  'type',
+  'variable',
+  'namespace',
+  'rationale',
+  'doc-concept',
+] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
+
+/** Kinds of declarations that live under a `sym:` id. */
+export const SYMBOL_KINDS = [
+  'function',
+  'class',
+  'method',
+  'interface',
+  'enum',
+  'type',
+  'variable',
+  'namespace',
+] as const;
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
+
+export const RELATIONS = [
+  'contains',
+  'imports',
+  're-exports',
+  'calls',
+  'extends',
+  'implements',
+  'inherits',
+  'references',
+  'cites',
+] as const;
+export type Relation = (typeof RELATIONS)[number];
+
+export const CONFIDENCES = ['EXACT', 'CANDIDATE', 'UNRESOLVED'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+/**
+ * How an edge was established. Closed vocabulary; the doctor rejects anything else.
+ * - SYNTAX: read off the parse tree (containment, declarations).
+ * - FILE_SYSTEM: derived from the discovered file set (module containment).
+ * - MODULE_RESOLUTION: the compiler's module resolver placed an import on a file.
+ * - TYPESCRIPT_CHECKER: the type checker resolved the symbol to its declaration.
+ * - DECISION_RECORD: a decision record names a path or symbol that exists, or source names a record.
+ * - NAME_MATCH: a guess by name (never exact).
+ * - NONE: nothing placed the reference (only on UNRESOLVED edges).
+ */
+export const PROVENANCES = [
+  'SYNTAX',
+  'FILE_SYSTEM',
+  'MODULE_RESOLUTION',
+  'TYPESCRIPT_CHECKER',
+  'DECISION_RECORD',
+  'NAME_MATCH',
+  'NONE',
+] as const;
+export type Provenance = (typeof PROVENANCES)[number];
+
+/** Provenances strong enough to back an EXACT edge. */
+export const EXACT_PROVENANCES: readonly Provenance[] = [
+  'SYNTAX',
+  'FILE_SYSTEM',
+  'MODULE_RESOLUTION',
+  'TYPESCRIPT_CHECKER',
+  'DECISION_RECORD',
+];
+
+export const RESOLUTIONS = ['EXTRACTED', 'AMBIGUOUS'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+export const EVIDENCE_CLASSES = ['DETERMINISTIC', 'GRAPH_DERIVED', 'HEURISTIC'] as const;
+export type EvidenceClass = (typeof EVIDENCE_CLASSES)[number];
+
+export const LAYERS = ['calls', 'docs', 'inheritance', 'rationale', 'structural'] as const;
+export type Layer = (typeof LAYERS)[number];
+
+export const LAYER_OF_RELATION: Readonly<Record<Relation, Layer>> = {
+  contains: 'structural',
+  imports: 'structural',
+  're-exports': 'structural',
+  references: 'structural',
+  calls: 'calls',
+  extends: 'inheritance',
+  implements: 'inheritance',
+  inherits: 'inheritance',
+  cites: 'rationale',
+};
+
+/**
+ * Why a reference stayed unresolved.
+ * - any-receiver: the callee's receiver is typed `any`/unknown, so the checker has no member to name.
+ * - dynamic-access: the callee is reached by a computed key (`obj[key]()`).
+ * - no-declaration: the checker found no declaration for the callee's symbol.
+ * - external: the declaration lives outside the repository (node_modules, the standard library).
+ * - not-found: a relative or aliased import, or a cited path, that resolves to nothing.
+ * - excluded: it resolves to a repository file the build does not include (gitignored, skipped).
+ * - not-source: it resolves to a repository file that is not source (JSON, CSS, …).
+ * - unknown-record: a comment names a decision record that does not exist.
+ */
+export const UNRESOLVED_REASONS = [
+  'any-receiver',
+  'dynamic-access',
+  'no-declaration',
+  'external',
+  'not-found',
+  'excluded',
+  'not-source',
+  'unknown-record',
+] as const;
+export type UnresolvedReason = (typeof UNRESOLVED_REASONS)[number];
+
+export const UNRESOLVED_PREFIX = 'unresolved:';
+
+/** A position in a repository file: 1-based line, 1-based UTF-16 column. */
+export interface Evidence {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface GraphNode {
+  id: string;
+  kind: NodeKind;
+  label: string;
+  /** Repo-relative POSIX path of the owning file. Absent on `mod:` nodes. */
+  sourceFile?: string;
+  line?: number;
+  column?: number;
+  /** Set when several declarations of one name in one file collapsed into this node. */
+  declarationCount?: number;
+  /** The distinct kinds of the collapsed declarations, sorted, when they differ. */
+  symbolKinds?: SymbolKind[];
+  /** True for declarations exported from their file. */
+  exported?: boolean;
+}
+
+export interface GraphEdge {
+  source: string;
+  target: string;
+  relation: Relation;
+  confidence: Confidence;
+  provenance: Provenance;
+  resolution: Resolution;
+  evidenceClass: EvidenceClass;
+  confidenceScore: number | null;
+  /** `ast` on edges read off a parse tree; absent otherwise. */
+  tier?: 'ast';
+  evidence?: Evidence;
+  /** Why an UNRESOLVED edge could not be placed. */
+  reason?: UnresolvedReason;
+  /** Short extraction context, e.g. `type-only`, `dynamic`, `new`, `jsx`. */
+  context?: string;
+}
+
+/** A file or path the build passed over, with why. */
+export interface BuildDiagnostic {
+  path: string;
+  reason: string;
+}
+
+/** Counts of unresolved references by relation and reason, including those not listed as edges. */
+export type UnresolvedSummary = Partial<Record<Relation, Partial<Record<UnresolvedReason, number>>>>;
+
+export interface Graph {
+  schemaVersion: number;
+  graphSignature: string;
+  layers: Layer[];
+  grammarVersions: Record<string, string>;
+  unresolved?: UnresolvedSummary;
+  diagnostics?: BuildDiagnostic[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+/** The fixed key order of serialized objects; keys not listed sort after, alphabetically. */
+export const GRAPH_KEY_ORDER = [
+  'schemaVersion',
+  'graphSignature',
+  'layers',
+  'grammarVersions',
+  'unresolved',
+  'diagnostics',
+  'nodes',
+  'edges',
+] as const;
+export const NODE_KEY_ORDER = [
+  'id',
+  'kind',
+  'label',
+  'sourceFile',
+  'line',
+  'column',
+  'declarationCount',
+  'symbolKinds',
+  'exported',
+] as const;
+export const EDGE_KEY_ORDER = [
+  'source',
+  'target',
+  'relation',
+  'confidence',
+  'provenance',
+  'resolution',
+  'evidenceClass',
+  'confidenceScore',
+  'tier',
+  'evidence',
+  'reason',
+  'context',
+] as const;
+export const EVIDENCE_KEY_ORDER = ['file', 'line', 'column'] as const;
+
+/** Ordinal string comparison: independent of locale, stable everywhere. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function compareEdges(a: GraphEdge, b: GraphEdge): number {
+  return (
+    compareStrings(a.source, b.source) ||
+    compareStrings(a.target, b.target) ||
+    compareStrings(a.relation, b.relation)
+  );
+}
+
+/** The identity of an edge: one edge per (source, target, relation). NUL cannot occur in an id. */
+export function edgeKey(e: Pick<GraphEdge, 'source' | 'target' | 'relation'>): string {
+  return `${e.source}\u0000${e.target}\u0000${e.relation}`;
+}
+
+export function isUnresolvedId(id: string): boolean {
+  return id.startsWith(UNRESOLVED_PREFIX);
+}
