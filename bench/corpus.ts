@@ -1,0 +1,57 @@
+// Real TypeScript code nobody here wrote, from npm: rxjs and zod ship their .ts sources. Each
+// corpus is copied (sources + a tsconfig) into a folder of its own so it is a repository root.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export interface Corpus {
+  name: string;
+  version: string;
+  root: string;
+}
+
+const REPO = path.join(__dirname, '..');
+
+function copyDir(src: string, dest: string): void {
+  fs.mkdirSync(dest, { recursive: true });
+  for (const e of fs.readdirSync(src, { withFileTypes: true })) {
+    const s = path.join(src, e.name);
+    const d = path.join(dest, e.name);
+    if (e.isDirectory()) copyDir(s, d);
+    else if (e.isFile()) fs.copyFileSync(s, d);
+  }
+}
+
+function pkgDir(name: string): string {
+  return path.join(REPO, 'node_modules', name);
+}
+
+/** Makes (once per version) and returns the corpus folder. `into` forces a fresh copy there. */
+export function corpus(name: 'rxjs' | 'zod', into?: string): Corpus {
+  const src = pkgDir(name);
+  const version = (JSON.parse(fs.readFileSync(path.join(src, 'package.json'), 'utf8')) as { version: string }).version;
+  const root = into ?? path.join(os.tmpdir(), 'kg-corpus', `${name}-${version}`);
+  const marker = path.join(root, '.corpus-complete');
+  if (!into && fs.existsSync(marker)) return { name, version, root };
+  fs.rmSync(root, { recursive: true, force: true });
+  copyDir(path.join(src, 'src'), path.join(root, 'src'));
+  if (name === 'rxjs') {
+    // rxjs's own root config: strict, paths for its public entry points.
+    fs.copyFileSync(path.join(src, 'tsconfig.json'), path.join(root, 'tsconfig.json'));
+  } else {
+    fs.writeFileSync(
+      path.join(root, 'tsconfig.json'),
+      JSON.stringify(
+        {
+          compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], skipLibCheck: true, noEmit: true },
+          include: ['src'],
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+  }
+  if (!into) fs.writeFileSync(marker, '');
+  return { name, version, root };
+}

@@ -1,0 +1,105 @@
+// `npm run bench`: every measurement is a ratio to a floor measured in the same run on the same
+// files, because these machines are shared and noisy. Each sample runs in a fresh process,
+// floors and subjects interleaved; the median of the samples is reported, and peak memory.
+
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { corpus, type Corpus } from './corpus';
+
+const SAMPLES = Number(process.env.KG_BENCH_SAMPLES ?? 5);
+
+interface Sample {
+  ms: number;
+  maxRssKb: number;
+}
+
+function measure(task: string, root: string): Sample {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker.ts'), task, root], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${task} failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop() as string) as Sample;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+interface Comparison {
+  corpus: string;
+  subject: string;
+  floor: string;
+  subjectMs: number;
+  floorMs: number;
+  timeRatio: number;
+  subjectRssMb: number;
+  floorRssMb: number;
+  memoryRatio: number;
+  timeBar?: number;
+  memoryBar?: number;
+  pass: boolean;
+}
+
+function compare(c: Corpus, subject: string, floor: string, bars: { time?: number; memory?: number }): Comparison {
+  const s: Sample[] = [];
+  const f: Sample[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    f.push(measure(floor, c.root));
+    s.push(measure(subject, c.root));
+  }
+  const subjectMs = median(s.map((x) => x.ms));
+  const floorMs = median(f.map((x) => x.ms));
+  const subjectRss = median(s.map((x) => x.maxRssKb)) / 1024;
+  const floorRss = median(f.map((x) => x.maxRssKb)) / 1024;
+  const timeRatio = subjectMs / floorMs;
+  const memoryRatio = subjectRss / floorRss;
+  const pass = (bars.time === undefined || timeRatio <= bars.time) && (bars.memory === undefined || memoryRatio <= bars.memory);
+  return {
+    corpus: `${c.name}@${c.version}`,
+    subject,
+    floor,
+    subjectMs,
+    floorMs,
+    timeRatio,
+    subjectRssMb: subjectRss,
+    floorRssMb: floorRss,
+    memoryRatio,
+    timeBar: bars.time,
+    memoryBar: bars.memory,
+    pass,
+  };
+}
+
+function main(): void {
+  const corpora = [corpus('rxjs'), corpus('zod')];
+  const results: Comparison[] = [];
+  for (const c of corpora) {
+    results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
+  }
+  const fmt = (n: number, d = 2) => n.toFixed(d);
+  console.log(`samples per measurement: ${SAMPLES} (median), each in a fresh process\n`);
+  console.log('corpus          subject         floor            subject ms   floor ms   time ×  (bar)   peak MB subj/floor   mem ×  (bar)   result');
+  for (const r of results) {
+    console.log(
+      [
+        r.corpus.padEnd(15),
+        r.subject.padEnd(15),
+        r.floor.padEnd(16),
+        fmt(r.subjectMs, 0).padStart(10),
+        fmt(r.floorMs, 0).padStart(10),
+        fmt(r.timeRatio).padStart(7),
+        (r.timeBar !== undefined ? `≤${r.timeBar}` : '').padStart(6),
+        `${fmt(r.subjectRssMb, 0)}/${fmt(r.floorRssMb, 0)}`.padStart(20),
+        fmt(r.memoryRatio).padStart(7),
+        (r.memoryBar !== undefined ? `≤${r.memoryBar}` : '').padStart(6),
+        r.pass ? '  PASS' : '  FAIL',
+      ].join(' '),
+    );
+  }
+  const outDir = path.join(__dirname, 'results');
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify({ samples: SAMPLES, results }, null, 2) + '\n');
+  if (results.some((r) => !r.pass)) process.exitCode = 1;
+}
+
+main();
