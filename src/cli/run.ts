@@ -2,12 +2,16 @@
 
 import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
+import { DOCTOR_HELP, runDoctorCommand } from './doctor';
+import { STATUS_HELP, runStatus } from './status';
 import { EXIT, type CliIo } from './streams';
 
 export const HELP = `Usage: kg <command> [options]
 
 Commands:
   build        Build the knowledge graph (dry run unless --apply).   kg build --help
+  doctor       Check a graph against the six invariants.            kg doctor --help
+  status       List files changed since the graph was built.        kg status --help
 
 Run "kg <command> --help" for a command's options.
 `;
@@ -32,14 +36,19 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         io.stdout.write(HELP);
         return EXIT.OK;
       case 'build':
-        return runBuild(rest, io);
+        return await runBuild(rest, io);
+      case 'doctor':
+        return runDoctorCommand(rest, io);
+      case 'status':
+        return runStatus(rest, io);
       default:
         io.stderr.write(`kg: unknown command "${command}"\n\n${HELP}`);
         return EXIT.USAGE;
     }
   } catch (e) {
     if (isUsageError(e)) {
-      io.stderr.write(`kg: ${(e as Error).message}\n\n${command === 'build' ? BUILD_HELP : HELP}`);
+      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : HELP;
+      io.stderr.write(`kg: ${(e as Error).message}\n\n${help}`);
       return EXIT.USAGE;
     }
     if (isGraphError(e)) {

@@ -8,3 +8,27 @@ export { nodeFileHost, memoryFileHost, type FileHost, type MemoryTree } from './
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { writeFileAtomic } from './io/atomic';
+export {
+  runDoctor,
+  formatDoctorReport,
+  DOCTOR_RULES,
+  DOCTOR_RULE_DESCRIPTIONS,
+  DOCTOR_SAMPLE_LIMIT,
+  type DoctorReport,
+  type DoctorRule,
+  type DoctorRuleResult,
+  type DoctorSample,
+} from './doctor';
+export {
+  buildTracked,
+  fingerprintTree,
+  graphStatus,
+  type BuildDelta,
+  type GraphStatus,
+  type PreviousBuild,
+  type TrackedBuildOptions,
+  type TrackedBuildResult,
+} from './build/incremental';
+export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type Staleness } from './build/manifest';
+export { commitGeneration, manifestPathFor, readPrevious, rejectedPathFor, sweepStaleTemps, type CommitResult } from './io/generations';
+export { acquireBuildLock, describeHolder, lockPathFor, type BuildLock, type LockHolder, type LockOptions } from './io/lock';

@@ -1,6 +1,7 @@
 // The full build: discover → read → parse → extract → resolve imports → compose.
 // Nothing here writes to the console or the disk; progress goes through the injected sink.
 
+import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import { GraphError } from '../errors';
 import { fileId, unresolvedId } from '../ids';
@@ -8,7 +9,7 @@ import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, Unresolved
 import { compose, moduleStructure } from './compose';
 import { discover, type Discovery, type Project } from './discover';
 import { exactEdge, unresolvedEdge } from './edges';
-import { extractFile, parseSource, type FileExtraction } from './extract';
+import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from './host';
 import { ModuleResolver, workspacePackages } from './imports';
 
@@ -31,6 +32,35 @@ export interface BuildOptions {
   sink?: BuildSink;
   /** Files larger than this are skipped and reported. */
   maxFileBytes?: number;
+  /** Facts carried forward from a previous build (the incremental build); absent for a full build. */
+  reuse?: FactReuse;
+}
+
+/** A file's facts taken from a previous build instead of parsing it again. */
+export interface CarriedFacts {
+  nodes: GraphNode[];
+  /** The file's own edges, except imports and re-exports: those are resolved again every build. */
+  edges: GraphEdge[];
+  imports: ImportRef[];
+}
+
+/** How the incremental build plugs into the pipeline without a second copy of it. */
+export interface FactReuse {
+  /** Called once, after discovery and reading, before any file is parsed. */
+  begin?(d: Discovery, inputs: readonly SourceInput[]): void;
+  /** The carried facts of an unchanged file, or undefined to parse and extract it. */
+  carry(input: SourceInput): CarriedFacts | undefined;
+}
+
+/** What the manifest records about each file in the graph. */
+export interface FileRecord {
+  path: string;
+  sha256: string;
+  /** The owning project's config path ('' for files outside every config). */
+  project: string;
+  imports: ImportRef[];
+  /** True when the facts were carried forward rather than extracted. */
+  carried: boolean;
 }
 
 export interface BuildStats {
@@ -42,6 +72,9 @@ export interface BuildStats {
 export interface BuildResult {
   graph: Graph;
   stats: BuildStats;
+  /** One record per file in the graph, in path order. */
+  files: FileRecord[];
+  discovery: Discovery;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -51,6 +84,8 @@ export interface SourceInput {
   path: string;
   text: string;
   project: Project;
+  /** SHA-256 (hex) of the bytes read, before decoding. */
+  sha256: string;
 }
 
 function checkCancelled(sink: BuildSink | undefined): void {
@@ -82,7 +117,7 @@ export function readSources(host: FileHost, d: Discovery, maxBytes: number, diag
     }
     let text = decoder.decode(bytes);
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    out.push({ path: rel, text, project: d.owner.get(rel) as Project });
+    out.push({ path: rel, text, project: d.owner.get(rel) as Project, sha256: createHash('sha256').update(bytes).digest('hex') });
   }
   return out;
 }
@@ -96,7 +131,7 @@ function count(summary: UnresolvedSummary, relation: Relation, reason: Unresolve
 export function importEdges(
   resolver: ModuleResolver,
   input: SourceInput,
-  extraction: FileExtraction,
+  extraction: Pick<FileExtraction, 'imports'>,
   summary: UnresolvedSummary,
   listExternal: boolean,
 ): GraphEdge[] {
@@ -147,11 +182,20 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const summary: UnresolvedSummary = {};
   const fileNodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
+  const files: FileRecord[] = [];
+  options.reuse?.begin?.(d, inputs);
   let done = 0;
   for (const input of inputs) {
-    const abs = root + '/' + input.path;
-    const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
-    const extraction = extractFile(sf, input.path);
+    const carried = options.reuse?.carry(input);
+    let extraction: Pick<FileExtraction, 'nodes' | 'edges' | 'imports'>;
+    if (carried) {
+      extraction = carried;
+    } else {
+      const abs = root + '/' + input.path;
+      const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+      extraction = extractFile(sf, input.path);
+    }
+    files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: extraction.imports, carried: !!carried });
     fileNodes.push(...extraction.nodes);
     edges.push(...extraction.edges);
     edges.push(...importEdges(resolver, input, extraction, summary, !!options.listExternal));
@@ -173,5 +217,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
   return {
     graph,
     stats: { files: inputs.length, projects: d.projects.length, skipped },
+    files,
+    discovery: d,
   };
 }

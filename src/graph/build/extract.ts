@@ -201,7 +201,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) {
         const defaultKeyword = st.modifiers?.find((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
         const name = st.name ? st.name.text : defaultKeyword ? 'default' : undefined;
-        if (name === undefined) continue;
+        if (!name) continue; // '' is a name the parser invented while recovering from an error
         const nameNode = st.name ?? defaultKeyword ?? st;
         if (ts.isFunctionDeclaration(st)) {
           declare(prefix + name, 'function', nameNode, st, parent, exported);
@@ -212,7 +212,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       } else if (ts.isInterfaceDeclaration(st)) {
         const id = declare(prefix + st.name.text, 'interface', st.name, st, parent, exported);
         declareMembers(st.members, prefix + st.name.text, id);
-      } else if (ts.isEnumDeclaration(st)) {
+      } else if (ts.isEnumDeclaration(st) && st.name.text !== '') {
         declare(prefix + st.name.text, 'enum', st.name, st, parent, exported);
       } else if (ts.isTypeAliasDeclaration(st)) {
         declare(prefix + st.name.text, 'type', st.name, st, parent, exported);
