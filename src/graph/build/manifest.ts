@@ -89,7 +89,8 @@ const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.loc
  * Every non-source file whose content can change what a build produces: the configs (and the
  * configs they extend, when inside the repository), package.json files (module format, workspace
  * packages, `exports`), .gitignore files and .git/info/exclude (what is discovered), lockfiles
- * (an install changes what resolves into node_modules). Repo-relative, sorted.
+ * (an install changes what resolves into node_modules), the repository's
+ * .knowledge-graph/config.json. Repo-relative, sorted.
  */
 export function buildInputPaths(host: FileHost, d: Discovery): string[] {
   const out = new Set<string>([...d.configFiles, ...d.packageJsonFiles]);
@@ -100,7 +101,8 @@ export function buildInputPaths(host: FileHost, d: Discovery): string[] {
       if (f === '.gitignore' || LOCKFILES.has(f)) out.add(dir === '' ? f : dir + '/' + f);
     }
   }
-  if (host.stat(d.root + '/.git/info/exclude')?.type === 'file') out.add('.git/info/exclude');
+  // Outside the walk (which never enters .git or .knowledge-graph) but read by a build.
+  for (const p of ['.git/info/exclude', '.knowledge-graph/config.json']) if (host.stat(d.root + '/' + p)?.type === 'file') out.add(p);
   // Follow `extends` chains of every config to files inside the repository.
   const queue = [...out].filter((p) => /(^|\/)[jt]sconfig[^/]*\.json$/.test(p));
   while (queue.length > 0) {

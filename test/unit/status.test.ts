@@ -1,0 +1,95 @@
+// `kg status`: the files changed, added and deleted since the graph was built, from the
+// manifest's fingerprints against the working tree; and the pure staleness function behind it.
+
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fingerprintTree, parseManifest, staleness, type Manifest } from '../../src/graph';
+import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+
+function kg(args: string[], cwd: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: args[0] === 'status' && r.stdout ? JSON.parse(r.stdout) : undefined };
+}
+
+const TREE = {
+  'tsconfig.json': '{ "include": ["src"] }\n',
+  'src/a.ts': 'export function a() {}\n',
+  'src/b.ts': 'export function b() {}\n',
+  'src/c.ts': 'export function c() {}\n',
+};
+
+describe('kg status', () => {
+  after(removeTempDirs);
+
+  it('lists changed, added and deleted files, including configs, and nothing when fresh', () => {
+    const root = tempDir();
+    writeTree(root, TREE);
+    assert.equal(kg(['build', '--apply'], root).code, 0);
+    const fresh = kg(['status'], root);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.equal(fresh.stdout, '{"available":true,"graph":".knowledge-graph/graph.json","stale":false,"changedFiles":[],"changed":[],"added":[],"deleted":[]}\n');
+
+    writeTree(root, { 'src/a.ts': 'export function a() { return 1; }\n', 'src/new.ts': 'export const n = 1;\n', 'tsconfig.json': '{ "include": ["src"], "compilerOptions": {} }\n' });
+    fs.rmSync(path.join(root, 'src', 'c.ts'));
+    // Touching a file without changing its bytes is not a change.
+    fs.utimesSync(path.join(root, 'src', 'b.ts'), new Date(), new Date(2001, 1, 1));
+    const r = kg(['status'], root);
+    assert.equal(r.code, 0);
+    assert.deepEqual(r.json, {
+      available: true,
+      graph: '.knowledge-graph/graph.json',
+      stale: true,
+      changedFiles: ['src/a.ts', 'src/c.ts', 'src/new.ts', 'tsconfig.json'],
+      changed: ['src/a.ts', 'tsconfig.json'],
+      added: ['src/new.ts'],
+      deleted: ['src/c.ts'],
+    });
+    // Status only reads.
+    assert.deepEqual(fs.readdirSync(path.join(root, '.knowledge-graph')).sort(), ['graph.json', 'graph.manifest.json']);
+  });
+
+  it('finds the repository of a --graph inside a .knowledge-graph folder, or takes --root', () => {
+    const cwd = tempDir();
+    writeTree(cwd, Object.fromEntries(Object.entries(TREE).map(([k, v]) => [`repo/${k}`, v])));
+    assert.equal(kg(['build', '--apply', '--root', 'repo'], cwd).code, 0);
+    writeTree(cwd, { 'repo/src/b.ts': 'export function b2() {}\n' });
+    assert.deepEqual(kg(['status', '--graph', 'repo/.knowledge-graph/graph.json'], cwd).json.changed, ['src/b.ts']);
+    assert.deepEqual(kg(['status', '--root', 'repo'], cwd).json.changed, ['src/b.ts']);
+    assert.equal(kg(['build', '--apply', '--root', 'repo', '--out', 'elsewhere/g.json'], cwd).code, 0);
+    assert.equal(kg(['status', '--graph', 'elsewhere/g.json', '--root', 'repo'], cwd).json.stale, false);
+  });
+
+  it('is unavailable (exit 3, with a reason) without a graph, without a manifest, or with one that does not match', () => {
+    const root = tempDir();
+    writeTree(root, TREE);
+    const none = kg(['status'], root);
+    assert.equal(none.code, 3);
+    assert.equal(none.json.available, false);
+    assert.match(none.json.reason, /there is no graph\.json/);
+    assert.equal(kg(['build', '--apply'], root).code, 0);
+    const manifest = path.join(root, '.knowledge-graph', 'graph.manifest.json');
+    const text = fs.readFileSync(manifest, 'utf8');
+    fs.writeFileSync(manifest, text.replace(/"graphSha256": "[0-9a-f]+"/, `"graphSha256": "${'0'.repeat(64)}"`));
+    const mismatch = kg(['status'], root);
+    assert.equal(mismatch.code, 3);
+    assert.match(mismatch.json.reason, /does not describe the current graph\.json/);
+    fs.rmSync(manifest);
+    const missing = kg(['status'], root);
+    assert.equal(missing.code, 3);
+    assert.match(missing.json.reason, /no manifest beside graph\.json/);
+  });
+
+  it('exports a pure staleness function over a manifest and the working tree', () => {
+    const root = tempDir();
+    writeTree(root, TREE);
+    assert.equal(kg(['build', '--apply'], root).code, 0);
+    const m = (parseManifest(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.manifest.json'), 'utf8')) as { manifest: Manifest }).manifest;
+    const tree = fingerprintTree(root);
+    assert.deepEqual(staleness(m, tree), { stale: false, changedFiles: [], changed: [], added: [], deleted: [] });
+    const s = staleness(m, { ...tree, 'src/b.ts': 'f'.repeat(64) });
+    assert.deepEqual([s.stale, s.changedFiles], [true, ['src/b.ts']]);
+  });
+});
