@@ -9,22 +9,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildGraph, runDoctor, serializeGraph } from '../../src/graph';
+import { random } from '../helpers/equivalence';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 const ITERATIONS = Number(process.env.KG_KILL_ITERATIONS ?? 30);
 const SEED = Number(process.env.KG_KILL_SEED ?? Date.now() % 100_000);
-
-/** A small deterministic generator (mulberry32), so a failing run can be replayed from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function tree(version: number): Record<string, string> {
   const files: Record<string, string> = {};
