@@ -55,3 +55,14 @@ export function corpus(name: 'rxjs' | 'zod', into?: string): Corpus {
   if (!into) fs.writeFileSync(marker, '');
   return { name, version, root };
 }
+
+/** The file the incremental benchmark items edit, in the rxjs corpus. */
+export const EDIT_FILE = 'src/internal/operators/map.ts';
+
+/** The one-line edit: a trailing comment on the first line that returns something. */
+export function editOneLine(text: string): string {
+  const lines = text.split('\n');
+  const i = lines.findIndex((l) => l.includes('return '));
+  lines[i] += ' // edited by the benchmark';
+  return lines.join('\n');
+}

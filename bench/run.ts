@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { corpus, type Corpus } from './corpus';
+import { EDIT_FILE, corpus, type Corpus } from './corpus';
 
 const SAMPLES = Number(process.env.KG_BENCH_SAMPLES ?? 5);
 
@@ -70,12 +70,36 @@ function compare(c: Corpus, subject: string, floor: string, bars: { time?: numbe
   };
 }
 
+/**
+ * A fresh copy of a corpus with a graph built by the CLI, and the graph, manifest and the file the
+ * incremental items edit saved beside it (see worker.ts).
+ */
+function prepareIncremental(name: 'rxjs'): Corpus {
+  const base = corpus(name);
+  const root = base.root + '-incremental';
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(root + '.saved', { recursive: true, force: true });
+  corpus(name, root);
+  const cli = path.join(__dirname, '..', 'dist', 'cli.js');
+  const r = spawnSync(process.execPath, [cli, 'build', '--apply', '--root', root], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`preparing ${root} failed:\n${r.stderr}`);
+  fs.mkdirSync(root + '.saved');
+  for (const f of ['graph.json', 'graph.manifest.json']) fs.copyFileSync(path.join(root, '.knowledge-graph', f), path.join(root + '.saved', f));
+  fs.copyFileSync(path.join(root, EDIT_FILE), path.join(root + '.saved', path.basename(EDIT_FILE)));
+  return { ...base, root };
+}
+
 function main(): void {
   const corpora = [corpus('rxjs'), corpus('zod')];
   const results: Comparison[] = [];
   for (const c of corpora) {
     results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
   }
+  // After a one-line edit in one file of rxjs: the CLI's incremental rebuild, and the warm
+  // in-process rebuild the extension keeps alive, each against the CLI's full build.
+  const incremental = prepareIncremental('rxjs');
+  results.push(compare(incremental, 'cli-incremental', 'cli-full', { time: 0.15 }));
+  results.push(compare(incremental, 'warm-rebuild', 'cli-full', { time: 0.05 }));
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log(`samples per measurement: ${SAMPLES} (median), each in a fresh process\n`);
   console.log('corpus          subject         floor            subject ms   floor ms   time ×  (bar)   peak MB subj/floor   mem ×  (bar)   result');

@@ -20,6 +20,7 @@ export {
   type DoctorSample,
 } from './doctor';
 export {
+  BuildSession,
   buildTracked,
   fingerprintTree,
   graphStatus,

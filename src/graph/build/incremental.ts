@@ -259,3 +259,21 @@ export function graphStatus(root: string, previous: PreviousBuild, host: FileHos
   if (!st || st.type !== 'directory') throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
   return { available: true, ...staleness(parsed.manifest, fingerprintTree(root, host)) };
 }
+
+/**
+ * A build kept alive between rebuilds (the extension's build on save): it remembers the last
+ * graph and manifest in memory, so a rebuild neither reads nor re-validates them from disk.
+ */
+export class BuildSession {
+  private previous: PreviousBuild | undefined;
+  constructor(private readonly options: Omit<TrackedBuildOptions, 'full'>) {
+    this.previous = options.previous;
+  }
+
+  /** Builds incrementally from the last result (or from `options.previous` the first time). */
+  rebuild(opts: { full?: boolean } = {}): TrackedBuildResult {
+    const result = buildTracked({ ...this.options, previous: this.previous, full: opts.full });
+    this.previous = { graphText: result.text, manifestText: result.manifestText };
+    return result;
+  }
+}
