@@ -30,6 +30,6 @@ export {
   type TrackedBuildOptions,
   type TrackedBuildResult,
 } from './build/incremental';
-export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type Staleness } from './build/manifest';
+export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './build/manifest';
 export { commitGeneration, manifestPathFor, readPrevious, rejectedPathFor, sweepStaleTemps, type CommitResult } from './io/generations';
 export { acquireBuildLock, describeHolder, lockPathFor, type BuildLock, type LockHolder, type LockOptions } from './io/lock';

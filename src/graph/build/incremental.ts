@@ -35,7 +35,7 @@ import {
   toManifestImports,
   type Manifest,
   type ManifestOptions,
-  type Staleness,
+  type StalenessReport,
 } from './manifest';
 
 /** What is on disk from the last build: raw texts, absent when the file does not exist. */
@@ -243,7 +243,7 @@ export function fingerprintTree(root: string, host: FileHost = nodeFileHost): Re
 }
 
 export type GraphStatus =
-  | ({ available: true } & Staleness)
+  | ({ available: true } & StalenessReport)
   | { available: false; reason: string };
 
 /** What changed in the working tree since the graph described by `previous` was built. */

@@ -238,7 +238,7 @@ export function manifestMismatch(m: Manifest, graphText: string, options: Manife
 }
 
 /** What changed between the fingerprints a graph was built from and the working tree. */
-export interface Staleness {
+export interface StalenessReport {
   stale: boolean;
   /** Every path that changed, was added or was deleted, sorted. */
   changedFiles: string[];
@@ -248,7 +248,7 @@ export interface Staleness {
 }
 
 /** Pure comparison of two path → fingerprint maps (recorded, then current). */
-export function compareFingerprints(recorded: Readonly<Record<string, string>>, current: Readonly<Record<string, string>>): Staleness {
+export function compareFingerprints(recorded: Readonly<Record<string, string>>, current: Readonly<Record<string, string>>): StalenessReport {
   const changed: string[] = [];
   const added: string[] = [];
   const deleted: string[] = [];
@@ -270,7 +270,7 @@ export function manifestFingerprints(m: Manifest): Record<string, string> {
   return out;
 }
 
-/** Staleness of a graph against the working tree's fingerprints (see `fingerprintTree`). */
-export function staleness(m: Manifest, current: Readonly<Record<string, string>>): Staleness {
+/** StalenessReport of a graph against the working tree's fingerprints (see `fingerprintTree`). */
+export function staleness(m: Manifest, current: Readonly<Record<string, string>>): StalenessReport {
   return compareFingerprints(manifestFingerprints(m), current);
 }
