@@ -270,7 +270,7 @@ export function manifestFingerprints(m: Manifest): Record<string, string> {
   return out;
 }
 
-/** StalenessReport of a graph against the working tree's fingerprints (see `fingerprintTree`). */
+/** The staleness of a graph against the working tree's fingerprints (see `fingerprintTree`). */
 export function staleness(m: Manifest, current: Readonly<Record<string, string>>): StalenessReport {
   return compareFingerprints(manifestFingerprints(m), current);
 }
