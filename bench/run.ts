@@ -75,6 +75,7 @@ function main(): void {
   const results: Comparison[] = [];
   for (const c of corpora) {
     results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
+    results.push(compare(c, 'full', 'typecheck-floor', { time: 1.3, memory: 1.5 }));
   }
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log(`samples per measurement: ${SAMPLES} (median), each in a fresh process\n`);

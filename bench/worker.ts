@@ -22,9 +22,46 @@ const extractOnly: Task = (root) => () => {
   serializeGraph(buildGraph({ root, extractOnly: true }).graph);
 };
 
+/**
+ * The type-check floor: for each project the build would create, `createProgram` (TypeScript's
+ * own compiler host) + `getTypeChecker` + `getResolvedSignature` on every call-like expression of
+ * the project's files. Nothing else: no extraction, no graph, no output.
+ */
+const typecheckFloor: Task = (root) => {
+  const real = fs.realpathSync(root);
+  const d = discover(nodeFileHost, real);
+  const projects = d.projects.map((p) => ({ options: { ...p.options, noEmit: true }, files: p.files.map((f) => `${real}/${f}`) }));
+  return () => {
+    let resolved = 0;
+    for (const p of projects) {
+      if (p.files.length === 0) continue;
+      const program = ts.createProgram(p.files, p.options, ts.createCompilerHost(p.options));
+      const checker = program.getTypeChecker();
+      for (const f of p.files) {
+        const sf = program.getSourceFile(f);
+        if (!sf) continue;
+        const visit = (n: ts.Node): void => {
+          if (ts.isCallExpression(n) || ts.isNewExpression(n) || ts.isTaggedTemplateExpression(n) || ts.isDecorator(n) || ts.isJsxOpeningLikeElement(n)) {
+            if (checker.getResolvedSignature(n)) resolved++;
+          }
+          ts.forEachChild(n, visit);
+        };
+        visit(sf);
+      }
+    }
+    if (resolved === 0) throw new Error('the floor resolved no call');
+  };
+};
+
+const fullBuild: Task = (root) => () => {
+  serializeGraph(buildGraph({ root }).graph);
+};
+
 export const TASKS: Record<string, Task> = {
   'parse-floor': parseFloor,
   extract: extractOnly,
+  'typecheck-floor': typecheckFloor,
+  full: fullBuild,
 };
 
 function main(): void {

@@ -5,12 +5,16 @@ import * as ts from 'typescript';
 import { GraphError } from '../errors';
 import { fileId, unresolvedId } from '../ids';
 import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../model';
+import { collectSites, type Site } from './calls';
+import { TsCheckerBackend } from './checker';
 import { compose, moduleStructure } from './compose';
 import { discover, type Discovery, type Project } from './discover';
 import { exactEdge, unresolvedEdge } from './edges';
 import { extractFile, parseSource, type FileExtraction } from './extract';
 import { nodeFileHost, type FileHost } from './host';
 import { ModuleResolver, workspacePackages } from './imports';
+import { createProjectProgram, SourceFileCache } from './program';
+import { ResolutionSink, type DeclarationLookup } from './resolve';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -143,29 +147,16 @@ export function buildGraph(options: BuildOptions): BuildResult {
   }
   const graphFiles = new Set(inputs.map((i) => i.path));
   const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));
-
   const summary: UnresolvedSummary = {};
-  const fileNodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
-  let done = 0;
-  for (const input of inputs) {
-    const abs = root + '/' + input.path;
-    const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
-    const extraction = extractFile(sf, input.path);
-    fileNodes.push(...extraction.nodes);
-    edges.push(...extraction.edges);
-    edges.push(...importEdges(resolver, input, extraction, summary, !!options.listExternal));
-    done++;
-    if (done % 200 === 0 || done === inputs.length) {
-      sink?.progress?.('extract', done, inputs.length);
-      checkCancelled(sink);
-    }
-  }
+  const listExternal = !!options.listExternal;
+
+  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, sink };
+  const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
 
   const modules = moduleStructure([...graphFiles]);
   const graph = compose({
-    nodeLayers: [fileNodes, modules.nodes],
-    edges: [...edges, ...modules.edges],
+    nodeLayers: [tier.nodes, modules.nodes],
+    edges: [...tier.edges, ...modules.edges],
     grammarVersions: { typescript: ts.version },
     unresolved: summary,
     diagnostics,
@@ -174,4 +165,118 @@ export function buildGraph(options: BuildOptions): BuildResult {
     graph,
     stats: { files: inputs.length, projects: d.projects.length, skipped },
   };
+}
+
+interface TierOutput {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+/** What both tiers work from. */
+interface TierContext {
+  root: string;
+  host: FileHost;
+  inputs: readonly SourceInput[];
+  discovery: Discovery;
+  resolver: ModuleResolver;
+  summary: UnresolvedSummary;
+  listExternal: boolean;
+  sink: BuildSink | undefined;
+}
+
+/** Extraction only: parse each file on its own, no programs, no checker. */
+function extractionTier({ root, inputs, resolver, summary, listExternal, sink }: TierContext): TierOutput {
+  const out: TierOutput = { nodes: [], edges: [] };
+  let done = 0;
+  for (const input of inputs) {
+    const abs = root + '/' + input.path;
+    const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+    const extraction = extractFile(sf, input.path);
+    out.nodes.push(...extraction.nodes);
+    out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal));
+    done++;
+    if (done % 200 === 0 || done === inputs.length) {
+      sink?.progress?.('extract', done, inputs.length);
+      checkCancelled(sink);
+    }
+  }
+  return out;
+}
+
+/**
+ * Extraction plus resolution: one program per project (parsed files shared between programs),
+ * each file's call sites and heritage clauses answered by the checker behind its seam.
+ */
+function resolutionTier({ root, host, inputs, discovery: d, resolver, summary, listExternal, sink }: TierContext): TierOutput {
+  const out: TierOutput = { nodes: [], edges: [] };
+  const texts = new Map(inputs.map((i) => [root + '/' + i.path, i.text]));
+  const byPath = new Map(inputs.map((i) => [i.path, i]));
+  const cache = new SourceFileCache(texts, host);
+  const extractions = new Map<string, FileExtraction>();
+  const resolution = new ResolutionSink(summary, listExternal);
+
+  const extractionOf = (rel: string, sf: ts.SourceFile): FileExtraction => {
+    let e = extractions.get(rel);
+    if (!e) {
+      e = extractFile(sf, rel);
+      extractions.set(rel, e);
+    }
+    return e;
+  };
+
+  let done = 0;
+  for (const project of d.projects) {
+    const owned = project.files.filter((f) => byPath.has(f));
+    if (owned.length === 0) continue;
+    const program = createProjectProgram(root, project, owned.map((f) => root + '/' + f), cache, resolver);
+    const backend = new TsCheckerBackend(program);
+    const sourceFileOf = (rel: string): ts.SourceFile => {
+      const abs = root + '/' + rel;
+      const input = byPath.get(rel) as SourceInput;
+      return program.getSourceFile(abs) ?? parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+    };
+    const lookup: DeclarationLookup = {
+      classify: (file) => {
+        if (!file.startsWith(root + '/') || cache.isDefaultLib(file)) return { kind: 'outside', reason: 'external' };
+        const rel = file.slice(root.length + 1);
+        if (rel.split('/').includes('node_modules')) return { kind: 'outside', reason: 'external' };
+        return byPath.has(rel) ? { kind: 'graph', path: rel } : { kind: 'outside', reason: 'excluded' };
+      },
+      nodeAt: (rel, nameStart) => extractionOf(rel, sourceFileOf(rel)).declarations.get(nameStart),
+    };
+    for (const rel of owned) {
+      const input = byPath.get(rel) as SourceInput;
+      const sf = sourceFileOf(rel);
+      const extraction = extractionOf(rel, sf);
+      out.nodes.push(...extraction.nodes);
+      out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal));
+      const kinds = new Map(extraction.nodes.map((n) => [n.id, n.kind]));
+      const sites = collectSites(sf, extraction, kinds);
+      // Sites that share a key denote the same declarations: ask about the first of each.
+      const asked: Site[] = [];
+      const firstWithKey = new Map<string, Site>();
+      for (const s of sites) {
+        if (s.position === undefined) continue;
+        if (s.shareKey !== undefined) {
+          if (firstWithKey.has(s.shareKey)) continue;
+          firstWithKey.set(s.shareKey, s);
+        }
+        asked.push(s);
+      }
+      const answers = backend.declarationsAt(root + '/' + rel, asked.map((s) => ({ position: s.position as number, hint: s.hint })));
+      const answerOf = new Map(asked.map((s, i) => [s, answers[i]]));
+      for (const site of sites) {
+        const representative = site.shareKey !== undefined ? (firstWithKey.get(site.shareKey) as Site) : site;
+        resolution.accept(sf, rel, site, answerOf.get(representative), lookup);
+      }
+      done++;
+      if (done % 100 === 0 || done === inputs.length) {
+        sink?.progress?.('resolve', done, inputs.length);
+        checkCancelled(sink);
+      }
+    }
+  }
+  resolution.matchNames(out.nodes);
+  out.edges.push(...resolution.edges);
+  return out;
 }

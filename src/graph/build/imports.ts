@@ -107,7 +107,7 @@ export class ModuleResolver {
     return scope !== undefined && !scope.includes('/') && [...this.workspaces.keys()].some((n) => n.startsWith(scope + '/'));
   }
 
-  private cacheFor(project: Project): ts.ModuleResolutionCache {
+  cacheFor(project: Project): ts.ModuleResolutionCache {
     let cache = this.caches.get(project);
     if (!cache) {
       cache = ts.createModuleResolutionCache(this.root, (f) => f, project.options);
