@@ -19,9 +19,11 @@ import { REASONS, unavailable, type DegradeCode } from '../query/result';
 export const MAX_GRAPH_BYTES = 500 * 1024 * 1024;
 
 /**
- * Parsing and indexing take about this many bytes of heap per byte of graph.json at their peak
- * (measured on the 1,000,000-edge benchmark graph, with headroom). A file the heap cannot hold is
- * refused up front with a message, rather than crashing the process out of memory half-way.
+ * Heap allowed per byte of graph.json. Parsing and indexing the 1,000,000-edge benchmark graph
+ * (385 MB) needed about 2.5 bytes of heap per byte (it loads with --max-old-space-size=900 and runs
+ * out of memory with 750); 4 leaves room for graphs with longer ids or more nodes per edge. A file
+ * the heap cannot hold is refused up front with a message, rather than crashing the process out
+ * of memory half-way.
  */
 export const HEAP_BYTES_PER_FILE_BYTE = 4;
 

@@ -1,7 +1,7 @@
-// `path <from> <to>`: a shortest path between two nodes on the undirected view of the edges
-// (breadth-first, so shortest in hops). Neighbours are visited in sorted id order, which makes the
-// path returned the lexicographically smallest of the shortest ones (compared id by id from
-// `from`): the same graph always gives the same path. Not connected is a real answer: `[]`.
+// `path <from> <to>`: a shortest path (in hops) between two nodes on the undirected view of the
+// edges. Among several, the lexicographically smallest (compared id by id from `from`) — what a
+// breadth-first search visiting neighbours in sorted id order returns — so the same graph always
+// gives the same path. Not connected is a real answer: `[]`.
 //
 // Hubs are walked through — a path is about connection, and the shortest one often runs through a
 // hub — but `unresolved:` targets are not: every unplaced call to `foo` shares `unresolved:foo`,
