@@ -9,7 +9,7 @@ export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { writeFileAtomic } from './io/atomic';
 export { loadGraphFile, parseGraphText, checkGraph, defaultMaxBytes, MAX_GRAPH_BYTES, type LoadOptions } from './io/load';
-export { indexGraph, type IndexedGraph, type GraphLoad } from './query/indexed';
+export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/answer';
 export { queryCallers } from './query/callers';
 export { queryAffected, CONSUMER_RELATIONS } from './query/affected';

@@ -7,6 +7,7 @@ import {
   answerQuery,
   GraphError,
   indexGraph,
+  nodeOf,
   queryAffected,
   queryCallers,
   queryGodNodes,
@@ -416,5 +417,8 @@ describe('index', () => {
     assert.equal(degraded(queryCallers(g, '__proto__')).code, 'UNKNOWN_NODE');
     assert.equal(degraded(queryCallers(g, 'constructor')).code, 'UNKNOWN_NODE');
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(nodeOf(g, sym('__proto__'))?.label, '__proto__');
+    assert.equal(nodeOf(g, '__proto__'), undefined);
+    assert.equal(nodeOf(g, 'toString'), undefined);
   });
 });

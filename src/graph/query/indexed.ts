@@ -2,12 +2,14 @@
 //
 // Every endpoint (node ids, then the `unresolved:` targets, which are names and not nodes) gets a
 // rank: its position in sorted id order. Ids live in a Map, so an id such as
-// `sym:a.ts#__proto__` is just a key. Adjacency is stored as compressed rows of edge indices
-// (typed arrays), out-rows sorted by target rank and in-rows by source rank: walking a node's
-// neighbours in sorted id order is a merge of two sorted rows, with no sorting at query time.
+// `sym:a.ts#__proto__` is just a key. Adjacency is stored as compressed rows of typed arrays:
+// out-rows (edge indices, by target rank), in-rows (by source rank), and one undirected row of
+// distinct neighbour ranks per node — sorted rank order is sorted id order, so traversals visit
+// neighbours in id order with no sorting at query time. Degrees, a ranking by degree and a trigram
+// index of the node ids complete it (ADR-23).
 
 import { compareStrings, isUnresolvedId, type Graph, type GraphNode, type Relation } from '../model';
-import { REASONS, unavailable, type Unavailable } from './result';
+import { REASONS, unavailable, type EdgeRef, type Unavailable } from './result';
 
 export const CONFIDENCE_CODE = { EXACT: 0, CANDIDATE: 1, UNRESOLVED: 2 } as const;
 
@@ -318,7 +320,13 @@ export function isUnresolvedRank(g: IndexedGraph, r: number): boolean {
   return r >= g.nodeCount;
 }
 
-export function edgeRef(g: IndexedGraph, e: number): { source: string; target: string; relation: string; confidence: string } {
+/** The node with this id, for labels and source positions (undefined for unknown ids and `unresolved:` names). */
+export function nodeOf(g: IndexedGraph, id: string): GraphNode | undefined {
+  const r = g.rankOf.get(id);
+  return r === undefined ? undefined : g.nodeAt[r];
+}
+
+export function edgeRef(g: IndexedGraph, e: number): EdgeRef {
   const edge = g.graph.edges[e];
   return { source: edge.source, target: edge.target, relation: edge.relation, confidence: edge.confidence };
 }
