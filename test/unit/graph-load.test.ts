@@ -63,10 +63,12 @@ describe('loading graph.json', () => {
     assert.equal(failed(loadGraphFile(path.join(dir, 'file', 'graph.json'))).code, 'NO_GRAPH');
   });
 
-  it('a directory is not a graph', () => {
+  it('a directory, a device or a pipe is not a graph (and is never read)', () => {
     const u = failed(loadGraphFile(tempDir()));
     assert.equal(u.code, 'UNREADABLE');
     assert.equal(u.reason, 'projection unparsable: the graph path is a directory, not a file');
+    // /dev/zero never ends; reading it would fill memory.
+    assert.equal(failed(loadGraphFile('/dev/zero')).reason, 'projection unparsable: the graph path is not a regular file');
   });
 
   it('a truncated, empty or non-JSON file is "projection unparsable: <detail>"', () => {

@@ -47,35 +47,49 @@ function degrade(code: DegradeCode, reason: string): GraphLoad {
 
 /** Reads, checks and indexes the graph file at `file`. Never throws for a bad or missing file. */
 export function loadGraphFile(file: string, opts: LoadOptions = {}): GraphLoad {
-  let fd: number;
+  let stat: fs.Stats;
   try {
-    fd = fs.openSync(file, 'r');
+    stat = fs.statSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return degrade('NO_GRAPH', REASONS.noGraph);
-    return degrade('UNREADABLE', REASONS.unparsable(`cannot open the file (${code ?? String(e)})`));
+    return degrade('UNREADABLE', REASONS.unparsable(`cannot read the file (${code ?? String(e)})`));
   }
-  let bytes: Buffer;
+  if (stat.isDirectory()) return degrade('UNREADABLE', REASONS.unparsable('the graph path is a directory, not a file'));
+  // A device or a pipe could block or never end: only a regular file has a size to check.
+  if (!stat.isFile()) return degrade('UNREADABLE', REASONS.unparsable('the graph path is not a regular file'));
+  const cap = opts.maxBytes !== undefined ? { bytes: opts.maxBytes, heapBound: false } : defaultMaxBytes();
+  if (stat.size > cap.bytes) {
+    const why = cap.heapBound ? `more than this process's heap can index (a larger heap: NODE_OPTIONS=--max-old-space-size=<MB>)` : `more than kg loads`;
+    return degrade('TOO_LARGE', REASONS.unparsable(`the file is ${mb(stat.size)}, over the ${mb(cap.bytes)} limit: ${why}`));
+  }
+  let bytes: Buffer | undefined;
   try {
-    const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) return degrade('UNREADABLE', REASONS.unparsable('the graph path is a directory, not a file'));
-    const cap = opts.maxBytes !== undefined ? { bytes: opts.maxBytes, heapBound: false } : defaultMaxBytes();
-    if (stat.size > cap.bytes) {
-      const why = cap.heapBound
-        ? `more than this process's heap can index (a larger heap: NODE_OPTIONS=--max-old-space-size=<MB>)`
-        : `more than kg loads`;
-      return degrade('TOO_LARGE', REASONS.unparsable(`the file is ${mb(stat.size)}, over the ${mb(cap.bytes)} limit: ${why}`));
-    }
-    bytes = fs.readFileSync(fd);
-    // A file that grew between the size check and the read is held to the same cap.
-    if (bytes.length > cap.bytes) return degrade('TOO_LARGE', REASONS.unparsable(`the file is over the ${mb(cap.bytes)} limit`));
+    bytes = readExactly(file, stat.size);
   } catch (e) {
     return degrade('UNREADABLE', REASONS.unparsable(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`));
+  }
+  if (!bytes) return degrade('UNREADABLE', REASONS.unparsable('the file changed while it was being read (is a build writing it?); try again'));
+  if (!isUtf8(bytes)) return degrade('UNPARSABLE', REASONS.unparsable('the file is not UTF-8 text'));
+  return parseGraphText(bytes.toString('utf8'));
+}
+
+/** The file's `size` bytes, or undefined when it grew or shrank meanwhile. */
+function readExactly(file: string, size: number): Buffer | undefined {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(size);
+    let done = 0;
+    while (done < size) {
+      const n = fs.readSync(fd, bytes, done, size - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    const more = fs.readSync(fd, Buffer.alloc(1), 0, 1, size);
+    return done === size && more === 0 ? bytes : undefined;
   } finally {
     fs.closeSync(fd);
   }
-  if (!isUtf8(bytes)) return degrade('UNPARSABLE', REASONS.unparsable('the file is not UTF-8 text'));
-  return parseGraphText(bytes.toString('utf8'));
 }
 
 /** Parses, checks and indexes the text of a graph.json. */
