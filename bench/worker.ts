@@ -3,7 +3,7 @@
 
 import * as fs from 'node:fs';
 import * as ts from 'typescript';
-import { buildGraph, serializeGraph } from '../src/graph';
+import { buildGraph, loadGraphFile, serializeGraph } from '../src/graph';
 import { discover } from '../src/graph/build/discover';
 import { parseSource } from '../src/graph/build/extract';
 import { nodeFileHost } from '../src/graph/build/host';
@@ -57,11 +57,24 @@ const fullBuild: Task = (root) => () => {
   serializeGraph(buildGraph({ root }).graph);
 };
 
+/** The floor for loading a graph (`root` is the graph file): read it and JSON.parse it, nothing else. */
+const graphParseFloor: Task = (file) => () => {
+  JSON.parse(fs.readFileSync(file, 'utf8'));
+};
+
+/** What every query command does first: read, check UTF-8, parse, validate against the schema, index. */
+const graphLoad: Task = (file) => () => {
+  const load = loadGraphFile(file);
+  if (!load.ok) throw new Error(load.unavailable.reason);
+};
+
 export const TASKS: Record<string, Task> = {
   'parse-floor': parseFloor,
   extract: extractOnly,
   'typecheck-floor': typecheckFloor,
   full: fullBuild,
+  'graph-parse-floor': graphParseFloor,
+  'graph-load': graphLoad,
 };
 
 function main(): void {

@@ -2,12 +2,16 @@
 
 import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
+import { isQueryCommand, queryCommandsHelp, runQuery } from './query';
 import { EXIT, type CliIo } from './streams';
 
 export const HELP = `Usage: kg <command> [options]
 
 Commands:
   build        Build the knowledge graph (dry run unless --apply).   kg build --help
+
+Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
+${queryCommandsHelp()}
 
 Run "kg <command> --help" for a command's options.
 `;
@@ -34,6 +38,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'build':
         return runBuild(rest, io);
       default:
+        if (isQueryCommand(command)) return runQuery(command, rest, io);
         io.stderr.write(`kg: unknown command "${command}"\n\n${HELP}`);
         return EXIT.USAGE;
     }
