@@ -11,6 +11,7 @@ import { exactEdge, unresolvedEdge } from './edges';
 import { extractFile, parseSource, type FileExtraction } from './extract';
 import { nodeFileHost, type FileHost } from './host';
 import { ModuleResolver, workspacePackages } from './imports';
+import { RationaleLayer } from './rationale';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -145,6 +146,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));
 
   const summary: UnresolvedSummary = {};
+  const rationale = RationaleLayer.start({ host, root, walk: d, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, summary });
   const fileNodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   let done = 0;
@@ -155,6 +157,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     fileNodes.push(...extraction.nodes);
     edges.push(...extraction.edges);
     edges.push(...importEdges(resolver, input, extraction, summary, !!options.listExternal));
+    edges.push(...rationale.sourceCites(sf, input.path, extraction.declarations));
     done++;
     if (done % 200 === 0 || done === inputs.length) {
       sink?.progress?.('extract', done, inputs.length);
@@ -162,10 +165,11 @@ export function buildGraph(options: BuildOptions): BuildResult {
     }
   }
 
-  const modules = moduleStructure([...graphFiles]);
+  const notes = rationale.finish(fileNodes);
+  const modules = moduleStructure([...graphFiles, ...notes.files]);
   const graph = compose({
-    nodeLayers: [fileNodes, modules.nodes],
-    edges: [...edges, ...modules.edges],
+    nodeLayers: [fileNodes, notes.nodes, modules.nodes],
+    edges: [...edges, ...notes.edges, ...modules.edges],
     grammarVersions: { typescript: ts.version },
     unresolved: summary,
     diagnostics,
