@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as ts from 'typescript';
-import { commentRanges, innermostScope, symbolScopes } from '../../src/graph/build/comments';
+import { commentAt, enclosingSymbol } from '../../src/graph/build/comments';
 import { extractFile, parseSource } from '../../src/graph/build/extract';
 import { findRecordMentions, parseMarkdown, slugify } from '../../src/graph/build/markdown';
 import { codeSpanTarget, linkTarget, recordNumber } from '../../src/graph/build/rationale';
@@ -156,10 +156,14 @@ describe('comment ranges', () => {
     '// c7',
   ].join('\n');
 
-  it('reports every comment and nothing inside strings, templates, regexes or JSX text', () => {
+  it('finds every comment and nothing inside strings, templates, regexes or JSX text', () => {
     const sf = parseSource('/x.tsx', tsx, ts.ModuleKind.ESNext);
-    const found = commentRanges(sf).map((c) => tsx.slice(c.pos, c.end));
-    assert.deepEqual(found, ['/* c1 */', '/* c2 */', '// c3', '/** c4 */', '{/* c5 */}'.slice(1, -1), '// c6', '// c7']);
+    const at = (needle: string) => {
+      const c = commentAt(sf, tsx.indexOf(needle));
+      return c ? tsx.slice(c.pos, c.end) : undefined;
+    };
+    assert.deepEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'].map(at), ['/* c1 */', '/* c2 */', '// c3', '/** c4 */', '/* c5 */', '// c6', '// c7']);
+    assert.deepEqual(['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 'usr/bin', 'const a', 'div'].map(at), Array(11).fill(undefined));
   });
 
   it('gives a comment to the declaration it sits directly above, inside or after on the same line', () => {
@@ -178,17 +182,24 @@ describe('comment ranges', () => {
       '  m() {}',
       '  // in C, not a method',
       '  field = 1;',
-      '}',
+      '} // after C',
       '',
       '// between, separated by a blank line',
       '',
       'export const h = 1;',
+      'namespace N {',
+      '  /* above k */ export function k() {}',
+      '}',
+      'let p = 1, q = 2; // after p and q: several declarations lend to none',
+      'export default class { run() { /* in default.run */ } }',
     ].join('\n');
     const sf = parseSource('/y.ts', src, ts.ModuleKind.ESNext);
-    const scopes = symbolScopes(sf, extractFile(sf, 'y.ts').declarations);
-    const owner = (needle: string) => innermostScope(scopes, src.indexOf(needle))?.id ?? 'file';
+    const declarations = extractFile(sf, 'y.ts').declarations;
+    const owner = (needle: string) => enclosingSymbol(sf, src.indexOf(needle), declarations) ?? 'file';
     assert.deepEqual(
-      ['header', 'above f', 'inside f', 'after g', 'above C', 'above m', 'in C', 'between'].map((n) => `${n}: ${owner(n)}`),
+      ['header', 'above f', 'inside f', 'after g', 'above C', 'above m', 'in C', 'after C', 'between', 'above k', 'after p and q', 'in default.run'].map(
+        (n) => `${n}: ${owner(n)}`,
+      ),
       [
         'header: file',
         'above f: sym:y.ts#f',
@@ -197,7 +208,11 @@ describe('comment ranges', () => {
         'above C: sym:y.ts#C',
         'above m: sym:y.ts#C.m',
         'in C: sym:y.ts#C',
+        'after C: sym:y.ts#C',
         'between: file',
+        'above k: sym:y.ts#N.k',
+        'after p and q: file',
+        'in default.run: sym:y.ts#default.run',
       ],
     );
   });

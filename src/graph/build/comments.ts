@@ -1,12 +1,15 @@
-// Decision-record mentions in source comments (ADR-41). Only real comments count: their ranges
-// come from the trivia between the tokens of the parsed tree, so the text of strings, regular
-// expressions, templates and JSX is never read as a comment. Each mention belongs to the
-// innermost symbol whose scope holds it, or to the file at top level.
+// Decision-record mentions in source comments (ADR-41). Only real comments count: a mention is
+// in a comment when it lies in the trivia before a token of the parsed tree, so the text of
+// strings, regular expressions, templates and JSX is never read as a comment. Each mention
+// belongs to the innermost symbol whose scope holds it, or to the file at top level.
+//
+// Mentions are rare, so nothing here walks a whole file: from each mention's position the search
+// descends only through the nodes whose span holds it.
 
 import * as ts from 'typescript';
 import { fileId } from '../ids';
 import type { Evidence } from '../model';
-import { declarationKey, evidenceAt, forEachDescendant } from './extract';
+import { declarationKey, evidenceAt } from './extract';
 import { MIGHT_MENTION_RECORD, findRecordMentions } from './markdown';
 
 export interface CommentRange {
@@ -18,39 +21,56 @@ function isJsDocKind(kind: ts.SyntaxKind): boolean {
   return kind >= ts.SyntaxKind.FirstJSDocNode && kind <= ts.SyntaxKind.LastJSDocNode;
 }
 
+/** The nodes whose full span (leading trivia included) holds `pos`, outermost first, and for each
+ * level the last sibling that ends at or before `pos` (whose trailing comments may hold it). */
+function descend(sf: ts.SourceFile, pos: number): { path: ts.Node[]; before: ts.Node[] } {
+  const path: ts.Node[] = [sf];
+  const before: ts.Node[] = [];
+  for (let node: ts.Node = sf; ; ) {
+    let inside: ts.Node | undefined;
+    let last: ts.Node | undefined;
+    ts.forEachChild(node, (child) => {
+      if (child.pos <= pos && pos < child.end) {
+        inside = child;
+        return true;
+      }
+      if (child.end <= pos) last = child;
+      return undefined;
+    });
+    if (last) before.push(last);
+    if (!inside) return { path, before };
+    path.push(inside);
+    node = inside;
+  }
+}
+
 /**
- * Every comment of a file, in source order. The tokens come from the parser's tree (`getChildren`
- * scans only the gaps between nodes, where there is nothing but punctuation and keywords); the
- * comments are the leading and trailing trivia of those tokens. JSX text has no trivia — a `//`
- * in it is text — so no position at the start of a JSX text is asked for comments.
+ * The comment holding `pos`, or undefined when `pos` is code, or inside a string, template,
+ * regular expression or JSX text. `pos` lies either inside a token or in the trivia before one;
+ * the tokens of the innermost node come from `getChildren`, which scans only the gaps between
+ * that node's children (punctuation and keywords), and a JSX text token has no trivia at all.
  */
-export function commentRanges(sf: ts.SourceFile): CommentRange[] {
+export function commentAt(sf: ts.SourceFile, pos: number): CommentRange | undefined {
+  const { path } = descend(sf, pos);
+  return commentIn(sf, pos, path[path.length - 1]);
+}
+
+/** `commentAt`, given the innermost node whose span holds `pos`. */
+function commentIn(sf: ts.SourceFile, pos: number, innermost: ts.Node): CommentRange | undefined {
+  let token = innermost;
+  for (;;) {
+    const holder = token.getChildren(sf).find((c) => !isJsDocKind(c.kind) && c.pos <= pos && pos < c.end);
+    if (!holder) break;
+    token = holder;
+  }
+  if (token.kind === ts.SyntaxKind.JsxText || pos >= token.getStart(sf)) return undefined;
+  // The trivia before a token: the previous token's trailing comments (up to the line end),
+  // then this token's leading comments.
   const text = sf.text;
-  const leaves: ts.Node[] = [];
-  const stack: ts.Node[] = [sf];
-  while (stack.length > 0) {
-    const node = stack.pop() as ts.Node;
-    // A JSDoc node is itself a comment, found as trivia of the token it precedes.
-    if (isJsDocKind(node.kind)) continue;
-    const children = node.getChildren(sf);
-    if (children.length === 0) {
-      leaves.push(node);
-      continue;
-    }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  for (const r of [...(ts.getTrailingCommentRanges(text, token.pos) ?? []), ...(ts.getLeadingCommentRanges(text, token.pos) ?? [])]) {
+    if (r.pos <= pos && pos < r.end) return { pos: r.pos, end: r.end };
   }
-  const jsxTextStarts = new Set<number>();
-  for (const leaf of leaves) if (leaf.kind === ts.SyntaxKind.JsxText) jsxTextStarts.add(leaf.pos);
-  const found = new Map<number, CommentRange>();
-  const add = (ranges: ts.CommentRange[] | undefined) => {
-    for (const r of ranges ?? []) found.set(r.pos, { pos: r.pos, end: r.end });
-  };
-  for (const leaf of leaves) {
-    if (leaf.kind === ts.SyntaxKind.JsxText) continue;
-    if (!jsxTextStarts.has(leaf.pos)) add(ts.getLeadingCommentRanges(text, leaf.pos));
-    if (!jsxTextStarts.has(leaf.end)) add(ts.getTrailingCommentRanges(text, leaf.end));
-  }
-  return [...found.values()].sort((a, b) => a.pos - b.pos);
+  return undefined;
 }
 
 /** The span of text a symbol answers for, and its id. */
@@ -82,31 +102,19 @@ function scopeOf(sf: ts.SourceFile, node: ts.Node, id: string): SymbolScope {
 }
 
 /**
- * The scopes of the symbols the extraction registered for this file (`declarations`: declaration
- * key → node id). A variable statement with one declaration lends it its comments: the comment
- * above `export const f = () => …` is about `f`.
+ * The symbol a node declares, as the extraction registered it (`declarations`: declaration key →
+ * node id). A variable statement with one declaration lends it its comments: the comment above
+ * `export const f = () => …` is about `f`.
  */
-export function symbolScopes(sf: ts.SourceFile, declarations: ReadonlyMap<string, string>): SymbolScope[] {
-  const scopes: SymbolScope[] = [];
-  const lent = new Set<ts.Node>();
-  forEachDescendant(sf, (node) => {
-    if (ts.isVariableStatement(node) && node.declarationList.declarations.length === 1) {
-      const decl = node.declarationList.declarations[0];
-      const id = declarations.get(declarationKey(decl));
-      if (id !== undefined) {
-        scopes.push(scopeOf(sf, node, id));
-        lent.add(decl);
-      }
-      return;
-    }
-    if (lent.has(node)) return;
-    const id = declarations.get(declarationKey(node));
-    if (id !== undefined) scopes.push(scopeOf(sf, node, id));
-  });
-  return scopes;
+function declaredBy(node: ts.Node, declarations: ReadonlyMap<string, string>): string | undefined {
+  if (ts.isVariableStatement(node)) {
+    const list = node.declarationList.declarations;
+    return list.length === 1 ? declarations.get(declarationKey(list[0])) : undefined;
+  }
+  return declarations.get(declarationKey(node));
 }
 
-/** The innermost scope holding `pos` (scopes nest or are disjoint), or undefined at top level. */
+/** The innermost scope holding `pos` (scopes nest or are disjoint), or undefined. */
 export function innermostScope(scopes: readonly SymbolScope[], pos: number): SymbolScope | undefined {
   let best: SymbolScope | undefined;
   for (const s of scopes) {
@@ -114,6 +122,19 @@ export function innermostScope(scopes: readonly SymbolScope[], pos: number): Sym
     if (!best || s.start > best.start || (s.start === best.start && s.end < best.end)) best = s;
   }
   return best;
+}
+
+/**
+ * The id of the innermost symbol whose scope holds `pos`, or undefined at top level. Only nodes
+ * on the path to `pos` can hold it, or a sibling just before the path whose trailing comment does.
+ */
+export function enclosingSymbol(sf: ts.SourceFile, pos: number, declarations: ReadonlyMap<string, string>, found = descend(sf, pos)): string | undefined {
+  const scopes: SymbolScope[] = [];
+  for (const node of [...found.path, ...found.before]) {
+    const id = declaredBy(node, declarations);
+    if (id !== undefined) scopes.push(scopeOf(sf, node, id));
+  }
+  return innermostScope(scopes, pos)?.id;
 }
 
 /** A record mention in a comment: the record number, who mentions it, where. */
@@ -125,16 +146,14 @@ export interface CommentCitation {
 
 /** Every decision-record mention in the comments of a parsed file. */
 export function commentCitations(sf: ts.SourceFile, relPath: string, declarations: ReadonlyMap<string, string>): CommentCitation[] {
-  // Most files mention no record at all: skip the token walk for them.
+  // Most files mention no record at all.
   if (!MIGHT_MENTION_RECORD.test(sf.text)) return [];
   const out: CommentCitation[] = [];
-  let scopes: SymbolScope[] | undefined;
-  for (const c of commentRanges(sf)) {
-    for (const m of findRecordMentions(sf.text.slice(c.pos, c.end))) {
-      const pos = c.pos + m.index;
-      scopes ??= symbolScopes(sf, declarations);
-      out.push({ num: m.num, source: innermostScope(scopes, pos)?.id ?? fileId(relPath), evidence: evidenceAt(sf, relPath, pos) });
-    }
+  for (const m of findRecordMentions(sf.text)) {
+    const found = descend(sf, m.index);
+    if (!commentIn(sf, m.index, found.path[found.path.length - 1])) continue;
+    const source = enclosingSymbol(sf, m.index, declarations, found) ?? fileId(relPath);
+    out.push({ num: m.num, source, evidence: evidenceAt(sf, relPath, m.index) });
   }
   return out;
 }
