@@ -15,6 +15,7 @@ import { nodeFileHost, type FileHost } from './host';
 import { ModuleResolver, workspacePackages } from './imports';
 import { createProjectProgram, SourceFileCache } from './program';
 import { ResolutionSink, type DeclarationLookup } from './resolve';
+import { RationaleLayer } from './rationale';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -149,14 +150,16 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));
   const summary: UnresolvedSummary = {};
   const listExternal = !!options.listExternal;
+  const rationale = RationaleLayer.start({ host, root, walk: d, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, summary });
 
-  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, sink };
+  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink };
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
 
-  const modules = moduleStructure([...graphFiles]);
+  const notes = rationale.finish(tier.nodes);
+  const modules = moduleStructure([...graphFiles, ...notes.files]);
   const graph = compose({
-    nodeLayers: [tier.nodes, modules.nodes],
-    edges: [...tier.edges, ...modules.edges],
+    nodeLayers: [tier.nodes, notes.nodes, modules.nodes],
+    edges: [...tier.edges, ...notes.edges, ...modules.edges],
     grammarVersions: { typescript: ts.version },
     unresolved: summary,
     diagnostics,
@@ -181,11 +184,12 @@ interface TierContext {
   resolver: ModuleResolver;
   summary: UnresolvedSummary;
   listExternal: boolean;
+  rationale: RationaleLayer;
   sink: BuildSink | undefined;
 }
 
 /** Extraction only: parse each file on its own, no programs, no checker. */
-function extractionTier({ root, inputs, resolver, summary, listExternal, sink }: TierContext): TierOutput {
+function extractionTier({ root, inputs, resolver, summary, listExternal, rationale, sink }: TierContext): TierOutput {
   const out: TierOutput = { nodes: [], edges: [] };
   let done = 0;
   for (const input of inputs) {
@@ -194,6 +198,7 @@ function extractionTier({ root, inputs, resolver, summary, listExternal, sink }:
     const extraction = extractFile(sf, input.path);
     out.nodes.push(...extraction.nodes);
     out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal));
+    out.edges.push(...rationale.sourceCites(sf, input.path, extraction.declarations));
     done++;
     if (done % 200 === 0 || done === inputs.length) {
       sink?.progress?.('extract', done, inputs.length);
@@ -207,7 +212,7 @@ function extractionTier({ root, inputs, resolver, summary, listExternal, sink }:
  * Extraction plus resolution: one program per project (parsed files shared between programs),
  * each file's call sites and heritage clauses answered by the checker behind its seam.
  */
-function resolutionTier({ root, host, inputs, discovery: d, resolver, summary, listExternal, sink }: TierContext): TierOutput {
+function resolutionTier({ root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink }: TierContext): TierOutput {
   const out: TierOutput = { nodes: [], edges: [] };
   const texts = new Map(inputs.map((i) => [root + '/' + i.path, i.text]));
   const byPath = new Map(inputs.map((i) => [i.path, i]));
@@ -250,6 +255,7 @@ function resolutionTier({ root, host, inputs, discovery: d, resolver, summary, l
       const extraction = extractionOf(rel, sf);
       out.nodes.push(...extraction.nodes);
       out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal));
+      out.edges.push(...rationale.sourceCites(sf, rel, extraction.declarations));
       const kinds = new Map(extraction.nodes.map((n) => [n.id, n.kind]));
       const sites = collectSites(sf, extraction, kinds);
       // Sites that share a key denote the same declarations: ask about the first of each.

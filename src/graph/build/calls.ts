@@ -6,7 +6,7 @@
 import * as ts from 'typescript';
 import { fileId } from '../ids';
 import type { NodeKind, Relation } from '../model';
-import { declarationNameStart, type FileExtraction } from './extract';
+import { registeredId, type FileExtraction } from './extract';
 
 export type SiteContext = 'new' | 'super' | 'tag' | 'decorator' | 'jsx' | 'conditional';
 
@@ -46,20 +46,6 @@ function isPlainExpression(node: ts.Node): boolean {
 }
 
 const CALLER_KINDS: ReadonlySet<NodeKind> = new Set(['function', 'method', 'class', 'namespace']);
-
-/** Node kinds that can be registered declarations (cheap pre-check before the map lookup). */
-const DECLARATION_KINDS = new Set<ts.SyntaxKind>([
-  ts.SyntaxKind.FunctionDeclaration,
-  ts.SyntaxKind.ClassDeclaration,
-  ts.SyntaxKind.MethodDeclaration,
-  ts.SyntaxKind.GetAccessor,
-  ts.SyntaxKind.SetAccessor,
-  ts.SyntaxKind.PropertyDeclaration,
-  ts.SyntaxKind.VariableDeclaration,
-  ts.SyntaxKind.ExportAssignment,
-  ts.SyntaxKind.ModuleDeclaration,
-  ts.SyntaxKind.InterfaceDeclaration,
-]);
 
 function truncate(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ');
@@ -103,8 +89,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, kind
   const sites: Site[] = [];
   const fid = fileId(extraction.path);
 
-  const idOf = (node: ts.Node): string | undefined =>
-    DECLARATION_KINDS.has(node.kind) ? extraction.declarations.get(declarationNameStart(node, sf)) : undefined;
+  const idOf = (node: ts.Node): string | undefined => registeredId(node, sf, extraction.declarations);
 
   const addCallee = (expr: ts.Expression, source: string, context: SiteContext | undefined, region?: ts.Node) => {
     const regionKey = region ? `${region.pos}:${region.kind}:` : undefined;

@@ -47,7 +47,7 @@ export function moduleStructure(filePaths: readonly string[]): { nodes: GraphNod
 
 const CONFIDENCE_RANK: Record<Confidence, number> = { EXACT: 0, CANDIDATE: 1, UNRESOLVED: 2 };
 
-/** Which of two edges with one (source, target, relation) tuple the graph keeps. */
+/** Which of two edges with one (source, target, relation) tuple the graph keeps (ADR-3). */
 function better(a: GraphEdge, b: GraphEdge): GraphEdge {
   const rank = CONFIDENCE_RANK[a.confidence] - CONFIDENCE_RANK[b.confidence];
   if (rank !== 0) return rank < 0 ? a : b;

@@ -48,6 +48,30 @@ export function declarationNameStart(decl: ts.Node, sf: ts.SourceFile): number {
   return (def ?? decl).getStart(sf);
 }
 
+/** Syntax kinds the extraction registers declarations of. */
+const REGISTERED_KINDS = new Set<ts.SyntaxKind>([
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.ClassDeclaration,
+  ts.SyntaxKind.InterfaceDeclaration,
+  ts.SyntaxKind.EnumDeclaration,
+  ts.SyntaxKind.TypeAliasDeclaration,
+  ts.SyntaxKind.ModuleDeclaration,
+  ts.SyntaxKind.VariableDeclaration,
+  ts.SyntaxKind.BindingElement,
+  ts.SyntaxKind.ExportAssignment,
+  ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.MethodSignature,
+  ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.SetAccessor,
+  ts.SyntaxKind.PropertyDeclaration,
+  ts.SyntaxKind.PropertySignature,
+]);
+
+/** The node id the extraction gave the declaration `node`, if it registered one. */
+export function registeredId(node: ts.Node, sf: ts.SourceFile, declarations: ReadonlyMap<number, string>): string | undefined {
+  return REGISTERED_KINDS.has(node.kind) ? declarations.get(declarationNameStart(node, sf)) : undefined;
+}
+
 export function evidenceAt(sf: ts.SourceFile, relPath: string, pos: number): Evidence {
   const lc = sf.getLineAndCharacterOfPosition(pos);
   return { file: relPath, line: lc.line + 1, column: lc.character + 1 };

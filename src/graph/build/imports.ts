@@ -74,7 +74,7 @@ export class ModuleResolver {
 
   /**
    * Workspace packages appear at `<root>/node_modules/<name>` as a package manager would link
-   * them; a path there that is not installed maps to the package's own folder.
+   * them; a path there that is not installed maps to the package's own folder (ADR-5).
    */
   private mapWorkspace(p: string): string | undefined {
     const base = this.root + '/node_modules/';
