@@ -52,7 +52,7 @@ await Promise.all([
 // The bundled compiler finds its default libraries (lib.*.d.ts) next to the executing file.
 const tsLib = path.dirname(require.resolve('typescript/lib/typescript.js'));
 for (const f of fs.readdirSync(tsLib)) {
-  if (/^lib\..*\.d\.ts$/.test(f)) fs.copyFileSync(path.join(tsLib, f), path.join(outdir, f));
+  if (/^lib(\..*)?\.d\.ts$/.test(f)) fs.copyFileSync(path.join(tsLib, f), path.join(outdir, f));
 }
 fs.copyFileSync(path.join(tsLib, '..', 'LICENSE.txt'), path.join(outdir, 'typescript-LICENSE.txt'));
 fs.chmodSync(`${outdir}/cli.js`, 0o755);

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EDIT_FILE, corpus, type Corpus } from './corpus';
+import { queryBench } from './queries';
 
 const SAMPLES = Number(process.env.KG_BENCH_SAMPLES ?? 5);
 
@@ -94,6 +95,7 @@ function main(): void {
   const results: Comparison[] = [];
   for (const c of corpora) {
     results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
+    results.push(compare(c, 'full', 'typecheck-floor', { time: 1.3, memory: 1.5 }));
   }
   // After a one-line edit in one file of rxjs: the CLI's incremental rebuild, and the warm
   // in-process rebuild the extension keeps alive, each against the CLI's full build.
@@ -124,6 +126,14 @@ function main(): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify({ samples: SAMPLES, results }, null, 2) + '\n');
   if (results.some((r) => !r.pass)) process.exitCode = 1;
+  querySection(outDir);
+}
+
+/** The queries' section: load+index against JSON.parse, and latency per query (bench/queries.ts). */
+function querySection(outDir: string): void {
+  const q = queryBench(SAMPLES);
+  fs.writeFileSync(path.join(outDir, 'queries.json'), JSON.stringify(q, null, 2) + '\n');
+  if (!q.pass) process.exitCode = 1;
 }
 
 main();

@@ -4,6 +4,7 @@ import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { STATUS_HELP, runStatus } from './status';
+import { isQueryCommand, queryCommandsHelp, runQuery } from './query';
 import { EXIT, type CliIo } from './streams';
 
 export const HELP = `Usage: kg <command> [options]
@@ -12,6 +13,9 @@ Commands:
   build        Build the knowledge graph (dry run unless --apply).   kg build --help
   doctor       Check a graph against the six invariants.            kg doctor --help
   status       List files changed since the graph was built.        kg status --help
+
+Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
+${queryCommandsHelp()}
 
 Run "kg <command> --help" for a command's options.
 `;
@@ -42,6 +46,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       case 'status':
         return runStatus(rest, io);
       default:
+        if (isQueryCommand(command)) return runQuery(command, rest, io);
         io.stderr.write(`kg: unknown command "${command}"\n\n${HELP}`);
         return EXIT.USAGE;
     }

@@ -8,7 +8,8 @@ export type GraphErrorCode =
   | 'WRITE_FAILED'
   | 'BUILD_LOCKED'
   | 'GRAPH_INVALID'
-  | 'CANCELLED';
+  | 'CANCELLED'
+  | 'INVALID_ARGUMENT';
 
 export class GraphError extends Error {
   readonly code: GraphErrorCode;

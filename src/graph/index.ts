@@ -8,6 +8,17 @@ export { nodeFileHost, memoryFileHost, type FileHost, type MemoryTree } from './
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { writeFileAtomic } from './io/atomic';
+export { loadGraphFile, parseGraphText, checkGraph, defaultMaxBytes, MAX_GRAPH_BYTES, type LoadOptions } from './io/load';
+export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
+export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/answer';
+export { queryCallers } from './query/callers';
+export { queryAffected, CONSUMER_RELATIONS } from './query/affected';
+export { queryImpact } from './query/impact';
+export { queryNeighbors, DEFAULT_BUDGET } from './query/neighbors';
+export { queryPath } from './query/shortest-path';
+export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
+export { queryIds, QUERY_LIMIT } from './query/query';
+export type * from './query/result';
 export {
   runDoctor,
   formatDoctorReport,

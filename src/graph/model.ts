@@ -104,6 +104,8 @@ export const LAYER_OF_RELATION: Readonly<Record<Relation, Layer>> = {
  * - any-receiver: the callee's receiver is typed `any`/unknown, so the checker has no member to name.
  * - dynamic-access: the callee is reached by a computed key (`obj[key]()`).
  * - no-declaration: the checker found no declaration for the callee's symbol.
+ * - indirect: the callee is a value (parameter, local, field, call result) holding a function the checker cannot name.
+ * - local: the checker placed it on a declaration the graph has no node for (inside a function body, an object literal).
  * - external: the declaration lives outside the repository (node_modules, the standard library).
  * - not-found: a relative or aliased import, or a cited path, that resolves to nothing.
  * - excluded: it resolves to a repository file the build does not include (gitignored, skipped).
@@ -114,6 +116,8 @@ export const UNRESOLVED_REASONS = [
   'any-receiver',
   'dynamic-access',
   'no-declaration',
+  'indirect',
+  'local',
   'external',
   'not-found',
   'excluded',

@@ -2,11 +2,10 @@
 // (positions are computed here from the source, not copied from the builder's output).
 
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildGraph, fileId, symbolId, unresolvedId, type Graph, type GraphEdge, type GraphNode } from '../../src/graph';
-import { FIXTURES, copyFixture, removeTempDirs } from '../helpers/fixtures';
+import { copyFixture, removeTempDirs } from '../helpers/fixtures';
+import { positionIn } from '../helpers/positions';
 import { assertValidGraph } from '../helpers/schema';
 
 function build(name: string): Graph {
@@ -25,24 +24,6 @@ function edge(g: Graph, source: string, target: string, relation: string): Graph
   const e = g.edges.find((x) => x.source === source && x.target === target && x.relation === relation);
   assert.ok(e, `expected edge ${source} --${relation}--> ${target}`);
   return e;
-}
-
-/** 1-based line and UTF-16 column of the first occurrence of `needle` in a fixture file. */
-function positionIn(fixture: string, file: string, needle: string, occurrence = 0): { line: number; column: number } {
-  let text = fs.readFileSync(path.join(FIXTURES, fixture, file), 'utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const lines = text.split(/\r?\n/);
-  let seen = 0;
-  for (let i = 0; i < lines.length; i++) {
-    let from = 0;
-    for (;;) {
-      const col = lines[i].indexOf(needle, from);
-      if (col < 0) break;
-      if (seen++ === occurrence) return { line: i + 1, column: col + 1 };
-      from = col + 1;
-    }
-  }
-  throw new Error(`${needle} not in ${file}`);
 }
 
 describe('extraction', () => {

@@ -38,7 +38,8 @@ describe('incremental build', () => {
     writeTree(root, { 'src/c.ts': 'export function c() {}\n' });
     const added = step(root);
     assert.equal(added.mode, 'incremental');
-    assert.deepEqual(added.delta, { changed: [], added: ['src/c.ts'], deleted: [], extracted: 1, carried: 3 });
+    // b.ts is parsed again too: its import of './c' leads somewhere new, so its calls may resolve anew.
+    assert.deepEqual(added.delta, { changed: [], added: ['src/c.ts'], deleted: [], extracted: 2, carried: 2 });
     assert.match(added.text, /"source":"file:src\/b\.ts","target":"file:src\/c\.ts","relation":"imports"/);
 
     writeTree(root, { 'src/d.ts': 'export class D { m() {} n() {} }\n' });
@@ -48,7 +49,7 @@ describe('incremental build', () => {
 
     fs.rmSync(path.join(root, 'src', 'c.ts'));
     const deleted = step(root);
-    assert.deepEqual(deleted.delta, { changed: [], added: [], deleted: ['src/c.ts'], extracted: 0, carried: 3 });
+    assert.deepEqual(deleted.delta, { changed: [], added: [], deleted: ['src/c.ts'], extracted: 1, carried: 2 });
     assert.ok(!deleted.text.includes('sym:src/c.ts'));
 
     fs.renameSync(path.join(root, 'src', 'd.ts'), path.join(root, 'src', 'e.ts'));
@@ -120,7 +121,7 @@ describe('incremental build', () => {
       const root = tempDir();
       writeTree(root, { 'src/a.ts': 'export function a() {}\n', 'src/b.ts': 'export function b() {}\n' });
       step(root);
-      writeTree(root, { 'src/a.ts': 'console.log("no declarations here");\n' });
+      writeTree(root, { 'src/a.ts': 'export {};\nconsole.log("no declarations here");\n' });
       assert.equal(step(root).mode, 'incremental');
       fs.rmSync(path.join(root, 'src', 'b.ts'));
       assert.deepEqual(step(root).delta.deleted, ['src/b.ts']);

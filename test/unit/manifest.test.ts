@@ -31,6 +31,8 @@ const TREE: Record<string, string> = {
   'src/a.ts': 'export function a() {}\n',
   'src/b.ts': "import { a } from './a';\nimport type { X } from './types';\nexport * from './a';\nexport function b() { a(); }\n",
   'src/types.ts': 'export interface X { n: number }\n',
+  'src/c.ts': "// ADR-3 explains this\nimport { nope } from './missing';\nexport function c(x: any) {\n  x.run();\n  Math.max(1, 2);\n}\n",
+  'docs/adr/0003-explain.md': '# Explain\n',
 };
 
 /** Builds and commits like `kg build --apply`, through the engine. */
@@ -59,16 +61,28 @@ describe('the manifest', () => {
     assert.ok('manifest' in parsed, JSON.stringify(parsed));
     const m = parsed.manifest;
     assert.equal(m.graphSha256, sha(fs.readFileSync(out)));
-    assert.deepEqual(Object.keys(m.files), ['src/a.ts', 'src/b.ts', 'src/types.ts']);
+    assert.deepEqual(Object.keys(m.files), ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/types.ts']);
     for (const f of Object.keys(m.files)) {
       assert.equal(m.files[f].sha256, sha(TREE[f]), f);
       assert.equal(m.files[f].project, 'tsconfig.json');
+      assert.match(m.files[f].shape, /^[0-9a-f]{64}$/);
+      assert.equal(m.files[f].global, undefined, 'modules declare nothing global');
     }
     assert.deepEqual(m.files['src/b.ts'].imports, [
-      { specifier: './a', kind: 'import', syntax: 'static', line: 1, column: 1 },
-      { specifier: './types', kind: 'import', syntax: 'static', line: 2, column: 1, context: 'type-only' },
-      { specifier: './a', kind: 're-export', syntax: 'static', line: 3, column: 1, context: '*' },
+      { specifier: './a', kind: 'import', syntax: 'static', line: 1, column: 1, to: 'src/a.ts' },
+      { specifier: './types', kind: 'import', syntax: 'static', line: 2, column: 1, context: 'type-only', to: 'src/types.ts' },
+      { specifier: './a', kind: 're-export', syntax: 'static', line: 3, column: 1, context: '*', to: 'src/a.ts' },
     ]);
+    // c.ts: an import that leads nowhere, a comment citing a record, a call on an \`any\` receiver
+    // waiting for a name match, and a call into the standard library that is only counted.
+    const c = m.files['src/c.ts'];
+    assert.deepEqual(c.imports, [{ specifier: './missing', kind: 'import', syntax: 'static', line: 2, column: 1, reason: 'not-found' }]);
+    assert.deepEqual(c.cites, [{ source: 'file:src/c.ts', num: 3, line: 1, column: 4 }]);
+    assert.deepEqual(c.residue, {
+      counted: { calls: { external: 1 } },
+      sites: [{ relation: 'calls', source: 'sym:src/c.ts#c', name: 'run', member: true, reason: 'any-receiver', line: 4, column: 5, pending: true }],
+    });
+    assert.deepEqual(m.documents, { 'docs/adr/0003-explain.md': sha(TREE['docs/adr/0003-explain.md']) });
     assert.deepEqual(m.inputs, { '.gitignore': sha(TREE['.gitignore']), 'package.json': sha(TREE['package.json']), 'tsconfig.json': sha(TREE['tsconfig.json']) });
     assert.deepEqual(m.options, { extractOnly: false, listExternal: false });
     assert.equal(m.engine.kg, KG_VERSION);
@@ -132,7 +146,7 @@ describe('the manifest', () => {
         assert.notEqual(rebuilt, good);
         assert.equal(rebuilt, serializeGraph(buildGraph({ root }).graph));
         const next = kg(['build', '--apply'], root);
-        assert.match(next.stderr, /incremental build: 0 changed, 0 added, 0 deleted; 0 files parsed, 3 carried forward/, 'the rebuilt manifest is trusted again');
+        assert.match(next.stderr, /incremental build: 0 changed, 0 added, 0 deleted; 0 files parsed, 4 carried forward/, 'the rebuilt manifest is trusted again');
       });
     }
 

@@ -6,12 +6,19 @@ import * as ts from 'typescript';
 import { GraphError } from '../errors';
 import { fileId, unresolvedId } from '../ids';
 import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../model';
+import { collectSites, type Site } from './calls';
+import { commentCitations, type CommentCitation } from './comments';
+import { TsCheckerBackend } from './checker';
 import { compose, moduleStructure } from './compose';
 import { discover, type Discovery, type Project } from './discover';
 import { exactEdge, unresolvedEdge } from './edges';
 import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from './host';
-import { ModuleResolver, workspacePackages } from './imports';
+import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
+import { createProjectProgram, SourceFileCache } from './program';
+import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
+import { fileShape, type FileShape } from './shape';
+import { RationaleLayer } from './rationale';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -36,20 +43,31 @@ export interface BuildOptions {
   reuse?: FactReuse;
 }
 
-/** A file's facts taken from a previous build instead of parsing it again. */
+/** A file's facts taken from a previous build instead of parsing and resolving it again. */
 export interface CarriedFacts {
   nodes: GraphNode[];
-  /** The file's own edges, except imports and re-exports: those are resolved again every build. */
+  /**
+   * The file's own edges that are not derived again every build: containment, and the proven
+   * (EXACT) calls and heritage. Imports are resolved again, cites and the rest replayed.
+   */
   edges: GraphEdge[];
   imports: ImportRef[];
+  cites: CommentCitation[];
+  residue: Residue;
+  shape: FileShape;
 }
 
 /** How the incremental build plugs into the pipeline without a second copy of it. */
 export interface FactReuse {
   /** Called once, after discovery and reading, before any file is parsed. */
-  begin?(d: Discovery, inputs: readonly SourceInput[]): void;
-  /** The carried facts of an unchanged file, or undefined to parse and extract it. */
+  begin?(d: Discovery, inputs: readonly SourceInput[], resolver: ModuleResolver): void;
+  /** The carried facts of a file that needs neither parsing nor resolving, or undefined. */
   carry(input: SourceInput): CarriedFacts | undefined;
+  /**
+   * Files a project's program must hold besides the ones it resolves, when it does not resolve
+   * them all: those that declare into the global scope, which every file of the project sees.
+   */
+  extraRoots?(project: Project): string[];
 }
 
 /** What the manifest records about each file in the graph. */
@@ -59,6 +77,12 @@ export interface FileRecord {
   /** The owning project's config path ('' for files outside every config). */
   project: string;
   imports: ImportRef[];
+  /** Where each import reference led, in order. */
+  outcomes: ImportOutcome[];
+  cites: CommentCitation[];
+  residue: Residue;
+  /** The file's shape (resolution tier only; empty for the extraction tier). */
+  shape: FileShape;
   /** True when the facts were carried forward rather than extracted. */
   carried: boolean;
 }
@@ -72,7 +96,7 @@ export interface BuildStats {
 export interface BuildResult {
   graph: Graph;
   stats: BuildStats;
-  /** One record per file in the graph, in path order. */
+  /** One record per source file in the graph, in path order. */
   files: FileRecord[];
   discovery: Discovery;
 }
@@ -134,12 +158,14 @@ export function importEdges(
   extraction: Pick<FileExtraction, 'imports'>,
   summary: UnresolvedSummary,
   listExternal: boolean,
+  outcomes?: ImportOutcome[],
 ): GraphEdge[] {
   const edges: GraphEdge[] = [];
   const from = fileId(input.path);
   for (const ref of extraction.imports) {
     const relation: Relation = ref.kind === 're-export' ? 're-exports' : 'imports';
     const outcome = resolver.resolve(input.project, input.path, ref);
+    outcomes?.push(outcome);
     const opts = { evidence: ref.evidence, context: ref.context, ast: true };
     if (outcome.kind === 'file') {
       edges.push(exactEdge(from, fileId(outcome.path), relation, 'MODULE_RESOLUTION', opts));
@@ -178,38 +204,19 @@ export function buildGraph(options: BuildOptions): BuildResult {
   }
   const graphFiles = new Set(inputs.map((i) => i.path));
   const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));
-
   const summary: UnresolvedSummary = {};
-  const fileNodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
-  const files: FileRecord[] = [];
-  options.reuse?.begin?.(d, inputs);
-  let done = 0;
-  for (const input of inputs) {
-    const carried = options.reuse?.carry(input);
-    let extraction: Pick<FileExtraction, 'nodes' | 'edges' | 'imports'>;
-    if (carried) {
-      extraction = carried;
-    } else {
-      const abs = root + '/' + input.path;
-      const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
-      extraction = extractFile(sf, input.path);
-    }
-    files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: extraction.imports, carried: !!carried });
-    fileNodes.push(...extraction.nodes);
-    edges.push(...extraction.edges);
-    edges.push(...importEdges(resolver, input, extraction, summary, !!options.listExternal));
-    done++;
-    if (done % 200 === 0 || done === inputs.length) {
-      sink?.progress?.('extract', done, inputs.length);
-      checkCancelled(sink);
-    }
-  }
+  const listExternal = !!options.listExternal;
+  const rationale = RationaleLayer.start({ host, root, walk: d, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, summary });
 
-  const modules = moduleStructure([...graphFiles]);
+  options.reuse?.begin?.(d, inputs, resolver);
+  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse: options.reuse, files: [] };
+  const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
+
+  const notes = rationale.finish(tier.nodes);
+  const modules = moduleStructure([...graphFiles, ...notes.files]);
   const graph = compose({
-    nodeLayers: [fileNodes, modules.nodes],
-    edges: [...edges, ...modules.edges],
+    nodeLayers: [tier.nodes, notes.nodes, modules.nodes],
+    edges: [...tier.edges, ...notes.edges, ...modules.edges],
     grammarVersions: { typescript: ts.version },
     unresolved: summary,
     diagnostics,
@@ -217,7 +224,175 @@ export function buildGraph(options: BuildOptions): BuildResult {
   return {
     graph,
     stats: { files: inputs.length, projects: d.projects.length, skipped },
-    files,
+    files: ctx.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     discovery: d,
   };
+}
+
+interface TierOutput {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+/** What both tiers work from. */
+interface TierContext {
+  root: string;
+  host: FileHost;
+  inputs: readonly SourceInput[];
+  discovery: Discovery;
+  resolver: ModuleResolver;
+  summary: UnresolvedSummary;
+  listExternal: boolean;
+  rationale: RationaleLayer;
+  sink: BuildSink | undefined;
+  reuse: FactReuse | undefined;
+  /** Filled by the tier: what the manifest records of each file. */
+  files: FileRecord[];
+}
+
+const NO_SHAPE: FileShape = { shape: '', global: false };
+
+/** Emits a carried file's facts, replaying what is derived again, and records it. */
+function emitCarried(ctx: TierContext, out: TierOutput, input: SourceInput, c: CarriedFacts, resolution?: ResolutionSink): void {
+  const outcomes: ImportOutcome[] = [];
+  out.nodes.push(...c.nodes);
+  out.edges.push(...c.edges, ...importEdges(ctx.resolver, input, c, ctx.summary, ctx.listExternal, outcomes), ...ctx.rationale.cite(c.cites));
+  resolution?.replay(input.path, c.residue);
+  ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: c.imports, outcomes, cites: c.cites, residue: c.residue, shape: c.shape, carried: true });
+}
+
+/** Extraction only: parse each file on its own, no programs, no checker. */
+function extractionTier(ctx: TierContext): TierOutput {
+  const { root, inputs, resolver, summary, listExternal, rationale, sink } = ctx;
+  const out: TierOutput = { nodes: [], edges: [] };
+  let done = 0;
+  for (const input of inputs) {
+    const carried = ctx.reuse?.carry(input);
+    if (carried) {
+      emitCarried(ctx, out, input, carried);
+    } else {
+      const abs = root + '/' + input.path;
+      const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+      const extraction = extractFile(sf, input.path);
+      const outcomes: ImportOutcome[] = [];
+      const cites = commentCitations(sf, input.path, extraction.declarations);
+      out.nodes.push(...extraction.nodes);
+      out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes), ...rationale.cite(cites));
+      ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: extraction.imports, outcomes, cites, residue: { counted: {}, sites: [] }, shape: NO_SHAPE, carried: false });
+    }
+    done++;
+    if (done % 200 === 0 || done === inputs.length) {
+      sink?.progress?.('extract', done, inputs.length);
+      checkCancelled(sink);
+    }
+  }
+  return out;
+}
+
+/**
+ * Extraction plus resolution: one program per project (parsed files shared between programs),
+ * each file's call sites and heritage clauses answered by the checker behind its seam.
+ */
+function resolutionTier(ctx: TierContext): TierOutput {
+  const { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse } = ctx;
+  const out: TierOutput = { nodes: [], edges: [] };
+  const texts = new Map(inputs.map((i) => [root + '/' + i.path, i.text]));
+  const byPath = new Map(inputs.map((i) => [i.path, i]));
+  const cache = new SourceFileCache(texts, host);
+  const extractions = new Map<string, FileExtraction>();
+  const resolution = new ResolutionSink(summary, listExternal);
+
+  const extractionOf = (rel: string, sf: ts.SourceFile): FileExtraction => {
+    let e = extractions.get(rel);
+    if (!e) {
+      e = extractFile(sf, rel);
+      extractions.set(rel, e);
+    }
+    return e;
+  };
+
+  let done = 0;
+  for (const project of d.projects) {
+    const owned = project.files.filter((f) => byPath.has(f));
+    if (owned.length === 0) continue;
+    // Files an incremental build carries need no program; the others get one whose roots are
+    // them and the project's files that declare globals (what the rest imports comes along).
+    const fresh: string[] = [];
+    for (const rel of owned) {
+      const input = byPath.get(rel) as SourceInput;
+      const carried = reuse?.carry(input);
+      if (carried) {
+        emitCarried(ctx, out, input, carried, resolution);
+        done++;
+      } else {
+        fresh.push(rel);
+      }
+    }
+    if (fresh.length === 0) continue;
+    const roots = fresh.length === owned.length ? owned : [...new Set([...fresh, ...(reuse?.extraRoots?.(project) ?? [])])].sort();
+    const program = createProjectProgram(root, project, roots.map((f) => root + '/' + f), cache, resolver);
+    const backend = new TsCheckerBackend(program);
+    const sourceFileOf = (rel: string): ts.SourceFile => {
+      const abs = root + '/' + rel;
+      const input = byPath.get(rel) as SourceInput;
+      return program.getSourceFile(abs) ?? parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+    };
+    const lookup: DeclarationLookup = {
+      classify: (file) => {
+        if (!file.startsWith(root + '/') || cache.isDefaultLib(file)) return { kind: 'outside', reason: 'external' };
+        const rel = file.slice(root.length + 1);
+        if (rel.split('/').includes('node_modules')) return { kind: 'outside', reason: 'external' };
+        return byPath.has(rel) ? { kind: 'graph', path: rel } : { kind: 'outside', reason: 'excluded' };
+      },
+      nodeAt: (rel, nameStart) => extractionOf(rel, sourceFileOf(rel)).declarations.get(nameStart),
+    };
+    for (const rel of fresh) {
+      const input = byPath.get(rel) as SourceInput;
+      const sf = sourceFileOf(rel);
+      const extraction = extractionOf(rel, sf);
+      const outcomes: ImportOutcome[] = [];
+      const cites = commentCitations(sf, rel, extraction.declarations);
+      out.nodes.push(...extraction.nodes);
+      out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes));
+      out.edges.push(...rationale.cite(cites));
+      const kinds = new Map(extraction.nodes.map((n) => [n.id, n.kind]));
+      const sites = collectSites(sf, extraction, kinds);
+      // Sites that share a key denote the same declarations: ask about the first of each.
+      const asked: Site[] = [];
+      const firstWithKey = new Map<string, Site>();
+      for (const s of sites) {
+        if (s.position === undefined) continue;
+        if (s.shareKey !== undefined) {
+          if (firstWithKey.has(s.shareKey)) continue;
+          firstWithKey.set(s.shareKey, s);
+        }
+        asked.push(s);
+      }
+      const answers = backend.declarationsAt(root + '/' + rel, asked.map((s) => ({ position: s.position as number, hint: s.hint })));
+      const answerOf = new Map(asked.map((s, i) => [s, answers[i]]));
+      for (const site of sites) {
+        const representative = site.shareKey !== undefined ? (firstWithKey.get(site.shareKey) as Site) : site;
+        resolution.accept(sf, rel, site, answerOf.get(representative), lookup);
+      }
+      ctx.files.push({
+        path: rel,
+        sha256: input.sha256,
+        project: project.configPath,
+        imports: extraction.imports,
+        outcomes,
+        cites,
+        residue: resolution.residues.get(rel) ?? { counted: {}, sites: [] },
+        shape: fileShape(sf),
+        carried: false,
+      });
+      done++;
+      if (done % 100 === 0 || done === inputs.length) {
+        sink?.progress?.('resolve', done, inputs.length);
+        checkCancelled(sink);
+      }
+    }
+  }
+  resolution.matchNames(out.nodes);
+  out.edges.push(...resolution.edges);
+  return out;
 }

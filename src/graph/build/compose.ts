@@ -47,7 +47,7 @@ export function moduleStructure(filePaths: readonly string[]): { nodes: GraphNod
 
 const CONFIDENCE_RANK: Record<Confidence, number> = { EXACT: 0, CANDIDATE: 1, UNRESOLVED: 2 };
 
-/** Which of two edges with one (source, target, relation) tuple the graph keeps. */
+/** Which of two edges with one (source, target, relation) tuple the graph keeps (ADR-3). */
 function better(a: GraphEdge, b: GraphEdge): GraphEdge {
   const rank = CONFIDENCE_RANK[a.confidence] - CONFIDENCE_RANK[b.confidence];
   if (rank !== 0) return rank < 0 ? a : b;
@@ -87,6 +87,8 @@ export function compose(input: ComposeInput): Graph {
   const sortedEdges = [...edges.values()].sort(compareEdges);
   const layers = new Set<Layer>();
   for (const e of sortedEdges) layers.add(LAYER_OF_RELATION[e.relation]);
+  // A relation observed only as counted references (calls into node_modules) was still built.
+  for (const relation of Object.keys(input.unresolved ?? {}) as Array<keyof typeof LAYER_OF_RELATION>) layers.add(LAYER_OF_RELATION[relation]);
   if (sortedNodes.some((n) => n.kind === 'doc-concept')) layers.add('docs');
   const graph: Graph = {
     schemaVersion: SCHEMA_VERSION,

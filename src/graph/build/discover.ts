@@ -59,6 +59,7 @@ function errorCode(e: unknown): string {
   return typeof code === 'string' ? code : 'error';
 }
 
+/** Why a symbolic link was skipped: links are reported, never followed (ADR-2). */
 function describeLink(host: FileHost, abs: string): string {
   let real: string;
   try {

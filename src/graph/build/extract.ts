@@ -28,13 +28,48 @@ export interface FileExtraction {
   nodes: GraphNode[];
   edges: GraphEdge[];
   imports: ImportRef[];
-  /** Declaration node key (see `declarationKey`) → the id of the node it collapsed into. */
-  declarations: Map<string, string>;
+  /**
+   * Start offset of each registered declaration's name (see `declarationNameStart`) → the id of
+   * the node it collapsed into. A checker backend answers with the same offsets.
+   */
+  declarations: Map<number, string>;
 }
 
-/** A key for a declaration node that the checker can hand back: its kind and full start. */
-export function declarationKey(node: ts.Node): string {
-  return `${node.kind}:${node.pos}`;
+/**
+ * Where a declaration's name starts: the identity of a declaration inside its file, shared by
+ * the extraction and every checker backend. Anonymous default exports use their `default` token.
+ */
+export function declarationNameStart(decl: ts.Node, sf: ts.SourceFile): number {
+  if (ts.isExportAssignment(decl)) return defaultKeyword(decl, sf).getStart(sf);
+  const name = ts.getNameOfDeclaration(decl as ts.Declaration);
+  if (name) return name.getStart(sf);
+  const modifiers = ts.canHaveModifiers(decl) ? ts.getModifiers(decl) : undefined;
+  const def = modifiers?.find((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+  return (def ?? decl).getStart(sf);
+}
+
+/** Syntax kinds the extraction registers declarations of. */
+const REGISTERED_KINDS = new Set<ts.SyntaxKind>([
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.ClassDeclaration,
+  ts.SyntaxKind.InterfaceDeclaration,
+  ts.SyntaxKind.EnumDeclaration,
+  ts.SyntaxKind.TypeAliasDeclaration,
+  ts.SyntaxKind.ModuleDeclaration,
+  ts.SyntaxKind.VariableDeclaration,
+  ts.SyntaxKind.BindingElement,
+  ts.SyntaxKind.ExportAssignment,
+  ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.MethodSignature,
+  ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.SetAccessor,
+  ts.SyntaxKind.PropertyDeclaration,
+  ts.SyntaxKind.PropertySignature,
+]);
+
+/** The node id the extraction gave the declaration `node`, if it registered one. */
+export function registeredId(node: ts.Node, sf: ts.SourceFile, declarations: ReadonlyMap<number, string>): string | undefined {
+  return REGISTERED_KINDS.has(node.kind) ? declarations.get(declarationNameStart(node, sf)) : undefined;
 }
 
 export function evidenceAt(sf: ts.SourceFile, relPath: string, pos: number): Evidence {
@@ -128,15 +163,15 @@ const MIGHT_IMPORT_DYNAMICALLY = /\bimport\s*\(|\brequire\s*\(/;
 export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction {
   const fid = fileId(relPath);
   const collected = new Map<string, Collected>();
-  const declarations = new Map<string, string>();
+  const declarations = new Map<number, string>();
   const edges: GraphEdge[] = [];
   const localExports = new Set<string>();
 
   const ev = (pos: number) => evidenceAt(sf, relPath, pos);
 
-  const declare = (name: string, kind: SymbolKind, nameNode: ts.Node, decl: ts.Node, parent: string, exported: boolean): string => {
+  const declare = (name: string, kind: SymbolKind, decl: ts.Node, parent: string, exported: boolean): string => {
     const id = symbolId(relPath, name);
-    const start = nameNode.getStart(sf);
+    const start = declarationNameStart(decl, sf);
     const position = ev(start);
     const existing = collected.get(id);
     if (existing) {
@@ -149,7 +184,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       collected.set(id, { node, kinds: new Set([kind]) });
     }
     edges.push(exactEdge(parent, id, 'contains', 'SYNTAX', { evidence: position, ast: true }));
-    declarations.set(declarationKey(decl), id);
+    declarations.set(start, id);
     return id;
   };
 
@@ -166,7 +201,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       if (!isMethod) continue;
       const name = memberName(m.name, sf);
       if (name === undefined) continue;
-      declare(`${owner}.${name}`, 'method', m.name, m, ownerId, false);
+      declare(`${owner}.${name}`, 'method', m, ownerId, false);
     }
   };
 
@@ -177,10 +212,10 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       if (ts.isIdentifier(b.name)) {
         const init = b.initializer ? skipOuter(b.initializer) : undefined;
         if (init && ts.isClassExpression(init)) {
-          const id = declare(prefix + b.name.text, 'class', b.name, b.decl, parent, exported);
+          const id = declare(prefix + b.name.text, 'class', b.decl, parent, exported);
           declareMembers(init.members, prefix + b.name.text, id);
         } else {
-          declare(prefix + b.name.text, isFunctionLike(b.initializer) ? 'function' : 'variable', b.name, b.decl, parent, exported);
+          declare(prefix + b.name.text, isFunctionLike(b.initializer) ? 'function' : 'variable', b.decl, parent, exported);
         }
         continue;
       }
@@ -199,32 +234,31 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     for (const st of statements) {
       const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
       if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) {
-        const defaultKeyword = st.modifiers?.find((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
-        const name = st.name ? st.name.text : defaultKeyword ? 'default' : undefined;
+        const isDefault = st.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+        const name = st.name ? st.name.text : isDefault ? 'default' : undefined;
         if (!name) continue; // '' is a name the parser invented while recovering from an error
-        const nameNode = st.name ?? defaultKeyword ?? st;
         if (ts.isFunctionDeclaration(st)) {
-          declare(prefix + name, 'function', nameNode, st, parent, exported);
+          declare(prefix + name, 'function', st, parent, exported);
         } else {
-          const id = declare(prefix + name, 'class', nameNode, st, parent, exported);
+          const id = declare(prefix + name, 'class', st, parent, exported);
           declareMembers(st.members, prefix + name, id);
         }
       } else if (ts.isInterfaceDeclaration(st)) {
-        const id = declare(prefix + st.name.text, 'interface', st.name, st, parent, exported);
+        const id = declare(prefix + st.name.text, 'interface', st, parent, exported);
         declareMembers(st.members, prefix + st.name.text, id);
       } else if (ts.isEnumDeclaration(st) && st.name.text !== '') {
-        declare(prefix + st.name.text, 'enum', st.name, st, parent, exported);
+        declare(prefix + st.name.text, 'enum', st, parent, exported);
       } else if (ts.isTypeAliasDeclaration(st)) {
-        declare(prefix + st.name.text, 'type', st.name, st, parent, exported);
+        declare(prefix + st.name.text, 'type', st, parent, exported);
       } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name)) {
         // namespace A.B.C { } nests bodies; each level is a namespace.
         let decl: ts.ModuleDeclaration = st;
         let name = prefix + st.name.text;
-        let id = declare(name, 'namespace', st.name, st, parent, exported);
+        let id = declare(name, 'namespace', st, parent, exported);
         while (decl.body && ts.isModuleDeclaration(decl.body) && ts.isIdentifier(decl.body.name)) {
           decl = decl.body;
           name = name + '.' + (decl.name as ts.Identifier).text;
-          id = declare(name, 'namespace', decl.name, decl, id, true);
+          id = declare(name, 'namespace', decl, id, true);
         }
         if (decl.body && ts.isModuleBlock(decl.body)) {
           work.push({ statements: decl.body.statements, prefix: name + '.', parent: id, inNamespace: true });
@@ -235,11 +269,10 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         }
       } else if (ts.isExportAssignment(st) && !st.isExportEquals && !inNamespace) {
         const e = skipOuter(st.expression);
-        const keyword = defaultKeyword(st, sf);
         if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) {
-          declare('default', 'function', keyword, st, parent, true);
+          declare('default', 'function', st, parent, true);
         } else if (ts.isClassExpression(e)) {
-          const id = declare('default', 'class', keyword, st, parent, true);
+          const id = declare('default', 'class', st, parent, true);
           declareMembers(e.members, 'default', id);
         } else if (ts.isIdentifier(e)) {
           localExports.add(e.text);

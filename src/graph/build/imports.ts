@@ -74,7 +74,7 @@ export class ModuleResolver {
 
   /**
    * Workspace packages appear at `<root>/node_modules/<name>` as a package manager would link
-   * them; a path there that is not installed maps to the package's own folder.
+   * them; a path there that is not installed maps to the package's own folder (ADR-5).
    */
   private mapWorkspace(p: string): string | undefined {
     const base = this.root + '/node_modules/';
@@ -107,7 +107,7 @@ export class ModuleResolver {
     return scope !== undefined && !scope.includes('/') && [...this.workspaces.keys()].some((n) => n.startsWith(scope + '/'));
   }
 
-  private cacheFor(project: Project): ts.ModuleResolutionCache {
+  cacheFor(project: Project): ts.ModuleResolutionCache {
     let cache = this.caches.get(project);
     if (!cache) {
       cache = ts.createModuleResolutionCache(this.root, (f) => f, project.options);

@@ -1,12 +1,19 @@
 // The incremental build (SPEC §8, seed 000's merge, seed 002's deltas). It runs the one build
-// pipeline of builder.ts and only changes where each file's facts come from: a file whose bytes
-// and owning project are unchanged since the manifest was written has its facts carried forward
-// from the previous graph.json; every other file is parsed and extracted again; a deleted file's
-// facts are simply not carried. What every build recomputes anyway — discovery, module
-// structure, the resolution of every file's import references (kept in the manifest, so no
-// unchanged importer is parsed), diagnostics — stays recomputed. Because both paths share the
-// pipeline and extraction is a function of one file's text, the result is the full build's, byte
-// for byte; the equivalence property test holds it to that.
+// pipeline of builder.ts and only changes where each file's facts come from. A file whose bytes
+// and owning project are unchanged since the manifest was written, and which no change can
+// affect, has its facts carried forward: its nodes and proven edges from the previous graph.json,
+// its import references, comment citations and unresolved residue from the manifest (replayed, so
+// names and records elsewhere still decide their answer). Every other file is parsed and, in the
+// resolution tier, resolved again by the checker. What every build derives again stays derived:
+// discovery, modules, every import's resolution, rationale from markdown, name matches,
+// diagnostics. The result is the full build's, byte for byte; the equivalence property test holds
+// it to that.
+//
+// Which files a change can affect (resolution tier): a file's call sites resolve through what the
+// files it imports (directly or transitively) let it see. So when a file's shape — what other
+// files can see of it (shape.ts) — changes, or it is added or deleted, or its imports now lead
+// elsewhere, every file that imports it, transitively, is resolved again; when only its body
+// changes, only itself. A change to a file that declares globals makes every file resolve again.
 //
 // It throws rather than shrink: a changed file that had symbols and now yields nothing readable
 // is a suspected parse failure, not a deletion.
@@ -15,28 +22,42 @@ import { GraphError } from '../errors';
 import { fileOfId } from '../ids';
 import { compareStrings, type Graph, type GraphEdge, type GraphNode } from '../model';
 import { serializeGraph } from '../io/canonical';
-import { DEFAULT_MAX_FILE_BYTES, buildGraph, readSources, type BuildOptions, type BuildResult, type CarriedFacts, type FactReuse, type SourceInput } from './builder';
-import { discover, type Discovery } from './discover';
-import { parseSource } from './extract';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  buildGraph,
+  readSources,
+  type BuildOptions,
+  type BuildResult,
+  type CarriedFacts,
+  type FactReuse,
+  type SourceInput,
+} from './builder';
+import { discover, type Discovery, type Project } from './discover';
+import { collectImports, parseSource, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from './host';
+import type { ImportOutcome, ModuleResolver } from './imports';
 import {
   MANIFEST_VERSION,
   UNREADABLE,
   buildInputPaths,
   compareFingerprints,
   engineOf,
+  fromManifestCites,
   fromManifestImports,
   hashInputs,
+  importTarget,
   manifestMismatch,
   parseManifest,
   serializeManifest,
   sha256Hex,
   staleness,
+  toManifestCites,
   toManifestImports,
   type Manifest,
   type ManifestOptions,
   type StalenessReport,
 } from './manifest';
+import { fileShape, type FileShape } from './shape';
 
 /** What is on disk from the last build: raw texts, absent when the file does not exist. */
 export interface PreviousBuild {
@@ -55,7 +76,7 @@ export interface BuildDelta {
   changed: string[];
   added: string[];
   deleted: string[];
-  /** Files parsed and extracted by this build. */
+  /** Files parsed (and, in the resolution tier, resolved) by this build. */
   extracted: number;
   /** Files whose facts were carried forward. */
   carried: number;
@@ -72,9 +93,25 @@ export interface TrackedBuildResult extends BuildResult {
   delta: BuildDelta;
 }
 
-/** Edges every build derives again rather than carrying: imports (re-resolved) and module structure. */
-function rederived(e: GraphEdge): boolean {
-  return e.relation === 'imports' || e.relation === 're-exports' || e.source.startsWith('mod:');
+/**
+ * Edges a carried file keeps from the previous graph: containment, and the proven (EXACT) calls
+ * and heritage. Imports are resolved again; cites and the unresolved rest are replayed from the
+ * manifest; module edges are derived from the file set.
+ */
+function carriedEdge(e: GraphEdge): boolean {
+  if (e.source.startsWith('mod:')) return false;
+  switch (e.relation) {
+    case 'imports':
+    case 're-exports':
+    case 'cites':
+      return false;
+    case 'calls':
+    case 'extends':
+    case 'implements':
+      return e.confidence === 'EXACT';
+    default:
+      return true;
+  }
 }
 
 interface PreviousFacts {
@@ -98,28 +135,29 @@ function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions)
     return { problem: 'graph.json is not valid JSON' };
   }
   if (!Array.isArray(graph?.nodes) || !Array.isArray(graph?.edges)) return { problem: 'graph.json has no node or edge list' };
+  const files = parsed.manifest.files;
   const nodesByFile = new Map<string, GraphNode[]>();
   const ownerOf = new Map<string, string>();
   for (const n of graph.nodes) {
     if (n.sourceFile === undefined) continue;
     ownerOf.set(n.id, n.sourceFile);
+    if (files[n.sourceFile] === undefined) continue;
     const list = nodesByFile.get(n.sourceFile) ?? [];
     list.push(n);
     nodesByFile.set(n.sourceFile, list);
   }
   const edgesByFile = new Map<string, GraphEdge[]>();
   for (const e of graph.edges) {
-    if (rederived(e)) continue;
+    if (!carriedEdge(e)) continue;
     const owner = ownerOf.get(e.source) ?? fileOfId(e.source);
     if (owner === undefined) return { problem: `graph.json has an edge no file owns (${e.source} --${e.relation}--> ${e.target})` };
+    if (files[owner] === undefined) continue;
     const list = edgesByFile.get(owner) ?? [];
     list.push(e);
     edgesByFile.set(owner, list);
   }
-  const graphFiles = graph.nodes.filter((n) => n.kind === 'file').map((n) => n.sourceFile as string).sort(compareStrings);
-  const manifestFiles = Object.keys(parsed.manifest.files).sort(compareStrings);
-  if (graphFiles.length !== manifestFiles.length || graphFiles.some((f, i) => f !== manifestFiles[i])) {
-    return { problem: 'the manifest and graph.json list different files' };
+  for (const f of Object.keys(files)) {
+    if (!nodesByFile.get(f)?.some((n) => n.kind === 'file')) return { problem: `the manifest lists ${f}, which graph.json does not hold` };
   }
   return { manifest: parsed.manifest, nodesByFile, edgesByFile };
 }
@@ -131,6 +169,70 @@ function hasSyntaxErrors(input: SourceInput, root: string): boolean {
   const sf = parseSource(root + '/' + input.path, input.text, undefined);
   const diags = (sf as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics;
   return Array.isArray(diags) && diags.length > 0;
+}
+
+const outcomeKey = (o: ImportOutcome): string => (o.kind === 'file' ? o.path : '!' + o.reason);
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** What the resolution tier must do again: the files to resolve, or why everything must be. */
+interface ResolutionPlan {
+  resolve: Set<string>;
+  /** New shapes of changed files (the others keep the manifest's). */
+  shapes: Map<string, FileShape>;
+  everything?: string;
+}
+
+function planResolution(prev: PreviousFacts, inputs: readonly SourceInput[], resolver: ModuleResolver, root: string, dirty: ReadonlySet<string>): ResolutionPlan {
+  const old = prev.manifest.files;
+  const present = new Set(inputs.map((i) => i.path));
+  const deleted = Object.keys(old).filter((f) => !present.has(f));
+  const shapes = new Map<string, FileShape>();
+  const refs = new Map<string, ImportRef[]>();
+  for (const input of inputs) {
+    if (!dirty.has(input.path)) continue;
+    const abs = root + '/' + input.path;
+    const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+    shapes.set(input.path, fileShape(sf));
+    refs.set(input.path, collectImports(sf, input.path));
+  }
+  // Where every file's imports lead now, against where they led.
+  const importers = new Map<string, Set<string>>();
+  const link = (from: string, to: string) => {
+    if (to.startsWith('!')) return;
+    const set = importers.get(to) ?? new Set<string>();
+    set.add(from);
+    importers.set(to, set);
+  };
+  for (const [f, e] of Object.entries(old)) for (const m of e.imports) link(f, importTarget(m));
+  const redirected: string[] = [];
+  for (const input of inputs) {
+    const mine = refs.get(input.path) ?? fromManifestImports(input.path, old[input.path].imports);
+    const now = mine.map((r) => outcomeKey(resolver.resolve(input.project, input.path, r)));
+    for (const t of now) link(input.path, t);
+    if (!dirty.has(input.path) && !sameList(now, old[input.path].imports.map(importTarget))) redirected.push(input.path);
+  }
+  // What other files may now see differently.
+  const seeds = new Set<string>([...deleted, ...redirected]);
+  for (const f of dirty) if (old[f]?.shape !== shapes.get(f)?.shape) seeds.add(f);
+  const resolve = new Set<string>([...dirty, ...redirected]);
+  for (const f of [...seeds].sort(compareStrings)) {
+    if (old[f]?.global || shapes.get(f)?.global) return { resolve, shapes, everything: `${f} declares globals and changed` };
+  }
+  const queue = [...seeds];
+  const seen = new Set(seeds);
+  while (queue.length > 0) {
+    for (const importer of importers.get(queue.pop() as string) ?? []) {
+      resolve.add(importer);
+      if (!seen.has(importer)) {
+        seen.add(importer);
+        queue.push(importer);
+      }
+    }
+  }
+  return { resolve, shapes };
 }
 
 /**
@@ -148,36 +250,58 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   let inputs: readonly SourceInput[] = [];
   let inputHashes: Record<string, string> = {};
   let inputPaths: string[] = [];
+  let documents: Record<string, string> = {};
   let reuseOn = prev !== undefined;
+  let plan: ResolutionPlan | undefined;
   const reuse: FactReuse = {
-    begin(d, read) {
+    begin(d, read, resolver) {
       discovery = d;
       inputs = read;
       inputPaths = buildInputPaths(host, d);
       inputHashes = hashInputs(host, d.root, inputPaths);
+      documents = hashInputs(host, d.root, d.markdownFiles);
       if (!prev) return;
       const moved = compareFingerprints(prev.manifest.inputs, inputHashes).changedFiles;
       if (moved.length > 0) {
         reuseOn = false;
         fullReason = `${moved.slice(0, 3).join(', ')}${moved.length > 3 ? ` and ${moved.length - 3} more` : ''} changed`;
+        return;
+      }
+      const dirty = new Set<string>();
+      for (const i of read) {
+        const before = prev.manifest.files[i.path];
+        if (!before || before.sha256 !== i.sha256 || before.project !== i.project.configPath) dirty.add(i.path);
+      }
+      plan = manifestOptions.extractOnly ? { resolve: dirty, shapes: new Map() } : planResolution(prev, read, resolver, d.root, dirty);
+      if (plan.everything) {
+        reuseOn = false;
+        fullReason = plan.everything;
       }
     },
     carry(input): CarriedFacts | undefined {
-      if (!reuseOn || !prev) return undefined;
+      if (!reuseOn || !prev || !plan || plan.resolve.has(input.path)) return undefined;
       const before = prev.manifest.files[input.path];
       if (!before || before.sha256 !== input.sha256 || before.project !== input.project.configPath) return undefined;
       return {
         nodes: prev.nodesByFile.get(input.path) ?? [],
         edges: prev.edgesByFile.get(input.path) ?? [],
         imports: fromManifestImports(input.path, before.imports),
+        cites: fromManifestCites(input.path, before.cites),
+        residue: before.residue,
+        shape: { shape: before.shape, global: !!before.global },
       };
+    },
+    extraRoots(project: Project): string[] {
+      const present = new Set(inputs.map((i) => i.path));
+      return project.files.filter((f) => present.has(f) && (plan?.shapes.get(f) ?? { global: !!prev?.manifest.files[f]?.global }).global);
     },
   };
   const result = buildGraph({ ...options, reuse });
   const d = discovery as Discovery;
 
-  // Throw rather than shrink: a file that is still there, had symbols, and now yields none.
-  if (prev && reuseOn) {
+  // Throw rather than shrink: a file that is still there, had symbols, and now yields none —
+  // whenever there is a trusted previous graph, even if something else made this build full.
+  if (prev) {
     const present = new Set(d.sourceFiles);
     const read = new Map(inputs.map((i) => [i.path, i]));
     const nowSymbols = new Map<string, number>();
@@ -207,13 +331,24 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
 
   const text = serializeGraph(result.graph);
   const files: Manifest['files'] = {};
-  for (const f of result.files) files[f.path] = { sha256: f.sha256, project: f.project, imports: toManifestImports(f.imports) };
+  for (const f of result.files) {
+    files[f.path] = {
+      sha256: f.sha256,
+      project: f.project,
+      shape: f.shape.shape,
+      ...(f.shape.global ? { global: true as const } : {}),
+      imports: toManifestImports(f.imports, f.outcomes),
+      cites: toManifestCites(f.cites),
+      residue: f.residue,
+    };
+  }
   const manifest: Manifest = {
     manifestVersion: MANIFEST_VERSION,
     engine: engineOf(),
     options: manifestOptions,
     graphSha256: sha256Hex(text),
     inputs: inputHashes,
+    documents,
     files,
   };
   const before: Record<string, string> = {};
@@ -237,7 +372,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
 export function fingerprintTree(root: string, host: FileHost = nodeFileHost): Record<string, string> {
   const real = host.realpath(root).replace(/\/+$/, '') || '/';
   const d = discover(host, real);
-  const out = hashInputs(host, real, buildInputPaths(host, d));
+  const out = { ...hashInputs(host, real, buildInputPaths(host, d)), ...hashInputs(host, real, d.markdownFiles) };
   for (const input of readSources(host, d, DEFAULT_MAX_FILE_BYTES, [])) out[input.path] = input.sha256;
   return out;
 }

@@ -1,20 +1,27 @@
-// The manifest beside graph.json: what the graph was built from. Each file's SHA-256 and import
-// references (so an incremental build re-resolves imports without parsing unchanged files), the
-// fingerprints of everything else that shapes a build (tsconfigs, package.json files,
-// .gitignore files, lockfiles), the engine and options, and the SHA-256 of the graph.json it
-// describes. It is written after the graph, so a kill between the two leaves a manifest that no
+// The manifest beside graph.json: what the graph was built from. For each source file: its
+// SHA-256, its import references and where they led (so an incremental build resolves every import
+// again without parsing unchanged files, and sees which files' imports now lead elsewhere), its
+// comment citations of decision records, what its call sites left besides proven edges (counted
+// references, UNRESOLVED sites, sites waiting for a name match — replayed, since records and
+// names elsewhere can change their answer), and its shape (what other files can see of it). Then
+// the fingerprints of everything else that shapes a build (tsconfigs, package.json files,
+// .gitignore files, lockfiles), of the markdown files (for staleness), the engine and options,
+// and the SHA-256 of the graph.json it describes. It is written after the graph, so a kill between the two leaves a manifest that no
 // longer matches and the next build is a safe full one. Nothing in it depends on the clock or
 // the host: it may be committed beside the graph.
 
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { compareStrings } from '../model';
+import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../model';
+import type { CommentCitation } from './comments';
 import type { Discovery } from './discover';
 import type { ImportKind, ImportRef, ImportSyntax } from './extract';
 import type { FileHost } from './host';
+import type { ImportOutcome } from './imports';
+import type { Residue, ResidueSite } from './resolve';
 
-export const MANIFEST_VERSION = 1;
+export const MANIFEST_VERSION = 2;
 
 /**
  * The engine's version, recorded so that facts extracted by another version are never carried
@@ -30,13 +37,30 @@ export interface ManifestImport {
   line: number;
   column: number;
   context?: string;
+  /** The graph file it led to, or… */
+  to?: string;
+  /** …why it led to none. */
+  reason?: UnresolvedReason;
+}
+
+export interface ManifestCite {
+  source: string;
+  num: number;
+  line: number;
+  column: number;
 }
 
 export interface ManifestFile {
   sha256: string;
   /** The owning project's config path ('' outside every config). */
   project: string;
+  /** SHA-256 of what other files can see of it ('' when only the extraction tier was built). */
+  shape: string;
+  /** It declares into the global scope (a script, `declare global`, `declare module "…"`). */
+  global?: true;
   imports: ManifestImport[];
+  cites: ManifestCite[];
+  residue: Residue;
 }
 
 export interface ManifestOptions {
@@ -52,6 +76,8 @@ export interface Manifest {
   graphSha256: string;
   /** Repo-relative path → SHA-256 of each non-source file that shapes the build. */
   inputs: Record<string, string>;
+  /** Repo-relative path → SHA-256 of each markdown file (decision records, documentation). */
+  documents: Record<string, string>;
   /** Repo-relative path → what the graph holds of each source file. */
   files: Record<string, ManifestFile>;
 }
@@ -67,10 +93,13 @@ export function engineOf(): Manifest['engine'] {
   return { kg: KG_VERSION, typescript: ts.version };
 }
 
-export function toManifestImports(refs: readonly ImportRef[]): ManifestImport[] {
-  return refs.map((r) => {
+export function toManifestImports(refs: readonly ImportRef[], outcomes: readonly ImportOutcome[]): ManifestImport[] {
+  return refs.map((r, i) => {
     const m: ManifestImport = { specifier: r.specifier, kind: r.kind, syntax: r.syntax, line: r.evidence.line, column: r.evidence.column };
     if (r.context !== undefined) m.context = r.context;
+    const o = outcomes[i];
+    if (o?.kind === 'file') m.to = o.path;
+    else if (o) m.reason = o.reason;
     return m;
   });
 }
@@ -81,6 +110,19 @@ export function fromManifestImports(file: string, imports: readonly ManifestImpo
     if (m.context !== undefined) r.context = m.context;
     return r;
   });
+}
+
+export function toManifestCites(cites: readonly CommentCitation[]): ManifestCite[] {
+  return cites.map((c) => ({ source: c.source, num: c.num, line: c.evidence.line, column: c.evidence.column }));
+}
+
+export function fromManifestCites(file: string, cites: readonly ManifestCite[]): CommentCitation[] {
+  return cites.map((c) => ({ source: c.source, num: c.num, evidence: { file, line: c.line, column: c.column } }));
+}
+
+/** Where an import led, as a comparable string: the file, or `!reason`. */
+export function importTarget(m: ManifestImport): string {
+  return m.to ?? '!' + String(m.reason);
 }
 
 const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb']);
@@ -154,31 +196,56 @@ export function hashInputs(host: FileHost, root: string, paths: readonly string[
   return out;
 }
 
-/** The canonical bytes of a manifest: sorted keys, one file per line, LF, a trailing newline. */
+function sortedCounts(counted: Residue['counted']): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const rel of Object.keys(counted).sort(compareStrings)) {
+    const inner = (counted as Record<string, Record<string, number>>)[rel];
+    out[rel] = {};
+    for (const reason of Object.keys(inner).sort(compareStrings)) out[rel][reason] = inner[reason];
+  }
+  return out;
+}
+
+/** One file's record with its keys in a fixed order. */
+function canonicalFile(e: ManifestFile): Record<string, unknown> {
+  const imports = e.imports.map((i) => {
+    const o: Record<string, unknown> = { specifier: i.specifier, kind: i.kind, syntax: i.syntax, line: i.line, column: i.column };
+    if (i.context !== undefined) o.context = i.context;
+    if (i.to !== undefined) o.to = i.to;
+    if (i.reason !== undefined) o.reason = i.reason;
+    return o;
+  });
+  const cites = e.cites.map((c) => ({ source: c.source, num: c.num, line: c.line, column: c.column }));
+  const sites = e.residue.sites.map((x) => {
+    const o: Record<string, unknown> = { relation: x.relation, source: x.source, name: x.name, member: x.member, reason: x.reason, line: x.line, column: x.column };
+    if (x.context !== undefined) o.context = x.context;
+    if (x.pending) o.pending = true;
+    return o;
+  });
+  const out: Record<string, unknown> = { sha256: e.sha256, project: e.project, shape: e.shape };
+  if (e.global) out.global = true;
+  out.imports = imports;
+  out.cites = cites;
+  out.residue = { counted: sortedCounts(e.residue.counted), sites };
+  return out;
+}
+
+/** The canonical bytes of a manifest: fixed key order, one file per line, LF, a trailing newline. */
 export function serializeManifest(m: Manifest): string {
-  const fileLines = Object.keys(m.files)
-    .sort(compareStrings)
-    .map((f) => {
-      const e = m.files[f];
-      const imports = e.imports.map((i) => {
-        const o: Record<string, unknown> = { specifier: i.specifier, kind: i.kind, syntax: i.syntax, line: i.line, column: i.column };
-        if (i.context !== undefined) o.context = i.context;
-        return o;
-      });
-      return `    ${JSON.stringify(f)}: ${JSON.stringify({ sha256: e.sha256, project: e.project, imports })}`;
-    });
-  const inputLines = Object.keys(m.inputs)
-    .sort(compareStrings)
-    .map((f) => `    ${JSON.stringify(f)}: ${JSON.stringify(m.inputs[f])}`);
-  const block = (lines: string[]) => (lines.length === 0 ? '{}' : '{\n' + lines.join(',\n') + '\n  }');
+  const lines = (record: Record<string, unknown>, value: (v: unknown) => unknown) =>
+    Object.keys(record)
+      .sort(compareStrings)
+      .map((f) => `    ${JSON.stringify(f)}: ${JSON.stringify(value(record[f]))}`);
+  const block = (ls: string[]) => (ls.length === 0 ? '{}' : '{\n' + ls.join(',\n') + '\n  }');
   return (
     '{\n' +
     `  "manifestVersion": ${JSON.stringify(m.manifestVersion)},\n` +
     `  "engine": ${JSON.stringify({ kg: m.engine.kg, typescript: m.engine.typescript })},\n` +
     `  "options": ${JSON.stringify({ extractOnly: m.options.extractOnly, listExternal: m.options.listExternal })},\n` +
     `  "graphSha256": ${JSON.stringify(m.graphSha256)},\n` +
-    `  "inputs": ${block(inputLines)},\n` +
-    `  "files": ${block(fileLines)}\n` +
+    `  "inputs": ${block(lines(m.inputs, (v) => v))},\n` +
+    `  "documents": ${block(lines(m.documents, (v) => v))},\n` +
+    `  "files": ${block(lines(m.files, (v) => canonicalFile(v as ManifestFile)))}\n` +
     '}\n'
   );
 }
@@ -186,15 +253,63 @@ export function serializeManifest(m: Manifest): string {
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const HEX64 = /^[0-9a-f]{64}$/;
 
+const isInt = (x: unknown) => Number.isInteger(x);
+const optString = (x: unknown) => x === undefined || typeof x === 'string';
+const isReason = (x: unknown) => (UNRESOLVED_REASONS as readonly unknown[]).includes(x);
+
 function validImport(x: unknown): boolean {
   return (
     isObj(x) &&
     typeof x.specifier === 'string' &&
     (x.kind === 'import' || x.kind === 're-export') &&
     (x.syntax === 'static' || x.syntax === 'dynamic' || x.syntax === 'require') &&
-    Number.isInteger(x.line) &&
-    Number.isInteger(x.column) &&
-    (x.context === undefined || typeof x.context === 'string')
+    isInt(x.line) &&
+    isInt(x.column) &&
+    optString(x.context) &&
+    (typeof x.to === 'string') !== (x.reason !== undefined) &&
+    (x.reason === undefined || isReason(x.reason))
+  );
+}
+
+function validCite(x: unknown): boolean {
+  return isObj(x) && typeof x.source === 'string' && isInt(x.num) && isInt(x.line) && isInt(x.column);
+}
+
+function validSite(x: unknown): x is ResidueSite {
+  return (
+    isObj(x) &&
+    (RELATIONS as readonly unknown[]).includes(x.relation) &&
+    typeof x.source === 'string' &&
+    typeof x.name === 'string' &&
+    typeof x.member === 'boolean' &&
+    isReason(x.reason) &&
+    isInt(x.line) &&
+    isInt(x.column) &&
+    optString(x.context) &&
+    (x.pending === undefined || x.pending === true)
+  );
+}
+
+function validResidue(x: unknown): boolean {
+  if (!isObj(x) || !isObj(x.counted) || !Array.isArray(x.sites) || !x.sites.every(validSite)) return false;
+  return Object.entries(x.counted).every(
+    ([rel, reasons]) => (RELATIONS as readonly string[]).includes(rel) && isObj(reasons) && Object.entries(reasons).every(([r, n]) => isReason(r) && isInt(n) && (n as number) > 0),
+  );
+}
+
+function validFile(e: unknown): boolean {
+  return (
+    isObj(e) &&
+    typeof e.sha256 === 'string' &&
+    HEX64.test(e.sha256) &&
+    typeof e.project === 'string' &&
+    typeof e.shape === 'string' &&
+    (e.global === undefined || e.global === true) &&
+    Array.isArray(e.imports) &&
+    e.imports.every(validImport) &&
+    Array.isArray(e.cites) &&
+    e.cites.every(validCite) &&
+    validResidue(e.residue)
   );
 }
 
@@ -208,16 +323,15 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
   }
   if (!isObj(raw)) return { problem: 'the manifest is not a JSON object' };
   if (raw.manifestVersion !== MANIFEST_VERSION) return { problem: `the manifest has version ${JSON.stringify(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
-  const { engine, options, graphSha256, inputs, files } = raw;
+  const { engine, options, graphSha256, inputs, documents, files } = raw;
   if (!isObj(engine) || typeof engine.kg !== 'string' || typeof engine.typescript !== 'string') return { problem: 'the manifest has no engine record' };
   if (!isObj(options) || typeof options.extractOnly !== 'boolean' || typeof options.listExternal !== 'boolean') return { problem: 'the manifest has no options record' };
   if (typeof graphSha256 !== 'string' || !HEX64.test(graphSha256)) return { problem: 'the manifest has no graph fingerprint' };
   if (!isObj(inputs) || !Object.values(inputs).every((v) => typeof v === 'string')) return { problem: 'the manifest has a malformed inputs record' };
+  if (!isObj(documents) || !Object.values(documents).every((v) => typeof v === 'string')) return { problem: 'the manifest has a malformed documents record' };
   if (!isObj(files)) return { problem: 'the manifest has no files record' };
   for (const [f, e] of Object.entries(files)) {
-    if (!isObj(e) || typeof e.sha256 !== 'string' || !HEX64.test(e.sha256) || typeof e.project !== 'string' || !Array.isArray(e.imports) || !e.imports.every(validImport)) {
-      return { problem: `the manifest's record of ${f} is malformed` };
-    }
+    if (!validFile(e)) return { problem: `the manifest's record of ${f} is malformed` };
   }
   return { manifest: raw as unknown as Manifest };
 }
@@ -265,7 +379,7 @@ export function compareFingerprints(recorded: Readonly<Record<string, string>>, 
 
 /** Every fingerprint a manifest records: its source files and its other inputs. */
 export function manifestFingerprints(m: Manifest): Record<string, string> {
-  const out: Record<string, string> = { ...m.inputs };
+  const out: Record<string, string> = { ...m.inputs, ...m.documents };
   for (const [f, e] of Object.entries(m.files)) out[f] = e.sha256;
   return out;
 }

@@ -1,5 +1,5 @@
 // Canonical serialization: fixed key order, sorted arrays, LF, a trailing newline, one node or
-// edge per line so a committed graph diffs line by line. Same graph in, same bytes out.
+// edge per line so a committed graph diffs line by line (ADR-4). Same graph in, same bytes out.
 
 import {
   EDGE_KEY_ORDER,

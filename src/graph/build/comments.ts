@@ -1,0 +1,159 @@
+// Decision-record mentions in source comments (ADR-41). Only real comments count: a mention is
+// in a comment when it lies in the trivia before a token of the parsed tree, so the text of
+// strings, regular expressions, templates and JSX is never read as a comment. Each mention
+// belongs to the innermost symbol whose scope holds it, or to the file at top level.
+//
+// Mentions are rare, so nothing here walks a whole file: from each mention's position the search
+// descends only through the nodes whose span holds it.
+
+import * as ts from 'typescript';
+import { fileId } from '../ids';
+import type { Evidence } from '../model';
+import { evidenceAt, registeredId } from './extract';
+import { MIGHT_MENTION_RECORD, findRecordMentions } from './markdown';
+
+export interface CommentRange {
+  pos: number;
+  end: number;
+}
+
+function isJsDocKind(kind: ts.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstJSDocNode && kind <= ts.SyntaxKind.LastJSDocNode;
+}
+
+/** The nodes whose full span (leading trivia included) holds `pos`, outermost first, and for each
+ * level the last sibling that ends at or before `pos` (whose trailing comments may hold it). */
+function descend(sf: ts.SourceFile, pos: number): { path: ts.Node[]; before: ts.Node[] } {
+  const path: ts.Node[] = [sf];
+  const before: ts.Node[] = [];
+  for (let node: ts.Node = sf; ; ) {
+    let inside: ts.Node | undefined;
+    let last: ts.Node | undefined;
+    ts.forEachChild(node, (child) => {
+      if (child.pos <= pos && pos < child.end) {
+        inside = child;
+        return true;
+      }
+      if (child.end <= pos) last = child;
+      return undefined;
+    });
+    if (last) before.push(last);
+    if (!inside) return { path, before };
+    path.push(inside);
+    node = inside;
+  }
+}
+
+/**
+ * The comment holding `pos`, or undefined when `pos` is code, or inside a string, template,
+ * regular expression or JSX text. `pos` lies either inside a token or in the trivia before one;
+ * the tokens of the innermost node come from `getChildren`, which scans only the gaps between
+ * that node's children (punctuation and keywords), and a JSX text token has no trivia at all.
+ */
+export function commentAt(sf: ts.SourceFile, pos: number): CommentRange | undefined {
+  const { path } = descend(sf, pos);
+  return commentIn(sf, pos, path[path.length - 1]);
+}
+
+/** `commentAt`, given the innermost node whose span holds `pos`. */
+function commentIn(sf: ts.SourceFile, pos: number, innermost: ts.Node): CommentRange | undefined {
+  let token = innermost;
+  for (;;) {
+    const holder = token.getChildren(sf).find((c) => !isJsDocKind(c.kind) && c.pos <= pos && pos < c.end);
+    if (!holder) break;
+    token = holder;
+  }
+  if (token.kind === ts.SyntaxKind.JsxText || pos >= token.getStart(sf)) return undefined;
+  // The trivia before a token: the previous token's trailing comments (up to the line end),
+  // then this token's leading comments.
+  const text = sf.text;
+  for (const r of [...(ts.getTrailingCommentRanges(text, token.pos) ?? []), ...(ts.getLeadingCommentRanges(text, token.pos) ?? [])]) {
+    if (r.pos <= pos && pos < r.end) return { pos: r.pos, end: r.end };
+  }
+  return undefined;
+}
+
+/** The span of text a symbol answers for, and its id. */
+export interface SymbolScope {
+  start: number;
+  end: number;
+  id: string;
+}
+
+function lineBreaks(s: string): number {
+  return s.match(/\r\n|\r|\n/g)?.length ?? 0;
+}
+
+/**
+ * A declaration's scope: the declaration itself, the comments directly above it (no blank line
+ * between a comment and what follows it) and the comments after it on its last line.
+ */
+function scopeOf(sf: ts.SourceFile, node: ts.Node, id: string): SymbolScope {
+  const text = sf.text;
+  let start = node.getStart(sf);
+  const leading = ts.getLeadingCommentRanges(text, node.pos) ?? [];
+  for (let i = leading.length - 1; i >= 0; i--) {
+    if (lineBreaks(text.slice(leading[i].end, start)) > 1) break;
+    start = leading[i].pos;
+  }
+  const trailing = ts.getTrailingCommentRanges(text, node.end) ?? [];
+  const end = trailing.length > 0 ? trailing[trailing.length - 1].end : node.end;
+  return { start, end, id };
+}
+
+/**
+ * The symbol a node declares, as the extraction registered it (`declarations`: declaration name start →
+ * node id). A variable statement with one declaration lends it its comments: the comment above
+ * `export const f = () => …` is about `f`.
+ */
+function declaredBy(node: ts.Node, sf: ts.SourceFile, declarations: ReadonlyMap<number, string>): string | undefined {
+  if (ts.isVariableStatement(node)) {
+    const list = node.declarationList.declarations;
+    return list.length === 1 ? registeredId(list[0], sf, declarations) : undefined;
+  }
+  return registeredId(node, sf, declarations);
+}
+
+/** The innermost scope holding `pos` (scopes nest or are disjoint), or undefined. */
+export function innermostScope(scopes: readonly SymbolScope[], pos: number): SymbolScope | undefined {
+  let best: SymbolScope | undefined;
+  for (const s of scopes) {
+    if (pos < s.start || pos >= s.end) continue;
+    if (!best || s.start > best.start || (s.start === best.start && s.end < best.end)) best = s;
+  }
+  return best;
+}
+
+/**
+ * The id of the innermost symbol whose scope holds `pos`, or undefined at top level. Only nodes
+ * on the path to `pos` can hold it, or a sibling just before the path whose trailing comment does.
+ */
+export function enclosingSymbol(sf: ts.SourceFile, pos: number, declarations: ReadonlyMap<number, string>, found = descend(sf, pos)): string | undefined {
+  const scopes: SymbolScope[] = [];
+  for (const node of [...found.path, ...found.before]) {
+    const id = declaredBy(node, sf, declarations);
+    if (id !== undefined) scopes.push(scopeOf(sf, node, id));
+  }
+  return innermostScope(scopes, pos)?.id;
+}
+
+/** A record mention in a comment: the record number, who mentions it, where. */
+export interface CommentCitation {
+  num: number;
+  source: string;
+  evidence: Evidence;
+}
+
+/** Every decision-record mention in the comments of a parsed file. */
+export function commentCitations(sf: ts.SourceFile, relPath: string, declarations: ReadonlyMap<number, string>): CommentCitation[] {
+  // Most files mention no record at all.
+  if (!MIGHT_MENTION_RECORD.test(sf.text)) return [];
+  const out: CommentCitation[] = [];
+  for (const m of findRecordMentions(sf.text)) {
+    const found = descend(sf, m.index);
+    if (!commentIn(sf, m.index, found.path[found.path.length - 1])) continue;
+    const source = enclosingSymbol(sf, m.index, declarations, found) ?? fileId(relPath);
+    out.push({ num: m.num, source, evidence: evidenceAt(sf, relPath, m.index) });
+  }
+  return out;
+}

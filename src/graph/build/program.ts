@@ -1,0 +1,120 @@
+// One TypeScript program per project, sharing parsed files across projects: a source file is
+// parsed once per distinct set of parse-affecting options, whichever program asks first, the way
+// the language service's document registry shares them between projects.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+import type { Project } from './discover';
+import type { FileHost } from './host';
+import type { ModuleResolver } from './imports';
+
+/**
+ * The compiler's default libraries (lib.*.d.ts, bundled and immutable), parsed — and, once a
+ * checker has used them, bound — once per process and shared by every build, as the language
+ * service's document registry shares them between projects. They are most of a small build's
+ * time; a warm rebuild and the tests would otherwise parse and bind them again every time.
+ */
+const defaultLibFiles = new Map<string, ts.SourceFile>();
+
+/** Parsed files shared by every program of one build. */
+export class SourceFileCache {
+  private readonly files = new Map<string, ts.SourceFile>();
+  private readonly libDir = path.dirname(ts.getDefaultLibFilePath({})).split(path.sep).join('/');
+
+  constructor(
+    /** Repository source texts (absolute path → decoded text, BOM removed). */
+    private readonly texts: ReadonlyMap<string, string>,
+    private readonly host: FileHost,
+  ) {}
+
+  get defaultLibDirectory(): string {
+    return this.libDir;
+  }
+
+  /** The compiler's own default libraries come from the bundle, never from the injected host. */
+  isDefaultLib(fileName: string): boolean {
+    return fileName.startsWith(this.libDir + '/');
+  }
+
+  readText(fileName: string): string | undefined {
+    const repo = this.texts.get(fileName);
+    if (repo !== undefined) return repo;
+    try {
+      if (this.isDefaultLib(fileName)) return fs.readFileSync(fileName, 'utf8');
+      const text = new TextDecoder('utf-8').decode(this.host.readFile(fileName));
+      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    } catch {
+      return undefined;
+    }
+  }
+
+  listDirectories(dir: string): string[] {
+    return this.host
+      .readDir(dir)
+      .filter((e) => e.type === 'directory' || (e.type === 'symlink' && this.host.stat(`${dir}/${e.name}`)?.type === 'directory'))
+      .map((e) => e.name);
+  }
+
+  get(fileName: string, options: ts.CreateSourceFileOptions, variant: string): ts.SourceFile | undefined {
+    const key = `${fileName}\u0000${options.languageVersion}\u0000${options.impliedNodeFormat}\u0000${options.jsDocParsingMode}\u0000${variant}`;
+    const files = this.isDefaultLib(fileName) ? defaultLibFiles : this.files;
+    const cached = files.get(key);
+    if (cached) return cached;
+    const text = this.readText(fileName);
+    if (text === undefined) return undefined;
+    const sf = ts.createSourceFile(fileName, text, options, false);
+    files.set(key, sf);
+    return sf;
+  }
+}
+
+/** Options a program needs beyond the project's own: we never emit, and never load plugins. */
+function programOptions(project: Project): ts.CompilerOptions {
+  const options: ts.CompilerOptions = { ...project.options, noEmit: true };
+  delete options.plugins;
+  return options;
+}
+
+export function createProjectProgram(
+  root: string,
+  project: Project,
+  rootNames: readonly string[],
+  cache: SourceFileCache,
+  resolver: ModuleResolver,
+): ts.Program {
+  const options = programOptions(project);
+  const rh = resolver.resolutionHost;
+  // setExternalModuleIndicator depends on these; files parsed under other values are not shared.
+  const variant = `${options.moduleDetection}\u0000${options.jsx}`;
+  const host: ts.CompilerHost = {
+    getSourceFile: (fileName, languageVersionOrOptions) => {
+      const opts: ts.CreateSourceFileOptions =
+        typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
+      return cache.get(fileName, { jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors, ...opts }, variant);
+    },
+    getDefaultLibFileName: (o) => `${cache.defaultLibDirectory}/${ts.getDefaultLibFileName(o)}`,
+    getDefaultLibLocation: () => cache.defaultLibDirectory,
+    writeFile: () => {
+      // never emits (noEmit)
+    },
+    getCurrentDirectory: () => root,
+    getCanonicalFileName: (f) => f,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => '\n',
+    fileExists: (f) => (cache.isDefaultLib(f) ? fs.existsSync(f) : rh.fileExists(f)),
+    readFile: (f) => cache.readText(f),
+    directoryExists: (d) => (cache.isDefaultLib(d + '/') ? true : (rh.directoryExists?.(d) ?? false)),
+    realpath: (f) => (cache.isDefaultLib(f) ? f : (rh.realpath?.(f) ?? f)),
+    getDirectories: (d) => {
+      // Used to enumerate node_modules/@types for automatic type inclusion.
+      try {
+        return cache.listDirectories(d);
+      } catch {
+        return [];
+      }
+    },
+    getModuleResolutionCache: () => resolver.cacheFor(project),
+  };
+  return ts.createProgram({ rootNames, options, host });
+}

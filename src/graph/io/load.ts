@@ -1,0 +1,170 @@
+// Loading graph.json for the queries: read it (under a size cap), parse it, check it against
+// schema/graph.schema.json — the one definition of the format — and index it. Every way this can
+// fail is a degrade with a reason, never an exception and never an empty graph: a missing file,
+// an unreadable one, one too large to hold in memory, bytes that are not UTF-8, text that is not
+// JSON, JSON that is not a graph, a schemaVersion this reader does not know, and a graph the
+// schema accepts but no query could trust (a duplicated node id, an edge to nowhere). See ADR-21
+// (the reasons) and ADR-23 (validation, the cap, the index).
+
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { isUtf8 } from 'node:buffer';
+import * as fs from 'node:fs';
+import * as v8 from 'node:v8';
+import schema from '../../../schema/graph.schema.json';
+import { SCHEMA_VERSION, type Graph } from '../model';
+import { indexGraph, type GraphLoad } from '../query/indexed';
+import { REASONS, unavailable, type DegradeCode } from '../query/result';
+
+/** The most a graph file may weigh, whatever the heap: V8 cannot hold a longer string (512 MiB less a little). */
+export const MAX_GRAPH_BYTES = 500 * 1024 * 1024;
+
+/**
+ * Heap allowed per byte of graph.json. Parsing and indexing the 1,000,000-edge benchmark graph
+ * (385 MB) needed about 2.5 bytes of heap per byte (it loads with --max-old-space-size=900 and runs
+ * out of memory with 750); 4 leaves room for graphs with longer ids or more nodes per edge. A file
+ * the heap cannot hold is refused up front with a message, rather than crashing the process out
+ * of memory half-way.
+ */
+export const HEAP_BYTES_PER_FILE_BYTE = 4;
+
+export interface LoadOptions {
+  /** Refuse files larger than this many bytes (default: the smaller of MAX_GRAPH_BYTES and what the heap can hold). */
+  maxBytes?: number;
+}
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+/** The default cap, and whether the heap (not the format) is what limits it. */
+export function defaultMaxBytes(): { bytes: number; heapBound: boolean } {
+  const heapCap = Math.floor(v8.getHeapStatistics().heap_size_limit / HEAP_BYTES_PER_FILE_BYTE);
+  return heapCap < MAX_GRAPH_BYTES ? { bytes: heapCap, heapBound: true } : { bytes: MAX_GRAPH_BYTES, heapBound: false };
+}
+
+function degrade(code: DegradeCode, reason: string): GraphLoad {
+  return { ok: false, unavailable: unavailable(code, reason) };
+}
+
+/** Reads, checks and indexes the graph file at `file`. Never throws for a bad or missing file. */
+export function loadGraphFile(file: string, opts: LoadOptions = {}): GraphLoad {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return degrade('NO_GRAPH', REASONS.noGraph);
+    return degrade('UNREADABLE', REASONS.unparsable(`cannot read the file (${code ?? String(e)})`));
+  }
+  if (stat.isDirectory()) return degrade('UNREADABLE', REASONS.unparsable('the graph path is a directory, not a file'));
+  // A device or a pipe could block or never end: only a regular file has a size to check.
+  if (!stat.isFile()) return degrade('UNREADABLE', REASONS.unparsable('the graph path is not a regular file'));
+  const cap = opts.maxBytes !== undefined ? { bytes: opts.maxBytes, heapBound: false } : defaultMaxBytes();
+  if (stat.size > cap.bytes) {
+    const why = cap.heapBound ? `more than this process's heap can index (a larger heap: NODE_OPTIONS=--max-old-space-size=<MB>)` : `more than kg loads`;
+    return degrade('TOO_LARGE', REASONS.unparsable(`the file is ${mb(stat.size)}, over the ${mb(cap.bytes)} limit: ${why}`));
+  }
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readExactly(file, stat.size);
+  } catch (e) {
+    return degrade('UNREADABLE', REASONS.unparsable(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`));
+  }
+  if (!bytes) return degrade('UNREADABLE', REASONS.unparsable('the file changed while it was being read (is a build writing it?); try again'));
+  if (!isUtf8(bytes)) return degrade('UNPARSABLE', REASONS.unparsable('the file is not UTF-8 text'));
+  return parseGraphText(bytes.toString('utf8'));
+}
+
+/** The file's `size` bytes, or undefined when it grew or shrank meanwhile. */
+function readExactly(file: string, size: number): Buffer | undefined {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(size);
+    let done = 0;
+    while (done < size) {
+      const n = fs.readSync(fd, bytes, done, size - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    const more = fs.readSync(fd, Buffer.alloc(1), 0, 1, size);
+    return done === size && more === 0 ? bytes : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Parses, checks and indexes the text of a graph.json. */
+export function parseGraphText(text: string): GraphLoad {
+  let value: unknown;
+  try {
+    // A byte-order mark is not JSON, but an editor may have added one; it carries no meaning here.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (e) {
+    return degrade('UNPARSABLE', REASONS.unparsable((e as Error).message));
+  }
+  return checkGraph(value);
+}
+
+/** Checks a parsed value against the format and indexes it. */
+export function checkGraph(value: unknown): GraphLoad {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return degrade('MISSING_ARRAYS', REASONS.missingArrays);
+  const top = value as Record<string, unknown>;
+  // The version first: a future format may have renamed everything else.
+  if (Object.hasOwn(top, 'schemaVersion') && top.schemaVersion !== SCHEMA_VERSION) {
+    return degrade('UNSUPPORTED_VERSION', REASONS.unsupportedVersion(clip(JSON.stringify(top.schemaVersion) ?? 'undefined')));
+  }
+  if (!Array.isArray(top.nodes) || !Array.isArray(top.edges)) return degrade('MISSING_ARRAYS', REASONS.missingArrays);
+  if (!validator('first')(value)) {
+    // Rare and never hot: look again with every error reported, to name the most telling one.
+    const all = validator('all');
+    all(value);
+    return degrade('INVALID', REASONS.unparsable(describeError(value as Graph, mostTelling(all.errors ?? []))));
+  }
+  return indexGraph(value as Graph);
+}
+
+const compiled: { first?: ValidateFunction; all?: ValidateFunction } = {};
+
+function validator(kind: 'first' | 'all'): ValidateFunction {
+  // Compiled once per process, on first use: loading the engine costs nothing until a graph is read.
+  compiled[kind] ??= new Ajv({ allErrors: kind === 'all', strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true }).compile(schema);
+  return compiled[kind];
+}
+
+/** Errors about a field's own type or value say more than those about the rule that combined them. */
+const COMBINATORS = new Set(['if', 'then', 'else', 'not', 'allOf', 'anyOf', 'oneOf']);
+
+function mostTelling(errors: ErrorObject[]): ErrorObject | undefined {
+  const plain = errors.filter((e) => !COMBINATORS.has(e.keyword));
+  const pool = plain.length > 0 ? plain : errors;
+  // The deepest place is the nearest to the field at fault; there, a wrong type explains the
+  // rest, and a `const` usually comes from a rule that keyed on the broken field.
+  const depth = (e: ErrorObject) => e.instancePath.split('/').length;
+  const rank = (e: ErrorObject) => (e.keyword === 'type' ? 0 : e.keyword === 'const' ? 2 : 1);
+  let best: ErrorObject | undefined;
+  for (const e of pool) if (!best || depth(e) > depth(best) || (depth(e) === depth(best) && rank(e) < rank(best))) best = e;
+  return best;
+}
+
+function clip(s: string, max = 80): string {
+  return s.length > max ? s.slice(0, max) + '…' : s;
+}
+
+/** One schema error as a sentence: where (with the node or edge it is in), and what is wrong. */
+function describeError(graph: Graph, err: ErrorObject | undefined): string {
+  if (!err) return 'does not match the graph.json schema';
+  const where = err.instancePath === '' ? 'the top level' : err.instancePath;
+  const m = /^\/(nodes|edges)\/(\d+)/.exec(err.instancePath);
+  let what = '';
+  if (m) {
+    const item = (m[1] === 'nodes' ? graph.nodes : graph.edges)[Number(m[2])] as unknown as Record<string, unknown>;
+    if (m[1] === 'nodes' && typeof item?.id === 'string') what = ` (node ${clip(item.id)})`;
+    if (m[1] === 'edges' && typeof item?.source === 'string' && typeof item?.target === 'string') what = ` (edge ${clip(item.source)} -> ${clip(item.target)})`;
+  }
+  const params = err.params as Record<string, unknown>;
+  let detail = err.message ?? 'is invalid';
+  if (err.keyword === 'enum' && Array.isArray(params.allowedValues)) detail = `must be one of ${params.allowedValues.join(', ')}`;
+  if (err.keyword === 'additionalProperties') detail = `has a field the format does not define: ${JSON.stringify(params.additionalProperty)}`;
+  if (err.keyword === 'const') detail = `must be ${JSON.stringify(params.allowedValue)}`;
+  if (err.keyword === 'not') detail = `breaks a rule of the format (${err.schemaPath})`;
+  return `${where}${what} ${detail}`;
+}

@@ -1,0 +1,29 @@
+// `impact <id>`: callers and consumers together, and the blast radius — how many distinct nodes
+// a change touches. The radius counts proof only; guesses are listed and counted apart, so a
+// number a reviewer gates on is never inflated by a name match. Same layer rule as `affected`.
+
+import { consumersOf } from './affected';
+import { inbound } from './callers';
+import type { IndexedGraph } from './indexed';
+import { answered, type ImpactResult, type QueryOptions } from './result';
+
+const CALLS: ReadonlySet<string> = new Set(['calls']);
+
+export function queryImpact(g: IndexedGraph, id: string, opts?: QueryOptions): ImpactResult {
+  const c = consumersOf(g, id, opts);
+  if ('available' in c) return c;
+  const calls = inbound(g, c.r, CALLS, false);
+  const proven = new Set([...calls.proven, ...c.proven]);
+  const guessed = new Set([...calls.guessed, ...c.guessed].filter((s) => !proven.has(s)));
+  const sortedIds = (ranks: Iterable<number>) => [...ranks].sort((a, b) => a - b).map((s) => g.ids[s]);
+  return answered(
+    {
+      callers: calls.proven.map((s) => g.ids[s]),
+      consumers: c.proven.map((s) => g.ids[s]),
+      blastRadius: proven.size,
+      candidates: sortedIds(guessed),
+      candidateRadius: guessed.size,
+    },
+    opts,
+  );
+}

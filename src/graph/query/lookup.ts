@@ -1,0 +1,35 @@
+// The checks every query makes before it answers: is the id in the graph, and was the layer the
+// question needs built? Each failure is a degrade that says what is wrong — never an empty list
+// that pretends to be an answer (ADR-21).
+
+import { isUnresolvedRank, type IndexedGraph } from './indexed';
+import { matchIds } from './query';
+import { REASONS, unavailable, type QueryOptions, type Unavailable } from './result';
+
+const MAX_SUGGESTIONS = 10;
+
+/** Node ids a person may have meant: same label first (`helper` → `sym:src/util.ts#helper`), else ids containing the text. */
+export function suggestionsFor(g: IndexedGraph, asked: string): string[] {
+  const sameLabel: string[] = [];
+  for (let r = 0; r < g.nodeCount && sameLabel.length < MAX_SUGGESTIONS; r++) {
+    if (g.nodeAt[r]?.label === asked) sameLabel.push(g.ids[r]);
+  }
+  if (sameLabel.length > 0) return sameLabel;
+  return asked === '' ? [] : matchIds(g, asked, MAX_SUGGESTIONS).matches;
+}
+
+/**
+ * The rank of `id`, or the degrade that explains why there is none. `unresolved:` targets are
+ * names, not nodes: only the queries that walk the edge set (neighbors, path) accept them.
+ */
+export function rankOrDegrade(g: IndexedGraph, id: string, opts: QueryOptions | undefined, acceptUnresolved: boolean): number | Unavailable {
+  const r = g.rankOf.get(id);
+  if (r === undefined) return unavailable('UNKNOWN_NODE', REASONS.unknownNode(id), opts, suggestionsFor(g, id));
+  if (!acceptUnresolved && isUnresolvedRank(g, r)) return unavailable('UNKNOWN_NODE', REASONS.notANode(id), opts);
+  return r;
+}
+
+/** The degrade for a question that needs call edges asked of a graph built without them. */
+export function callsLayerDegrade(g: IndexedGraph, opts: QueryOptions | undefined): Unavailable | undefined {
+  return g.layers.has('calls') ? undefined : unavailable('LAYER_MISSING', REASONS.callsLayerMissing, opts);
+}

@@ -1,0 +1,149 @@
+// The shapes every query returns. Seed 000's shapes are a subset of these: each answer is
+// `{available: true, …, evidenceClass: "GRAPH_DERIVED"}`, and a degrade is
+// `{available: false, reason, evidenceClass}` — never an empty answer. Additions (SPEC §6):
+// proof and guesses in separate lists, `breaks`, and `stale`/`changedFiles` when the caller
+// knows whether the graph is older than the working tree.
+
+/** Whether the graph is older than the working tree, as the caller found out (the manifest knows). */
+export interface Staleness {
+  stale: boolean;
+  /** Repo-relative paths changed since the graph was built, sorted. */
+  changedFiles: string[];
+}
+
+export interface QueryOptions {
+  /** When given, every result (answers and degrades) carries `stale` and `changedFiles`. */
+  staleness?: Staleness;
+}
+
+/**
+ * Why a query could not answer. The `reason` text is for people (and keeps seed 000's exact
+ * wording); `code` is for programs, so nothing has to match message text.
+ */
+export type DegradeCode =
+  | 'NO_GRAPH'
+  | 'UNREADABLE'
+  | 'TOO_LARGE'
+  | 'UNPARSABLE'
+  | 'MISSING_ARRAYS'
+  | 'UNSUPPORTED_VERSION'
+  | 'INVALID'
+  | 'LAYER_MISSING'
+  | 'UNKNOWN_NODE';
+
+export const REASONS = {
+  noGraph: 'no committed graph projection',
+  missingArrays: 'projection missing nodes/edges arrays',
+  unparsable: (detail: string) => `projection unparsable: ${detail}`,
+  unsupportedVersion: (found: string) => `unsupported schemaVersion: ${found} (this kg reads schemaVersion 1)`,
+  callsLayerMissing: 'calls layer not built in this projection',
+  unknownNode: (id: string) => `unknown node: ${id}`,
+  notANode: (id: string) => `not a node: ${id} is an unresolved call target (a name the resolver could not place); "neighbors" lists the symbols that call it`,
+} as const;
+
+export interface Unavailable {
+  available: false;
+  reason: string;
+  code: DegradeCode;
+  /** For UNKNOWN_NODE: node ids that look like what was asked for (same label, or containing it). */
+  suggestions?: string[];
+  evidenceClass: 'GRAPH_DERIVED';
+  stale?: boolean;
+  changedFiles?: string[];
+}
+
+interface Answered {
+  available: true;
+  evidenceClass: 'GRAPH_DERIVED';
+  stale?: boolean;
+  changedFiles?: string[];
+}
+
+/** One edge as queries report it: enough to draw and label it. */
+export interface EdgeRef {
+  source: string;
+  target: string;
+  relation: string;
+  confidence: string;
+}
+
+export interface CallersAnswer extends Answered {
+  /** Proven callers: sources of EXACT `calls` edges (the node itself when it is recursive). */
+  callers: string[];
+  /** Guessed callers: sources of CANDIDATE `calls` edges that are not proven callers. */
+  candidates: string[];
+}
+
+export interface AffectedAnswer extends Answered {
+  /** Proven consumers: sources of EXACT consumer edges, the node itself excluded. */
+  consumers: string[];
+  /** True when some consumer depends through an EXACT edge: changing or removing the node breaks it. */
+  breaks: boolean;
+  /** Guessed consumers (CANDIDATE edges only), not among the proven ones. */
+  candidates: string[];
+}
+
+export interface ImpactAnswer extends Answered {
+  callers: string[];
+  consumers: string[];
+  /** |callers ∪ consumers|: proof only. */
+  blastRadius: number;
+  /** Guessed callers and consumers, not among the proven ones. */
+  candidates: string[];
+  /** |candidates|: kept apart from `blastRadius`. */
+  candidateRadius: number;
+}
+
+export interface NeighborsAnswer extends Answered {
+  /** The start node first, then breadth-first order, neighbours of each node in sorted id order. */
+  nodes: string[];
+  /** Reached nodes whose degree is over the hub threshold: listed, never expanded, sorted. */
+  excludedHubs: string[];
+  /** The degree above which a node is a hub: max(50, 99th-percentile degree). */
+  hubThreshold: number;
+  /** Every edge between two of `nodes`, sorted by source, target, relation. */
+  edges: EdgeRef[];
+}
+
+export interface PathAnswer extends Answered {
+  /** A shortest path on the undirected view, from first to last; [] when not connected. */
+  path: string[];
+  /** The edge taken for each hop (in its real direction), one fewer than `path`. */
+  edges: EdgeRef[];
+}
+
+export interface GodNodesAnswer extends Answered {
+  godNodes: Array<{ id: string; degree: number }>;
+}
+
+export interface QueryIdsAnswer extends Answered {
+  /** Node ids containing the substring, sorted, at most 50. */
+  matches: string[];
+  /** True when more than `matches.length` ids matched. */
+  truncated: boolean;
+}
+
+export type CallersResult = CallersAnswer | Unavailable;
+export type AffectedResult = AffectedAnswer | Unavailable;
+export type ImpactResult = ImpactAnswer | Unavailable;
+export type NeighborsResult = NeighborsAnswer | Unavailable;
+export type PathResult = PathAnswer | Unavailable;
+export type GodNodesResult = GodNodesAnswer | Unavailable;
+export type QueryIdsResult = QueryIdsAnswer | Unavailable;
+export type QueryResult = CallersResult | AffectedResult | ImpactResult | NeighborsResult | PathResult | GodNodesResult | QueryIdsResult;
+
+/** The result with `stale`/`changedFiles` added when the caller knows them. */
+export function withStaleness<T extends object>(result: T, opts: QueryOptions | undefined): T {
+  if (!opts?.staleness) return result;
+  return { ...result, stale: opts.staleness.stale, changedFiles: [...opts.staleness.changedFiles] };
+}
+
+export function unavailable(code: DegradeCode, reason: string, opts?: QueryOptions, suggestions?: string[]): Unavailable {
+  const u: Unavailable = { available: false, reason, code, ...(suggestions ? { suggestions } : {}), evidenceClass: 'GRAPH_DERIVED' };
+  return withStaleness(u, opts);
+}
+
+/** An answer in seed order: `available` first, the fields, then `evidenceClass` (and staleness). */
+export function answered<T extends object>(fields: T, opts?: QueryOptions): T & Answered {
+  return withStaleness({ available: true as const, ...fields, evidenceClass: 'GRAPH_DERIVED' as const }, opts);
+}
