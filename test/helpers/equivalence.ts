@@ -5,21 +5,13 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { rng } from '../../bench/generate-graph';
 import { buildGraph, buildTracked, isGraphError, serializeGraph, type PreviousBuild } from '../../src/graph';
 import { EDIT_KINDS, applyEdit, type Edit, type EditKind } from './edits';
 import { tempDir } from './fixtures';
 
-/** mulberry32: small, seeded, the same everywhere. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (the benchmark's), the same everywhere. */
+export const random = rng;
 
 const RARE: readonly EditKind[] = ['breakSyntax', 'touchConfig'];
 const COMMON = EDIT_KINDS.filter((k) => !RARE.includes(k));
