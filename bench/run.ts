@@ -90,18 +90,24 @@ function prepareIncremental(name: 'rxjs'): Corpus {
   return { ...base, root };
 }
 
+/** KG_BENCH_ONLY=<text> runs only the comparisons whose subject contains it (while working on one). */
+const ONLY = process.env.KG_BENCH_ONLY;
+const wanted = (subject: string) => ONLY === undefined || subject.includes(ONLY);
+
 function main(): void {
   const corpora = [corpus('rxjs'), corpus('zod')];
   const results: Comparison[] = [];
   for (const c of corpora) {
-    results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
-    results.push(compare(c, 'full', 'typecheck-floor', { time: 1.3, memory: 1.5 }));
+    if (wanted('extract')) results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
+    if (wanted('full')) results.push(compare(c, 'full', 'typecheck-floor', { time: 1.3, memory: 1.5 }));
   }
   // After a one-line edit in one file of rxjs: the CLI's incremental rebuild, and the warm
   // in-process rebuild the extension keeps alive, each against the CLI's full build.
-  const incremental = prepareIncremental('rxjs');
-  results.push(compare(incremental, 'cli-incremental', 'cli-full', { time: 0.15 }));
-  results.push(compare(incremental, 'warm-rebuild', 'cli-full', { time: 0.05 }));
+  if (wanted('cli-incremental') || wanted('warm-rebuild')) {
+    const incremental = prepareIncremental('rxjs');
+    if (wanted('cli-incremental')) results.push(compare(incremental, 'cli-incremental', 'cli-full', { time: 0.15 }));
+    if (wanted('warm-rebuild')) results.push(compare(incremental, 'warm-rebuild', 'cli-full', { time: 0.05 }));
+  }
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log(`samples per measurement: ${SAMPLES} (median), each in a fresh process\n`);
   console.log('corpus          subject         floor            subject ms   floor ms   time ×  (bar)   peak MB subj/floor   mem ×  (bar)   result');
@@ -126,7 +132,7 @@ function main(): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify({ samples: SAMPLES, results }, null, 2) + '\n');
   if (results.some((r) => !r.pass)) process.exitCode = 1;
-  querySection(outDir);
+  if (wanted('queries')) querySection(outDir);
 }
 
 /** The queries' section: load+index against JSON.parse, and latency per query (bench/queries.ts). */

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { rng } from '../../bench/generate-graph';
-import { buildGraph, buildTracked, isGraphError, serializeGraph, type PreviousBuild } from '../../src/graph';
+import { BuildSession, buildGraph, buildTracked, isGraphError, serializeGraph, type PreviousBuild, type TrackedBuildResult } from '../../src/graph';
 import { EDIT_KINDS, applyEdit, type Edit, type EditKind } from './edits';
 import { tempDir } from './fixtures';
 
@@ -64,6 +64,19 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
   copyTree(base, root);
   const first = buildTracked({ root, extractOnly: opts.extractOnly });
   let previous: PreviousBuild = { graphText: first.text, manifestText: first.manifestText };
+  // The warm path too: a session that keeps its programs and parsed files between builds.
+  const session = new BuildSession({ root, extractOnly: opts.extractOnly });
+  session.warm();
+  const orFull = (build: (full: boolean) => TrackedBuildResult): TrackedBuildResult => {
+    try {
+      return build(false);
+    } catch (e) {
+      // A suspected parse failure is the incremental build refusing, as it must; the user's
+      // answer is a full build, which is what the next step starts from.
+      if (!isGraphError(e) || e.code !== 'SUSPECTED_PARSE_FAILURE') throw e;
+      return build(true);
+    }
+  };
   const story: string[] = [];
   let applied = 0;
   try {
@@ -73,17 +86,13 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
       if (what === undefined) continue;
       applied++;
       const full = serializeGraph(buildGraph({ root, extractOnly: opts.extractOnly }).graph);
-      let result;
-      try {
-        result = buildTracked({ root, extractOnly: opts.extractOnly, previous });
-      } catch (e) {
-        // A suspected parse failure is the incremental build refusing, as it must; the user's
-        // answer is a full build, which is what the next step starts from.
-        if (!isGraphError(e) || e.code !== 'SUSPECTED_PARSE_FAILURE') throw e;
-        result = buildTracked({ root, extractOnly: opts.extractOnly, previous, full: true });
-      }
+      const result = orFull((f) => buildTracked({ root, extractOnly: opts.extractOnly, previous, full: f }));
       if (result.text !== full) {
         return { applied, failure: { step: i + 1, story, message: `the ${result.mode} graph differs from the full build (- full, + ${result.mode}):\n${firstDifferences(full, result.text)}` } };
+      }
+      const warm = orFull((f) => session.rebuild({ full: f }));
+      if (warm.text !== full) {
+        return { applied, failure: { step: i + 1, story, message: `the warm session's ${warm.mode} graph differs from the full build (- full, + session):\n${firstDifferences(full, warm.text)}` } };
       }
       previous = { graphText: result.text, manifestText: result.manifestText };
     }

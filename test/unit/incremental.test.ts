@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildGraph, buildTracked, commitGeneration, readPrevious, serializeGraph, type TrackedBuildResult } from '../../src/graph';
+import { BuildSession, buildGraph, buildTracked, commitGeneration, readPrevious, serializeGraph, type TrackedBuildResult } from '../../src/graph';
 import { CLI, copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 
@@ -84,6 +84,61 @@ describe('incremental build', () => {
         assert.equal(r.delta.extracted, 1);
       }
     }
+  });
+
+  describe('the resolution tier resolves again what a change can affect, and only that', () => {
+    const TREE = {
+      'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+      'src/core.ts': 'export function core(n: number): number {\n  return n + 1;\n}\nexport function made() {\n  return { go: () => 1 };\n}\n',
+      'src/mid.ts': "import { core, made } from './core';\nexport function mid(): number {\n  return core(1) + made().go();\n}\n",
+      'src/top.ts': "import { mid } from './mid';\nexport function top(): number {\n  return mid();\n}\n",
+      'src/alone.ts': 'export function alone(): number {\n  return 0;\n}\n',
+      'src/globals.d.ts': 'declare function ambient(): void;\n',
+    };
+    const resolvedAgain = (r: TrackedBuildResult) => r.files.filter((f) => !f.carried).map((f) => f.path);
+
+    it('a body behind a written return type: that file alone', () => {
+      const root = tempDir();
+      writeTree(root, TREE);
+      step(root);
+      writeTree(root, { 'src/core.ts': TREE['src/core.ts'].replace('n + 1', 'n + 2') });
+      const r = step(root);
+      assert.equal(r.mode, 'incremental');
+      assert.deepEqual(resolvedAgain(r), ['src/core.ts']);
+      assert.ok(r.text.includes('"source":"sym:src/mid.ts#mid","target":"sym:src/core.ts#core","relation":"calls","confidence":"EXACT"'));
+    });
+
+    it('what importers can see (an inferred return type): its importers, transitively', () => {
+      const root = tempDir();
+      writeTree(root, TREE);
+      step(root);
+      writeTree(root, { 'src/core.ts': TREE['src/core.ts'].replace('{ go: () => 1 }', '{ go: () => 1, stop: () => 2 }') });
+      const r = step(root);
+      assert.equal(r.mode, 'incremental');
+      assert.deepEqual(resolvedAgain(r), ['src/core.ts', 'src/mid.ts', 'src/top.ts']);
+    });
+
+    it('a file that declares globals: everything', () => {
+      const root = tempDir();
+      writeTree(root, TREE);
+      step(root);
+      writeTree(root, { 'src/globals.d.ts': 'declare function ambient(): number;\n' });
+      const r = step(root);
+      assert.equal(r.mode, 'full');
+      assert.equal(r.fullReason, 'src/globals.d.ts declares globals and changed');
+    });
+
+    it('a warm session resolves the same files and gives the same bytes', () => {
+      const root = tempDir();
+      writeTree(root, TREE);
+      const session = new BuildSession({ root });
+      assert.equal(session.warm().mode, 'full');
+      writeTree(root, { 'src/top.ts': TREE['src/top.ts'].replace('return mid();', 'return mid() + mid();') });
+      const r = session.rebuild();
+      assert.equal(r.mode, 'incremental');
+      assert.deepEqual(resolvedAgain(r), ['src/top.ts']);
+      assert.equal(r.text, serializeGraph(buildGraph({ root }).graph));
+    });
   });
 
   describe('throws rather than shrink', () => {

@@ -15,7 +15,7 @@ import { exactEdge, unresolvedEdge } from './edges';
 import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from './host';
 import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
-import { createProjectProgram, SourceFileCache } from './program';
+import { createProjectProgram, SourceFileCache, type ProgramStore } from './program';
 import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
 import { fileShape, type FileShape } from './shape';
 import { RationaleLayer } from './rationale';
@@ -41,6 +41,12 @@ export interface BuildOptions {
   maxFileBytes?: number;
   /** Facts carried forward from a previous build (the incremental build); absent for a full build. */
   reuse?: FactReuse;
+  /**
+   * Programs and parsed files kept from the previous build of a long-lived session: each project's
+   * program is then built over all its files with the last one as `oldProgram`, so the compiler
+   * reuses everything unchanged. Updated in place.
+   */
+  programs?: ProgramStore;
 }
 
 /** A file's facts taken from a previous build instead of parsing and resolving it again. */
@@ -209,7 +215,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const rationale = RationaleLayer.start({ host, root, walk: d, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, summary });
 
   options.reuse?.begin?.(d, inputs, resolver);
-  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse: options.reuse, files: [] };
+  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse: options.reuse, programs: options.programs, files: [] };
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
 
   const notes = rationale.finish(tier.nodes);
@@ -246,6 +252,7 @@ interface TierContext {
   rationale: RationaleLayer;
   sink: BuildSink | undefined;
   reuse: FactReuse | undefined;
+  programs: ProgramStore | undefined;
   /** Filled by the tier: what the manifest records of each file. */
   files: FileRecord[];
 }
@@ -294,11 +301,11 @@ function extractionTier(ctx: TierContext): TierOutput {
  * each file's call sites and heritage clauses answered by the checker behind its seam.
  */
 function resolutionTier(ctx: TierContext): TierOutput {
-  const { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse } = ctx;
+  const { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse, programs: store } = ctx;
   const out: TierOutput = { nodes: [], edges: [] };
   const texts = new Map(inputs.map((i) => [root + '/' + i.path, i.text]));
   const byPath = new Map(inputs.map((i) => [i.path, i]));
-  const cache = new SourceFileCache(texts, host);
+  const cache = new SourceFileCache(texts, host, store?.files);
   const extractions = new Map<string, FileExtraction>();
   const resolution = new ResolutionSink(summary, listExternal);
 
@@ -329,8 +336,10 @@ function resolutionTier(ctx: TierContext): TierOutput {
       }
     }
     if (fresh.length === 0) continue;
-    const roots = fresh.length === owned.length ? owned : [...new Set([...fresh, ...(reuse?.extraRoots?.(project) ?? [])])].sort();
-    const program = createProjectProgram(root, project, roots.map((f) => root + '/' + f), cache, resolver);
+    // A session keeps whole programs, which the compiler reuses from one build to the next.
+    const roots = store || fresh.length === owned.length ? owned : [...new Set([...fresh, ...(reuse?.extraRoots?.(project) ?? [])])].sort();
+    const program = createProjectProgram(root, project, roots.map((f) => root + '/' + f), cache, resolver, store?.programs.get(project.configPath));
+    store?.programs.set(project.configPath, program);
     const backend = new TsCheckerBackend(program);
     const sourceFileOf = (rel: string): ts.SourceFile => {
       const abs = root + '/' + rel;

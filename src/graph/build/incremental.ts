@@ -33,6 +33,7 @@ import {
   type SourceInput,
 } from './builder';
 import { discover, type Discovery, type Project } from './discover';
+import type { ProgramStore } from './program';
 import { collectImports, parseSource, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from './host';
 import type { ImportOutcome, ModuleResolver } from './imports';
@@ -63,6 +64,8 @@ import { fileShape, type FileShape } from './shape';
 export interface PreviousBuild {
   graphText?: string;
   manifestText?: string;
+  /** The same graph and manifest already parsed (a session keeps them), saving the parse. */
+  parsed?: { graph: Graph; manifest: Manifest };
 }
 
 export interface TrackedBuildOptions extends BuildOptions {
@@ -124,13 +127,13 @@ interface PreviousFacts {
 function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions): PreviousFacts | { problem?: string } {
   if (prev?.graphText === undefined) return {};
   if (prev.manifestText === undefined) return { problem: 'no manifest beside graph.json' };
-  const parsed = parseManifest(prev.manifestText);
+  const parsed = prev.parsed ? { manifest: prev.parsed.manifest } : parseManifest(prev.manifestText);
   if ('problem' in parsed) return { problem: parsed.problem };
   const mismatch = manifestMismatch(parsed.manifest, prev.graphText, options);
   if (mismatch) return { problem: mismatch };
   let graph: Graph;
   try {
-    graph = JSON.parse(prev.graphText) as Graph;
+    graph = prev.parsed?.graph ?? (JSON.parse(prev.graphText) as Graph);
   } catch {
     return { problem: 'graph.json is not valid JSON' };
   }
@@ -396,19 +399,27 @@ export function graphStatus(root: string, previous: PreviousBuild, host: FileHos
 }
 
 /**
- * A build kept alive between rebuilds (the extension's build on save): it remembers the last
- * graph and manifest in memory, so a rebuild neither reads nor re-validates them from disk.
+ * A build kept alive between rebuilds (the extension's build on save). It keeps the last graph and
+ * manifest in memory, and every project's program with its parsed files, so a rebuild after an
+ * edit neither reads the graph back nor parses or binds unchanged files: the compiler reuses them.
  */
 export class BuildSession {
   private previous: PreviousBuild | undefined;
-  constructor(private readonly options: Omit<TrackedBuildOptions, 'full'>) {
+  private readonly store: ProgramStore = { programs: new Map(), files: new Map() };
+
+  constructor(private readonly options: Omit<TrackedBuildOptions, 'full' | 'programs'>) {
     this.previous = options.previous;
   }
 
   /** Builds incrementally from the last result (or from `options.previous` the first time). */
   rebuild(opts: { full?: boolean } = {}): TrackedBuildResult {
-    const result = buildTracked({ ...this.options, previous: this.previous, full: opts.full });
-    this.previous = { graphText: result.text, manifestText: result.manifestText };
+    const result = buildTracked({ ...this.options, previous: this.previous, full: opts.full, programs: this.store });
+    this.previous = { graphText: result.text, manifestText: result.manifestText, parsed: { graph: result.graph, manifest: result.manifest } };
     return result;
+  }
+
+  /** A full build that leaves every project's program in the session, so later rebuilds are warm. */
+  warm(): TrackedBuildResult {
+    return this.rebuild({ full: true });
   }
 }
