@@ -112,7 +112,41 @@ const warmRebuild: Task = (root) => {
   };
 };
 
+/**
+ * What any one-shot process must pay to resolve the edited file's calls again, and nothing else:
+ * `createProgram` rooted at that file and the files that declare globals (the compiler brings the
+ * default libraries and what the file imports), the checker, and the symbol of every callee in
+ * that file. No discovery, no extraction, no graph. Reported beside the CLI's incremental build,
+ * without a bar, to show how much of it is the compiler's cold start.
+ */
+const oneFileFloor: Task = (root) => {
+  restore(root);
+  fs.writeFileSync(path.join(root, EDIT_FILE), editOneLine(fs.readFileSync(path.join(root, EDIT_FILE), 'utf8')));
+  const real = fs.realpathSync(root);
+  const project = discover(nodeFileHost, real).projects.find((p) => p.files.includes(EDIT_FILE));
+  if (!project) throw new Error(`no project owns ${EDIT_FILE}`);
+  const options = { ...project.options, noEmit: true };
+  const roots = [`${real}/${EDIT_FILE}`, `${real}/src/internal/types.ts`, `${real}/src/Rx.global.js`];
+  return () => {
+    const program = ts.createProgram(roots, options, ts.createCompilerHost(options));
+    const checker = program.getTypeChecker();
+    const sf = program.getSourceFile(roots[0]) as ts.SourceFile;
+    let asked = 0;
+    const visit = (n: ts.Node): void => {
+      if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
+        const callee = ts.isPropertyAccessExpression(n.expression) ? n.expression.name : n.expression;
+        checker.getSymbolAtLocation(callee);
+        asked++;
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+    if (asked === 0) throw new Error('the floor asked about no call');
+  };
+};
+
 export const TASKS: Record<string, Task> = {
+  'one-file-floor': oneFileFloor,
   'parse-floor': parseFloor,
   extract: extractOnly,
   'typecheck-floor': typecheckFloor,

@@ -50,7 +50,7 @@ suspected parse failure, a candidate the doctor rejected, another build holds th
 sources, unparsable tsconfig) — nothing written.
 `;
 
-function describeMode(r: TrackedBuildResult): string {
+export function describeMode(r: TrackedBuildResult): string {
   if (r.mode === 'incremental') {
     const d = r.delta;
     return `kg: incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward\n`;
@@ -105,27 +105,37 @@ export async function runBuild(args: string[], io: CliIo): Promise<number> {
     return EXIT.OK;
   }
 
+  const result = await applyBuild({ out, shown, wait: !values['no-wait'], io, build });
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  const g = result.graph;
+  io.stdout.write(
+    `kg: wrote ${shown}: ${g.nodes.length} nodes, ${g.edges.length} edges, layers ${g.layers.join('+') || '(none)'}, ` +
+      `${result.stats.skipped} file${result.stats.skipped === 1 ? '' : 's'} skipped, ${seconds} s\n`,
+  );
+  return EXIT.OK;
+}
+
+/**
+ * `--apply`: under the graph's lock, sweep what killed builds left, build, and make the result
+ * current only if the doctor passes it (a rejected candidate is an error naming where it is kept).
+ */
+export async function applyBuild(a: { out: string; shown: string; wait: boolean; io: CliIo; build: () => TrackedBuildResult }): Promise<TrackedBuildResult> {
+  const { out, shown, io } = a;
   const lock = await acquireBuildLock(out, {
-    wait: !values['no-wait'],
+    wait: a.wait,
     onWait: (holder) => io.stderr.write(`kg: another build is writing ${shown} (${describeHolder(holder)}); waiting for it to finish\n`),
   });
   try {
     const swept = sweepStaleTemps(out);
     if (swept.length > 0) io.stderr.write(`kg: removed ${swept.length} temp file${swept.length === 1 ? '' : 's'} left by an interrupted build\n`);
-    const result = build();
+    const result = a.build();
     const commit = commitGeneration(out, result.text, result.manifestText);
     if (commit.status === 'rejected') {
       const kept = path.relative(io.cwd, commit.rejectedPath) || commit.rejectedPath;
       if (commit.report) io.stderr.write(formatDoctorReport(commit.report, kept));
       throw new GraphError('GRAPH_INVALID', `the new graph failed the doctor${commit.problem ? ` (${commit.problem})` : ''}; it is kept at ${kept} and ${shown} is untouched`);
     }
-    const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    const g = result.graph;
-    io.stdout.write(
-      `kg: wrote ${shown}: ${g.nodes.length} nodes, ${g.edges.length} edges, layers ${g.layers.join('+') || '(none)'}, ` +
-        `${result.stats.skipped} file${result.stats.skipped === 1 ? '' : 's'} skipped, ${seconds} s\n`,
-    );
-    return EXIT.OK;
+    return result;
   } finally {
     lock.release();
   }

@@ -4,6 +4,7 @@ import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { STATUS_HELP, runStatus } from './status';
+import { SERVE_HELP, runServe } from './serve';
 import { isQueryCommand, queryCommandsHelp, runQuery } from './query';
 import { EXIT, type CliIo } from './streams';
 
@@ -13,6 +14,7 @@ Commands:
   build        Build the knowledge graph (dry run unless --apply).   kg build --help
   doctor       Check a graph against the six invariants.            kg doctor --help
   status       List files changed since the graph was built.        kg status --help
+  serve        Keep a build alive for an editor (JSON lines on stdin).  kg serve --help
 
 Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
 ${queryCommandsHelp()}
@@ -45,6 +47,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         return runDoctorCommand(rest, io);
       case 'status':
         return runStatus(rest, io);
+      case 'serve':
+        return await runServe(rest, io);
       default:
         if (isQueryCommand(command)) return runQuery(command, rest, io);
         io.stderr.write(`kg: unknown command "${command}"\n\n${HELP}`);
@@ -52,7 +56,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
   } catch (e) {
     if (isUsageError(e)) {
-      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : HELP;
+      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : command === 'serve' ? SERVE_HELP : HELP;
       io.stderr.write(`kg: ${(e as Error).message}\n\n${help}`);
       return EXIT.USAGE;
     }

@@ -165,6 +165,14 @@ function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions)
   return { manifest: parsed.manifest, nodesByFile, edgesByFile };
 }
 
+/** The files the last build's manifest lists, when it can be read at all. */
+function lastFiles(p: PreviousBuild | undefined): Manifest['files'] {
+  if (p?.parsed) return p.parsed.manifest.files;
+  if (p?.manifestText === undefined) return {};
+  const r = parseManifest(p.manifestText);
+  return 'manifest' in r ? r.manifest.files : {};
+}
+
 const symbolCount = (nodes: readonly GraphNode[] | undefined) => (nodes ?? []).filter((n) => n.kind !== 'file').length;
 
 /** True when the parser reported syntax errors for the text (internal field of the pinned compiler). */
@@ -354,8 +362,9 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     documents,
     files,
   };
+  // The delta is against the last build whenever its manifest can be read, even for a full build.
   const before: Record<string, string> = {};
-  for (const [f, e] of Object.entries(prev?.manifest.files ?? {})) before[f] = e.sha256;
+  for (const [f, e] of Object.entries(prev?.manifest.files ?? lastFiles(options.previous))) before[f] = e.sha256;
   const now: Record<string, string> = {};
   for (const f of result.files) now[f.path] = f.sha256;
   const diff = compareFingerprints(before, now);
@@ -416,6 +425,14 @@ export class BuildSession {
     const result = buildTracked({ ...this.options, previous: this.previous, full: opts.full, programs: this.store });
     this.previous = { graphText: result.text, manifestText: result.manifestText, parsed: { graph: result.graph, manifest: result.manifest } };
     return result;
+  }
+
+  /**
+   * Takes what is on disk as the previous build unless it is what this session last built (another
+   * process may have written the graph since); programs and parsed files stay either way.
+   */
+  sync(onDisk: PreviousBuild): void {
+    if (onDisk.graphText !== this.previous?.graphText || onDisk.manifestText !== this.previous?.manifestText) this.previous = onDisk;
   }
 
   /** A full build that leaves every project's program in the session, so later rebuilds are warm. */
