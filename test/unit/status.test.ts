@@ -82,6 +82,23 @@ describe('kg status', () => {
     assert.match(missing.json.reason, /no manifest beside graph\.json/);
   });
 
+  it('makes query results carry stale and changedFiles', () => {
+    const root = tempDir();
+    writeTree(root, TREE);
+    assert.equal(kg(['build', '--apply'], root).code, 0);
+    const query = (args: string[]) => JSON.parse(spawnSync(process.execPath, [CLI, ...args], { cwd: root, encoding: 'utf8' }).stdout);
+    const fresh = query(['query', 'src/a.ts']);
+    assert.deepEqual([fresh.available, fresh.stale, fresh.changedFiles], [true, false, []]);
+    writeTree(root, { 'src/a.ts': 'export function a2() {}\n' });
+    const stale = query(['callers', 'sym:src/a.ts#a']);
+    assert.deepEqual([stale.stale, stale.changedFiles], [true, ['src/a.ts']]);
+    // A graph whose repository cannot be told from where it sits says nothing about staleness.
+    fs.copyFileSync(path.join(root, '.knowledge-graph', 'graph.json'), path.join(root, 'copy.json'));
+    const elsewhere = query(['query', 'src/a.ts', '--graph', 'copy.json']);
+    assert.equal(elsewhere.available, true);
+    assert.equal('stale' in elsewhere, false);
+  });
+
   it('exports a pure staleness function over a manifest and the working tree', () => {
     const root = tempDir();
     writeTree(root, TREE);
