@@ -89,6 +89,8 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
     const err = lineSplitter((line) => {
       const e = parseEvent(line);
       if (!e) {
+        // run() repeats an error event as a "kg: error:" line for people; report it once
+        if (error && line === `kg: error: ${error.message}`) return;
         text.push(line);
         if (text.length > 40) text.shift();
         options.onText?.(line);
@@ -122,8 +124,10 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
     child.on('error', (e) => finish({ kind: 'failed', code: 'SPAWN_FAILED', message: `cannot start ${options.execPath ?? process.execPath}: ${e.message}` }));
     child.on('close', (code, signal) => {
       err.end();
-      if (cancelled) return finish({ kind: 'cancelled' });
-      if (code === 0 && done && done.out) {
+      const built = code === 0 && done !== undefined && done.out !== null;
+      // A cancel that arrives after the graph was written is too late: report what happened.
+      if (cancelled && !built) return finish({ kind: 'cancelled' });
+      if (built && done?.out) {
         const { event: _event, out, ...rest } = done;
         return finish({ kind: 'built', summary: { ...rest, out, seconds: (Date.now() - started) / 1000 } });
       }

@@ -39,10 +39,12 @@ describe('runCliBuild (the editor build in a child process)', () => {
     writeTree(root, { 'a.ts': 'export const a = 1;\n', 'tsconfig.json': '{ "compilerOptions": { "strict": true,, } }' });
     const out = path.join(root, 'graph.json');
     fs.writeFileSync(out, 'previous');
-    const r = await runCliBuild({ cli: CLI, root, out });
+    const text: string[] = [];
+    const r = await runCliBuild({ cli: CLI, root, out, onText: (l) => text.push(l) });
     assert.equal(r.kind, 'failed');
     assert.ok(r.kind === 'failed');
     assert.equal(r.code, 'TSCONFIG_UNPARSABLE');
+    assert.deepEqual(text, [], 'the error is reported once, as the event, not again as text');
     assert.match(r.message, /tsconfig\.json:1:\d+: cannot parse/);
     assert.equal(fs.readFileSync(out, 'utf8'), 'previous');
   });
@@ -101,5 +103,24 @@ describe('runCliBuild (the editor build in a child process)', () => {
     assert.ok(r.kind === 'failed');
     assert.equal(r.code, 'CLI_FAILED');
     assert.match(r.message, /exited with code 1: internal error: out of cheese/);
+  });
+
+  it('a cancel that arrives after the graph was written reports the build, not a cancel', async () => {
+    const root = tempDir();
+    const fake = path.join(root, 'late.js');
+    // Writes its graph and says done, then exits 0 on SIGTERM: the kill came too late to matter.
+    fs.writeFileSync(
+      fake,
+      `const out = ${JSON.stringify(path.join(root, 'g.json'))};
+require('fs').writeFileSync(out, 'new');
+process.on('SIGTERM', () => process.exit(0));
+process.stderr.write(JSON.stringify({ event: 'done', out, nodes: 1, edges: 0, layers: [], files: 1, skipped: 0 }) + '\\n');
+setTimeout(() => {}, 10000);
+`,
+    );
+    const abort = new AbortController();
+    const r = await runCliBuild({ cli: fake, root, out: path.join(root, 'g.json'), signal: abort.signal, onEvent: (e) => e.event === 'done' && abort.abort() });
+    assert.equal(r.kind, 'built', JSON.stringify(r));
+    assert.equal(fs.readFileSync(path.join(root, 'g.json'), 'utf8'), 'new');
   });
 });
