@@ -36,7 +36,8 @@ describe('kg build --progress json', () => {
     const graph = JSON.parse(fs.readFileSync(file, 'utf8'));
     assertValidGraph(graph);
     assert.deepEqual(ev.find((e) => e.event === 'log'), { event: 'log', level: 'info', message: 'discovered 2 source files in 1 project' });
-    assert.deepEqual(ev.find((e) => e.event === 'progress'), { event: 'progress', phase: 'extract', done: 1, total: 1 });
+    // A full build extracts and resolves each file in one pass: its phase is 'resolve'.
+    assert.deepEqual(ev.find((e) => e.event === 'progress'), { event: 'progress', phase: 'resolve', done: 1, total: 1 });
     assert.deepEqual(ev.find((e) => e.event === 'note'), { event: 'note', path: 'b.ts', reason: 'binary file (contains NUL bytes)' });
     // a.ts: file, module, a, B, B.m — counted from the source above
     assert.deepEqual(ev[ev.length - 1], {
