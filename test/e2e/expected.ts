@@ -3,9 +3,13 @@
 
 /** test/e2e/workspaces/basic: every node its graph must have, and no other. */
 export const BASIC_NODE_IDS = [
-  // directories holding sources (the root holds only tsconfig.json and README.md)
+  // directories holding files the graph includes: the root holds README.md (documentation)
+  'mod:.',
   'mod:src',
   'mod:src/util',
+  // README.md is a documentation file; its one heading "# basic" is a doc concept
+  'file:README.md',
+  'doc:README.md#basic~0',
   // source files
   'file:src/greet.ts',
   'file:src/main.ts',

@@ -130,7 +130,7 @@ describe('a cancelled build', () => {
   itInEditor('Cancel stops the build process and leaves the previous graph', () => wb, async () => {
     await wb.runCommand(BUILD_TITLE);
     // The child process is running and reporting file counts: cancel now.
-    await wb.notification(/building ".*": extract: \d+ of 5003 files/).first().waitFor({ timeout: 60_000 });
+    await wb.notification(/building ".*": (extract|resolve): \d+ of 5003 files/).first().waitFor({ timeout: 60_000 });
     await wb.screenshot('build-progress');
     await wb.clickNotificationButton(/building/, 'Cancel');
     const note = await wb.waitForNotification(/cancelled/);
