@@ -3,7 +3,7 @@
 export * from './model';
 export * from './ids';
 export { GraphError, isGraphError, type GraphErrorCode } from './errors';
-export { buildGraph, type BuildOptions, type BuildResult, type BuildSink, type BuildStats } from './build/builder';
+export type { BuildOptions, BuildResult, BuildSink, BuildStats } from './build/builder';
 export { nodeFileHost, memoryFileHost, type FileHost, type MemoryTree } from './build/host';
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
@@ -19,3 +19,21 @@ export { queryPath } from './query/shortest-path';
 export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
 export { queryIds, QUERY_LIMIT } from './query/query';
 export type * from './query/result';
+
+import type * as Builder from './build/builder';
+
+let builder: typeof Builder | undefined;
+
+/**
+ * The builder, and the TypeScript compiler it carries, load on first use: reading and querying a
+ * graph never pays for them. The bundles keep the builder in a file of its own (esbuild.mjs).
+ */
+function loadBuilder(): typeof Builder {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the lazy load esbuild.mjs splits into dist/engine-build.js
+  builder ??= require('./build/builder') as typeof Builder;
+  return builder;
+}
+
+export function buildGraph(options: Builder.BuildOptions): Builder.BuildResult {
+  return loadBuilder().buildGraph(options);
+}
