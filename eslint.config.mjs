@@ -47,7 +47,7 @@ const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/fixtures/**', '.e2e-artifacts/**', '.demo/**', 'scratch/**', '.knowledge-graph/**', '**/*.d.ts'],
+    ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/fixtures/**', 'test/e2e/workspaces/**', '.e2e-artifacts/**', '.demo/**', 'scratch/**', '.knowledge-graph/**', '**/*.d.ts'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -16,15 +16,17 @@ if (!fs.existsSync(path.join(root, 'src'))) {
 const cli = path.join(repo, 'dist', 'cli.js');
 const build = spawnSync(process.execPath, [cli, 'build', '--apply', '--root', root], { stdio: ['ignore', 'inherit', 'inherit'] });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const graph = JSON.parse(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json'), 'utf8'));
-const degree = new Map();
-for (const e of graph.edges) {
-  if (e.target.startsWith('unresolved:')) continue;
-  degree.set(e.source, (degree.get(e.source) ?? 0) + 1);
-  degree.set(e.target, (degree.get(e.target) ?? 0) + 1);
-}
-const top = [...degree].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
+const graphFile = path.join(root, '.knowledge-graph', 'graph.json');
+const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8'));
+const count = (pred) => graph.edges.filter(pred).length;
+const calls = (c) => count((e) => e.relation === 'calls' && e.confidence === c);
 console.log(`\nGraph of rxjs sources: ${graph.nodes.length} nodes, ${graph.edges.length} edges, layers ${graph.layers.join(', ')}`);
-console.log('Most connected nodes (in+out degree):');
-for (const [id, d] of top) console.log(`  ${String(d).padStart(5)}  ${id}`);
-console.log(`\nThe graph is at ${path.relative(process.cwd(), path.join(root, '.knowledge-graph', 'graph.json'))}`);
+console.log(`calls: ${calls('EXACT')} EXACT (proven by the checker), ${calls('CANDIDATE')} CANDIDATE (name guesses), ${calls('UNRESOLVED')} UNRESOLVED (listed holes)`);
+const god = spawnSync(process.execPath, [cli, 'god-nodes', '--top', '10', '--graph', graphFile], { encoding: 'utf8' });
+if (god.status !== 0) {
+  process.stderr.write(god.stderr);
+  process.exit(god.status ?? 1);
+}
+console.log('Most connected nodes (kg god-nodes: in+out degree):');
+for (const { id, degree } of JSON.parse(god.stdout).godNodes) console.log(`  ${String(degree).padStart(5)}  ${id}`);
+console.log(`\nThe graph is at ${path.relative(process.cwd(), graphFile)}; ask it more with node dist/cli.js --help`);

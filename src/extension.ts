@@ -1,12 +1,15 @@
-// activate() only wires: services are built in src/host, every disposable is pushed to the context.
+// activate/deactivate: wiring only; services are built in src/host, every disposable is pushed to
+// the context.
 
 import type * as vscode from 'vscode';
-import { activateHost } from './host/activate';
+import { activateHost, type KnowledgeGraphApi } from './host/activate';
 
-export function activate(context: vscode.ExtensionContext): void {
-  activateHost(context);
+export type { KnowledgeGraphApi, BuildOutcome } from './host/activate';
+
+export function activate(context: vscode.ExtensionContext): KnowledgeGraphApi {
+  return activateHost(context);
 }
 
 export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+  // Everything is disposed through context.subscriptions (a running build is stopped there).
 }

@@ -10,23 +10,28 @@ import {
   commitGeneration,
   describeHolder,
   formatDoctorReport,
+  isGraphError,
   readPrevious,
   sweepStaleTemps,
+  type BuildResult,
   type BuildSink,
   type TrackedBuildResult,
 } from '../graph';
+import type { BuildEvent } from './events';
 import { EXIT, type CliIo } from './streams';
 
-export const BUILD_HELP = `Usage: kg build [--apply] [--full] [--extract-only] [--root DIR] [--out FILE] [--list-external] [--no-wait]
+export const BUILD_HELP = `Usage: kg build [--apply] [--full] [--extract-only] [--root DIR] [--out FILE] [--list-external]
+                [--no-wait] [--progress text|json]
 
 Builds the knowledge graph of the TypeScript/JavaScript repository at --root.
 
 Without --apply this is a dry run: the graph is printed to stdout and nothing is written.
 
 When a manifest from the last build sits beside the graph (graph.manifest.json) and still
-describes it, the build is incremental: only changed files are parsed again, and the result is
-identical to a full build. Otherwise (no manifest, a torn or mismatched one, a changed tsconfig,
-package.json or .gitignore) the build is a full one, and stderr says why.
+describes it, the build is incremental: only changed files, and the files a change can affect,
+are parsed and resolved again, and the result is identical to a full build. Otherwise (no
+manifest, a torn or mismatched one, a changed tsconfig, package.json or .gitignore) the build is
+a full one, and stderr says why.
 
 Options:
   --apply           Write the graph and print one summary line. The new graph is written
@@ -42,6 +47,9 @@ Options:
                     in the graph's "unresolved" summary).
   --no-wait         With --apply, refuse at once when another build is writing the same graph
                     (by default this build waits for it to finish).
+  --progress FORMAT How stderr reports: "text" (default, for people) or "json" (one JSON object
+                    per line: log, progress, note, done and error events, for tools such as the
+                    editor extension; see docs/cli.md).
   -h, --help        Show this help.
 
 Progress and diagnostics go to stderr. Exit codes: 0 built, 1 failed (a write failed, a
@@ -50,12 +58,13 @@ suspected parse failure, a candidate the doctor rejected, another build holds th
 sources, unparsable tsconfig) — nothing written.
 `;
 
+/** One line saying whether the build was incremental (and what it did) or full (and why). */
 export function describeMode(r: TrackedBuildResult): string {
   if (r.mode === 'incremental') {
     const d = r.delta;
-    return `kg: incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward\n`;
+    return `incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward`;
   }
-  return r.fullReason ? `kg: full build: ${r.fullReason}\n` : 'kg: full build: no graph yet\n';
+  return r.fullReason ? `full build: ${r.fullReason}` : 'full build: no graph yet';
 }
 
 export async function runBuild(args: string[], io: CliIo): Promise<number> {
@@ -69,6 +78,7 @@ export async function runBuild(args: string[], io: CliIo): Promise<number> {
       out: { type: 'string' },
       'list-external': { type: 'boolean', default: false },
       'no-wait': { type: 'boolean', default: false },
+      progress: { type: 'string', default: 'text' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -78,14 +88,24 @@ export async function runBuild(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(BUILD_HELP);
     return EXIT.OK;
   }
+  if (values.progress !== 'text' && values.progress !== 'json') {
+    throw Object.assign(new Error(`--progress must be "text" or "json", not "${values.progress}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+  }
+  const report = values.progress === 'json' ? jsonReporter(io) : textReporter(io);
+  try {
+    return await buildAndReport(values, io, report);
+  } catch (e) {
+    report.error(e);
+    throw e;
+  }
+}
+
+async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter): Promise<number> {
   const root = path.resolve(io.cwd, values.root ?? '.');
   const out = path.resolve(io.cwd, values.out ?? path.join(root, '.knowledge-graph', 'graph.json'));
   const shown = path.relative(io.cwd, out) || out;
   const started = performance.now();
-  const sink: BuildSink = {
-    log: (level, message) => io.stderr.write(`kg: ${level === 'warn' ? 'warning: ' : ''}${message}\n`),
-    progress: (phase, done, total) => io.stderr.write(`kg: ${phase} ${done}/${total}\n`),
-  };
+  const sink: BuildSink = { log: report.log, progress: report.progress };
   const build = (): TrackedBuildResult => {
     const result = buildTracked({
       root,
@@ -95,48 +115,95 @@ export async function runBuild(args: string[], io: CliIo): Promise<number> {
       full: values.full,
       previous: readPrevious(out),
     });
-    io.stderr.write(describeMode(result));
-    for (const d of result.graph.diagnostics ?? []) io.stderr.write(`kg: note: ${d.path}: ${d.reason}\n`);
+    report.log('info', describeMode(result));
+    for (const d of result.graph.diagnostics ?? []) report.note(d.path, d.reason);
     return result;
   };
 
   if (!values.apply) {
-    io.stdout.write(build().text);
+    const result = build();
+    io.stdout.write(result.text);
+    report.done(null, result);
     return EXIT.OK;
   }
 
-  const result = await applyBuild({ out, shown, wait: !values['no-wait'], io, build });
+  const result = await applyBuild({ out, shown, wait: !values['no-wait'], log: report.log, cwd: io.cwd, build });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const g = result.graph;
   io.stdout.write(
     `kg: wrote ${shown}: ${g.nodes.length} nodes, ${g.edges.length} edges, layers ${g.layers.join('+') || '(none)'}, ` +
       `${result.stats.skipped} file${result.stats.skipped === 1 ? '' : 's'} skipped, ${seconds} s\n`,
   );
+  report.done(out, result);
   return EXIT.OK;
 }
 
 /**
  * `--apply`: under the graph's lock, sweep what killed builds left, build, and make the result
- * current only if the doctor passes it (a rejected candidate is an error naming where it is kept).
+ * current only if the doctor passes it (a rejected candidate is an error naming where it is kept;
+ * the doctor's report is logged).
  */
-export async function applyBuild(a: { out: string; shown: string; wait: boolean; io: CliIo; build: () => TrackedBuildResult }): Promise<TrackedBuildResult> {
-  const { out, shown, io } = a;
+export async function applyBuild(a: {
+  out: string;
+  shown: string;
+  wait: boolean;
+  cwd: string;
+  log: (level: 'info' | 'warn', message: string) => void;
+  build: () => TrackedBuildResult;
+}): Promise<TrackedBuildResult> {
+  const { out, shown, log } = a;
   const lock = await acquireBuildLock(out, {
     wait: a.wait,
-    onWait: (holder) => io.stderr.write(`kg: another build is writing ${shown} (${describeHolder(holder)}); waiting for it to finish\n`),
+    onWait: (holder) => log('info', `another build is writing ${shown} (${describeHolder(holder)}); waiting for it to finish`),
   });
   try {
     const swept = sweepStaleTemps(out);
-    if (swept.length > 0) io.stderr.write(`kg: removed ${swept.length} temp file${swept.length === 1 ? '' : 's'} left by an interrupted build\n`);
+    if (swept.length > 0) log('info', `removed ${swept.length} temp file${swept.length === 1 ? '' : 's'} left by an interrupted build`);
     const result = a.build();
     const commit = commitGeneration(out, result.text, result.manifestText);
     if (commit.status === 'rejected') {
-      const kept = path.relative(io.cwd, commit.rejectedPath) || commit.rejectedPath;
-      if (commit.report) io.stderr.write(formatDoctorReport(commit.report, kept));
+      const kept = path.relative(a.cwd, commit.rejectedPath) || commit.rejectedPath;
+      if (commit.report) for (const line of formatDoctorReport(commit.report, kept).trimEnd().split('\n')) log('warn', line);
       throw new GraphError('GRAPH_INVALID', `the new graph failed the doctor${commit.problem ? ` (${commit.problem})` : ''}; it is kept at ${kept} and ${shown} is untouched`);
     }
     return result;
   } finally {
     lock.release();
   }
+}
+
+type BuildValues = { apply: boolean; full: boolean; 'extract-only': boolean; root?: string; out?: string; 'list-external': boolean; 'no-wait': boolean };
+
+/** How a build reports on stderr: prose for people, or JSON lines for tools. */
+interface Reporter {
+  log(level: 'info' | 'warn', message: string): void;
+  progress(phase: string, done: number, total: number): void;
+  note(path: string, reason: string): void;
+  done(out: string | null, result: BuildResult): void;
+  error(e: unknown): void;
+}
+
+function textReporter(io: CliIo): Reporter {
+  return {
+    log: (level, message) => io.stderr.write(`kg: ${level === 'warn' ? 'warning: ' : ''}${message}\n`),
+    progress: (phase, done, total) => io.stderr.write(`kg: ${phase} ${done}/${total}\n`),
+    note: (p, reason) => io.stderr.write(`kg: note: ${p}: ${reason}\n`),
+    done: () => {}, // the summary line on stdout says it
+    error: () => {}, // run() prints the error and picks the exit code
+  };
+}
+
+// The machine-readable twin of the text: a tool (the editor extension runs this CLI in a child
+// process) reads events instead of parsing prose. An error is an event and is still rethrown,
+// so the exit code and run()'s text line do not depend on the format.
+function jsonReporter(io: CliIo): Reporter {
+  const emit = (e: BuildEvent) => io.stderr.write(JSON.stringify(e) + '\n');
+  return {
+    log: (level, message) => emit({ event: 'log', level, message }),
+    progress: (phase, done, total) => emit({ event: 'progress', phase, done, total }),
+    note: (p, reason) => emit({ event: 'note', path: p, reason }),
+    done: (out, { graph, stats }) =>
+      emit({ event: 'done', out, nodes: graph.nodes.length, edges: graph.edges.length, layers: [...graph.layers], files: stats.files, skipped: stats.skipped }),
+    error: (e) => emit({ event: 'error', code: isGraphError(e) ? e.code : 'INTERNAL', message: (e as Error)?.message ?? String(e) }),
+  };
 }

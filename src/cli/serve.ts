@@ -91,11 +91,12 @@ export async function runServe(args: string[], io: CliIo): Promise<number> {
         out,
         shown,
         wait: true,
-        io,
+        cwd: io.cwd,
+        log: sink.log as (level: 'info' | 'warn', message: string) => void,
         build: (): TrackedBuildResult => {
           session.sync(readPrevious(out));
           const r = session.rebuild({ full: request.full === true });
-          io.stderr.write(describeMode(r));
+          io.stderr.write(`kg: ${describeMode(r)}\n`);
           return r;
         },
       });

@@ -20,6 +20,10 @@ export class GraphError extends Error {
   }
 }
 
+/**
+ * By name and code, not `instanceof`: the builder runs from its own bundle (dist/engine-build.js)
+ * with its own copy of this class.
+ */
 export function isGraphError(e: unknown): e is GraphError {
-  return e instanceof GraphError;
+  return e instanceof Error && e.name === 'GraphError' && typeof (e as { code?: unknown }).code === 'string';
 }

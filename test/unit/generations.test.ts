@@ -75,13 +75,25 @@ describe('generations', () => {
     const dir = path.join(root, '.knowledge-graph');
     // A pid that surely ran and ended.
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number;
-    const stale = [`graph.json.kg-tmp-${deadPid}-0badf00d`, `graph.manifest.json.kg-tmp-${deadPid}-0badf00d`, `graph.json.lock.kg-tmp-${deadPid}-00000001`];
-    const kept = [`other.json.kg-tmp-${deadPid}-0badf00d`, `graph.json.lock.kg-tmp-${process.pid}-00000002`];
+    const stale = [`graph.json.kg-tmp-${deadPid}-0badf00d`, `graph.manifest.json.kg-tmp-${deadPid}-0badf00d`];
+    const kept = [`other.json.kg-tmp-${deadPid}-0badf00d`, 'notes.txt'];
     for (const f of [...stale, ...kept]) fs.writeFileSync(path.join(dir, f), 'half a graph');
-    const r = kg(['build', '--apply'], root);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /removed 3 temp files left by an interrupted build/);
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['graph.json', 'graph.manifest.json', ...kept].sort());
+    // A lock attempt's temp file, beside the lock, from a process that is gone; and a live one's.
+    const lock = lockPathFor(path.join(dir, 'graph.json'));
+    const deadLockTemp = `${lock}.kg-tmp-${deadPid}-00000001`;
+    const liveLockTemp = `${lock}.kg-tmp-${process.pid}-00000002`;
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    for (const f of [deadLockTemp, liveLockTemp]) fs.writeFileSync(f, '{}');
+    try {
+      const r = kg(['build', '--apply'], root);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /removed 2 temp files left by an interrupted build/);
+      assert.deepEqual(fs.readdirSync(dir).sort(), ['graph.json', 'graph.manifest.json', ...kept].sort());
+      assert.ok(!fs.existsSync(deadLockTemp));
+      assert.ok(fs.existsSync(liveLockTemp), "a live process's attempt is left alone");
+    } finally {
+      fs.rmSync(liveLockTemp, { force: true });
+    }
   });
 });
 
@@ -96,7 +108,7 @@ describe('the build lock', () => {
     try {
       const refused = kg(['build', '--apply', '--no-wait'], root);
       assert.equal(refused.code, 1);
-      assert.match(refused.stderr, new RegExp(`another build is writing this graph \\(pid ${process.pid} on .*\\); lock file .*graph\\.json\\.lock`));
+      assert.match(refused.stderr, new RegExp(`another build is writing this graph \\(pid ${process.pid} on .*\\); lock file .*knowledge-graph-locks/[0-9a-f]{32}\\.lock`));
       assert.ok(!fs.existsSync(out), 'nothing written');
 
       const waiting = kgAsync(['build', '--apply'], root);
@@ -136,9 +148,12 @@ describe('the build lock', () => {
     const dir = path.join(root, '.knowledge-graph');
     fs.mkdirSync(dir);
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number;
-    fs.writeFileSync(path.join(dir, 'graph.json.lock'), JSON.stringify({ pid: deadPid, hostname: os.hostname(), token: 'dead', started: 'then' }));
+    const lock = lockPathFor(path.join(dir, 'graph.json'));
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    fs.writeFileSync(lock, JSON.stringify({ pid: deadPid, hostname: os.hostname(), token: 'dead', started: 'then' }));
     const r = kg(['build', '--apply', '--no-wait'], root);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(fs.readdirSync(dir).sort(), ['graph.json', 'graph.manifest.json']);
+    assert.ok(!fs.existsSync(lock), 'the stale lock was broken, then the new one released');
   });
 });

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildGraph, runDoctor, serializeGraph } from '../../src/graph';
+import { buildGraph, lockPathFor, runDoctor, serializeGraph } from '../../src/graph';
 import { random } from '../helpers/equivalence';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
@@ -24,7 +24,7 @@ function tree(version: number): Record<string, string> {
   return files;
 }
 
-type KillPlan = { afterMs: number } | { whenFile: RegExp; afterMs: number } | undefined;
+type KillPlan = { afterMs: number } | { whenFile: RegExp; inDir?: string; afterMs: number } | undefined;
 
 /**
  * Runs `kg build --apply` and kills it: `afterMs` after the start, or `afterMs` after a file
@@ -40,7 +40,7 @@ function runAndKill(root: string, plan: KillPlan): Promise<{ code: number | null
   if (plan && 'whenFile' in plan) {
     const re = plan.whenFile;
     let armed = true;
-    watcher = fs.watch(path.join(root, '.knowledge-graph'), (_event, name) => {
+    watcher = fs.watch(plan.inDir ?? path.join(root, '.knowledge-graph'), (_event, name) => {
       if (armed && name && re.test(String(name))) {
         armed = false;
         kill(plan.afterMs);
@@ -66,6 +66,7 @@ describe('kill safety', () => {
     const dir = path.join(root, '.knowledge-graph');
     const graphFile = path.join(dir, 'graph.json');
     const manifestFile = path.join(dir, 'graph.manifest.json');
+    const lock = lockPathFor(graphFile);
     // The two versions of the tree and their graphs, computed in-process by a full build.
     const texts: string[] = [];
     const manifests: string[] = [];
@@ -102,8 +103,8 @@ describe('kill safety', () => {
         pick < 1 / 3
           ? { afterMs: rand() * total * 1.1 }
           : pick < 2 / 3
-            ? { whenFile: /^graph\.json\.kg-tmp-/, afterMs: rand() * 40 }
-            : { whenFile: /^graph\.json\.lock$/, afterMs: rand() * total * 0.5 };
+            ? { whenFile: /^graph\.json\.kg-tmp-/, afterMs: rand() * 20 }
+            : { whenFile: new RegExp(`^${path.basename(lock)}$`), inDir: path.dirname(lock), afterMs: rand() * total * 0.5 };
       const r = await runAndKill(root, plan);
       const delay = plan.afterMs;
       if (r.signal === 'SIGKILL') killed++;
@@ -126,6 +127,7 @@ describe('kill safety', () => {
     assert.equal(last.code, 0);
     assert.equal(fs.readFileSync(graphFile, 'utf8'), texts[version]);
     assert.deepEqual(fs.readdirSync(dir).sort(), ['graph.json', 'graph.manifest.json']);
+    assert.ok(!fs.existsSync(lock), 'the lock a killed build left was taken over, then released');
     assert.equal(runDoctor(JSON.parse(texts[version])).ok, true);
     process.stderr.write(`kill safety: ${killed} killed (${inCandidate} with a candidate on disk, ${betweenRenames} between the graph and the manifest), ${finished} finished, seed ${SEED}\n`);
   });

@@ -51,6 +51,22 @@ describe('kg status', () => {
     assert.deepEqual(fs.readdirSync(path.join(root, '.knowledge-graph')).sort(), ['graph.json', 'graph.manifest.json']);
   });
 
+  it('does not count what the build passes over (binary files, build output) as added', () => {
+    const root = tempDir();
+    writeTree(root, {
+      'tsconfig.json': '{ "compilerOptions": { "outDir": "lib" }, "include": ["src"] }\n',
+      'src/a.ts': 'export function a() {}\n',
+      'lib/a.js': 'export function a() {}\n',
+      'src/blob.ts': new Uint8Array([1, 0, 2]),
+    });
+    assert.equal(kg(['build', '--apply'], root).code, 0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.manifest.json'), 'utf8'));
+    assert.deepEqual([manifest.skipped, manifest.outputDirs], [['src/blob.ts'], ['lib']]);
+    assert.equal(kg(['status'], root).json.stale, false);
+    writeTree(root, { 'lib/b.js': 'export const b = 1;\n', 'src/b.ts': 'export const b = 1;\n' });
+    assert.deepEqual(kg(['status'], root).json.added, ['src/b.ts']);
+  });
+
   it('finds the repository of a --graph inside a .knowledge-graph folder, or takes --root', () => {
     const cwd = tempDir();
     writeTree(cwd, Object.fromEntries(Object.entries(TREE).map(([k, v]) => [`repo/${k}`, v])));
@@ -99,12 +115,43 @@ describe('kg status', () => {
     assert.equal('stale' in elsewhere, false);
   });
 
+  it('status, doctor and queries never load the builder or the compiler (dist/engine-build.js)', () => {
+    const root = tempDir();
+    writeTree(root, TREE);
+    assert.equal(kg(['build', '--apply'], root).code, 0);
+    // Runs the bundled CLI with a loader that refuses the builder's bundle.
+    const guarded = (args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `const Module = require('node:module');
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (String(request).includes('engine-build')) throw new Error('the builder bundle was loaded');
+  return load.call(this, request, ...rest);
+};
+process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...${JSON.stringify(args)}];
+require(${JSON.stringify(CLI)});`,
+        ],
+        { cwd: root, encoding: 'utf8' },
+      );
+    for (const args of [['status'], ['doctor'], ['query', 'src/a.ts'], ['god-nodes']]) {
+      const r = guarded(args);
+      assert.equal(r.status, 0, `kg ${args.join(' ')}: ${r.stderr}`);
+      assert.ok(!r.stderr.includes('the builder bundle was loaded'), r.stderr);
+    }
+    const build = guarded(['build']);
+    assert.notEqual(build.status, 0, 'the guard does catch a load of the builder');
+    assert.match(build.stderr, /the builder bundle was loaded/);
+  });
+
   it('exports a pure staleness function over a manifest and the working tree', () => {
     const root = tempDir();
     writeTree(root, TREE);
     assert.equal(kg(['build', '--apply'], root).code, 0);
     const m = (parseManifest(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.manifest.json'), 'utf8')) as { manifest: Manifest }).manifest;
-    const tree = fingerprintTree(root);
+    const tree = fingerprintTree(root, m);
     assert.deepEqual(staleness(m, tree), { stale: false, changedFiles: [], changed: [], added: [], deleted: [] });
     const s = staleness(m, { ...tree, 'src/b.ts': 'f'.repeat(64) });
     assert.deepEqual([s.stale, s.changedFiles], [true, ['src/b.ts']]);

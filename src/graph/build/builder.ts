@@ -1,7 +1,6 @@
 // The full build: discover → read → parse → extract → resolve imports → compose.
 // Nothing here writes to the console or the disk; progress goes through the injected sink.
 
-import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import { GraphError } from '../errors';
 import { fileId, unresolvedId } from '../ids';
@@ -15,6 +14,7 @@ import { exactEdge, unresolvedEdge } from './edges';
 import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from './host';
 import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
+import { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from './read';
 import { createProjectProgram, SourceFileCache, type ProgramStore } from './program';
 import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
 import { fileShape, type FileShape } from './shape';
@@ -107,49 +107,10 @@ export interface BuildResult {
   discovery: Discovery;
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
-
-/** A source file that was read and accepted, with the project that owns it. */
-export interface SourceInput {
-  path: string;
-  text: string;
-  project: Project;
-  /** SHA-256 (hex) of the bytes read, before decoding. */
-  sha256: string;
-}
+export { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from './read';
 
 function checkCancelled(sink: BuildSink | undefined): void {
   if (sink?.isCancelled?.()) throw new GraphError('CANCELLED', 'build cancelled');
-}
-
-/** Reads every discovered source file; binary, oversized and unreadable files are skipped with a reason. */
-export function readSources(host: FileHost, d: Discovery, maxBytes: number, diagnostics: BuildDiagnostic[]): SourceInput[] {
-  const out: SourceInput[] = [];
-  const decoder = new TextDecoder('utf-8');
-  for (const rel of d.sourceFiles) {
-    const abs = d.root + '/' + rel;
-    let bytes: Uint8Array;
-    try {
-      const st = host.stat(abs);
-      if (st && st.size > maxBytes) {
-        diagnostics.push({ path: rel, reason: `file too large (${st.size} bytes; the limit is ${maxBytes})` });
-        continue;
-      }
-      bytes = host.readFile(abs);
-    } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      diagnostics.push({ path: rel, reason: `unreadable file (${typeof code === 'string' ? code : 'error'})` });
-      continue;
-    }
-    if (bytes.indexOf(0) >= 0) {
-      diagnostics.push({ path: rel, reason: 'binary file (contains NUL bytes)' });
-      continue;
-    }
-    let text = decoder.decode(bytes);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    out.push({ path: rel, text, project: d.owner.get(rel) as Project, sha256: createHash('sha256').update(bytes).digest('hex') });
-  }
-  return out;
 }
 
 function count(summary: UnresolvedSummary, relation: Relation, reason: UnresolvedReason): void {

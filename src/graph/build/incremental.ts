@@ -23,26 +23,22 @@ import { fileOfId } from '../ids';
 import { compareStrings, type Graph, type GraphEdge, type GraphNode } from '../model';
 import { serializeGraph } from '../io/canonical';
 import {
-  DEFAULT_MAX_FILE_BYTES,
   buildGraph,
-  readSources,
   type BuildOptions,
   type BuildResult,
   type CarriedFacts,
   type FactReuse,
   type SourceInput,
 } from './builder';
-import { discover, type Discovery, type Project } from './discover';
+import type { Discovery, Project } from './discover';
 import type { ProgramStore } from './program';
 import { collectImports, parseSource, type ImportRef } from './extract';
-import { nodeFileHost, type FileHost } from './host';
+import { nodeFileHost } from './host';
 import type { ImportOutcome, ModuleResolver } from './imports';
 import {
   MANIFEST_VERSION,
   UNREADABLE,
-  buildInputPaths,
   compareFingerprints,
-  engineOf,
   fromManifestCites,
   fromManifestImports,
   hashInputs,
@@ -51,13 +47,12 @@ import {
   parseManifest,
   serializeManifest,
   sha256Hex,
-  staleness,
   toManifestCites,
   toManifestImports,
   type Manifest,
   type ManifestOptions,
-  type StalenessReport,
 } from './manifest';
+import { buildInputPaths, engineOf } from './inputs';
 import { fileShape, type FileShape } from './shape';
 
 /** What is on disk from the last build: raw texts, absent when the file does not exist. */
@@ -129,7 +124,7 @@ function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions)
   if (prev.manifestText === undefined) return { problem: 'no manifest beside graph.json' };
   const parsed = prev.parsed ? { manifest: prev.parsed.manifest } : parseManifest(prev.manifestText);
   if ('problem' in parsed) return { problem: parsed.problem };
-  const mismatch = manifestMismatch(parsed.manifest, prev.graphText, options);
+  const mismatch = manifestMismatch(parsed.manifest, prev.graphText, options, engineOf());
   if (mismatch) return { problem: mismatch };
   let graph: Graph;
   try {
@@ -360,6 +355,8 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     graphSha256: sha256Hex(text),
     inputs: inputHashes,
     documents,
+    skipped: d.sourceFiles.filter((f) => files[f] === undefined),
+    outputDirs: d.outputDirs,
     files,
   };
   // The delta is against the last build whenever its manifest can be read, even for a full build.
@@ -378,33 +375,6 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     fullReason: prev && reuseOn ? undefined : fullReason,
     delta: { changed: diff.changed, added: diff.added, deleted: diff.deleted, extracted: result.files.length - carried, carried },
   };
-}
-
-/** The working tree's fingerprints, as a manifest would record them: source files and other inputs. */
-export function fingerprintTree(root: string, host: FileHost = nodeFileHost): Record<string, string> {
-  const real = host.realpath(root).replace(/\/+$/, '') || '/';
-  const d = discover(host, real);
-  const out = { ...hashInputs(host, real, buildInputPaths(host, d)), ...hashInputs(host, real, d.markdownFiles) };
-  for (const input of readSources(host, d, DEFAULT_MAX_FILE_BYTES, [])) out[input.path] = input.sha256;
-  return out;
-}
-
-export type GraphStatus =
-  | ({ available: true } & StalenessReport)
-  | { available: false; reason: string };
-
-/** What changed in the working tree since the graph described by `previous` was built. */
-export function graphStatus(root: string, previous: PreviousBuild, host: FileHost = nodeFileHost): GraphStatus {
-  if (previous.graphText === undefined) return { available: false, reason: 'there is no graph.json; build one with kg build --apply' };
-  if (previous.manifestText === undefined) return { available: false, reason: 'there is no manifest beside graph.json, so what it was built from is unknown; rebuild with kg build --apply' };
-  const parsed = parseManifest(previous.manifestText);
-  if ('problem' in parsed) return { available: false, reason: parsed.problem };
-  if (parsed.manifest.graphSha256 !== sha256Hex(previous.graphText)) {
-    return { available: false, reason: 'the manifest does not describe the current graph.json (an interrupted build, or an edited graph); rebuild with kg build --apply' };
-  }
-  const st = host.stat(root);
-  if (!st || st.type !== 'directory') throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
-  return { available: true, ...staleness(parsed.manifest, fingerprintTree(root, host)) };
 }
 
 /**

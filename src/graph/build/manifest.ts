@@ -11,13 +11,11 @@
 // the host: it may be committed beside the graph.
 
 import { createHash } from 'node:crypto';
-import * as path from 'node:path';
-import * as ts from 'typescript';
 import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../model';
 import type { CommentCitation } from './comments';
-import type { Discovery } from './discover';
 import type { ImportKind, ImportRef, ImportSyntax } from './extract';
 import type { FileHost } from './host';
+import type { WalkResult } from './walk';
 import type { ImportOutcome } from './imports';
 import type { Residue, ResidueSite } from './resolve';
 
@@ -78,6 +76,10 @@ export interface Manifest {
   inputs: Record<string, string>;
   /** Repo-relative path → SHA-256 of each markdown file (decision records, documentation). */
   documents: Record<string, string>;
+  /** Source files the walk found that the build passed over (binary, too large, unreadable), sorted. */
+  skipped: string[];
+  /** Output folders of the projects, whose files are build output, not sources; sorted. */
+  outputDirs: string[];
   /** Repo-relative path → what the graph holds of each source file. */
   files: Record<string, ManifestFile>;
 }
@@ -87,10 +89,6 @@ export const UNREADABLE = 'unreadable';
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
-}
-
-export function engineOf(): Manifest['engine'] {
-  return { kg: KG_VERSION, typescript: ts.version };
 }
 
 export function toManifestImports(refs: readonly ImportRef[], outcomes: readonly ImportOutcome[]): ManifestImport[] {
@@ -128,58 +126,20 @@ export function importTarget(m: ManifestImport): string {
 const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb']);
 
 /**
- * Every non-source file whose content can change what a build produces: the configs (and the
- * configs they extend, when inside the repository), package.json files (module format, workspace
- * packages, `exports`), .gitignore files and .git/info/exclude (what is discovered), lockfiles
- * (an install changes what resolves into node_modules), the repository's
- * .knowledge-graph/config.json. Repo-relative, sorted.
+ * The inputs the walk alone can name (see `buildInputPaths` in inputs.ts for the whole list):
+ * config files, package.json files, .gitignore files, lockfiles, and .git/info/exclude and
+ * .knowledge-graph/config.json when they exist. Repo-relative.
  */
-export function buildInputPaths(host: FileHost, d: Discovery): string[] {
-  const out = new Set<string>([...d.configFiles, ...d.packageJsonFiles]);
-  for (const p of d.projects) if (p.configPath !== '') out.add(p.configPath);
-  for (const [absDir, listing] of d.entries) {
-    const dir = absDir === d.root ? '' : absDir.slice(d.root.length + 1);
+export function walkInputPaths(host: FileHost, w: WalkResult): Set<string> {
+  const out = new Set<string>([...w.configFiles, ...w.packageJsonFiles]);
+  for (const [absDir, listing] of w.entries) {
+    const dir = absDir === w.root ? '' : absDir.slice(w.root.length + 1);
     for (const f of listing.files) {
       if (f === '.gitignore' || LOCKFILES.has(f)) out.add(dir === '' ? f : dir + '/' + f);
     }
   }
   // Outside the walk (which never enters .git or .knowledge-graph) but read by a build.
-  for (const p of ['.git/info/exclude', '.knowledge-graph/config.json']) if (host.stat(d.root + '/' + p)?.type === 'file') out.add(p);
-  // Follow `extends` chains of every config to files inside the repository.
-  const queue = [...out].filter((p) => /(^|\/)[jt]sconfig[^/]*\.json$/.test(p));
-  while (queue.length > 0) {
-    const rel = queue.shift() as string;
-    for (const ext of extendedConfigs(host, d.root, rel)) {
-      if (!out.has(ext)) {
-        out.add(ext);
-        queue.push(ext);
-      }
-    }
-  }
-  return [...out].sort(compareStrings);
-}
-
-/** The repo-relative configs a config's `extends` names (relative paths, or packages under the root's node_modules). */
-function extendedConfigs(host: FileHost, root: string, rel: string): string[] {
-  let text: string;
-  try {
-    text = new TextDecoder().decode(host.readFile(root + '/' + rel));
-  } catch {
-    return [];
-  }
-  const parsed = ts.parseConfigFileTextToJson(rel, text).config as { extends?: unknown } | undefined;
-  const ext = parsed?.extends;
-  const specs = typeof ext === 'string' ? [ext] : Array.isArray(ext) ? ext.filter((x): x is string => typeof x === 'string') : [];
-  const out: string[] = [];
-  for (const spec of specs) {
-    const base = spec.startsWith('.') || spec.startsWith('/') ? path.posix.resolve(path.posix.dirname(root + '/' + rel), spec) : root + '/node_modules/' + spec;
-    for (const candidate of [base, base + '.json', base + '/tsconfig.json']) {
-      if (candidate.startsWith(root + '/') && host.stat(candidate)?.type === 'file') {
-        out.push(candidate.slice(root.length + 1));
-        break;
-      }
-    }
-  }
+  for (const p of ['.git/info/exclude', '.knowledge-graph/config.json']) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
   return out;
 }
 
@@ -245,6 +205,8 @@ export function serializeManifest(m: Manifest): string {
     `  "graphSha256": ${JSON.stringify(m.graphSha256)},\n` +
     `  "inputs": ${block(lines(m.inputs, (v) => v))},\n` +
     `  "documents": ${block(lines(m.documents, (v) => v))},\n` +
+    `  "skipped": ${JSON.stringify(m.skipped)},\n` +
+    `  "outputDirs": ${JSON.stringify(m.outputDirs)},\n` +
     `  "files": ${block(lines(m.files, (v) => canonicalFile(v as ManifestFile)))}\n` +
     '}\n'
   );
@@ -323,12 +285,14 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
   }
   if (!isObj(raw)) return { problem: 'the manifest is not a JSON object' };
   if (raw.manifestVersion !== MANIFEST_VERSION) return { problem: `the manifest has version ${JSON.stringify(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
-  const { engine, options, graphSha256, inputs, documents, files } = raw;
+  const { engine, options, graphSha256, inputs, documents, skipped, outputDirs, files } = raw;
   if (!isObj(engine) || typeof engine.kg !== 'string' || typeof engine.typescript !== 'string') return { problem: 'the manifest has no engine record' };
   if (!isObj(options) || typeof options.extractOnly !== 'boolean' || typeof options.listExternal !== 'boolean') return { problem: 'the manifest has no options record' };
   if (typeof graphSha256 !== 'string' || !HEX64.test(graphSha256)) return { problem: 'the manifest has no graph fingerprint' };
   if (!isObj(inputs) || !Object.values(inputs).every((v) => typeof v === 'string')) return { problem: 'the manifest has a malformed inputs record' };
   if (!isObj(documents) || !Object.values(documents).every((v) => typeof v === 'string')) return { problem: 'the manifest has a malformed documents record' };
+  const strings = (x: unknown) => Array.isArray(x) && x.every((v) => typeof v === 'string');
+  if (!strings(skipped) || !strings(outputDirs)) return { problem: 'the manifest has a malformed skipped or outputDirs record' };
   if (!isObj(files)) return { problem: 'the manifest has no files record' };
   for (const [f, e] of Object.entries(files)) {
     if (!validFile(e)) return { problem: `the manifest's record of ${f} is malformed` };
@@ -340,9 +304,8 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
  * Why a manifest cannot drive an incremental build of `graphText`, or undefined when it can:
  * it must describe exactly these graph bytes, and come from this engine with these options.
  */
-export function manifestMismatch(m: Manifest, graphText: string, options: ManifestOptions): string | undefined {
+export function manifestMismatch(m: Manifest, graphText: string, options: ManifestOptions, engine: Manifest['engine']): string | undefined {
   if (m.graphSha256 !== sha256Hex(graphText)) return 'the manifest does not describe the current graph.json (a build was interrupted between the two, or the graph was edited)';
-  const engine = engineOf();
   if (m.engine.kg !== engine.kg || m.engine.typescript !== engine.typescript) {
     return `the graph was built by kg ${m.engine.kg} with TypeScript ${m.engine.typescript}; this is kg ${engine.kg} with TypeScript ${engine.typescript}`;
   }

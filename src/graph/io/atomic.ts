@@ -70,3 +70,31 @@ export function promote(tmp: string, target: string): void {
 export function writeFileAtomic(target: string, data: string | Uint8Array): void {
   promote(writeTemp(target, data), target);
 }
+
+/**
+ * Removes temp files in `dir` whose name starts with one of `prefixes` and that `stale` says were
+ * left behind (by the pid in their name). Returns the names removed.
+ */
+export function sweepTemps(dir: string, prefixes: ReadonlySet<string>, stale: (pid: number) => boolean): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names.sort()) {
+    const at = name.indexOf(TEMP_MARKER);
+    if (at < 0) continue;
+    if (!prefixes.has(name.slice(0, at))) continue;
+    const pid = Number(/^(\d+)-/.exec(name.slice(at + TEMP_MARKER.length))?.[1]);
+    if (!Number.isInteger(pid) || !stale(pid)) continue;
+    try {
+      fs.rmSync(path.join(dir, name), { force: true });
+      removed.push(name);
+    } catch {
+      // left for the next sweep
+    }
+  }
+  return removed;
+}

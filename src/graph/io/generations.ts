@@ -8,8 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runDoctor, type DoctorReport } from '../doctor';
 import { GraphError } from '../errors';
-import { TEMP_MARKER, promote, writeFileAtomic, writeTemp } from './atomic';
-import { lockPathFor, processAlive } from './lock';
+import { promote, sweepTemps, writeFileAtomic, writeTemp } from './atomic';
 
 /** A file beside the graph: `graph.json` + `manifest` → `graph.manifest.json`. */
 function siblingPath(graphPath: string, role: string): string {
@@ -70,34 +69,10 @@ export function readPrevious(graphPath: string): { graphText?: string; manifestT
 }
 
 /**
- * Removes temp files killed builds of this graph left behind: graph and manifest candidates
- * (any, since the caller holds the lock) and lock temp files whose process is gone.
- * Returns the names removed.
+ * Removes the graph and manifest candidates killed builds of this graph left behind — any but this
+ * process's, since the caller holds the lock. Returns the names removed.
  */
 export function sweepStaleTemps(graphPath: string): string[] {
-  const dir = path.dirname(graphPath);
   const owned = new Set([path.basename(graphPath), path.basename(manifestPathFor(graphPath))]);
-  const lockNames = new Set([path.basename(lockPathFor(graphPath)), path.basename(lockPathFor(graphPath)) + '.break']);
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  for (const name of names.sort()) {
-    const at = name.indexOf(TEMP_MARKER);
-    if (at < 0) continue;
-    const prefix = name.slice(0, at);
-    const pid = Number(/^(\d+)-/.exec(name.slice(at + TEMP_MARKER.length))?.[1]);
-    const stale = owned.has(prefix) ? pid !== process.pid : lockNames.has(prefix) && Number.isInteger(pid) && !processAlive(pid);
-    if (!stale) continue;
-    try {
-      fs.rmSync(path.join(dir, name), { force: true });
-      removed.push(name);
-    } catch {
-      // left for the next sweep
-    }
-  }
-  return removed;
+  return sweepTemps(path.dirname(graphPath), owned, (pid) => pid !== process.pid);
 }

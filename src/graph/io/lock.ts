@@ -1,16 +1,18 @@
-// One writer per graph: `<graph>.lock` beside graph.json, created atomically (a complete file
-// hard-linked into place, so no reader ever sees a half-written lock). The lock names its
+// One writer per graph: a lock file per graph, created atomically (a complete file hard-linked
+// into place, so no reader ever sees a half-written lock). It lives in the system's temp folder,
+// named by a hash of the graph's real path, not beside the graph: a build that is killed cannot
+// remove its lock, and a stale lock must not sit in a folder that may be committed. The lock names its
 // holder's pid and host; a lock whose holder died (a killed build) is stale and is broken — under
 // a second, short-lived `.break` lock, so two builds that find the same stale lock cannot both
 // take it. A live holder makes the next build wait (or, asked not to wait, refuse), saying who
 // holds it.
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GraphError } from '../errors';
-import { tempPathFor } from './atomic';
+import { sweepTemps, tempPathFor } from './atomic';
 
 export interface LockHolder {
   pid: number;
@@ -37,8 +39,26 @@ export interface LockOptions {
   isCancelled?(): boolean;
 }
 
+/** The real path of `p`, through the nearest ancestor that exists (so it is the same before and after the folders are made). */
+function realPathOf(p: string): string {
+  const rest: string[] = [];
+  let cur = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync.native(cur), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(cur);
+      if (parent === cur) return path.resolve(p);
+      rest.push(path.basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+/** Where the lock of a graph lives: `<tmp>/knowledge-graph-locks/<hash of its real path>.lock`. */
 export function lockPathFor(graphPath: string): string {
-  return graphPath + '.lock';
+  const key = createHash('sha256').update(realPathOf(graphPath)).digest('hex').slice(0, 32);
+  return path.join(os.tmpdir(), 'knowledge-graph-locks', `${key}.lock`);
 }
 
 /** A lock whose content cannot be read is treated as live until it is this old. */
@@ -140,6 +160,9 @@ export async function acquireBuildLock(graphPath: string, options: LockOptions =
   } catch {
     // the create below reports the real problem
   }
+  // Temp files of lock attempts a killed build left (the lock itself is broken below when stale).
+  const base = path.basename(lockPath);
+  sweepTemps(path.dirname(lockPath), new Set([base, base + '.break']), (pid) => !processAlive(pid));
   for (;;) {
     if (createExclusive(lockPath, content)) {
       return {

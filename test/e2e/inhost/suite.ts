@@ -1,0 +1,2 @@
+// The in-host suites, bundled into one file the entry hands to mocha.
+import './extension.test';

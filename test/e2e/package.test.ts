@@ -1,0 +1,120 @@
+// The .vsix users install: exactly the files the extension runs and shows, no sources, tests,
+// node_modules or source maps, within the size budget of docs/adr/0032. Runs in `npm run
+// test:e2e`, right after `npm run package` built the package it reads.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import * as zlib from 'node:zlib';
+
+const VSIX = process.env.KG_E2E_VSIX ?? path.join(__dirname, '..', '..', 'knowledge-graph.vsix');
+
+/** The size budget (ADR 32): the package a user downloads, and what it unpacks to. */
+export const BUDGET = { vsixBytes: 3 * 1024 * 1024, unpackedBytes: 12 * 1024 * 1024, files: 200 };
+
+interface Entry {
+  name: string;
+  size: number;
+  data(): Buffer;
+}
+
+/** Reads a zip's central directory (enough for a .vsix: stored or deflated entries). */
+function readZip(buf: Buffer): Entry[] {
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  assert.ok(eocd >= 0, 'a zip end-of-central-directory record');
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const out: Entry[] = [];
+  for (let i = 0; i < count; i++) {
+    assert.equal(buf.readUInt32LE(p), 0x02014b50, 'a central directory entry');
+    const method = buf.readUInt16LE(p + 10);
+    const csize = buf.readUInt32LE(p + 20);
+    const size = buf.readUInt32LE(p + 24);
+    const nlen = buf.readUInt16LE(p + 28);
+    const xlen = buf.readUInt16LE(p + 30);
+    const clen = buf.readUInt16LE(p + 32);
+    const local = buf.readUInt32LE(p + 42);
+    const name = buf.toString('utf8', p + 46, p + 46 + nlen);
+    out.push({
+      name,
+      size,
+      data: () => {
+        const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+        const raw = buf.subarray(start, start + csize);
+        return method === 0 ? Buffer.from(raw) : zlib.inflateRawSync(raw);
+      },
+    });
+    p += 46 + nlen + xlen + clen;
+  }
+  return out;
+}
+
+const ALLOWED = [
+  /^extension\.vsixmanifest$/,
+  /^\[Content_Types\]\.xml$/,
+  /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
+  /^extension\/media\/icon\.png$/,
+  /^extension\/dist\/(extension|cli|engine-build)\.js$/,
+  /^extension\/dist\/lib(\.[\w.]+)?\.d\.ts$/,
+  /^extension\/dist\/typescript-LICENSE\.txt$/,
+  /^extension\/dist\/webview\/\w+\.js$/,
+  /^extension\/schema\/graph\.schema\.json$/,
+  /^extension\/docs\/([\w-]+\.md|adr\/\d{4}-[\w-]+\.md)$/,
+];
+
+describe('the packaged .vsix', () => {
+  const bytes = fs.readFileSync(VSIX);
+  const entries = readZip(bytes);
+  const names = entries.map((e) => e.name);
+  const get = (name: string) => {
+    const e = entries.find((x) => x.name === name);
+    assert.ok(e, `${name} is in the package`);
+    return e;
+  };
+
+  it('holds only allow-listed files', () => {
+    const stray = names.filter((n) => !ALLOWED.some((re) => re.test(n)));
+    assert.deepEqual(stray, []);
+  });
+
+  it('holds what the extension needs to run: both bundles, the compiler libraries, icon, schema, docs', () => {
+    for (const n of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/engine-build.js', 'extension/dist/lib.d.ts', 'extension/dist/lib.es5.d.ts',
+      'extension/dist/lib.es2022.d.ts', 'extension/media/icon.png', 'extension/schema/graph.schema.json', 'extension/readme.md',
+      'extension/changelog.md', 'extension/LICENSE.txt', 'extension/docs/cli.md']) {
+      assert.ok(names.includes(n), `${n} is packaged`);
+    }
+  });
+
+  it('has no sources, tests, node_modules or source maps, and production bundles without map links', () => {
+    assert.deepEqual(names.filter((n) => /\/(src|test|node_modules|scripts|bench|webview|out)\//.test(n) && !n.startsWith('extension/dist/webview/')), []);
+    assert.deepEqual(names.filter((n) => /\.map$|\.tsx?$/.test(n) && !n.endsWith('.d.ts')), []);
+    for (const n of ['extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/engine-build.js']) {
+      // (the bundled compiler itself mentions the word; a map link is the comment at the very end)
+      assert.doesNotMatch(get(n).data().toString('utf8'), /\/\/# sourceMappingURL=\S*\s*$/, `${n} is a production bundle`);
+    }
+  });
+
+  it('declares the manifest users see: engine, entry, icon, categories, the build command, trust', () => {
+    const m = JSON.parse(get('extension/package.json').data().toString('utf8'));
+    assert.equal(m.engines.vscode, '^1.100.0');
+    assert.equal(m.main, './dist/extension.js');
+    assert.equal(m.icon, 'media/icon.png');
+    assert.ok(m.categories.length > 0);
+    assert.ok(m.contributes.commands.some((c: { command: string }) => c.command === 'knowledgeGraph.build'));
+    assert.equal(m.capabilities.untrustedWorkspaces.supported, true);
+    const png = get('extension/media/icon.png').data();
+    assert.equal(png.subarray(1, 4).toString('ascii'), 'PNG');
+    assert.equal(png.readUInt32BE(16), 128, 'icon width');
+    assert.equal(png.readUInt32BE(20), 128, 'icon height');
+  });
+
+  it(`stays within the size budget (≤ ${BUDGET.vsixBytes} bytes packed, ≤ ${BUDGET.unpackedBytes} unpacked, ≤ ${BUDGET.files} files)`, () => {
+    const unpacked = entries.reduce((s, e) => s + e.size, 0);
+    console.log(`package: ${bytes.length} bytes, ${unpacked} unpacked, ${entries.length} files`);
+    assert.ok(bytes.length <= BUDGET.vsixBytes, `${bytes.length} bytes`);
+    assert.ok(unpacked <= BUDGET.unpackedBytes, `${unpacked} bytes unpacked`);
+    assert.ok(entries.length <= BUDGET.files, `${entries.length} files`);
+  });
+});
