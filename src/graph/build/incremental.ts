@@ -59,7 +59,10 @@ import { fileShape, type FileShape } from './shape';
 export interface PreviousBuild {
   graphText?: string;
   manifestText?: string;
-  /** The same graph and manifest already parsed (a session keeps them), saving the parse. */
+  /**
+   * The same graph and manifest already parsed, from the build that wrote those texts (a session
+   * keeps them): neither is parsed again, nor the manifest's hash of the graph checked again.
+   */
   parsed?: { graph: Graph; manifest: Manifest };
 }
 
@@ -68,6 +71,8 @@ export interface TrackedBuildOptions extends BuildOptions {
   previous?: PreviousBuild;
   /** Force a full build even when a valid manifest exists. */
   full?: boolean;
+  /** Serialized lines of node and edge objects from earlier builds (see `serializeGraph`). */
+  lines?: WeakMap<object, string>;
 }
 
 export interface BuildDelta {
@@ -124,7 +129,7 @@ function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions)
   if (prev.manifestText === undefined) return { problem: 'no manifest beside graph.json' };
   const parsed = prev.parsed ? { manifest: prev.parsed.manifest } : parseManifest(prev.manifestText);
   if ('problem' in parsed) return { problem: parsed.problem };
-  const mismatch = manifestMismatch(parsed.manifest, prev.graphText, options, engineOf());
+  const mismatch = manifestMismatch(parsed.manifest, prev.parsed ? undefined : prev.graphText, options, engineOf());
   if (mismatch) return { problem: mismatch };
   let graph: Graph;
   try {
@@ -335,7 +340,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   const after = hashInputs(host, d.root, inputPaths);
   for (const p of inputPaths) if (after[p] !== inputHashes[p]) inputHashes[p] = UNREADABLE;
 
-  const text = serializeGraph(result.graph);
+  const text = serializeGraph(result.graph, options.lines);
   const files: Manifest['files'] = {};
   for (const f of result.files) {
     files[f.path] = {
@@ -385,6 +390,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
 export class BuildSession {
   private previous: PreviousBuild | undefined;
   private readonly store: ProgramStore = { programs: new Map(), files: new Map() };
+  private readonly lines = new WeakMap<object, string>();
 
   constructor(private readonly options: Omit<TrackedBuildOptions, 'full' | 'programs'>) {
     this.previous = options.previous;
@@ -392,7 +398,7 @@ export class BuildSession {
 
   /** Builds incrementally from the last result (or from `options.previous` the first time). */
   rebuild(opts: { full?: boolean } = {}): TrackedBuildResult {
-    const result = buildTracked({ ...this.options, previous: this.previous, full: opts.full, programs: this.store });
+    const result = buildTracked({ ...this.options, previous: this.previous, full: opts.full, programs: this.store, lines: this.lines });
     this.previous = { graphText: result.text, manifestText: result.manifestText, parsed: { graph: result.graph, manifest: result.manifest } };
     return result;
   }

@@ -304,8 +304,9 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
  * Why a manifest cannot drive an incremental build of `graphText`, or undefined when it can:
  * it must describe exactly these graph bytes, and come from this engine with these options.
  */
-export function manifestMismatch(m: Manifest, graphText: string, options: ManifestOptions, engine: Manifest['engine']): string | undefined {
-  if (m.graphSha256 !== sha256Hex(graphText)) return 'the manifest does not describe the current graph.json (a build was interrupted between the two, or the graph was edited)';
+export function manifestMismatch(m: Manifest, graphText: string | undefined, options: ManifestOptions, engine: Manifest['engine']): string | undefined {
+  // `graphText` is undefined when the caller built the two together and knows they match.
+  if (graphText !== undefined && m.graphSha256 !== sha256Hex(graphText)) return 'the manifest does not describe the current graph.json (a build was interrupted between the two, or the graph was edited)';
   if (m.engine.kg !== engine.kg || m.engine.typescript !== engine.typescript) {
     return `the graph was built by kg ${m.engine.kg} with TypeScript ${m.engine.typescript}; this is kg ${engine.kg} with TypeScript ${engine.typescript}`;
   }
