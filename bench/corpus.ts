@@ -55,3 +55,16 @@ export function corpus(name: 'rxjs' | 'zod', into?: string): Corpus {
   if (!into) fs.writeFileSync(marker, '');
   return { name, version, root };
 }
+
+/** The file the incremental benchmark items edit, in the rxjs corpus. */
+export const EDIT_FILE = 'src/internal/operators/map.ts';
+
+/**
+ * The one-line edit: a line of code inside a function body changes and gains a call
+ * (`let index = 0;` → `let index = Number(0);`), the kind of edit made while working.
+ */
+export function editOneLine(text: string): string {
+  const before = 'let index = 0;';
+  if (!text.includes(before)) throw new Error(`${EDIT_FILE} no longer holds "${before}"`);
+  return text.replace(before, 'let index = Number(0);');
+}

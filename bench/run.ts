@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { corpus, type Corpus } from './corpus';
+import { EDIT_FILE, corpus, type Corpus } from './corpus';
 import { queryBench } from './queries';
 
 const SAMPLES = Number(process.env.KG_BENCH_SAMPLES ?? 5);
@@ -71,12 +71,44 @@ function compare(c: Corpus, subject: string, floor: string, bars: { time?: numbe
   };
 }
 
+/**
+ * A fresh copy of a corpus with a graph built by the CLI, and the graph, manifest and the file the
+ * incremental items edit saved beside it (see worker.ts).
+ */
+function prepareIncremental(name: 'rxjs'): Corpus {
+  const base = corpus(name);
+  const root = base.root + '-incremental';
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(root + '.saved', { recursive: true, force: true });
+  corpus(name, root);
+  const cli = path.join(__dirname, '..', 'dist', 'cli.js');
+  const r = spawnSync(process.execPath, [cli, 'build', '--apply', '--root', root], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`preparing ${root} failed:\n${r.stderr}`);
+  fs.mkdirSync(root + '.saved');
+  for (const f of ['graph.json', 'graph.manifest.json']) fs.copyFileSync(path.join(root, '.knowledge-graph', f), path.join(root + '.saved', f));
+  fs.copyFileSync(path.join(root, EDIT_FILE), path.join(root + '.saved', path.basename(EDIT_FILE)));
+  return { ...base, root };
+}
+
+/** KG_BENCH_ONLY=<text> runs only the comparisons whose subject contains it (while working on one). */
+const ONLY = process.env.KG_BENCH_ONLY;
+const wanted = (subject: string) => ONLY === undefined || subject.includes(ONLY);
+
 function main(): void {
   const corpora = [corpus('rxjs'), corpus('zod')];
   const results: Comparison[] = [];
   for (const c of corpora) {
-    results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
-    results.push(compare(c, 'full', 'typecheck-floor', { time: 1.3, memory: 1.5 }));
+    if (wanted('extract')) results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
+    if (wanted('full')) results.push(compare(c, 'full', 'typecheck-floor', { time: 1.3, memory: 1.5 }));
+  }
+  // After a one-line edit in one file of rxjs: the CLI's incremental rebuild, and the warm
+  // in-process rebuild the extension keeps alive, each against the CLI's full build.
+  if (wanted('cli-incremental') || wanted('warm-rebuild')) {
+    const incremental = prepareIncremental('rxjs');
+    if (wanted('cli-incremental')) results.push(compare(incremental, 'cli-incremental', 'cli-full', { time: 0.15 }));
+    // No bar: what a fresh process pays the compiler before it can resolve the edited file's calls.
+    if (wanted('cli-incremental')) results.push(compare(incremental, 'one-file-floor', 'cli-full', {}));
+    if (wanted('warm-rebuild')) results.push(compare(incremental, 'warm-rebuild', 'cli-full', { time: 0.05 }));
   }
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log(`samples per measurement: ${SAMPLES} (median), each in a fresh process\n`);
@@ -102,7 +134,7 @@ function main(): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify({ samples: SAMPLES, results }, null, 2) + '\n');
   if (results.some((r) => !r.pass)) process.exitCode = 1;
-  querySection(outDir);
+  if (wanted('queries')) querySection(outDir);
 }
 
 /** The queries' section: load+index against JSON.parse, and latency per query (bench/queries.ts). */

@@ -2,13 +2,16 @@
 // Prints {"ms": wall time of the measured part, "maxRssKb": the process's peak RSS}.
 
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as ts from 'typescript';
-import { buildGraph, loadGraphFile, serializeGraph } from '../src/graph';
+import { run } from '../src/cli/run';
+import { BuildSession, buildGraph, loadGraphFile, readPrevious, serializeGraph } from '../src/graph';
+import { EDIT_FILE, editOneLine } from './corpus';
 import { discover } from '../src/graph/build/discover';
 import { parseSource } from '../src/graph/build/extract';
 import { nodeFileHost } from '../src/graph/build/host';
 
-type Task = (root: string) => () => void;
+type Task = (root: string) => () => void | Promise<void>;
 
 /** The parse floor: read + createSourceFile over exactly the files the build reads, nothing else. */
 const parseFloor: Task = (root) => {
@@ -68,27 +71,105 @@ const graphLoad: Task = (file) => () => {
   if (!load.ok) throw new Error(load.unavailable.reason);
 };
 
+// The incremental items work on a corpus copy that run.ts prepared with a built graph, whose
+// graph.json, manifest and one source file are kept in <root>.saved. Each sample puts them back
+// and makes the same one-line edit, untimed, so every sample rebuilds after exactly one edit.
+function restore(root: string): void {
+  const saved = root + '.saved';
+  for (const f of ['graph.json', 'graph.manifest.json']) fs.copyFileSync(path.join(saved, f), path.join(root, '.knowledge-graph', f));
+  fs.copyFileSync(path.join(saved, path.basename(EDIT_FILE)), path.join(root, EDIT_FILE));
+}
+
+const quiet = { write: () => true };
+
+async function cliBuild(root: string, args: string[], expect: RegExp): Promise<void> {
+  let stderr = '';
+  const code = await run(['build', '--apply', '--root', root, ...args], { stdout: quiet, stderr: { write: (s: string) => (stderr += s) }, cwd: root });
+  if (code !== 0 || !expect.test(stderr)) throw new Error(`kg build ${args.join(' ')} exited ${code}:\n${stderr}`);
+}
+
+const cliFull: Task = (root) => {
+  restore(root);
+  fs.writeFileSync(path.join(root, EDIT_FILE), editOneLine(fs.readFileSync(path.join(root, EDIT_FILE), 'utf8')));
+  return () => cliBuild(root, ['--full'], /full build: a full build was asked for/);
+};
+
+const cliIncremental: Task = (root) => {
+  restore(root);
+  fs.writeFileSync(path.join(root, EDIT_FILE), editOneLine(fs.readFileSync(path.join(root, EDIT_FILE), 'utf8')));
+  return () => cliBuild(root, [], /incremental build: 1 changed, 0 added, 0 deleted; 1 file parsed/);
+};
+
+/** The extension's warm rebuild: a session that has built once (untimed), then one edit. */
+const warmRebuild: Task = (root) => {
+  restore(root);
+  const session = new BuildSession({ root, previous: readPrevious(path.join(root, '.knowledge-graph', 'graph.json')) });
+  session.warm();
+  fs.writeFileSync(path.join(root, EDIT_FILE), editOneLine(fs.readFileSync(path.join(root, EDIT_FILE), 'utf8')));
+  return () => {
+    const r = session.rebuild();
+    if (r.mode !== 'incremental' || r.delta.extracted !== 1) throw new Error(`the warm rebuild was ${r.mode}, ${r.delta.extracted} files parsed`);
+  };
+};
+
+/**
+ * What any one-shot process must pay to resolve the edited file's calls again, and nothing else:
+ * `createProgram` rooted at that file and the files that declare globals (the compiler brings the
+ * default libraries and what the file imports), the checker, and the symbol of every callee in
+ * that file. No discovery, no extraction, no graph. Reported beside the CLI's incremental build,
+ * without a bar, to show how much of it is the compiler's cold start.
+ */
+const oneFileFloor: Task = (root) => {
+  restore(root);
+  fs.writeFileSync(path.join(root, EDIT_FILE), editOneLine(fs.readFileSync(path.join(root, EDIT_FILE), 'utf8')));
+  const real = fs.realpathSync(root);
+  const project = discover(nodeFileHost, real).projects.find((p) => p.files.includes(EDIT_FILE));
+  if (!project) throw new Error(`no project owns ${EDIT_FILE}`);
+  const options = { ...project.options, noEmit: true };
+  const roots = [`${real}/${EDIT_FILE}`, `${real}/src/internal/types.ts`, `${real}/src/Rx.global.js`];
+  return () => {
+    const program = ts.createProgram(roots, options, ts.createCompilerHost(options));
+    const checker = program.getTypeChecker();
+    const sf = program.getSourceFile(roots[0]) as ts.SourceFile;
+    let asked = 0;
+    const visit = (n: ts.Node): void => {
+      if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
+        const callee = ts.isPropertyAccessExpression(n.expression) ? n.expression.name : n.expression;
+        checker.getSymbolAtLocation(callee);
+        asked++;
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+    if (asked === 0) throw new Error('the floor asked about no call');
+  };
+};
+
 export const TASKS: Record<string, Task> = {
+  'one-file-floor': oneFileFloor,
   'parse-floor': parseFloor,
   extract: extractOnly,
   'typecheck-floor': typecheckFloor,
   full: fullBuild,
   'graph-parse-floor': graphParseFloor,
   'graph-load': graphLoad,
+  'cli-full': cliFull,
+  'cli-incremental': cliIncremental,
+  'warm-rebuild': warmRebuild,
 };
 
-function main(): void {
+async function main(): Promise<void> {
   const [task, root] = process.argv.slice(2);
   const make = TASKS[task];
   if (!make || !root) {
     process.stderr.write(`usage: worker.ts <${Object.keys(TASKS).join('|')}> <root>\n`);
     process.exit(2);
   }
-  const run = make(root);
+  const measured = make(root);
   const t0 = performance.now();
-  run();
+  await measured();
   const ms = performance.now() - t0;
   process.stdout.write(JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
 }
 
-main();
+void main();

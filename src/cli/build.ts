@@ -1,44 +1,83 @@
-// `kg build`: a dry run prints the projection; --apply writes it atomically and prints one line.
+// `kg build`: a dry run prints the projection; --apply writes it through a checked generation
+// and prints one line. Incremental when a valid manifest sits beside the graph, full otherwise.
 
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildGraph, isGraphError, serializeGraph, writeFileAtomic, type BuildResult, type BuildSink } from '../graph';
+import {
+  GraphError,
+  acquireBuildLock,
+  buildTracked,
+  commitGeneration,
+  describeHolder,
+  formatDoctorReport,
+  isGraphError,
+  readPrevious,
+  sweepStaleTemps,
+  type BuildResult,
+  type BuildSink,
+  type TrackedBuildResult,
+} from '../graph';
 import type { BuildEvent } from './events';
 import { EXIT, type CliIo } from './streams';
 
-export const BUILD_HELP = `Usage: kg build [--apply] [--extract-only] [--root DIR] [--out FILE] [--list-external]
-                [--progress text|json]
+export const BUILD_HELP = `Usage: kg build [--apply] [--full] [--extract-only] [--root DIR] [--out FILE] [--list-external]
+                [--no-wait] [--progress text|json]
 
 Builds the knowledge graph of the TypeScript/JavaScript repository at --root.
 
 Without --apply this is a dry run: the graph is printed to stdout and nothing is written.
 
+When a manifest from the last build sits beside the graph (graph.manifest.json) and still
+describes it, the build is incremental: only changed files, and the files a change can affect,
+are parsed and resolved again, and the result is identical to a full build. Otherwise (no
+manifest, a torn or mismatched one, a changed tsconfig, package.json or .gitignore) the build is
+a full one, and stderr says why.
+
 Options:
-  --apply           Write the graph atomically to --out and print one summary line.
+  --apply           Write the graph and print one summary line. The new graph is written
+                    beside the current one, checked by the doctor, and only then replaces it;
+                    a candidate that fails is kept as <name>.rejected.json.
+  --full            Build everything from scratch even when an incremental build is possible.
   --extract-only    Build the extraction tier only (files, symbols, imports; no calls layer).
   --root DIR        Repository root (default: the current directory).
-  --out FILE        Where --apply writes (default: <root>/.knowledge-graph/graph.json).
+  --out FILE        Where the graph lives (default: <root>/.knowledge-graph/graph.json); the
+                    manifest is written beside it.
   --list-external   List imports and calls into node_modules or the standard library as
                     UNRESOLVED edges with reason "external" (by default they are only counted
                     in the graph's "unresolved" summary).
+  --no-wait         With --apply, refuse at once when another build is writing the same graph
+                    (by default this build waits for it to finish).
   --progress FORMAT How stderr reports: "text" (default, for people) or "json" (one JSON object
                     per line: log, progress, note, done and error events, for tools such as the
                     editor extension; see docs/cli.md).
   -h, --help        Show this help.
 
-Progress and diagnostics go to stderr. Exit codes: 0 built, 1 failed while writing,
-2 bad usage or bad input (missing root, no sources, unparsable tsconfig) — nothing written.
+Progress and diagnostics go to stderr. Exit codes: 0 built, 1 failed (a write failed, a
+suspected parse failure, a candidate the doctor rejected, another build holds the lock with
+--no-wait) — the current graph is untouched; 2 bad usage or bad input (missing root, no
+sources, unparsable tsconfig) — nothing written.
 `;
 
-export function runBuild(args: string[], io: CliIo): number {
+/** One line saying whether the build was incremental (and what it did) or full (and why). */
+export function describeMode(r: TrackedBuildResult): string {
+  if (r.mode === 'incremental') {
+    const d = r.delta;
+    return `incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward`;
+  }
+  return r.fullReason ? `full build: ${r.fullReason}` : 'full build: no graph yet';
+}
+
+export async function runBuild(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
       apply: { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
       'extract-only': { type: 'boolean', default: false },
       root: { type: 'string' },
       out: { type: 'string' },
       'list-external': { type: 'boolean', default: false },
+      'no-wait': { type: 'boolean', default: false },
       progress: { type: 'string', default: 'text' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -54,30 +93,43 @@ export function runBuild(args: string[], io: CliIo): number {
   }
   const report = values.progress === 'json' ? jsonReporter(io) : textReporter(io);
   try {
-    return buildAndReport(values, io, report);
+    return await buildAndReport(values, io, report);
   } catch (e) {
     report.error(e);
     throw e;
   }
 }
 
-function buildAndReport(values: BuildValues, io: CliIo, report: Reporter): number {
+async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter): Promise<number> {
   const root = path.resolve(io.cwd, values.root ?? '.');
   const out = path.resolve(io.cwd, values.out ?? path.join(root, '.knowledge-graph', 'graph.json'));
+  const shown = path.relative(io.cwd, out) || out;
   const started = performance.now();
   const sink: BuildSink = { log: report.log, progress: report.progress };
-  const result = buildGraph({ root, extractOnly: values['extract-only'], listExternal: values['list-external'], sink });
-  const text = serializeGraph(result.graph);
-  for (const d of result.graph.diagnostics ?? []) report.note(d.path, d.reason);
+  const build = (): TrackedBuildResult => {
+    const result = buildTracked({
+      root,
+      extractOnly: values['extract-only'],
+      listExternal: values['list-external'],
+      sink,
+      full: values.full,
+      previous: readPrevious(out),
+    });
+    report.log('info', describeMode(result));
+    for (const d of result.graph.diagnostics ?? []) report.note(d.path, d.reason);
+    return result;
+  };
+
   if (!values.apply) {
-    io.stdout.write(text);
+    const result = build();
+    io.stdout.write(result.text);
     report.done(null, result);
     return EXIT.OK;
   }
-  writeFileAtomic(out, text);
+
+  const result = await applyBuild({ out, shown, wait: !values['no-wait'], log: report.log, cwd: io.cwd, build });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const g = result.graph;
-  const shown = path.relative(io.cwd, out) || out;
   io.stdout.write(
     `kg: wrote ${shown}: ${g.nodes.length} nodes, ${g.edges.length} edges, layers ${g.layers.join('+') || '(none)'}, ` +
       `${result.stats.skipped} file${result.stats.skipped === 1 ? '' : 's'} skipped, ${seconds} s\n`,
@@ -86,7 +138,41 @@ function buildAndReport(values: BuildValues, io: CliIo, report: Reporter): numbe
   return EXIT.OK;
 }
 
-type BuildValues = { apply: boolean; 'extract-only': boolean; root?: string; out?: string; 'list-external': boolean };
+/**
+ * `--apply`: under the graph's lock, sweep what killed builds left, build, and make the result
+ * current only if the doctor passes it (a rejected candidate is an error naming where it is kept;
+ * the doctor's report is logged).
+ */
+export async function applyBuild(a: {
+  out: string;
+  shown: string;
+  wait: boolean;
+  cwd: string;
+  log: (level: 'info' | 'warn', message: string) => void;
+  build: () => TrackedBuildResult;
+}): Promise<TrackedBuildResult> {
+  const { out, shown, log } = a;
+  const lock = await acquireBuildLock(out, {
+    wait: a.wait,
+    onWait: (holder) => log('info', `another build is writing ${shown} (${describeHolder(holder)}); waiting for it to finish`),
+  });
+  try {
+    const swept = sweepStaleTemps(out);
+    if (swept.length > 0) log('info', `removed ${swept.length} temp file${swept.length === 1 ? '' : 's'} left by an interrupted build`);
+    const result = a.build();
+    const commit = commitGeneration(out, result.text, result.manifestText);
+    if (commit.status === 'rejected') {
+      const kept = path.relative(a.cwd, commit.rejectedPath) || commit.rejectedPath;
+      if (commit.report) for (const line of formatDoctorReport(commit.report, kept).trimEnd().split('\n')) log('warn', line);
+      throw new GraphError('GRAPH_INVALID', `the new graph failed the doctor${commit.problem ? ` (${commit.problem})` : ''}; it is kept at ${kept} and ${shown} is untouched`);
+    }
+    return result;
+  } finally {
+    lock.release();
+  }
+}
+
+type BuildValues = { apply: boolean; full: boolean; 'extract-only': boolean; root?: string; out?: string; 'list-external': boolean; 'no-wait': boolean };
 
 /** How a build reports on stderr: prose for people, or JSON lines for tools. */
 interface Reporter {

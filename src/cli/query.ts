@@ -5,7 +5,7 @@
 
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { answerQuery, DEFAULT_BUDGET, DEFAULT_TOP, loadGraphFile, QUERY_LIMIT, QUERY_NAMES, type QueryName, type QueryRequest, type QueryResult, type Unavailable } from '../graph';
+import { answerQuery, DEFAULT_BUDGET, DEFAULT_TOP, graphStatus, loadGraphFile, QUERY_LIMIT, QUERY_NAMES, readPrevious, type QueryName, type QueryRequest, type QueryResult, type Staleness, type Unavailable } from '../graph';
 import { EXIT, type CliIo } from './streams';
 
 export const DEFAULT_GRAPH = path.join('.knowledge-graph', 'graph.json');
@@ -172,6 +172,22 @@ function hint(u: Unavailable, graphShown: string): string {
   }
 }
 
+/**
+ * Whether the graph is older than the working tree (SPEC §8), from the manifest beside it, when
+ * the repository it describes is known — a graph in a `.knowledge-graph` folder describes that
+ * folder's parent — and the manifest can tell; otherwise the result says nothing about it.
+ */
+function stalenessOf(graphFile: string): Staleness | undefined {
+  const dir = path.dirname(graphFile);
+  if (path.basename(dir) !== '.knowledge-graph') return undefined;
+  try {
+    const status = graphStatus(path.dirname(dir), readPrevious(graphFile));
+    return status.available ? { stale: status.stale, changedFiles: status.changedFiles } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function runQuery(name: QueryName, args: string[], io: CliIo): number {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -187,7 +203,8 @@ export function runQuery(name: QueryName, args: string[], io: CliIo): number {
   }
   const file = path.resolve(io.cwd, parsed.graph);
   const load = loadGraphFile(file);
-  const result: QueryResult = answerQuery(load, parsed.request);
+  const staleness = load.ok ? stalenessOf(file) : undefined;
+  const result: QueryResult = answerQuery(load, parsed.request, staleness ? { staleness } : undefined);
   io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   if (!result.available) {
     const shown = path.relative(io.cwd, file) || file;

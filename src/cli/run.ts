@@ -2,6 +2,9 @@
 
 import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
+import { DOCTOR_HELP, runDoctorCommand } from './doctor';
+import { STATUS_HELP, runStatus } from './status';
+import { SERVE_HELP, runServe } from './serve';
 import { isQueryCommand, queryCommandsHelp, runQuery } from './query';
 import { EXIT, type CliIo } from './streams';
 
@@ -9,6 +12,9 @@ export const HELP = `Usage: kg <command> [options]
 
 Commands:
   build        Build the knowledge graph (dry run unless --apply).   kg build --help
+  doctor       Check a graph against the six invariants.            kg doctor --help
+  status       List files changed since the graph was built.        kg status --help
+  serve        Keep a build alive for an editor (JSON lines on stdin).  kg serve --help
 
 Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
 ${queryCommandsHelp()}
@@ -36,7 +42,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         io.stdout.write(HELP);
         return EXIT.OK;
       case 'build':
-        return runBuild(rest, io);
+        return await runBuild(rest, io);
+      case 'doctor':
+        return runDoctorCommand(rest, io);
+      case 'status':
+        return runStatus(rest, io);
+      case 'serve':
+        return await runServe(rest, io);
       default:
         if (isQueryCommand(command)) return runQuery(command, rest, io);
         io.stderr.write(`kg: unknown command "${command}"\n\n${HELP}`);
@@ -44,7 +56,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
   } catch (e) {
     if (isUsageError(e)) {
-      io.stderr.write(`kg: ${(e as Error).message}\n\n${command === 'build' ? BUILD_HELP : HELP}`);
+      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : command === 'serve' ? SERVE_HELP : HELP;
+      io.stderr.write(`kg: ${(e as Error).message}\n\n${help}`);
       return EXIT.USAGE;
     }
     if (isGraphError(e)) {

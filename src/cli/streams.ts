@@ -8,6 +8,8 @@ export interface CliIo {
   stdout: Writable;
   stderr: Writable;
   cwd: string;
+  /** Lines of input, for the commands that read requests (`kg serve`). */
+  stdin?: AsyncIterable<string | Uint8Array>;
 }
 
 /** Exit codes, fixed by the contract (docs/cli.md). */

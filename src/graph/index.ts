@@ -19,21 +19,62 @@ export { queryPath } from './query/shortest-path';
 export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
 export { queryIds, QUERY_LIMIT } from './query/query';
 export type * from './query/result';
+export {
+  runDoctor,
+  formatDoctorReport,
+  DOCTOR_RULES,
+  DOCTOR_RULE_DESCRIPTIONS,
+  DOCTOR_SAMPLE_LIMIT,
+  type DoctorReport,
+  type DoctorRule,
+  type DoctorRuleResult,
+  type DoctorSample,
+} from './doctor';
+export type { BuildDelta, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './build/incremental';
+export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './build/manifest';
+export { fingerprintTree, graphStatus, type GraphStatus } from './status';
+export { commitGeneration, manifestPathFor, readPrevious, rejectedPathFor, sweepStaleTemps, type CommitResult } from './io/generations';
+export { acquireBuildLock, describeHolder, lockPathFor, type BuildLock, type LockHolder, type LockOptions } from './io/lock';
 
-import type * as Builder from './build/builder';
+import type * as Engine from './build/engine';
+import type { BuildOptions, BuildResult } from './build/builder';
+import type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './build/incremental';
 
-let builder: typeof Builder | undefined;
+let engine: typeof Engine | undefined;
 
 /**
- * The builder, and the TypeScript compiler it carries, load on first use: reading and querying a
- * graph never pays for them. The bundles keep the builder in a file of its own (esbuild.mjs).
+ * The builder, and the TypeScript compiler it carries, load on first use: reading, querying,
+ * checking a graph and telling whether it is stale never pay for them. The bundles keep the
+ * builder in a file of its own (esbuild.mjs).
  */
-function loadBuilder(): typeof Builder {
+function loadEngine(): typeof Engine {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the lazy load esbuild.mjs splits into dist/engine-build.js
-  builder ??= require('./build/builder') as typeof Builder;
-  return builder;
+  engine ??= require('./build/engine') as typeof Engine;
+  return engine;
 }
 
-export function buildGraph(options: Builder.BuildOptions): Builder.BuildResult {
-  return loadBuilder().buildGraph(options);
+export function buildGraph(options: BuildOptions): BuildResult {
+  return loadEngine().buildGraph(options);
+}
+
+/** A build, incremental when `options.previous` holds a graph and a manifest that describes it. */
+export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
+  return loadEngine().buildTracked(options);
+}
+
+/** A build kept alive between rebuilds, with its programs warm (see build/incremental.ts). */
+export class BuildSession {
+  private readonly inner: Engine.BuildSession;
+  constructor(options: ConstructorParameters<typeof Engine.BuildSession>[0]) {
+    this.inner = new (loadEngine().BuildSession)(options);
+  }
+  rebuild(opts?: { full?: boolean }): TrackedBuildResult {
+    return this.inner.rebuild(opts);
+  }
+  warm(): TrackedBuildResult {
+    return this.inner.warm();
+  }
+  sync(onDisk: PreviousBuild): void {
+    this.inner.sync(onDisk);
+  }
 }

@@ -40,7 +40,7 @@ describe('kg build', () => {
     assert.match(lines[0], /^kg: wrote \.knowledge-graph\/graph\.json: 3 nodes, 2 edges, layers structural, 1 file skipped, \d+\.\d\d s$/);
     const graph = JSON.parse(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json'), 'utf8'));
     assertValidGraph(graph);
-    assert.deepEqual(listDir(path.join(root, '.knowledge-graph')), ['graph.json'], 'no temp file left behind');
+    assert.deepEqual(listDir(path.join(root, '.knowledge-graph')), ['graph.json', 'graph.manifest.json'], 'the graph, its manifest, and no temp file');
   });
 
   it('--out and --root are honoured relative to the working directory', () => {

@@ -6,15 +6,18 @@ import { GraphError } from '../errors';
 import { fileId, unresolvedId } from '../ids';
 import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../model';
 import { collectSites, type Site } from './calls';
+import { commentCitations, type CommentCitation } from './comments';
 import { TsCheckerBackend } from './checker';
 import { compose, moduleStructure } from './compose';
 import { discover, type Discovery, type Project } from './discover';
 import { exactEdge, unresolvedEdge } from './edges';
-import { extractFile, parseSource, type FileExtraction } from './extract';
+import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from './host';
-import { ModuleResolver, workspacePackages } from './imports';
-import { createProjectProgram, SourceFileCache } from './program';
-import { ResolutionSink, type DeclarationLookup } from './resolve';
+import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
+import { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from './read';
+import { createProjectProgram, SourceFileCache, type ProgramStore } from './program';
+import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
+import { fileShape, type FileShape } from './shape';
 import { RationaleLayer } from './rationale';
 
 export interface BuildSink {
@@ -36,6 +39,58 @@ export interface BuildOptions {
   sink?: BuildSink;
   /** Files larger than this are skipped and reported. */
   maxFileBytes?: number;
+  /** Facts carried forward from a previous build (the incremental build); absent for a full build. */
+  reuse?: FactReuse;
+  /**
+   * Programs and parsed files kept from the previous build of a long-lived session: each project's
+   * program is then built over all its files with the last one as `oldProgram`, so the compiler
+   * reuses everything unchanged. Updated in place.
+   */
+  programs?: ProgramStore;
+}
+
+/** A file's facts taken from a previous build instead of parsing and resolving it again. */
+export interface CarriedFacts {
+  nodes: GraphNode[];
+  /**
+   * The file's own edges that are not derived again every build: containment, and the proven
+   * (EXACT) calls and heritage. Imports are resolved again, cites and the rest replayed.
+   */
+  edges: GraphEdge[];
+  imports: ImportRef[];
+  cites: CommentCitation[];
+  residue: Residue;
+  shape: FileShape;
+}
+
+/** How the incremental build plugs into the pipeline without a second copy of it. */
+export interface FactReuse {
+  /** Called once, after discovery and reading, before any file is parsed. */
+  begin?(d: Discovery, inputs: readonly SourceInput[], resolver: ModuleResolver): void;
+  /** The carried facts of a file that needs neither parsing nor resolving, or undefined. */
+  carry(input: SourceInput): CarriedFacts | undefined;
+  /**
+   * Files a project's program must hold besides the ones it resolves, when it does not resolve
+   * them all: those that declare into the global scope, which every file of the project sees.
+   */
+  extraRoots?(project: Project): string[];
+}
+
+/** What the manifest records about each file in the graph. */
+export interface FileRecord {
+  path: string;
+  sha256: string;
+  /** The owning project's config path ('' for files outside every config). */
+  project: string;
+  imports: ImportRef[];
+  /** Where each import reference led, in order. */
+  outcomes: ImportOutcome[];
+  cites: CommentCitation[];
+  residue: Residue;
+  /** The file's shape (resolution tier only; empty for the extraction tier). */
+  shape: FileShape;
+  /** True when the facts were carried forward rather than extracted. */
+  carried: boolean;
 }
 
 export interface BuildStats {
@@ -47,49 +102,15 @@ export interface BuildStats {
 export interface BuildResult {
   graph: Graph;
   stats: BuildStats;
+  /** One record per source file in the graph, in path order. */
+  files: FileRecord[];
+  discovery: Discovery;
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
-
-/** A source file that was read and accepted, with the project that owns it. */
-export interface SourceInput {
-  path: string;
-  text: string;
-  project: Project;
-}
+export { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from './read';
 
 function checkCancelled(sink: BuildSink | undefined): void {
   if (sink?.isCancelled?.()) throw new GraphError('CANCELLED', 'build cancelled');
-}
-
-/** Reads every discovered source file; binary, oversized and unreadable files are skipped with a reason. */
-export function readSources(host: FileHost, d: Discovery, maxBytes: number, diagnostics: BuildDiagnostic[]): SourceInput[] {
-  const out: SourceInput[] = [];
-  const decoder = new TextDecoder('utf-8');
-  for (const rel of d.sourceFiles) {
-    const abs = d.root + '/' + rel;
-    let bytes: Uint8Array;
-    try {
-      const st = host.stat(abs);
-      if (st && st.size > maxBytes) {
-        diagnostics.push({ path: rel, reason: `file too large (${st.size} bytes; the limit is ${maxBytes})` });
-        continue;
-      }
-      bytes = host.readFile(abs);
-    } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      diagnostics.push({ path: rel, reason: `unreadable file (${typeof code === 'string' ? code : 'error'})` });
-      continue;
-    }
-    if (bytes.indexOf(0) >= 0) {
-      diagnostics.push({ path: rel, reason: 'binary file (contains NUL bytes)' });
-      continue;
-    }
-    let text = decoder.decode(bytes);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    out.push({ path: rel, text, project: d.owner.get(rel) as Project });
-  }
-  return out;
 }
 
 function count(summary: UnresolvedSummary, relation: Relation, reason: UnresolvedReason): void {
@@ -101,15 +122,17 @@ function count(summary: UnresolvedSummary, relation: Relation, reason: Unresolve
 export function importEdges(
   resolver: ModuleResolver,
   input: SourceInput,
-  extraction: FileExtraction,
+  extraction: Pick<FileExtraction, 'imports'>,
   summary: UnresolvedSummary,
   listExternal: boolean,
+  outcomes?: ImportOutcome[],
 ): GraphEdge[] {
   const edges: GraphEdge[] = [];
   const from = fileId(input.path);
   for (const ref of extraction.imports) {
     const relation: Relation = ref.kind === 're-export' ? 're-exports' : 'imports';
     const outcome = resolver.resolve(input.project, input.path, ref);
+    outcomes?.push(outcome);
     const opts = { evidence: ref.evidence, context: ref.context, ast: true };
     if (outcome.kind === 'file') {
       edges.push(exactEdge(from, fileId(outcome.path), relation, 'MODULE_RESOLUTION', opts));
@@ -152,7 +175,8 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const listExternal = !!options.listExternal;
   const rationale = RationaleLayer.start({ host, root, walk: d, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, summary });
 
-  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink };
+  options.reuse?.begin?.(d, inputs, resolver);
+  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse: options.reuse, programs: options.programs, files: [] };
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
 
   const notes = rationale.finish(tier.nodes);
@@ -167,6 +191,8 @@ export function buildGraph(options: BuildOptions): BuildResult {
   return {
     graph,
     stats: { files: inputs.length, projects: d.projects.length, skipped },
+    files: ctx.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    discovery: d,
   };
 }
 
@@ -186,19 +212,42 @@ interface TierContext {
   listExternal: boolean;
   rationale: RationaleLayer;
   sink: BuildSink | undefined;
+  reuse: FactReuse | undefined;
+  programs: ProgramStore | undefined;
+  /** Filled by the tier: what the manifest records of each file. */
+  files: FileRecord[];
+}
+
+const NO_SHAPE: FileShape = { shape: '', global: false };
+
+/** Emits a carried file's facts, replaying what is derived again, and records it. */
+function emitCarried(ctx: TierContext, out: TierOutput, input: SourceInput, c: CarriedFacts, resolution?: ResolutionSink): void {
+  const outcomes: ImportOutcome[] = [];
+  out.nodes.push(...c.nodes);
+  out.edges.push(...c.edges, ...importEdges(ctx.resolver, input, c, ctx.summary, ctx.listExternal, outcomes), ...ctx.rationale.cite(c.cites));
+  resolution?.replay(input.path, c.residue);
+  ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: c.imports, outcomes, cites: c.cites, residue: c.residue, shape: c.shape, carried: true });
 }
 
 /** Extraction only: parse each file on its own, no programs, no checker. */
-function extractionTier({ root, inputs, resolver, summary, listExternal, rationale, sink }: TierContext): TierOutput {
+function extractionTier(ctx: TierContext): TierOutput {
+  const { root, inputs, resolver, summary, listExternal, rationale, sink } = ctx;
   const out: TierOutput = { nodes: [], edges: [] };
   let done = 0;
   for (const input of inputs) {
-    const abs = root + '/' + input.path;
-    const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
-    const extraction = extractFile(sf, input.path);
-    out.nodes.push(...extraction.nodes);
-    out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal));
-    out.edges.push(...rationale.sourceCites(sf, input.path, extraction.declarations));
+    const carried = ctx.reuse?.carry(input);
+    if (carried) {
+      emitCarried(ctx, out, input, carried);
+    } else {
+      const abs = root + '/' + input.path;
+      const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+      const extraction = extractFile(sf, input.path);
+      const outcomes: ImportOutcome[] = [];
+      const cites = commentCitations(sf, input.path, extraction.declarations);
+      out.nodes.push(...extraction.nodes);
+      out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes), ...rationale.cite(cites));
+      ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: extraction.imports, outcomes, cites, residue: { counted: {}, sites: [] }, shape: NO_SHAPE, carried: false });
+    }
     done++;
     if (done % 200 === 0 || done === inputs.length) {
       sink?.progress?.('extract', done, inputs.length);
@@ -212,11 +261,12 @@ function extractionTier({ root, inputs, resolver, summary, listExternal, rationa
  * Extraction plus resolution: one program per project (parsed files shared between programs),
  * each file's call sites and heritage clauses answered by the checker behind its seam.
  */
-function resolutionTier({ root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink }: TierContext): TierOutput {
+function resolutionTier(ctx: TierContext): TierOutput {
+  const { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse, programs: store } = ctx;
   const out: TierOutput = { nodes: [], edges: [] };
   const texts = new Map(inputs.map((i) => [root + '/' + i.path, i.text]));
   const byPath = new Map(inputs.map((i) => [i.path, i]));
-  const cache = new SourceFileCache(texts, host);
+  const cache = new SourceFileCache(texts, host, store?.files);
   const extractions = new Map<string, FileExtraction>();
   const resolution = new ResolutionSink(summary, listExternal);
 
@@ -233,7 +283,24 @@ function resolutionTier({ root, host, inputs, discovery: d, resolver, summary, l
   for (const project of d.projects) {
     const owned = project.files.filter((f) => byPath.has(f));
     if (owned.length === 0) continue;
-    const program = createProjectProgram(root, project, owned.map((f) => root + '/' + f), cache, resolver);
+    // Files an incremental build carries need no program; the others get one whose roots are
+    // them and the project's files that declare globals (what the rest imports comes along).
+    const fresh: string[] = [];
+    for (const rel of owned) {
+      const input = byPath.get(rel) as SourceInput;
+      const carried = reuse?.carry(input);
+      if (carried) {
+        emitCarried(ctx, out, input, carried, resolution);
+        done++;
+      } else {
+        fresh.push(rel);
+      }
+    }
+    if (fresh.length === 0) continue;
+    // A session keeps whole programs, which the compiler reuses from one build to the next.
+    const roots = store || fresh.length === owned.length ? owned : [...new Set([...fresh, ...(reuse?.extraRoots?.(project) ?? [])])].sort();
+    const program = createProjectProgram(root, project, roots.map((f) => root + '/' + f), cache, resolver, store?.programs.get(project.configPath));
+    store?.programs.set(project.configPath, program);
     const backend = new TsCheckerBackend(program);
     const sourceFileOf = (rel: string): ts.SourceFile => {
       const abs = root + '/' + rel;
@@ -249,13 +316,15 @@ function resolutionTier({ root, host, inputs, discovery: d, resolver, summary, l
       },
       nodeAt: (rel, nameStart) => extractionOf(rel, sourceFileOf(rel)).declarations.get(nameStart),
     };
-    for (const rel of owned) {
+    for (const rel of fresh) {
       const input = byPath.get(rel) as SourceInput;
       const sf = sourceFileOf(rel);
       const extraction = extractionOf(rel, sf);
+      const outcomes: ImportOutcome[] = [];
+      const cites = commentCitations(sf, rel, extraction.declarations);
       out.nodes.push(...extraction.nodes);
-      out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal));
-      out.edges.push(...rationale.sourceCites(sf, rel, extraction.declarations));
+      out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes));
+      out.edges.push(...rationale.cite(cites));
       const kinds = new Map(extraction.nodes.map((n) => [n.id, n.kind]));
       const sites = collectSites(sf, extraction, kinds);
       // Sites that share a key denote the same declarations: ask about the first of each.
@@ -275,6 +344,17 @@ function resolutionTier({ root, host, inputs, discovery: d, resolver, summary, l
         const representative = site.shareKey !== undefined ? (firstWithKey.get(site.shareKey) as Site) : site;
         resolution.accept(sf, rel, site, answerOf.get(representative), lookup);
       }
+      ctx.files.push({
+        path: rel,
+        sha256: input.sha256,
+        project: project.configPath,
+        imports: extraction.imports,
+        outcomes,
+        cites,
+        residue: resolution.residues.get(rel) ?? { counted: {}, sites: [] },
+        shape: fileShape(sf),
+        carried: false,
+      });
       done++;
       if (done % 100 === 0 || done === inputs.length) {
         sink?.progress?.('resolve', done, inputs.length);

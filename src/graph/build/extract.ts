@@ -236,7 +236,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) {
         const isDefault = st.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
         const name = st.name ? st.name.text : isDefault ? 'default' : undefined;
-        if (name === undefined) continue;
+        if (!name) continue; // '' is a name the parser invented while recovering from an error
         if (ts.isFunctionDeclaration(st)) {
           declare(prefix + name, 'function', st, parent, exported);
         } else {
@@ -246,7 +246,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       } else if (ts.isInterfaceDeclaration(st)) {
         const id = declare(prefix + st.name.text, 'interface', st, parent, exported);
         declareMembers(st.members, prefix + st.name.text, id);
-      } else if (ts.isEnumDeclaration(st)) {
+      } else if (ts.isEnumDeclaration(st) && st.name.text !== '') {
         declare(prefix + st.name.text, 'enum', st, parent, exported);
       } else if (ts.isTypeAliasDeclaration(st)) {
         declare(prefix + st.name.text, 'type', st, parent, exported);

@@ -126,7 +126,20 @@ export class ModuleResolver {
     return format;
   }
 
+  /** Outcomes already computed this build (an incremental build asks twice: to plan, then to emit). */
+  private readonly outcomes = new Map<string, ImportOutcome>();
+
   resolve(project: Project, fromRel: string, ref: ImportRef): ImportOutcome {
+    const key = `${project.configPath}\u0000${fromRel}\u0000${ref.syntax}\u0000${ref.specifier}`;
+    let outcome = this.outcomes.get(key);
+    if (!outcome) {
+      outcome = this.resolveUncached(project, fromRel, ref);
+      this.outcomes.set(key, outcome);
+    }
+    return outcome;
+  }
+
+  private resolveUncached(project: Project, fromRel: string, ref: ImportRef): ImportOutcome {
     const from = this.root + '/' + fromRel;
     const mode: ts.ResolutionMode =
       ref.syntax === 'require' ? ts.ModuleKind.CommonJS : ref.syntax === 'dynamic' ? ts.ModuleKind.ESNext : this.impliedFormat(project, from);

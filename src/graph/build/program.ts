@@ -9,16 +9,37 @@ import type { Project } from './discover';
 import type { FileHost } from './host';
 import type { ModuleResolver } from './imports';
 
-/** Parsed files shared by every program of one build. */
+/**
+ * The compiler's default libraries (lib.*.d.ts, bundled and immutable), parsed — and, once a
+ * checker has used them, bound — once per process and shared by every build, as the language
+ * service's document registry shares them between projects. They are most of a small build's
+ * time; a warm rebuild and the tests would otherwise parse and bind them again every time.
+ */
+const defaultLibFiles = new Map<string, ts.SourceFile>();
+
+/**
+ * What a long-lived build (a session) keeps between builds: each project's last program, for the
+ * compiler's structural reuse, and the parsed files, reused while their text is the same.
+ */
+export interface ProgramStore {
+  programs: Map<string, ts.Program>;
+  files: Map<string, ts.SourceFile>;
+}
+
+/** Parsed files shared by every program of one build (and, with a store, by later builds). */
 export class SourceFileCache {
-  private readonly files = new Map<string, ts.SourceFile>();
+  private readonly files: Map<string, ts.SourceFile>;
   private readonly libDir = path.dirname(ts.getDefaultLibFilePath({})).split(path.sep).join('/');
 
   constructor(
     /** Repository source texts (absolute path → decoded text, BOM removed). */
     private readonly texts: ReadonlyMap<string, string>,
     private readonly host: FileHost,
-  ) {}
+    /** Parsed files kept from earlier builds; each is checked against the text read now. */
+    private readonly kept?: Map<string, ts.SourceFile>,
+  ) {
+    this.files = kept ?? new Map();
+  }
 
   get defaultLibDirectory(): string {
     return this.libDir;
@@ -50,12 +71,15 @@ export class SourceFileCache {
 
   get(fileName: string, options: ts.CreateSourceFileOptions, variant: string): ts.SourceFile | undefined {
     const key = `${fileName}\u0000${options.languageVersion}\u0000${options.impliedNodeFormat}\u0000${options.jsDocParsingMode}\u0000${variant}`;
-    const cached = this.files.get(key);
-    if (cached) return cached;
+    const lib = this.isDefaultLib(fileName);
+    const files = lib ? defaultLibFiles : this.files;
+    const cached = files.get(key);
+    if (cached && (lib || !this.kept)) return cached;
     const text = this.readText(fileName);
     if (text === undefined) return undefined;
+    if (cached && cached.text === text) return cached;
     const sf = ts.createSourceFile(fileName, text, options, false);
-    this.files.set(key, sf);
+    files.set(key, sf);
     return sf;
   }
 }
@@ -73,6 +97,7 @@ export function createProjectProgram(
   rootNames: readonly string[],
   cache: SourceFileCache,
   resolver: ModuleResolver,
+  oldProgram?: ts.Program,
 ): ts.Program {
   const options = programOptions(project);
   const rh = resolver.resolutionHost;
@@ -107,5 +132,5 @@ export function createProjectProgram(
     },
     getModuleResolutionCache: () => resolver.cacheFor(project),
   };
-  return ts.createProgram({ rootNames, options, host });
+  return ts.createProgram({ rootNames, options, host, oldProgram });
 }

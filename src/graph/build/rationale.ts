@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type * as ts from 'typescript';
 import { adrId, docId, fileId, moduleId, symbolId, unresolvedId } from '../ids';
 import type { BuildDiagnostic, Evidence, GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../model';
-import { commentCitations } from './comments';
+import { commentCitations, type CommentCitation } from './comments';
 import { configSection, readRepositoryConfig, reportUnknownKeys, repoPathList } from './config';
 import { isSourceFileName, type WalkResult } from './discover';
 import { exactEdge, unresolvedEdge } from './edges';
@@ -206,7 +206,12 @@ export class RationaleLayer {
 
   /** `cites` edges from a parsed source file's comments to the records they name. */
   sourceCites(sf: ts.SourceFile, relPath: string, declarations: ReadonlyMap<number, string>): GraphEdge[] {
-    return commentCitations(sf, relPath, declarations).map((c) => this.recordCitation(c.source, c.num, c.evidence));
+    return this.cite(commentCitations(sf, relPath, declarations));
+  }
+
+  /** `cites` edges for comment citations found earlier (an incremental build keeps them in its manifest). */
+  cite(citations: readonly CommentCitation[]): GraphEdge[] {
+    return citations.map((c) => this.recordCitation(c.source, c.num, c.evidence));
   }
 
   /** The layer's nodes and edges, with record citations resolved against the resolver's nodes. */

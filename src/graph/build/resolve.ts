@@ -25,15 +25,40 @@ export interface DeclarationLookup {
 
 /** A site the checker could not place, waiting for the name index of the whole graph. */
 export interface PendingMatch {
-  site: Site;
+  site: Pick<Site, 'relation' | 'source' | 'name' | 'member' | 'context'>;
   reason: 'any-receiver' | 'no-declaration';
   file: string;
   evidence: { file: string; line: number; column: number };
 }
 
+/**
+ * What a file's sites left besides EXACT edges, kept so an incremental build can replay it for a
+ * file it does not resolve again: references only counted, UNRESOLVED sites, and sites waiting
+ * for the name index (matched again every build, since names anywhere can change the answer).
+ */
+export interface Residue {
+  counted: UnresolvedSummary;
+  sites: ResidueSite[];
+}
+
+export interface ResidueSite {
+  relation: GraphEdge['relation'];
+  source: string;
+  name: string;
+  member: boolean;
+  reason: UnresolvedReason;
+  line: number;
+  column: number;
+  context?: string;
+  /** Waiting for the name index rather than UNRESOLVED already. */
+  pending?: true;
+}
+
 export class ResolutionSink {
   readonly edges: GraphEdge[] = [];
   readonly pending: PendingMatch[] = [];
+  /** Per file (repo-relative), what its sites left besides EXACT edges. */
+  readonly residues = new Map<string, Residue>();
 
   constructor(
     private readonly summary: UnresolvedSummary,
@@ -45,21 +70,67 @@ export class ResolutionSink {
     byReason[reason] = (byReason[reason] ?? 0) + 1;
   }
 
-  unresolved(site: Site, reason: UnresolvedReason, evidence: PendingMatch['evidence'], context?: string): void {
+  private residueOf(file: string): Residue {
+    let r = this.residues.get(file);
+    if (!r) {
+      r = { counted: {}, sites: [] };
+      this.residues.set(file, r);
+    }
+    return r;
+  }
+
+  /** `record`: the file whose residue this is (absent for a name match that found nothing). */
+  unresolved(site: Pick<Site, 'relation' | 'source' | 'name' | 'member' | 'context'>, reason: UnresolvedReason, evidence: PendingMatch['evidence'], context?: string, record?: string): void {
     this.count(site.relation, reason);
-    if (COUNTED_ONLY.has(reason) && !(reason === 'external' && this.listExternal)) return;
+    if (COUNTED_ONLY.has(reason) && !(reason === 'external' && this.listExternal)) {
+      if (record !== undefined) {
+        const counted = (this.residueOf(record).counted[site.relation] ??= {});
+        counted[reason] = (counted[reason] ?? 0) + 1;
+      }
+      return;
+    }
+    if (record !== undefined) {
+      const r: ResidueSite = { relation: site.relation, source: site.source, name: site.name, member: site.member, reason, line: evidence.line, column: evidence.column };
+      if (site.context !== undefined) r.context = site.context;
+      this.residueOf(record).sites.push(r);
+    }
     this.edges.push(unresolvedEdge(site.source, unresolvedId(site.name), site.relation, reason, { evidence, ast: true, context: context ?? site.context }));
+  }
+
+  private wait(p: PendingMatch): void {
+    this.pending.push(p);
+    const r: ResidueSite = { relation: p.site.relation, source: p.site.source, name: p.site.name, member: p.site.member, reason: p.reason, line: p.evidence.line, column: p.evidence.column, pending: true };
+    if (p.site.context !== undefined) r.context = p.site.context;
+    this.residueOf(p.file).sites.push(r);
+  }
+
+  /** Replays the residue of a file that is not resolved again (see `Residue`). */
+  replay(file: string, residue: Residue): void {
+    for (const [relation, reasons] of Object.entries(residue.counted) as Array<[GraphEdge['relation'], Partial<Record<UnresolvedReason, number>>]>) {
+      for (const [reason, n] of Object.entries(reasons) as Array<[UnresolvedReason, number]>) {
+        const total = (this.summary[relation] ??= {});
+        total[reason] = (total[reason] ?? 0) + n;
+        const mine = (this.residueOf(file).counted[relation] ??= {});
+        mine[reason] = (mine[reason] ?? 0) + n;
+      }
+    }
+    for (const s of residue.sites) {
+      const site = { relation: s.relation, source: s.source, name: s.name, member: s.member, context: s.context as Site['context'] };
+      const evidence = { file, line: s.line, column: s.column };
+      if (s.pending) this.wait({ site, reason: s.reason as PendingMatch['reason'], file, evidence });
+      else this.unresolved(site, s.reason, evidence, undefined, file);
+    }
   }
 
   /** Records one site of `relPath` given the checker's answer. */
   accept(sf: ts.SourceFile, relPath: string, site: Site, answer: SymbolAnswer | undefined, lookup: DeclarationLookup): void {
     const evidence = evidenceAt(sf, relPath, site.at);
     if (site.syntacticReason || !answer) {
-      this.unresolved(site, site.syntacticReason ?? 'no-declaration', evidence);
+      this.unresolved(site, site.syntacticReason ?? 'no-declaration', evidence, undefined, relPath);
       return;
     }
     if (answer.kind === 'none') {
-      this.pending.push({ site, reason: answer.reason, file: relPath, evidence });
+      this.wait({ site, reason: answer.reason, file: relPath, evidence });
       return;
     }
     const targets = new Set<string>();
@@ -83,7 +154,7 @@ export class ResolutionSink {
     // No declaration with a node: say why, preferring what a reader can act on.
     const order: UnresolvedReason[] = ['indirect', 'excluded', 'local', 'external'];
     const reason = order.find((r) => misses.includes(r)) ?? 'no-declaration';
-    this.unresolved(site, reason, evidence);
+    this.unresolved(site, reason, evidence, undefined, relPath);
   }
 
   /** Turns the pending sites into CANDIDATE edges by name, or UNRESOLVED ones. */

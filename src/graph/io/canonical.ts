@@ -35,8 +35,12 @@ function line(value: unknown, order: readonly string[], nested?: Record<string, 
   return JSON.stringify(ordered(value as Record<string, unknown>, order, nested));
 }
 
-/** The bytes of graph.json for a graph whose nodes and edges are already sorted. */
-export function serializeGraph(graph: Graph): string {
+/**
+ * The bytes of graph.json for a graph whose nodes and edges are already sorted. `lines` may hold
+ * the serialized line of node and edge objects from earlier calls (a warm session keeps one: the
+ * objects it carries from build to build are never changed), so only new objects are serialized.
+ */
+export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>): string {
   const parts: string[] = [];
   const top = graph as unknown as Record<string, unknown>;
   const keys = [
@@ -50,7 +54,16 @@ export function serializeGraph(graph: Graph): string {
       const items = value as unknown[];
       const order = key === 'nodes' ? NODE_KEY_ORDER : key === 'edges' ? EDGE_KEY_ORDER : ['path', 'reason'];
       const nested = key === 'edges' ? { evidence: EVIDENCE_KEY_ORDER } : undefined;
-      text = items.length === 0 ? '[]' : '[\n' + items.map((item) => '    ' + line(item, order, nested)).join(',\n') + '\n  ]';
+      const lineOf = (item: unknown): string => {
+        if (!lines || key === 'diagnostics') return line(item, order, nested);
+        let l = lines.get(item as object);
+        if (l === undefined) {
+          l = line(item, order, nested);
+          lines.set(item as object, l);
+        }
+        return l;
+      };
+      text = items.length === 0 ? '[]' : '[\n' + items.map((item) => '    ' + lineOf(item)).join(',\n') + '\n  ]';
     } else {
       text = JSON.stringify(canonicalValue(value));
     }

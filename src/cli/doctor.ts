@@ -1,0 +1,78 @@
+// `kg doctor`: the six invariants over a graph.json, one line per rule, samples under failures.
+// It only reads.
+
+import * as fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { formatDoctorReport, isGraphError, runDoctor } from '../graph';
+import { resolveGraphPaths } from './graph-path';
+import { EXIT, type CliIo } from './streams';
+
+export const DOCTOR_HELP = `Usage: kg doctor [--graph FILE] [--root DIR] [--json]
+
+Checks a graph.json against the six invariants and never modifies it:
+
+  exact_edge_without_source     an EXACT edge whose source no file declares
+  exact_edge_without_target     an EXACT edge whose target no file declares
+  missing_evidence_file         an edge whose evidence file is not a file node
+  duplicate_stable_key          one stable key (node id) on two nodes
+  unknown_confidence            a value outside the vocabulary, or EXACT backed by
+                                non-exact provenance
+  invalid_repository_ownership  a node or edge whose owning file does not match its id,
+                                its containment or its evidence
+
+Prints one line per rule with its status and violation count, and up to 20 samples under each
+failing rule.
+
+Options:
+  --graph FILE   The graph to check (default: <root>/.knowledge-graph/graph.json).
+  --root DIR     Repository root (default: the current directory).
+  --json         Print the report as JSON instead of text.
+  -h, --help     Show this help.
+
+Exit codes: 0 all rules pass, 1 a rule failed or the file is not a graph, 2 bad usage,
+3 there is no graph to check.
+`;
+
+export function runDoctorCommand(args: string[], io: CliIo): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      graph: { type: 'string' },
+      root: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(DOCTOR_HELP);
+    return EXIT.OK;
+  }
+  const { graph, shown } = resolveGraphPaths(io, values.graph, values.root);
+  let text: string;
+  try {
+    text = fs.readFileSync(graph, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? `there is no graph at ${shown}; build one with kg build --apply` : `cannot read ${shown}: ${(e as Error).message}`;
+    if (values.json) io.stdout.write(JSON.stringify({ available: false, graph: shown, reason }) + '\n');
+    io.stderr.write(`kg: ${reason}\n`);
+    return EXIT.UNAVAILABLE;
+  }
+  let problem: string | undefined;
+  let report;
+  try {
+    report = runDoctor(JSON.parse(text));
+  } catch (e) {
+    if (!(e instanceof SyntaxError) && !isGraphError(e)) throw e;
+    problem = e instanceof SyntaxError ? `${shown} is not valid JSON (${e.message})` : `${shown}: ${(e as Error).message}`;
+  }
+  if (!report) {
+    if (values.json) io.stdout.write(JSON.stringify({ available: true, graph: shown, ok: false, problem }) + '\n');
+    io.stderr.write(`kg: doctor: ${problem}\n`);
+    return EXIT.FAILED;
+  }
+  if (values.json) io.stdout.write(JSON.stringify({ available: true, graph: shown, ...report }) + '\n');
+  else io.stdout.write(formatDoctorReport(report, shown));
+  return report.ok ? EXIT.OK : EXIT.FAILED;
+}

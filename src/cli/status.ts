@@ -1,0 +1,54 @@
+// `kg status`: which files changed, were added or were deleted since the graph was built,
+// from the manifest's fingerprints against the working tree. It only reads.
+
+import { parseArgs } from 'node:util';
+import { graphStatus, readPrevious } from '../graph';
+import { resolveGraphPaths } from './graph-path';
+import { EXIT, type CliIo } from './streams';
+
+export const STATUS_HELP = `Usage: kg status [--graph FILE] [--root DIR]
+
+Compares the fingerprints recorded when the graph was built (graph.manifest.json, beside it)
+with the working tree, and prints JSON:
+
+  {"available": true, "graph": "...", "stale": true, "changedFiles": [...],
+   "changed": [...], "added": [...], "deleted": [...]}
+
+changedFiles is every path in the other three lists. Paths are the repository's source files
+and the other files that shape a build (tsconfig/jsconfig, package.json, .gitignore, lockfiles).
+
+Options:
+  --graph FILE   The graph (default: <root>/.knowledge-graph/graph.json). A graph inside a
+                 .knowledge-graph folder describes that folder's parent unless --root says otherwise.
+  --root DIR     Repository root (default: the current directory).
+  -h, --help     Show this help.
+
+Exit codes: 0 answered (stale or not), 2 bad usage or a missing root, 3 unavailable (no graph,
+or no manifest that describes it): {"available": false, "reason": "..."}.
+`;
+
+export function runStatus(args: string[], io: CliIo): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      graph: { type: 'string' },
+      root: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(STATUS_HELP);
+    return EXIT.OK;
+  }
+  const { graph, root, shown } = resolveGraphPaths(io, values.graph, values.root);
+  const status = graphStatus(root, readPrevious(graph));
+  if (!status.available) {
+    io.stdout.write(JSON.stringify({ available: false, graph: shown, reason: status.reason }) + '\n');
+    return EXIT.UNAVAILABLE;
+  }
+  const { stale, changedFiles, changed, added, deleted } = status;
+  io.stdout.write(JSON.stringify({ available: true, graph: shown, stale, changedFiles, changed, added, deleted }) + '\n');
+  return EXIT.OK;
+}

@@ -1,0 +1,418 @@
+// The incremental build (SPEC §8, seed 000's merge, seed 002's deltas). It runs the one build
+// pipeline of builder.ts and only changes where each file's facts come from. A file whose bytes
+// and owning project are unchanged since the manifest was written, and which no change can
+// affect, has its facts carried forward: its nodes and proven edges from the previous graph.json,
+// its import references, comment citations and unresolved residue from the manifest (replayed, so
+// names and records elsewhere still decide their answer). Every other file is parsed and, in the
+// resolution tier, resolved again by the checker. What every build derives again stays derived:
+// discovery, modules, every import's resolution, rationale from markdown, name matches,
+// diagnostics. The result is the full build's, byte for byte; the equivalence property test holds
+// it to that.
+//
+// Which files a change can affect (resolution tier): a file's call sites resolve through what the
+// files it imports (directly or transitively) let it see. So when a file's shape — what other
+// files can see of it (shape.ts) — changes, or it is added or deleted, or its imports now lead
+// elsewhere, every file that imports it, transitively, is resolved again; when only its body
+// changes, only itself. A change to a file that declares globals makes every file resolve again.
+//
+// It throws rather than shrink: a changed file that had symbols and now yields nothing readable
+// is a suspected parse failure, not a deletion.
+
+import { GraphError } from '../errors';
+import { fileOfId } from '../ids';
+import { compareStrings, type Graph, type GraphEdge, type GraphNode } from '../model';
+import { serializeGraph } from '../io/canonical';
+import {
+  buildGraph,
+  type BuildOptions,
+  type BuildResult,
+  type CarriedFacts,
+  type FactReuse,
+  type SourceInput,
+} from './builder';
+import type { Discovery, Project } from './discover';
+import type { ProgramStore } from './program';
+import { collectImports, parseSource, type ImportRef } from './extract';
+import { nodeFileHost } from './host';
+import type { ImportOutcome, ModuleResolver } from './imports';
+import {
+  MANIFEST_VERSION,
+  UNREADABLE,
+  compareFingerprints,
+  fromManifestCites,
+  fromManifestImports,
+  hashInputs,
+  importTarget,
+  manifestMismatch,
+  parseManifest,
+  serializeManifest,
+  sha256Hex,
+  toManifestCites,
+  toManifestImports,
+  type Manifest,
+  type ManifestOptions,
+} from './manifest';
+import { buildInputPaths, engineOf } from './inputs';
+import { fileShape, type FileShape } from './shape';
+
+/** What is on disk from the last build: raw texts, absent when the file does not exist. */
+export interface PreviousBuild {
+  graphText?: string;
+  manifestText?: string;
+  /**
+   * The same graph and manifest already parsed, from the build that wrote those texts (a session
+   * keeps them): neither is parsed again, nor the manifest's hash of the graph checked again.
+   */
+  parsed?: { graph: Graph; manifest: Manifest };
+}
+
+export interface TrackedBuildOptions extends BuildOptions {
+  /** The last build's graph.json and manifest; without them the build is a full one. */
+  previous?: PreviousBuild;
+  /** Force a full build even when a valid manifest exists. */
+  full?: boolean;
+  /** Serialized lines of node and edge objects from earlier builds (see `serializeGraph`). */
+  lines?: WeakMap<object, string>;
+}
+
+export interface BuildDelta {
+  changed: string[];
+  added: string[];
+  deleted: string[];
+  /** Files parsed (and, in the resolution tier, resolved) by this build. */
+  extracted: number;
+  /** Files whose facts were carried forward. */
+  carried: number;
+}
+
+export interface TrackedBuildResult extends BuildResult {
+  /** graph.json's bytes. */
+  text: string;
+  manifest: Manifest;
+  manifestText: string;
+  mode: 'full' | 'incremental';
+  /** For a full build, why it was not incremental (undefined when there was never a graph). */
+  fullReason?: string;
+  delta: BuildDelta;
+}
+
+/**
+ * Edges a carried file keeps from the previous graph: containment, and the proven (EXACT) calls
+ * and heritage. Imports are resolved again; cites and the unresolved rest are replayed from the
+ * manifest; module edges are derived from the file set.
+ */
+function carriedEdge(e: GraphEdge): boolean {
+  if (e.source.startsWith('mod:')) return false;
+  switch (e.relation) {
+    case 'imports':
+    case 're-exports':
+    case 'cites':
+      return false;
+    case 'calls':
+    case 'extends':
+    case 'implements':
+      return e.confidence === 'EXACT';
+    default:
+      return true;
+  }
+}
+
+interface PreviousFacts {
+  manifest: Manifest;
+  nodesByFile: Map<string, GraphNode[]>;
+  edgesByFile: Map<string, GraphEdge[]>;
+}
+
+/** The previous build's facts by owning file, or why they cannot be used. */
+function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions): PreviousFacts | { problem?: string } {
+  if (prev?.graphText === undefined) return {};
+  if (prev.manifestText === undefined) return { problem: 'no manifest beside graph.json' };
+  const parsed = prev.parsed ? { manifest: prev.parsed.manifest } : parseManifest(prev.manifestText);
+  if ('problem' in parsed) return { problem: parsed.problem };
+  const mismatch = manifestMismatch(parsed.manifest, prev.parsed ? undefined : prev.graphText, options, engineOf());
+  if (mismatch) return { problem: mismatch };
+  let graph: Graph;
+  try {
+    graph = prev.parsed?.graph ?? (JSON.parse(prev.graphText) as Graph);
+  } catch {
+    return { problem: 'graph.json is not valid JSON' };
+  }
+  if (!Array.isArray(graph?.nodes) || !Array.isArray(graph?.edges)) return { problem: 'graph.json has no node or edge list' };
+  const files = parsed.manifest.files;
+  const nodesByFile = new Map<string, GraphNode[]>();
+  const ownerOf = new Map<string, string>();
+  for (const n of graph.nodes) {
+    if (n.sourceFile === undefined) continue;
+    ownerOf.set(n.id, n.sourceFile);
+    if (files[n.sourceFile] === undefined) continue;
+    const list = nodesByFile.get(n.sourceFile) ?? [];
+    list.push(n);
+    nodesByFile.set(n.sourceFile, list);
+  }
+  const edgesByFile = new Map<string, GraphEdge[]>();
+  for (const e of graph.edges) {
+    if (!carriedEdge(e)) continue;
+    const owner = ownerOf.get(e.source) ?? fileOfId(e.source);
+    if (owner === undefined) return { problem: `graph.json has an edge no file owns (${e.source} --${e.relation}--> ${e.target})` };
+    if (files[owner] === undefined) continue;
+    const list = edgesByFile.get(owner) ?? [];
+    list.push(e);
+    edgesByFile.set(owner, list);
+  }
+  for (const f of Object.keys(files)) {
+    if (!nodesByFile.get(f)?.some((n) => n.kind === 'file')) return { problem: `the manifest lists ${f}, which graph.json does not hold` };
+  }
+  return { manifest: parsed.manifest, nodesByFile, edgesByFile };
+}
+
+/** The files the last build's manifest lists, when it can be read at all. */
+function lastFiles(p: PreviousBuild | undefined): Manifest['files'] {
+  if (p?.parsed) return p.parsed.manifest.files;
+  if (p?.manifestText === undefined) return {};
+  const r = parseManifest(p.manifestText);
+  return 'manifest' in r ? r.manifest.files : {};
+}
+
+const symbolCount = (nodes: readonly GraphNode[] | undefined) => (nodes ?? []).filter((n) => n.kind !== 'file').length;
+
+/** True when the parser reported syntax errors for the text (internal field of the pinned compiler). */
+function hasSyntaxErrors(input: SourceInput, root: string): boolean {
+  const sf = parseSource(root + '/' + input.path, input.text, undefined);
+  const diags = (sf as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics;
+  return Array.isArray(diags) && diags.length > 0;
+}
+
+const outcomeKey = (o: ImportOutcome): string => (o.kind === 'file' ? o.path : '!' + o.reason);
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** What the resolution tier must do again: the files to resolve, or why everything must be. */
+interface ResolutionPlan {
+  resolve: Set<string>;
+  /** New shapes of changed files (the others keep the manifest's). */
+  shapes: Map<string, FileShape>;
+  everything?: string;
+}
+
+function planResolution(prev: PreviousFacts, inputs: readonly SourceInput[], resolver: ModuleResolver, root: string, dirty: ReadonlySet<string>): ResolutionPlan {
+  const old = prev.manifest.files;
+  const present = new Set(inputs.map((i) => i.path));
+  const deleted = Object.keys(old).filter((f) => !present.has(f));
+  const shapes = new Map<string, FileShape>();
+  const refs = new Map<string, ImportRef[]>();
+  for (const input of inputs) {
+    if (!dirty.has(input.path)) continue;
+    const abs = root + '/' + input.path;
+    const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+    shapes.set(input.path, fileShape(sf));
+    refs.set(input.path, collectImports(sf, input.path));
+  }
+  // Where every file's imports lead now, against where they led.
+  const importers = new Map<string, Set<string>>();
+  const link = (from: string, to: string) => {
+    if (to.startsWith('!')) return;
+    const set = importers.get(to) ?? new Set<string>();
+    set.add(from);
+    importers.set(to, set);
+  };
+  for (const [f, e] of Object.entries(old)) for (const m of e.imports) link(f, importTarget(m));
+  const redirected: string[] = [];
+  for (const input of inputs) {
+    const mine = refs.get(input.path) ?? fromManifestImports(input.path, old[input.path].imports);
+    const now = mine.map((r) => outcomeKey(resolver.resolve(input.project, input.path, r)));
+    for (const t of now) link(input.path, t);
+    if (!dirty.has(input.path) && !sameList(now, old[input.path].imports.map(importTarget))) redirected.push(input.path);
+  }
+  // What other files may now see differently.
+  const seeds = new Set<string>([...deleted, ...redirected]);
+  for (const f of dirty) if (old[f]?.shape !== shapes.get(f)?.shape) seeds.add(f);
+  const resolve = new Set<string>([...dirty, ...redirected]);
+  for (const f of [...seeds].sort(compareStrings)) {
+    if (old[f]?.global || shapes.get(f)?.global) return { resolve, shapes, everything: `${f} declares globals and changed` };
+  }
+  const queue = [...seeds];
+  const seen = new Set(seeds);
+  while (queue.length > 0) {
+    for (const importer of importers.get(queue.pop() as string) ?? []) {
+      resolve.add(importer);
+      if (!seen.has(importer)) {
+        seen.add(importer);
+        queue.push(importer);
+      }
+    }
+  }
+  return { resolve, shapes };
+}
+
+/**
+ * Builds the graph, incrementally when `previous` holds a graph and a manifest that describes
+ * it, fully otherwise, and returns the graph's bytes and its manifest.
+ */
+export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
+  const host = options.host ?? nodeFileHost;
+  const manifestOptions: ManifestOptions = { extractOnly: !!options.extractOnly, listExternal: !!options.listExternal };
+  const loaded = options.full ? { problem: 'a full build was asked for (--full)' } : loadPrevious(options.previous, manifestOptions);
+  const prev = 'manifest' in loaded ? loaded : undefined;
+  let fullReason = 'problem' in loaded ? loaded.problem : undefined;
+
+  let discovery: Discovery | undefined;
+  let inputs: readonly SourceInput[] = [];
+  let inputHashes: Record<string, string> = {};
+  let inputPaths: string[] = [];
+  let documents: Record<string, string> = {};
+  let reuseOn = prev !== undefined;
+  let plan: ResolutionPlan | undefined;
+  const reuse: FactReuse = {
+    begin(d, read, resolver) {
+      discovery = d;
+      inputs = read;
+      inputPaths = buildInputPaths(host, d);
+      inputHashes = hashInputs(host, d.root, inputPaths);
+      documents = hashInputs(host, d.root, d.markdownFiles);
+      if (!prev) return;
+      const moved = compareFingerprints(prev.manifest.inputs, inputHashes).changedFiles;
+      if (moved.length > 0) {
+        reuseOn = false;
+        fullReason = `${moved.slice(0, 3).join(', ')}${moved.length > 3 ? ` and ${moved.length - 3} more` : ''} changed`;
+        return;
+      }
+      const dirty = new Set<string>();
+      for (const i of read) {
+        const before = prev.manifest.files[i.path];
+        if (!before || before.sha256 !== i.sha256 || before.project !== i.project.configPath) dirty.add(i.path);
+      }
+      plan = manifestOptions.extractOnly ? { resolve: dirty, shapes: new Map() } : planResolution(prev, read, resolver, d.root, dirty);
+      if (plan.everything) {
+        reuseOn = false;
+        fullReason = plan.everything;
+      }
+    },
+    carry(input): CarriedFacts | undefined {
+      if (!reuseOn || !prev || !plan || plan.resolve.has(input.path)) return undefined;
+      const before = prev.manifest.files[input.path];
+      if (!before || before.sha256 !== input.sha256 || before.project !== input.project.configPath) return undefined;
+      return {
+        nodes: prev.nodesByFile.get(input.path) ?? [],
+        edges: prev.edgesByFile.get(input.path) ?? [],
+        imports: fromManifestImports(input.path, before.imports),
+        cites: fromManifestCites(input.path, before.cites),
+        residue: before.residue,
+        shape: { shape: before.shape, global: !!before.global },
+      };
+    },
+    extraRoots(project: Project): string[] {
+      const present = new Set(inputs.map((i) => i.path));
+      return project.files.filter((f) => present.has(f) && (plan?.shapes.get(f) ?? { global: !!prev?.manifest.files[f]?.global }).global);
+    },
+  };
+  const result = buildGraph({ ...options, reuse });
+  const d = discovery as Discovery;
+
+  // Throw rather than shrink: a file that is still there, had symbols, and now yields none —
+  // whenever there is a trusted previous graph, even if something else made this build full.
+  if (prev) {
+    const present = new Set(d.sourceFiles);
+    const read = new Map(inputs.map((i) => [i.path, i]));
+    const nowSymbols = new Map<string, number>();
+    for (const n of result.graph.nodes) if (n.kind !== 'file' && n.sourceFile !== undefined) nowSymbols.set(n.sourceFile, (nowSymbols.get(n.sourceFile) ?? 0) + 1);
+    for (const f of Object.keys(prev.manifest.files).sort(compareStrings)) {
+      const had = symbolCount(prev.nodesByFile.get(f));
+      if (had === 0 || !present.has(f)) continue;
+      const input = read.get(f);
+      if (!input) {
+        const why = result.graph.diagnostics?.find((x) => x.path === f)?.reason ?? 'it was not read';
+        throw new GraphError('SUSPECTED_PARSE_FAILURE', `${f} had ${had} symbol${had === 1 ? '' : 's'} and now yields none (${why}); the graph is left as it was — fix the file, or run a full build (--full) to accept the loss`);
+      }
+      if ((nowSymbols.get(f) ?? 0) > 0 || input.sha256 === prev.manifest.files[f].sha256) continue;
+      const blank = input.text.trim() === '';
+      if (blank || hasSyntaxErrors(input, d.root)) {
+        throw new GraphError(
+          'SUSPECTED_PARSE_FAILURE',
+          `${f} had ${had} symbol${had === 1 ? '' : 's'} and now yields none (${blank ? 'the file is empty' : 'it has syntax errors'}); suspected parse failure, not a deletion — the graph is left as it was. Fix the file, or run a full build (--full) to accept it`,
+        );
+      }
+    }
+  }
+
+  // An input that changed while the build read it is recorded as unreadable, so the next build is full.
+  const after = hashInputs(host, d.root, inputPaths);
+  for (const p of inputPaths) if (after[p] !== inputHashes[p]) inputHashes[p] = UNREADABLE;
+
+  const text = serializeGraph(result.graph, options.lines);
+  const files: Manifest['files'] = {};
+  for (const f of result.files) {
+    files[f.path] = {
+      sha256: f.sha256,
+      project: f.project,
+      shape: f.shape.shape,
+      ...(f.shape.global ? { global: true as const } : {}),
+      imports: toManifestImports(f.imports, f.outcomes),
+      cites: toManifestCites(f.cites),
+      residue: f.residue,
+    };
+  }
+  const manifest: Manifest = {
+    manifestVersion: MANIFEST_VERSION,
+    engine: engineOf(),
+    options: manifestOptions,
+    graphSha256: sha256Hex(text),
+    inputs: inputHashes,
+    documents,
+    skipped: d.sourceFiles.filter((f) => files[f] === undefined),
+    outputDirs: d.outputDirs,
+    files,
+  };
+  // The delta is against the last build whenever its manifest can be read, even for a full build.
+  const before: Record<string, string> = {};
+  for (const [f, e] of Object.entries(prev?.manifest.files ?? lastFiles(options.previous))) before[f] = e.sha256;
+  const now: Record<string, string> = {};
+  for (const f of result.files) now[f.path] = f.sha256;
+  const diff = compareFingerprints(before, now);
+  const carried = result.files.filter((f) => f.carried).length;
+  return {
+    ...result,
+    text,
+    manifest,
+    manifestText: serializeManifest(manifest),
+    mode: prev && reuseOn ? 'incremental' : 'full',
+    fullReason: prev && reuseOn ? undefined : fullReason,
+    delta: { changed: diff.changed, added: diff.added, deleted: diff.deleted, extracted: result.files.length - carried, carried },
+  };
+}
+
+/**
+ * A build kept alive between rebuilds (the extension's build on save). It keeps the last graph and
+ * manifest in memory, and every project's program with its parsed files, so a rebuild after an
+ * edit neither reads the graph back nor parses or binds unchanged files: the compiler reuses them.
+ */
+export class BuildSession {
+  private previous: PreviousBuild | undefined;
+  private readonly store: ProgramStore = { programs: new Map(), files: new Map() };
+  private readonly lines = new WeakMap<object, string>();
+
+  constructor(private readonly options: Omit<TrackedBuildOptions, 'full' | 'programs'>) {
+    this.previous = options.previous;
+  }
+
+  /** Builds incrementally from the last result (or from `options.previous` the first time). */
+  rebuild(opts: { full?: boolean } = {}): TrackedBuildResult {
+    const result = buildTracked({ ...this.options, previous: this.previous, full: opts.full, programs: this.store, lines: this.lines });
+    this.previous = { graphText: result.text, manifestText: result.manifestText, parsed: { graph: result.graph, manifest: result.manifest } };
+    return result;
+  }
+
+  /**
+   * Takes what is on disk as the previous build unless it is what this session last built (another
+   * process may have written the graph since); programs and parsed files stay either way.
+   */
+  sync(onDisk: PreviousBuild): void {
+    if (onDisk.graphText !== this.previous?.graphText || onDisk.manifestText !== this.previous?.manifestText) this.previous = onDisk;
+  }
+
+  /** A full build that leaves every project's program in the session, so later rebuilds are warm. */
+  warm(): TrackedBuildResult {
+    return this.rebuild({ full: true });
+  }
+}

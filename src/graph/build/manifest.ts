@@ -1,0 +1,354 @@
+// The manifest beside graph.json: what the graph was built from. For each source file: its
+// SHA-256, its import references and where they led (so an incremental build resolves every import
+// again without parsing unchanged files, and sees which files' imports now lead elsewhere), its
+// comment citations of decision records, what its call sites left besides proven edges (counted
+// references, UNRESOLVED sites, sites waiting for a name match — replayed, since records and
+// names elsewhere can change their answer), and its shape (what other files can see of it). Then
+// the fingerprints of everything else that shapes a build (tsconfigs, package.json files,
+// .gitignore files, lockfiles), of the markdown files (for staleness), the engine and options,
+// and the SHA-256 of the graph.json it describes. It is written after the graph, so a kill between the two leaves a manifest that no
+// longer matches and the next build is a safe full one. Nothing in it depends on the clock or
+// the host: it may be committed beside the graph.
+
+import { createHash } from 'node:crypto';
+import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../model';
+import type { CommentCitation } from './comments';
+import type { ImportKind, ImportRef, ImportSyntax } from './extract';
+import type { FileHost } from './host';
+import type { WalkResult } from './walk';
+import type { ImportOutcome } from './imports';
+import type { Residue, ResidueSite } from './resolve';
+
+export const MANIFEST_VERSION = 2;
+
+/**
+ * The engine's version, recorded so that facts extracted by another version are never carried
+ * into this one's graph. Kept equal to package.json's version by a test; a release that changes
+ * what the builder emits bumps it.
+ */
+export const KG_VERSION = '0.1.0';
+
+export interface ManifestImport {
+  specifier: string;
+  kind: ImportKind;
+  syntax: ImportSyntax;
+  line: number;
+  column: number;
+  context?: string;
+  /** The graph file it led to, or… */
+  to?: string;
+  /** …why it led to none. */
+  reason?: UnresolvedReason;
+}
+
+export interface ManifestCite {
+  source: string;
+  num: number;
+  line: number;
+  column: number;
+}
+
+export interface ManifestFile {
+  sha256: string;
+  /** The owning project's config path ('' outside every config). */
+  project: string;
+  /** SHA-256 of what other files can see of it ('' when only the extraction tier was built). */
+  shape: string;
+  /** It declares into the global scope (a script, `declare global`, `declare module "…"`). */
+  global?: true;
+  imports: ManifestImport[];
+  cites: ManifestCite[];
+  residue: Residue;
+}
+
+export interface ManifestOptions {
+  extractOnly: boolean;
+  listExternal: boolean;
+}
+
+export interface Manifest {
+  manifestVersion: number;
+  engine: { kg: string; typescript: string };
+  options: ManifestOptions;
+  /** SHA-256 of the graph.json bytes this manifest describes. */
+  graphSha256: string;
+  /** Repo-relative path → SHA-256 of each non-source file that shapes the build. */
+  inputs: Record<string, string>;
+  /** Repo-relative path → SHA-256 of each markdown file (decision records, documentation). */
+  documents: Record<string, string>;
+  /** Source files the walk found that the build passed over (binary, too large, unreadable), sorted. */
+  skipped: string[];
+  /** Output folders of the projects, whose files are build output, not sources; sorted. */
+  outputDirs: string[];
+  /** Repo-relative path → what the graph holds of each source file. */
+  files: Record<string, ManifestFile>;
+}
+
+/** The fingerprint recorded for an input that could not be read (or changed while it was read). */
+export const UNREADABLE = 'unreadable';
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function toManifestImports(refs: readonly ImportRef[], outcomes: readonly ImportOutcome[]): ManifestImport[] {
+  return refs.map((r, i) => {
+    const m: ManifestImport = { specifier: r.specifier, kind: r.kind, syntax: r.syntax, line: r.evidence.line, column: r.evidence.column };
+    if (r.context !== undefined) m.context = r.context;
+    const o = outcomes[i];
+    if (o?.kind === 'file') m.to = o.path;
+    else if (o) m.reason = o.reason;
+    return m;
+  });
+}
+
+export function fromManifestImports(file: string, imports: readonly ManifestImport[]): ImportRef[] {
+  return imports.map((m) => {
+    const r: ImportRef = { specifier: m.specifier, kind: m.kind, syntax: m.syntax, evidence: { file, line: m.line, column: m.column } };
+    if (m.context !== undefined) r.context = m.context;
+    return r;
+  });
+}
+
+export function toManifestCites(cites: readonly CommentCitation[]): ManifestCite[] {
+  return cites.map((c) => ({ source: c.source, num: c.num, line: c.evidence.line, column: c.evidence.column }));
+}
+
+export function fromManifestCites(file: string, cites: readonly ManifestCite[]): CommentCitation[] {
+  return cites.map((c) => ({ source: c.source, num: c.num, evidence: { file, line: c.line, column: c.column } }));
+}
+
+/** Where an import led, as a comparable string: the file, or `!reason`. */
+export function importTarget(m: ManifestImport): string {
+  return m.to ?? '!' + String(m.reason);
+}
+
+const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb']);
+
+/**
+ * The inputs the walk alone can name (see `buildInputPaths` in inputs.ts for the whole list):
+ * config files, package.json files, .gitignore files, lockfiles, and .git/info/exclude and
+ * .knowledge-graph/config.json when they exist. Repo-relative.
+ */
+export function walkInputPaths(host: FileHost, w: WalkResult): Set<string> {
+  const out = new Set<string>([...w.configFiles, ...w.packageJsonFiles]);
+  for (const [absDir, listing] of w.entries) {
+    const dir = absDir === w.root ? '' : absDir.slice(w.root.length + 1);
+    for (const f of listing.files) {
+      if (f === '.gitignore' || LOCKFILES.has(f)) out.add(dir === '' ? f : dir + '/' + f);
+    }
+  }
+  // Outside the walk (which never enters .git or .knowledge-graph) but read by a build.
+  for (const p of ['.git/info/exclude', '.knowledge-graph/config.json']) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
+  return out;
+}
+
+/** SHA-256 of each input, `unreadable` for one that cannot be read. */
+export function hashInputs(host: FileHost, root: string, paths: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of paths) {
+    try {
+      out[p] = sha256Hex(host.readFile(root + '/' + p));
+    } catch {
+      out[p] = UNREADABLE;
+    }
+  }
+  return out;
+}
+
+function sortedCounts(counted: Residue['counted']): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const rel of Object.keys(counted).sort(compareStrings)) {
+    const inner = (counted as Record<string, Record<string, number>>)[rel];
+    out[rel] = {};
+    for (const reason of Object.keys(inner).sort(compareStrings)) out[rel][reason] = inner[reason];
+  }
+  return out;
+}
+
+/** One file's record with its keys in a fixed order. */
+function canonicalFile(e: ManifestFile): Record<string, unknown> {
+  const imports = e.imports.map((i) => {
+    const o: Record<string, unknown> = { specifier: i.specifier, kind: i.kind, syntax: i.syntax, line: i.line, column: i.column };
+    if (i.context !== undefined) o.context = i.context;
+    if (i.to !== undefined) o.to = i.to;
+    if (i.reason !== undefined) o.reason = i.reason;
+    return o;
+  });
+  const cites = e.cites.map((c) => ({ source: c.source, num: c.num, line: c.line, column: c.column }));
+  const sites = e.residue.sites.map((x) => {
+    const o: Record<string, unknown> = { relation: x.relation, source: x.source, name: x.name, member: x.member, reason: x.reason, line: x.line, column: x.column };
+    if (x.context !== undefined) o.context = x.context;
+    if (x.pending) o.pending = true;
+    return o;
+  });
+  const out: Record<string, unknown> = { sha256: e.sha256, project: e.project, shape: e.shape };
+  if (e.global) out.global = true;
+  out.imports = imports;
+  out.cites = cites;
+  out.residue = { counted: sortedCounts(e.residue.counted), sites };
+  return out;
+}
+
+/** The canonical bytes of a manifest: fixed key order, one file per line, LF, a trailing newline. */
+export function serializeManifest(m: Manifest): string {
+  const lines = (record: Record<string, unknown>, value: (v: unknown) => unknown) =>
+    Object.keys(record)
+      .sort(compareStrings)
+      .map((f) => `    ${JSON.stringify(f)}: ${JSON.stringify(value(record[f]))}`);
+  const block = (ls: string[]) => (ls.length === 0 ? '{}' : '{\n' + ls.join(',\n') + '\n  }');
+  return (
+    '{\n' +
+    `  "manifestVersion": ${JSON.stringify(m.manifestVersion)},\n` +
+    `  "engine": ${JSON.stringify({ kg: m.engine.kg, typescript: m.engine.typescript })},\n` +
+    `  "options": ${JSON.stringify({ extractOnly: m.options.extractOnly, listExternal: m.options.listExternal })},\n` +
+    `  "graphSha256": ${JSON.stringify(m.graphSha256)},\n` +
+    `  "inputs": ${block(lines(m.inputs, (v) => v))},\n` +
+    `  "documents": ${block(lines(m.documents, (v) => v))},\n` +
+    `  "skipped": ${JSON.stringify(m.skipped)},\n` +
+    `  "outputDirs": ${JSON.stringify(m.outputDirs)},\n` +
+    `  "files": ${block(lines(m.files, (v) => canonicalFile(v as ManifestFile)))}\n` +
+    '}\n'
+  );
+}
+
+const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const HEX64 = /^[0-9a-f]{64}$/;
+
+const isInt = (x: unknown) => Number.isInteger(x);
+const optString = (x: unknown) => x === undefined || typeof x === 'string';
+const isReason = (x: unknown) => (UNRESOLVED_REASONS as readonly unknown[]).includes(x);
+
+function validImport(x: unknown): boolean {
+  return (
+    isObj(x) &&
+    typeof x.specifier === 'string' &&
+    (x.kind === 'import' || x.kind === 're-export') &&
+    (x.syntax === 'static' || x.syntax === 'dynamic' || x.syntax === 'require') &&
+    isInt(x.line) &&
+    isInt(x.column) &&
+    optString(x.context) &&
+    (typeof x.to === 'string') !== (x.reason !== undefined) &&
+    (x.reason === undefined || isReason(x.reason))
+  );
+}
+
+function validCite(x: unknown): boolean {
+  return isObj(x) && typeof x.source === 'string' && isInt(x.num) && isInt(x.line) && isInt(x.column);
+}
+
+function validSite(x: unknown): x is ResidueSite {
+  return (
+    isObj(x) &&
+    (RELATIONS as readonly unknown[]).includes(x.relation) &&
+    typeof x.source === 'string' &&
+    typeof x.name === 'string' &&
+    typeof x.member === 'boolean' &&
+    isReason(x.reason) &&
+    isInt(x.line) &&
+    isInt(x.column) &&
+    optString(x.context) &&
+    (x.pending === undefined || x.pending === true)
+  );
+}
+
+function validResidue(x: unknown): boolean {
+  if (!isObj(x) || !isObj(x.counted) || !Array.isArray(x.sites) || !x.sites.every(validSite)) return false;
+  return Object.entries(x.counted).every(
+    ([rel, reasons]) => (RELATIONS as readonly string[]).includes(rel) && isObj(reasons) && Object.entries(reasons).every(([r, n]) => isReason(r) && isInt(n) && (n as number) > 0),
+  );
+}
+
+function validFile(e: unknown): boolean {
+  return (
+    isObj(e) &&
+    typeof e.sha256 === 'string' &&
+    HEX64.test(e.sha256) &&
+    typeof e.project === 'string' &&
+    typeof e.shape === 'string' &&
+    (e.global === undefined || e.global === true) &&
+    Array.isArray(e.imports) &&
+    e.imports.every(validImport) &&
+    Array.isArray(e.cites) &&
+    e.cites.every(validCite) &&
+    validResidue(e.residue)
+  );
+}
+
+/** Parses manifest text; a torn, malformed or foreign file gives the reason it cannot be used. */
+export function parseManifest(text: string): { manifest: Manifest } | { problem: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { problem: 'the manifest is not valid JSON (a torn or hand-edited file)' };
+  }
+  if (!isObj(raw)) return { problem: 'the manifest is not a JSON object' };
+  if (raw.manifestVersion !== MANIFEST_VERSION) return { problem: `the manifest has version ${JSON.stringify(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
+  const { engine, options, graphSha256, inputs, documents, skipped, outputDirs, files } = raw;
+  if (!isObj(engine) || typeof engine.kg !== 'string' || typeof engine.typescript !== 'string') return { problem: 'the manifest has no engine record' };
+  if (!isObj(options) || typeof options.extractOnly !== 'boolean' || typeof options.listExternal !== 'boolean') return { problem: 'the manifest has no options record' };
+  if (typeof graphSha256 !== 'string' || !HEX64.test(graphSha256)) return { problem: 'the manifest has no graph fingerprint' };
+  if (!isObj(inputs) || !Object.values(inputs).every((v) => typeof v === 'string')) return { problem: 'the manifest has a malformed inputs record' };
+  if (!isObj(documents) || !Object.values(documents).every((v) => typeof v === 'string')) return { problem: 'the manifest has a malformed documents record' };
+  const strings = (x: unknown) => Array.isArray(x) && x.every((v) => typeof v === 'string');
+  if (!strings(skipped) || !strings(outputDirs)) return { problem: 'the manifest has a malformed skipped or outputDirs record' };
+  if (!isObj(files)) return { problem: 'the manifest has no files record' };
+  for (const [f, e] of Object.entries(files)) {
+    if (!validFile(e)) return { problem: `the manifest's record of ${f} is malformed` };
+  }
+  return { manifest: raw as unknown as Manifest };
+}
+
+/**
+ * Why a manifest cannot drive an incremental build of `graphText`, or undefined when it can:
+ * it must describe exactly these graph bytes, and come from this engine with these options.
+ */
+export function manifestMismatch(m: Manifest, graphText: string | undefined, options: ManifestOptions, engine: Manifest['engine']): string | undefined {
+  // `graphText` is undefined when the caller built the two together and knows they match.
+  if (graphText !== undefined && m.graphSha256 !== sha256Hex(graphText)) return 'the manifest does not describe the current graph.json (a build was interrupted between the two, or the graph was edited)';
+  if (m.engine.kg !== engine.kg || m.engine.typescript !== engine.typescript) {
+    return `the graph was built by kg ${m.engine.kg} with TypeScript ${m.engine.typescript}; this is kg ${engine.kg} with TypeScript ${engine.typescript}`;
+  }
+  if (m.options.extractOnly !== options.extractOnly) return `the graph was built ${m.options.extractOnly ? 'with' : 'without'} --extract-only`;
+  if (m.options.listExternal !== options.listExternal) return `the graph was built ${m.options.listExternal ? 'with' : 'without'} --list-external`;
+  return undefined;
+}
+
+/** What changed between the fingerprints a graph was built from and the working tree. */
+export interface StalenessReport {
+  stale: boolean;
+  /** Every path that changed, was added or was deleted, sorted. */
+  changedFiles: string[];
+  changed: string[];
+  added: string[];
+  deleted: string[];
+}
+
+/** Pure comparison of two path → fingerprint maps (recorded, then current). */
+export function compareFingerprints(recorded: Readonly<Record<string, string>>, current: Readonly<Record<string, string>>): StalenessReport {
+  const changed: string[] = [];
+  const added: string[] = [];
+  const deleted: string[] = [];
+  for (const [p, sha] of Object.entries(current)) {
+    const before = recorded[p];
+    if (before === undefined) added.push(p);
+    else if (before !== sha || sha === UNREADABLE) changed.push(p);
+  }
+  for (const p of Object.keys(recorded)) if (current[p] === undefined) deleted.push(p);
+  for (const list of [changed, added, deleted]) list.sort(compareStrings);
+  const changedFiles = [...changed, ...added, ...deleted].sort(compareStrings);
+  return { stale: changedFiles.length > 0, changedFiles, changed, added, deleted };
+}
+
+/** Every fingerprint a manifest records: its source files and its other inputs. */
+export function manifestFingerprints(m: Manifest): Record<string, string> {
+  const out: Record<string, string> = { ...m.inputs, ...m.documents };
+  for (const [f, e] of Object.entries(m.files)) out[f] = e.sha256;
+  return out;
+}
+
+/** The staleness of a graph against the working tree's fingerprints (see `fingerprintTree`). */
+export function staleness(m: Manifest, current: Readonly<Record<string, string>>): StalenessReport {
+  return compareFingerprints(manifestFingerprints(m), current);
+}

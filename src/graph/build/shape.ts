@@ -1,0 +1,74 @@
+// A file's shape: what another file can see of it through the type checker. Two versions of a file
+// with one shape give every other file the same types, so the checker resolves their call sites
+// and heritage clauses the same way; only the file itself needs resolving again.
+//
+// The shape is the file's syntax tree — node kinds, the syntactic flags (`let`/`const`, …) and the
+// text of every leaf; never comments, whitespace or positions — minus the bodies that cannot leak
+// into a type: the body of a function, method, accessor or arrow whose return type is written out,
+// and every constructor and setter body. A body whose return type is inferred is kept (editing it
+// can change the inferred type), as is every initializer (an unannotated `const` is typed by it).
+// JavaScript files count every byte: their types come from bodies and JSDoc comments.
+//
+// A file is global when what it declares reaches files that do not import it: a script (no import
+// or export), or a module with `declare global` or `declare module "…"`.
+
+import { createHash } from 'node:crypto';
+import * as ts from 'typescript';
+
+export interface FileShape {
+  /** SHA-256 (hex) of the visible tokens. */
+  shape: string;
+  global: boolean;
+}
+
+function isJavaScript(sf: ts.SourceFile): boolean {
+  return /\.(js|jsx|mjs|cjs)$/.test(sf.fileName);
+}
+
+/** True for a body that cannot change any type another file sees. */
+function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
+  if (!ts.isFunctionLike(parent) || (parent as { body?: ts.Node }).body !== node) return false;
+  return !!(parent as ts.SignatureDeclarationBase).type || ts.isConstructorDeclaration(parent) || ts.isSetAccessorDeclaration(parent);
+}
+
+const SYNTACTIC_FLAGS = ts.NodeFlags.Let | ts.NodeFlags.Const | ts.NodeFlags.Using | ts.NodeFlags.NestedNamespace | ts.NodeFlags.Namespace | ts.NodeFlags.GlobalAugmentation | ts.NodeFlags.OptionalChain;
+
+function declaresGlobally(sf: ts.SourceFile): boolean {
+  if (!ts.isExternalModule(sf)) return true;
+  return sf.statements.some(
+    (st) => ts.isModuleDeclaration(st) && (ts.isStringLiteral(st.name) || (st.flags & ts.NodeFlags.GlobalAugmentation) !== 0),
+  );
+}
+
+export function fileShape(sf: ts.SourceFile): FileShape {
+  const hash = createHash('sha256');
+  if (isJavaScript(sf)) {
+    hash.update(sf.text);
+    return { shape: hash.digest('hex'), global: declaresGlobally(sf) };
+  }
+  // Pre-order, with an explicit stack; each node writes its kind, flags and child count (so the
+  // tree is unambiguous), and a leaf its text.
+  const stack: Array<{ node: ts.Node; parent: ts.Node }> = [];
+  const pushChildren = (node: ts.Node): number => {
+    const children: ts.Node[] = [];
+    ts.forEachChild(node, (c) => {
+      children.push(c);
+    });
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent: node });
+    return children.length;
+  };
+  hash.update(String(pushChildren(sf)));
+  const parts: string[] = [];
+  while (stack.length > 0) {
+    const { node, parent } = stack.pop() as { node: ts.Node; parent: ts.Node };
+    if (hiddenBody(node, parent)) {
+      parts.push('{}');
+      continue;
+    }
+    const n = pushChildren(node);
+    parts.push(`${node.kind}:${node.flags & SYNTACTIC_FLAGS}:${n}${n === 0 ? ':' + node.getText(sf) : ''}`);
+    if (parts.length >= 4096) hash.update(parts.splice(0).join('\u0000'));
+  }
+  hash.update(parts.join('\u0000'));
+  return { shape: hash.digest('hex'), global: declaresGlobally(sf) };
+}

@@ -1,0 +1,135 @@
+// The walk: the repository's files, once, in sorted order — honouring .gitignore, never entering
+// node_modules, .git or .knowledge-graph, never following symbolic links. It needs no compiler, so
+// what reads the tree without building (staleness, for queries and the editor) stays light.
+
+import * as path from 'node:path';
+import type { BuildDiagnostic } from '../model';
+import { compareStrings } from '../model';
+import type { FileHost } from './host';
+import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
+
+export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
+/** Directories never entered: version control, installed packages, our own output. */
+const NEVER_ENTER = new Set(['.git', 'node_modules', '.knowledge-graph']);
+
+export function isSourceFileName(name: string): boolean {
+  return SOURCE_EXTENSIONS.some((ext) => name.endsWith(ext)) && !name.endsWith('.json');
+}
+
+export interface WalkResult {
+  /** Absolute POSIX root, no trailing slash. */
+  root: string;
+  /** Repo-relative source files, sorted. */
+  sourceFiles: string[];
+  /** Repo-relative config files found by the walk, sorted. */
+  configFiles: string[];
+  /** Repo-relative markdown files, sorted. */
+  markdownFiles: string[];
+  /** Repo-relative package.json files, sorted. */
+  packageJsonFiles: string[];
+  /** Walked directories (absolute) → their non-ignored entries, for tsconfig `include` globs. */
+  entries: Map<string, { files: string[]; directories: string[] }>;
+  diagnostics: BuildDiagnostic[];
+}
+
+function errorCode(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : 'error';
+}
+
+/** Why a symbolic link was skipped: links are reported, never followed (ADR-2). */
+function describeLink(host: FileHost, abs: string): string {
+  let real: string;
+  try {
+    real = host.realpath(abs);
+  } catch (e) {
+    return errorCode(e) === 'ELOOP' ? 'symbolic link loop (not followed)' : 'dangling symbolic link (not followed)';
+  }
+  const parent = path.posix.dirname(abs);
+  if (parent === real || parent.startsWith(real + '/')) return 'symbolic link loop (not followed)';
+  return 'symbolic link (not followed)';
+}
+
+/** Walks the tree under `root` with an explicit stack, in sorted order. */
+export function walk(host: FileHost, root: string): WalkResult {
+  const out: WalkResult = {
+    root,
+    sourceFiles: [],
+    configFiles: [],
+    markdownFiles: [],
+    packageJsonFiles: [],
+    entries: new Map(),
+    diagnostics: [],
+  };
+  const rules = new Map<string, IgnoreRule[]>();
+  try {
+    const exclude = new TextDecoder().decode(host.readFile(root + '/.git/info/exclude'));
+    rules.set('', parseGitignore(exclude, ''));
+  } catch {
+    // no repository-local excludes
+  }
+  const stack: string[] = [''];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    const absDir = dir === '' ? root : root + '/' + dir;
+    let entries;
+    try {
+      entries = host.readDir(absDir);
+    } catch (e) {
+      out.diagnostics.push({ path: dir === '' ? '.' : dir, reason: `unreadable directory (${errorCode(e)})` });
+      continue;
+    }
+    entries.sort((a, b) => compareStrings(a.name, b.name));
+    const gitignore = entries.find((e) => e.name === '.gitignore' && e.type === 'file');
+    if (gitignore) {
+      try {
+        const text = new TextDecoder().decode(host.readFile(absDir + '/.gitignore'));
+        rules.set(dir, [...(rules.get(dir) ?? []), ...parseGitignore(text, dir)]);
+      } catch (e) {
+        out.diagnostics.push({ path: (dir ? dir + '/' : '') + '.gitignore', reason: `unreadable file (${errorCode(e)})` });
+      }
+    }
+    const listing = { files: [] as string[], directories: [] as string[] };
+    out.entries.set(absDir, listing);
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      const rel = dir === '' ? entry.name : dir + '/' + entry.name;
+      if (!entry.validName) {
+        out.diagnostics.push({ path: rel, reason: 'file name is not valid UTF-8' });
+        continue;
+      }
+      if (entry.type === 'directory') {
+        if (NEVER_ENTER.has(entry.name) || matcherFor(rules, rel, true)) continue;
+        listing.directories.push(entry.name);
+        subdirs.push(rel);
+        continue;
+      }
+      if (matcherFor(rules, rel, false)) continue;
+      if (entry.type === 'symlink') {
+        const target = host.stat(root + '/' + rel);
+        if (isSourceFileName(entry.name) || target === undefined || target.type === 'directory') {
+          out.diagnostics.push({ path: rel, reason: describeLink(host, root + '/' + rel) });
+        }
+        continue;
+      }
+      if (entry.type !== 'file') {
+        if (isSourceFileName(entry.name)) out.diagnostics.push({ path: rel, reason: 'not a regular file' });
+        continue;
+      }
+      listing.files.push(entry.name);
+      if (isSourceFileName(entry.name)) out.sourceFiles.push(rel);
+      else if (CONFIG_NAMES.has(entry.name)) out.configFiles.push(rel);
+      else if (entry.name === 'package.json') out.packageJsonFiles.push(rel);
+      else if (/\.(md|markdown)$/i.test(entry.name)) out.markdownFiles.push(rel);
+    }
+    // Push in reverse so the stack pops directories in sorted order.
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+  for (const list of [out.sourceFiles, out.configFiles, out.markdownFiles, out.packageJsonFiles]) {
+    list.sort(compareStrings);
+  }
+  out.diagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
+  return out;
+}
+

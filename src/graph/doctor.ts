@@ -1,0 +1,316 @@
+// The doctor: seed 002's six invariants, adapted to graph.json (SPEC §8). A pure function over a
+// parsed graph — no file system, no compiler — so the CLI, the extension and the build's
+// generation check all run exactly the same rules. It never modifies what it inspects.
+//
+// "Declared" follows the seed: a node exists *and* something declares it. A module is derived
+// from the file set; a file is declared by the module that contains it; a symbol by the
+// `contains` edge from its file or class; a decision record or doc concept by its source file.
+
+import { GraphError } from './errors';
+import { escapeIdPart, parseId, type ParsedId } from './ids';
+import {
+  CONFIDENCES,
+  EVIDENCE_CLASSES,
+  EXACT_PROVENANCES,
+  PROVENANCES,
+  RELATIONS,
+  RESOLUTIONS,
+  SCHEMA_VERSION,
+  UNRESOLVED_PREFIX,
+  UNRESOLVED_REASONS,
+} from './model';
+
+export const DOCTOR_RULES = [
+  'exact_edge_without_source',
+  'exact_edge_without_target',
+  'missing_evidence_file',
+  'duplicate_stable_key',
+  'unknown_confidence',
+  'invalid_repository_ownership',
+] as const;
+export type DoctorRule = (typeof DOCTOR_RULES)[number];
+
+export const DOCTOR_RULE_DESCRIPTIONS: Readonly<Record<DoctorRule, string>> = {
+  exact_edge_without_source: 'an EXACT edge whose source no file declares',
+  exact_edge_without_target: 'an EXACT edge whose target no file declares',
+  missing_evidence_file: 'an edge whose evidence file is not a file node',
+  duplicate_stable_key: 'one stable key (node id) on two nodes',
+  unknown_confidence: 'a confidence, provenance or other value outside the vocabulary, or EXACT backed by non-exact provenance',
+  invalid_repository_ownership: "a node or edge whose owning file does not match its id, its containment or its evidence",
+};
+
+/** At most this many samples are listed under a failing rule. */
+export const DOCTOR_SAMPLE_LIMIT = 20;
+
+export interface DoctorSample {
+  /** `node` or `edge`: which list of graph.json the row is in. */
+  table: 'node' | 'edge';
+  /** The node id, or the edge's `source --relation--> target`. */
+  key: string;
+  /** What breaks the rule. */
+  detail: string;
+}
+
+export interface DoctorRuleResult {
+  rule: DoctorRule;
+  description: string;
+  status: 'PASS' | 'FAIL';
+  count: number;
+  samples: DoctorSample[];
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  nodes: number;
+  edges: number;
+  rules: DoctorRuleResult[];
+}
+
+type Row = Record<string, unknown>;
+
+const isRow = (x: unknown): x is Row => typeof x === 'object' && x !== null && !Array.isArray(x);
+const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
+
+function edgeKeyText(e: Row): string {
+  return `${String(e.source)} --${String(e.relation)}--> ${String(e.target)}`;
+}
+
+/** The canonical form of an id: its parts re-escaped. Two ids with one canonical form are one key. */
+function canonicalId(p: ParsedId): string {
+  switch (p.prefix) {
+    case 'mod':
+      return 'mod:' + escapeIdPart(p.dir === '' ? '.' : p.dir);
+    case 'file':
+      return 'file:' + escapeIdPart(p.path);
+    case 'sym':
+      return 'sym:' + escapeIdPart(p.path) + '#' + escapeIdPart(p.name);
+    case 'adr':
+      return 'adr:' + String(p.num);
+    case 'doc':
+      return 'doc:' + escapeIdPart(p.path) + '#' + escapeIdPart(p.slug) + '~' + String(p.index);
+    case 'unresolved':
+      return UNRESOLVED_PREFIX + escapeIdPart(p.name);
+  }
+}
+
+function dirOf(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i < 0 ? '' : p.slice(0, i);
+}
+
+/** The file a node is owned by: its `sourceFile`, or the path in its id. */
+function ownerFile(node: Row | undefined, id: string): string | undefined {
+  const sf = node ? str(node.sourceFile) : undefined;
+  if (sf !== undefined) return sf;
+  const p = parseId(id);
+  return p && (p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc') ? p.path : undefined;
+}
+
+class Collector {
+  readonly results = new Map<DoctorRule, { count: number; samples: DoctorSample[] }>();
+  constructor() {
+    for (const r of DOCTOR_RULES) this.results.set(r, { count: 0, samples: [] });
+  }
+  add(rule: DoctorRule, table: 'node' | 'edge', key: string, detail: string): void {
+    const r = this.results.get(rule) as { count: number; samples: DoctorSample[] };
+    r.count++;
+    if (r.samples.length < DOCTOR_SAMPLE_LIMIT) r.samples.push({ table, key, detail });
+  }
+}
+
+/**
+ * Checks a parsed graph.json. Throws GRAPH_INVALID only when the document is not a graph at all
+ * (not an object, no node or edge list, an unknown schemaVersion); everything else is a finding.
+ */
+export function runDoctor(graph: unknown): DoctorReport {
+  if (!isRow(graph)) throw new GraphError('GRAPH_INVALID', 'not a graph: the document is not a JSON object');
+  if (graph.schemaVersion !== SCHEMA_VERSION) {
+    throw new GraphError('GRAPH_INVALID', `unknown schemaVersion ${JSON.stringify(graph.schemaVersion)} (this kg reads ${SCHEMA_VERSION})`);
+  }
+  if (!Array.isArray(graph.nodes) || !Array.isArray(graph.edges)) {
+    throw new GraphError('GRAPH_INVALID', 'not a graph: "nodes" and "edges" must be arrays');
+  }
+  const nodes = graph.nodes as unknown[];
+  const edges = graph.edges as unknown[];
+  const c = new Collector();
+
+  // Index the nodes; the first row with an id is the one edges refer to.
+  const byId = new Map<string, Row>();
+  const byCanonical = new Map<string, string>();
+  nodes.forEach((n, i) => {
+    const id = isRow(n) ? str(n.id) : undefined;
+    if (!isRow(n) || id === undefined) {
+      c.add('duplicate_stable_key', 'node', `#${i}`, 'a node without a string id has no stable key');
+      return;
+    }
+    if (byId.has(id)) {
+      c.add('duplicate_stable_key', 'node', id, `the id is used by more than one node (kinds ${String(byId.get(id)?.kind)} and ${String(n.kind)})`);
+      return;
+    }
+    byId.set(id, n);
+    const parsed = parseId(id);
+    if (parsed) {
+      const canon = canonicalId(parsed);
+      const other = byCanonical.get(canon);
+      if (other !== undefined) c.add('duplicate_stable_key', 'node', id, `names the same key as ${other} (canonical form ${canon})`);
+      else byCanonical.set(canon, id);
+    }
+  });
+
+  const edgeRows = edges.filter(isRow);
+  edges.forEach((e, i) => {
+    if (!isRow(e)) c.add('unknown_confidence', 'edge', `#${i}`, 'an edge that is not an object');
+  });
+
+  // Who contains whom.
+  const containers = new Map<string, string[]>();
+  for (const e of edgeRows) {
+    if (e.relation !== 'contains') continue;
+    const s = str(e.source);
+    const t = str(e.target);
+    if (s === undefined || t === undefined || !byId.has(s)) continue;
+    const list = containers.get(t) ?? [];
+    list.push(s);
+    containers.set(t, list);
+  }
+  const fileNodeFor = (path: string) => byId.has('file:' + escapeIdPart(path));
+
+  /** Why a node is not declared, or undefined when it is. */
+  const undeclared = (id: string): string | undefined => {
+    if (id.startsWith(UNRESOLVED_PREFIX)) return 'an unresolved placeholder is not a declaration';
+    const node = byId.get(id);
+    if (!node) return 'no node has this id';
+    const p = parseId(id);
+    if (!p) return 'the id is malformed';
+    const from = containers.get(id) ?? [];
+    switch (p.prefix) {
+      case 'mod':
+        return undefined;
+      case 'file':
+        return from.some((s) => s.startsWith('mod:')) ? undefined : 'no module contains this file';
+      case 'sym':
+        return from.length > 0 ? undefined : 'no file or symbol contains (declares) this symbol';
+      default: {
+        const sf = str(node.sourceFile);
+        if (from.length > 0 || (sf !== undefined && fileNodeFor(sf))) return undefined;
+        return 'neither a containing node nor a source file node declares it';
+      }
+    }
+  };
+
+  // Rules 1–3 and 5 over edges.
+  const exact = new Set<string>(EXACT_PROVENANCES);
+  for (const e of edgeRows) {
+    const key = edgeKeyText(e);
+    const source = str(e.source);
+    const target = str(e.target);
+    const vocab: string[] = [];
+    if (source === undefined || target === undefined) vocab.push('source and target must be strings');
+    if (!(RELATIONS as readonly unknown[]).includes(e.relation)) vocab.push(`relation ${JSON.stringify(e.relation)} is not in the vocabulary`);
+    if (!(CONFIDENCES as readonly unknown[]).includes(e.confidence)) vocab.push(`confidence ${JSON.stringify(e.confidence)} is not in the vocabulary`);
+    if (!(PROVENANCES as readonly unknown[]).includes(e.provenance)) vocab.push(`provenance ${JSON.stringify(e.provenance)} is not in the vocabulary`);
+    if (!(RESOLUTIONS as readonly unknown[]).includes(e.resolution)) vocab.push(`resolution ${JSON.stringify(e.resolution)} is not in the vocabulary`);
+    if (!(EVIDENCE_CLASSES as readonly unknown[]).includes(e.evidenceClass)) vocab.push(`evidenceClass ${JSON.stringify(e.evidenceClass)} is not in the vocabulary`);
+    if (e.reason !== undefined && !(UNRESOLVED_REASONS as readonly unknown[]).includes(e.reason)) vocab.push(`reason ${JSON.stringify(e.reason)} is not in the vocabulary`);
+    const toUnresolved = target?.startsWith(UNRESOLVED_PREFIX) ?? false;
+    if (e.confidence === 'EXACT') {
+      if (typeof e.provenance === 'string' && !exact.has(e.provenance) && vocab.length === 0) vocab.push(`EXACT backed by non-exact provenance ${e.provenance}`);
+      if (e.resolution !== 'EXTRACTED' && vocab.length === 0) vocab.push(`EXACT with resolution ${String(e.resolution)}`);
+      if (e.evidenceClass !== 'DETERMINISTIC' && vocab.length === 0) vocab.push(`EXACT with evidenceClass ${String(e.evidenceClass)}`);
+    } else if (e.confidence === 'CANDIDATE') {
+      if (e.provenance !== 'NAME_MATCH' && vocab.length === 0) vocab.push(`CANDIDATE with provenance ${String(e.provenance)} (a guess is a NAME_MATCH)`);
+    } else if (e.confidence === 'UNRESOLVED') {
+      if (!toUnresolved && vocab.length === 0) vocab.push('UNRESOLVED edge whose target is not unresolved:<name>');
+      if (e.provenance !== 'NONE' && vocab.length === 0) vocab.push(`UNRESOLVED with provenance ${String(e.provenance)}`);
+    }
+    if (toUnresolved && e.confidence !== 'UNRESOLVED' && vocab.length === 0) vocab.push(`${String(e.confidence)} edge to an unresolved placeholder`);
+    if (vocab.length > 0) c.add('unknown_confidence', 'edge', key, vocab.join('; '));
+
+    if (e.confidence === 'EXACT' && source !== undefined && target !== undefined) {
+      const s = undeclared(source);
+      if (s) c.add('exact_edge_without_source', 'edge', key, `source ${source}: ${s}`);
+      // An EXACT edge to a placeholder is already a vocabulary finding above.
+      const t = toUnresolved ? undefined : undeclared(target);
+      if (t) c.add('exact_edge_without_target', 'edge', key, `target ${target}: ${t}`);
+    }
+
+    let evidenceFile: string | undefined;
+    if (e.evidence !== undefined) {
+      evidenceFile = isRow(e.evidence) ? str(e.evidence.file) : undefined;
+      if (evidenceFile === undefined) c.add('missing_evidence_file', 'edge', key, 'evidence without a file');
+      else if (!fileNodeFor(evidenceFile)) c.add('missing_evidence_file', 'edge', key, `evidence file ${evidenceFile} is not a file node`);
+    }
+
+    // Ownership of the edge: it is observed in (and withdrawn with) its source's file.
+    if (source !== undefined && evidenceFile !== undefined && fileNodeFor(evidenceFile)) {
+      const owner = ownerFile(byId.get(source), source);
+      if (owner !== undefined && owner !== evidenceFile) {
+        c.add('invalid_repository_ownership', 'edge', key, `observed in ${evidenceFile} but owned by ${owner} (the file of its source)`);
+      }
+    }
+  }
+
+  // Rule 6 over nodes: the owning file matches the id, the file exists, containment agrees.
+  for (const [id, node] of byId) {
+    const p = parseId(id);
+    const sf = str(node.sourceFile);
+    if (!p || p.prefix === 'unresolved') {
+      c.add('invalid_repository_ownership', 'node', id, 'the id is malformed, so no file can own it');
+      continue;
+    }
+    if (p.prefix === 'mod') {
+      if (sf !== undefined) c.add('invalid_repository_ownership', 'node', id, `a module is derived from the file set and has no sourceFile (has ${sf})`);
+      const from = containers.get(id) ?? [];
+      for (const s of from) {
+        const sp = parseId(s);
+        const ancestor = sp?.prefix === 'mod' && p.dir !== sp.dir && (sp.dir === '' || p.dir.startsWith(sp.dir + '/'));
+        if (!ancestor) {
+          c.add('invalid_repository_ownership', 'node', id, `contained by ${s}, which is not an ancestor module`);
+        }
+      }
+      continue;
+    }
+    const idPath = p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc' ? p.path : undefined;
+    if (sf === undefined) {
+      c.add('invalid_repository_ownership', 'node', id, 'no sourceFile: no file owns this node');
+      continue;
+    }
+    if (idPath !== undefined && idPath !== sf) {
+      c.add('invalid_repository_ownership', 'node', id, `sourceFile ${sf} does not match the file in its id (${idPath})`);
+      continue;
+    }
+    if (!fileNodeFor(sf)) {
+      c.add('invalid_repository_ownership', 'node', id, `sourceFile ${sf} is not a file node`);
+      continue;
+    }
+    for (const s of containers.get(id) ?? []) {
+      if (p.prefix === 'file') {
+        const want = 'mod:' + escapeIdPart(dirOf(sf) === '' ? '.' : dirOf(sf));
+        if (s !== want) c.add('invalid_repository_ownership', 'node', id, `contained by ${s}; its module is ${want}`);
+      } else {
+        const owner = ownerFile(byId.get(s), s);
+        if (owner !== sf) c.add('invalid_repository_ownership', 'node', id, `contained by ${s}, which belongs to ${owner ?? 'no file'}, not ${sf}`);
+      }
+    }
+  }
+
+  const rules: DoctorRuleResult[] = DOCTOR_RULES.map((rule) => {
+    const r = c.results.get(rule) as { count: number; samples: DoctorSample[] };
+    return { rule, description: DOCTOR_RULE_DESCRIPTIONS[rule], status: r.count === 0 ? 'PASS' : 'FAIL', count: r.count, samples: r.samples };
+  });
+  return { ok: rules.every((r) => r.status === 'PASS'), nodes: nodes.length, edges: edges.length, rules };
+}
+
+/** The doctor's report as text: one line per rule with status and count, samples beneath failures. */
+export function formatDoctorReport(report: DoctorReport, graphLabel: string): string {
+  const lines: string[] = [`doctor: ${graphLabel}: ${report.nodes} nodes, ${report.edges} edges`];
+  const width = Math.max(...DOCTOR_RULES.map((r) => r.length));
+  for (const r of report.rules) {
+    lines.push(`${r.status} ${r.rule.padEnd(width)} ${r.count}`);
+    for (const s of r.samples) lines.push(`    ${s.table} ${s.key}: ${s.detail}`);
+    if (r.count > r.samples.length) lines.push(`    … ${r.count - r.samples.length} more`);
+  }
+  const failed = report.rules.filter((r) => r.status === 'FAIL').length;
+  lines.push(failed === 0 ? 'doctor: all 6 rules pass' : `doctor: ${failed} of 6 rules failed`);
+  return lines.join('\n') + '\n';
+}

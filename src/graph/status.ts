@@ -1,0 +1,48 @@
+// Staleness (SPEC §8): what changed in the working tree since a graph was built, from the
+// fingerprints its manifest records. No compiler is loaded — the walk, plain reads and the
+// manifest are enough — so `kg status`, the query commands and the editor's stale markers stay
+// light (the builder and TypeScript load only to build).
+
+import { hashInputs, parseManifest, sha256Hex, staleness, walkInputPaths, type Manifest, type StalenessReport } from './build/manifest';
+import { nodeFileHost, type FileHost } from './build/host';
+import { DEFAULT_MAX_FILE_BYTES, readSource } from './build/read';
+import { walk } from './build/walk';
+import { GraphError } from './errors';
+
+/**
+ * The working tree's fingerprints, as a build would record them in a manifest like `m`: the source
+ * files a build would read (passing over those `m` says the build skipped, and build output), the
+ * other inputs (those the walk finds, and those `m` recorded, such as configs a tsconfig extends),
+ * and the markdown files.
+ */
+export function fingerprintTree(root: string, m: Manifest, host: FileHost = nodeFileHost): Record<string, string> {
+  const real = host.realpath(root).replace(/\/+$/, '') || '/';
+  const w = walk(host, real);
+  const inputs = walkInputPaths(host, w);
+  for (const p of Object.keys(m.inputs)) if (host.stat(real + '/' + p)?.type === 'file') inputs.add(p);
+  const out: Record<string, string> = { ...hashInputs(host, real, [...inputs]), ...hashInputs(host, real, w.markdownFiles) };
+  const skipped = new Set(m.skipped);
+  const output = (f: string) => m.files[f] === undefined && m.outputDirs.some((d) => f.startsWith(d + '/'));
+  for (const f of w.sourceFiles) {
+    if (skipped.has(f) || output(f)) continue;
+    const r = readSource(host, real + '/' + f, DEFAULT_MAX_FILE_BYTES);
+    if ('sha256' in r) out[f] = r.sha256;
+  }
+  return out;
+}
+
+export type GraphStatus = ({ available: true } & StalenessReport) | { available: false; reason: string };
+
+/** What changed in the working tree at `root` since the graph in `previous` was built. */
+export function graphStatus(root: string, previous: { graphText?: string; manifestText?: string }, host: FileHost = nodeFileHost): GraphStatus {
+  if (previous.graphText === undefined) return { available: false, reason: 'there is no graph.json; build one with kg build --apply' };
+  if (previous.manifestText === undefined) return { available: false, reason: 'there is no manifest beside graph.json, so what it was built from is unknown; rebuild with kg build --apply' };
+  const parsed = parseManifest(previous.manifestText);
+  if ('problem' in parsed) return { available: false, reason: parsed.problem };
+  if (parsed.manifest.graphSha256 !== sha256Hex(previous.graphText)) {
+    return { available: false, reason: 'the manifest does not describe the current graph.json (an interrupted build, or an edited graph); rebuild with kg build --apply' };
+  }
+  const st = host.stat(root);
+  if (!st || st.type !== 'directory') throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
+  return { available: true, ...staleness(parsed.manifest, fingerprintTree(root, parsed.manifest, host)) };
+}

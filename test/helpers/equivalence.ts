@@ -1,0 +1,140 @@
+// The equivalence property: after every edit of a random sequence, the incremental build equals a
+// full build of the same tree, byte for byte. A failing sequence is shrunk (chunks, then single
+// edits, are dropped while it still fails) and reported as data plus a readable story, ready to
+// paste into a regression test.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { rng } from '../../bench/generate-graph';
+import { BuildSession, buildGraph, buildTracked, isGraphError, serializeGraph, type PreviousBuild, type TrackedBuildResult } from '../../src/graph';
+import { EDIT_KINDS, applyEdit, type Edit, type EditKind } from './edits';
+import { tempDir } from './fixtures';
+
+/** A small seeded generator (the benchmark's), the same everywhere. */
+export const random = rng;
+
+const RARE: readonly EditKind[] = ['breakSyntax', 'touchConfig'];
+const COMMON = EDIT_KINDS.filter((k) => !RARE.includes(k));
+
+export function randomEdits(rand: () => number, count: number): Edit[] {
+  const n = () => Math.floor(rand() * 10_000);
+  return Array.from({ length: count }, () => {
+    const kinds = rand() < 0.05 ? RARE : COMMON;
+    return { kind: kinds[Math.floor(rand() * kinds.length)], a: n(), b: n(), c: n() };
+  });
+}
+
+function copyTree(src: string, dest: string): void {
+  fs.mkdirSync(dest, { recursive: true });
+  for (const e of fs.readdirSync(src, { withFileTypes: true })) {
+    if (e.name === '.knowledge-graph') continue;
+    const s = path.join(src, e.name);
+    const d = path.join(dest, e.name);
+    if (e.isDirectory()) copyTree(s, d);
+    else if (e.isFile()) fs.copyFileSync(s, d);
+  }
+}
+
+function firstDifferences(expected: string, actual: string, max = 12): string {
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const out = [...a.filter((l) => !sb.has(l)).map((l) => `- ${l}`), ...b.filter((l) => !sa.has(l)).map((l) => `+ ${l}`)];
+  return out.slice(0, max).join('\n') + (out.length > max ? `\n… ${out.length - max} more` : '');
+}
+
+export interface Failure {
+  step: number;
+  story: string[];
+  message: string;
+}
+
+export interface RunOptions {
+  extractOnly?: boolean;
+}
+
+/**
+ * Copies `base` to a fresh folder, builds it, then applies `edits` one by one, comparing the
+ * incremental build with a full build after each. Returns the first failure, or the number of
+ * edits that changed something.
+ */
+export function runSequence(base: string, edits: readonly Edit[], opts: RunOptions = {}): { failure?: Failure; applied: number } {
+  const root = tempDir('kg-equiv-');
+  copyTree(base, root);
+  const first = buildTracked({ root, extractOnly: opts.extractOnly });
+  let previous: PreviousBuild = { graphText: first.text, manifestText: first.manifestText };
+  // The warm path too: a session that keeps its programs and parsed files between builds.
+  const session = new BuildSession({ root, extractOnly: opts.extractOnly });
+  session.warm();
+  const orFull = (build: (full: boolean) => TrackedBuildResult): TrackedBuildResult => {
+    try {
+      return build(false);
+    } catch (e) {
+      // A suspected parse failure is the incremental build refusing, as it must; the user's
+      // answer is a full build, which is what the next step starts from.
+      if (!isGraphError(e) || e.code !== 'SUSPECTED_PARSE_FAILURE') throw e;
+      return build(true);
+    }
+  };
+  const story: string[] = [];
+  let applied = 0;
+  try {
+    for (let i = 0; i < edits.length; i++) {
+      const what = applyEdit(root, edits[i]);
+      story.push(`${i + 1}. ${what ?? '(nothing to do)'}`);
+      if (what === undefined) continue;
+      applied++;
+      const full = serializeGraph(buildGraph({ root, extractOnly: opts.extractOnly }).graph);
+      const result = orFull((f) => buildTracked({ root, extractOnly: opts.extractOnly, previous, full: f }));
+      if (result.text !== full) {
+        return { applied, failure: { step: i + 1, story, message: `the ${result.mode} graph differs from the full build (- full, + ${result.mode}):\n${firstDifferences(full, result.text)}` } };
+      }
+      const warm = orFull((f) => session.rebuild({ full: f }));
+      if (warm.text !== full) {
+        return { applied, failure: { step: i + 1, story, message: `the warm session's ${warm.mode} graph differs from the full build (- full, + session):\n${firstDifferences(full, warm.text)}` } };
+      }
+      previous = { graphText: result.text, manifestText: result.manifestText };
+    }
+  } catch (e) {
+    return { applied, failure: { step: story.length, story, message: `threw: ${(e as Error).stack ?? String(e)}` } };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  return { applied };
+}
+
+/** Drops chunks, then single edits, while the sequence still fails (ddmin, roughly). */
+export function shrink(base: string, edits: Edit[], opts: RunOptions = {}, budget = 200): { edits: Edit[]; failure: Failure } {
+  let current = edits;
+  let failure = runSequence(base, current, opts).failure as Failure;
+  // Only the prefix up to the failing step matters.
+  current = current.slice(0, failure.step);
+  let runs = 0;
+  for (let chunk = Math.ceil(current.length / 2); chunk >= 1 && runs < budget; chunk = chunk === 1 ? 0 : Math.ceil(chunk / 2)) {
+    for (let i = 0; i < current.length && runs < budget; ) {
+      const candidate = [...current.slice(0, i), ...current.slice(i + chunk)];
+      runs++;
+      const r = candidate.length > 0 ? runSequence(base, candidate, opts).failure : undefined;
+      if (r) {
+        current = candidate.slice(0, r.step);
+        failure = r;
+      } else {
+        i += chunk;
+      }
+    }
+  }
+  return { edits: current, failure };
+}
+
+export function report(seed: number, shrunk: { edits: Edit[]; failure: Failure }): string {
+  return [
+    `equivalence broken (seed ${seed}); shrunk to ${shrunk.edits.length} edit${shrunk.edits.length === 1 ? '' : 's'}:`,
+    ...shrunk.failure.story.map((s) => `  ${s}`),
+    '',
+    shrunk.failure.message,
+    '',
+    'as a regression test:',
+    `  ${JSON.stringify(shrunk.edits)}`,
+  ].join('\n');
+}
