@@ -38,7 +38,7 @@ export function benchGraph(): string {
   return file;
 }
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };

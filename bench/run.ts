@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EDIT_FILE, corpus, type Corpus } from './corpus';
-import { queryBench } from './queries';
+import { median, queryBench } from './queries';
 
 const SAMPLES = Number(process.env.KG_BENCH_SAMPLES ?? 5);
 
@@ -21,10 +21,6 @@ function measure(task: string, root: string): Sample {
   return JSON.parse(r.stdout.trim().split('\n').pop() as string) as Sample;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 interface Comparison {
   corpus: string;
