@@ -3,34 +3,12 @@
 
 export const SCHEMA_VERSION = 1;
 
-export const NODE_KINDS = [
-  'module',
-  'file',
-  'function',
-  'class',
-  'method',
-  'interface',
-  'enum',
-  'type',
-  'variable',
-  'namespace',
-  'rationale',
-  'doc-concept',
-] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
-
 /** Kinds of declarations that live under a `sym:` id. */
-export const SYMBOL_KINDS = [
-  'function',
-  'class',
-  'method',
-  'interface',
-  'enum',
-  'type',
-  'variable',
-  'namespace',
-] as const;
+export const SYMBOL_KINDS = ['function', 'class', 'method', 'interface', 'enum', 'type', 'variable', 'namespace'] as const;
 export type SymbolKind = (typeof SYMBOL_KINDS)[number];
+
+export const NODE_KINDS = ['module', 'file', ...SYMBOL_KINDS, 'rationale', 'doc-concept'] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
 
 export const RELATIONS = [
   'contains',
