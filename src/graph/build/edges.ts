@@ -11,9 +11,13 @@ export interface EdgeOptions {
   ast?: boolean;
 }
 
-function finish(edge: GraphEdge, opts: EdgeOptions): GraphEdge {
+type Vocabulary = Pick<GraphEdge, 'confidence' | 'provenance' | 'resolution' | 'evidenceClass'>;
+
+function make(source: string, target: string, relation: Relation, vocabulary: Vocabulary, opts: EdgeOptions, reason?: UnresolvedReason): GraphEdge {
+  const edge: GraphEdge = { source, target, relation, ...vocabulary, confidenceScore: null };
   if (opts.ast) edge.tier = 'ast';
   if (opts.evidence) edge.evidence = opts.evidence;
+  if (reason) edge.reason = reason;
   if (opts.context) edge.context = opts.context;
   return edge;
 }
@@ -25,63 +29,14 @@ export function exactEdge(
   provenance: Exclude<Provenance, 'NAME_MATCH' | 'NONE'>,
   opts: EdgeOptions = {},
 ): GraphEdge {
-  return finish(
-    {
-      source,
-      target,
-      relation,
-      confidence: 'EXACT',
-      provenance,
-      resolution: 'EXTRACTED',
-      evidenceClass: 'DETERMINISTIC',
-      confidenceScore: null,
-    },
-    opts,
-  );
+  return make(source, target, relation, { confidence: 'EXACT', provenance, resolution: 'EXTRACTED', evidenceClass: 'DETERMINISTIC' }, opts);
 }
 
-export function candidateEdge(
-  source: string,
-  target: string,
-  relation: Relation,
-  ambiguous: boolean,
-  opts: EdgeOptions = {},
-): GraphEdge {
-  return finish(
-    {
-      source,
-      target,
-      relation,
-      confidence: 'CANDIDATE',
-      provenance: 'NAME_MATCH',
-      resolution: ambiguous ? 'AMBIGUOUS' : 'EXTRACTED',
-      evidenceClass: 'HEURISTIC',
-      confidenceScore: null,
-    },
-    opts,
-  );
+export function candidateEdge(source: string, target: string, relation: Relation, ambiguous: boolean, opts: EdgeOptions = {}): GraphEdge {
+  const resolution = ambiguous ? 'AMBIGUOUS' : 'EXTRACTED';
+  return make(source, target, relation, { confidence: 'CANDIDATE', provenance: 'NAME_MATCH', resolution, evidenceClass: 'HEURISTIC' }, opts);
 }
 
-export function unresolvedEdge(
-  source: string,
-  target: string,
-  relation: Relation,
-  reason: UnresolvedReason,
-  opts: EdgeOptions = {},
-): GraphEdge {
-  const edge = finish(
-    {
-      source,
-      target,
-      relation,
-      confidence: 'UNRESOLVED',
-      provenance: 'NONE',
-      resolution: 'EXTRACTED',
-      evidenceClass: 'HEURISTIC',
-      confidenceScore: null,
-    },
-    opts,
-  );
-  edge.reason = reason;
-  return edge;
+export function unresolvedEdge(source: string, target: string, relation: Relation, reason: UnresolvedReason, opts: EdgeOptions = {}): GraphEdge {
+  return make(source, target, relation, { confidence: 'UNRESOLVED', provenance: 'NONE', resolution: 'EXTRACTED', evidenceClass: 'HEURISTIC' }, opts, reason);
 }
