@@ -14,7 +14,7 @@ if (!fs.existsSync(path.join(root, 'src'))) {
   fs.copyFileSync(path.join(src, 'tsconfig.json'), path.join(root, 'tsconfig.json'));
 }
 const cli = path.join(repo, 'dist', 'cli.js');
-const build = spawnSync(process.execPath, [cli, 'build', '--apply', '--root', root], { stdio: ['ignore', 'inherit', 'inherit'] });
+const build = spawnSync(process.execPath, [cli, 'build', '--apply', '--no-server', '--root', root], { stdio: ['ignore', 'inherit', 'inherit'] });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const graphFile = path.join(root, '.knowledge-graph', 'graph.json');
 const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8'));

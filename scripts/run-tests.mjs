@@ -25,6 +25,8 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const env = { ...process.env, ...(update ? { KG_UPDATE_SNAPSHOTS: '1' } : {}) };
+// Every kg the tests start builds in its own process unless a test asks for the build server
+// (test/unit/server.test.ts), so no test leaves a server behind.
+const env = { ...process.env, KG_SERVER: 'off', ...(update ? { KG_UPDATE_SNAPSHOTS: '1' } : {}) };
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
 process.exit(r.status ?? 1);

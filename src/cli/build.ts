@@ -1,6 +1,7 @@
 // `kg build`: a dry run prints the projection; --apply writes it through a checked generation
 // and prints one line. Incremental when a valid manifest sits beside the graph, full otherwise.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -18,10 +19,11 @@ import {
   type TrackedBuildResult,
 } from '../graph';
 import type { BuildEvent } from './events';
+import { buildOnServer, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
 import { EXIT, type CliIo } from './streams';
 
 export const BUILD_HELP = `Usage: kg build [--apply] [--full] [--extract-only] [--root DIR] [--out FILE] [--list-external]
-                [--no-wait] [--progress text|json]
+                [--no-wait] [--no-server] [--progress text|json]
 
 Builds the knowledge graph of the TypeScript/JavaScript repository at --root.
 
@@ -47,6 +49,8 @@ Options:
                     in the graph's "unresolved" summary).
   --no-wait         With --apply, refuse at once when another build is writing the same graph
                     (by default this build waits for it to finish).
+  --no-server       Build in this process: neither use nor start the repository's build server
+                    (kg server --help). Also KG_SERVER=off, and always when CI is set.
   --progress FORMAT How stderr reports: "text" (default, for people) or "json" (one JSON object
                     per line: log, progress, note, done and error events, for tools such as the
                     editor extension; see docs/cli.md).
@@ -54,8 +58,11 @@ Options:
 
 Progress and diagnostics go to stderr. Exit codes: 0 built, 1 failed (a write failed, a
 suspected parse failure, a candidate the doctor rejected, another build holds the lock with
---no-wait) — the current graph is untouched; 2 bad usage or bad input (missing root, no
-sources, unparsable tsconfig) — nothing written.
+--no-wait, a cancelled build) — the current graph is untouched; 2 bad usage or bad input
+(missing root, no sources, unparsable tsconfig) — nothing written.
+
+A build server for the repository, when one runs, does the build and this command streams its
+output; the graph is the same bytes (kg server --help).
 `;
 
 /** One line saying whether the build was incremental (and what it did) or full (and why). */
@@ -67,7 +74,11 @@ export function describeMode(r: TrackedBuildResult): string {
   return r.fullReason ? `full build: ${r.fullReason}` : 'full build: no graph yet';
 }
 
-export async function runBuild(args: string[], io: CliIo): Promise<number> {
+/**
+ * `kg build`. `ctx` is set when a build server runs this build for a client (warm sessions, the
+ * client's cancel); `server` when this process is the kg command and may hand the build to one.
+ */
+export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}, server?: ServerContext): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -78,6 +89,7 @@ export async function runBuild(args: string[], io: CliIo): Promise<number> {
       out: { type: 'string' },
       'list-external': { type: 'boolean', default: false },
       'no-wait': { type: 'boolean', default: false },
+      'no-server': { type: 'boolean', default: false },
       progress: { type: 'string', default: 'text' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -91,30 +103,55 @@ export async function runBuild(args: string[], io: CliIo): Promise<number> {
   if (values.progress !== 'text' && values.progress !== 'json') {
     throw Object.assign(new Error(`--progress must be "text" or "json", not "${values.progress}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
   }
+  const useServer = server !== undefined && server.off === undefined && !values['no-server'] && ctx.session === undefined;
+  let realRoot: string | undefined;
+  if (useServer) {
+    try {
+      realRoot = fs.realpathSync(path.resolve(io.cwd, values.root ?? '.'));
+    } catch {
+      // no such root: building here says so
+    }
+  }
+  const paths = useServer && realRoot !== undefined ? serverPaths(server, realRoot) : undefined;
+  if (paths) {
+    const code = await buildOnServer(paths, args, io);
+    if (code !== undefined) return code;
+  }
   const report = values.progress === 'json' ? jsonReporter(io) : textReporter(io);
+  let code: number;
   try {
-    return await buildAndReport(values, io, report);
+    code = await buildAndReport(values, io, report, ctx);
   } catch (e) {
     report.error(e);
     throw e;
   }
+  if (paths && server) startServerInBackground(server, paths, [...(values['extract-only'] ? ['--extract-only'] : []), ...(values['list-external'] ? ['--list-external'] : [])]);
+  return code;
 }
 
-async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter): Promise<number> {
+async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, ctx: BuildContext): Promise<number> {
   const root = path.resolve(io.cwd, values.root ?? '.');
   const out = path.resolve(io.cwd, values.out ?? path.join(root, '.knowledge-graph', 'graph.json'));
   const shown = path.relative(io.cwd, out) || out;
   const started = performance.now();
-  const sink: BuildSink = { log: report.log, progress: report.progress };
+  const sink: BuildSink = { log: report.log, progress: report.progress, isCancelled: ctx.cancelled };
   const build = (): TrackedBuildResult => {
-    const result = buildTracked({
-      root,
-      extractOnly: values['extract-only'],
-      listExternal: values['list-external'],
-      sink,
-      full: values.full,
-      previous: readPrevious(out),
-    });
+    const session = ctx.session?.(root, values['extract-only'], values['list-external']);
+    let result: TrackedBuildResult;
+    if (session) {
+      session.sync(readPrevious(out));
+      result = session.rebuild({ full: values.full, sink });
+      if (ctx.by) report.log('info', `built by ${ctx.by}, whose programs stay warm between builds (--no-server builds here)`);
+    } else {
+      result = buildTracked({
+        root,
+        extractOnly: values['extract-only'],
+        listExternal: values['list-external'],
+        sink,
+        full: values.full,
+        previous: readPrevious(out),
+      });
+    }
     report.log('info', describeMode(result));
     for (const d of result.graph.diagnostics ?? []) report.note(d.path, d.reason);
     return result;
@@ -127,7 +164,7 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter):
     return EXIT.OK;
   }
 
-  const result = await applyBuild({ out, shown, wait: !values['no-wait'], log: report.log, cwd: io.cwd, build });
+  const result = await applyBuild({ out, shown, wait: !values['no-wait'], log: report.log, cwd: io.cwd, build, cancelled: ctx.cancelled });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const g = result.graph;
   io.stdout.write(
@@ -150,6 +187,8 @@ export async function applyBuild(a: {
   cwd: string;
   log: (level: 'info' | 'warn', message: string) => void;
   build: () => TrackedBuildResult;
+  /** Asked once the graph is built, before it is written: true stops with CANCELLED. */
+  cancelled?: () => boolean;
 }): Promise<TrackedBuildResult> {
   const { out, shown, log } = a;
   const lock = await acquireBuildLock(out, {
@@ -160,6 +199,12 @@ export async function applyBuild(a: {
     const swept = sweepStaleTemps(out);
     if (swept.length > 0) log('info', `removed ${swept.length} temp file${swept.length === 1 ? '' : 's'} left by an interrupted build`);
     const result = a.build();
+    if (a.cancelled) {
+      // Let a client's hang-up be heard: the build ran inside one turn of the event loop, so the
+      // next turn's poll reads what arrived meanwhile, and the turn after that sees it handled.
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      if (a.cancelled()) throw new GraphError('CANCELLED', `build cancelled; ${shown} is untouched`);
+    }
     const commit = commitGeneration(out, result.text, result.manifestText);
     if (commit.status === 'rejected') {
       const kept = path.relative(a.cwd, commit.rejectedPath) || commit.rejectedPath;
@@ -172,7 +217,15 @@ export async function applyBuild(a: {
   }
 }
 
-type BuildValues = { apply: boolean; full: boolean; 'extract-only': boolean; root?: string; out?: string; 'list-external': boolean; 'no-wait': boolean };
+type BuildValues = {
+  apply: boolean;
+  full: boolean;
+  'extract-only': boolean;
+  root?: string;
+  out?: string;
+  'list-external': boolean;
+  'no-wait': boolean;
+};
 
 /** How a build reports on stderr: prose for people, or JSON lines for tools. */
 interface Reporter {

@@ -1,6 +1,9 @@
-// The only file of the CLI that touches `process`.
+// The kg command's entry. Only this file and the build server (server.ts, which manages
+// processes) touch `process`.
 
+import * as fs from 'node:fs';
 import { run } from './run';
+import type { ServerContext } from './server';
 
 // A reader that stops early (`kg build | head`) is not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -8,7 +11,37 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdin: process.stdin }).then(
+/** Why builds must not use a build server here, if they must not (ADR 57). */
+function serverOff(env: NodeJS.ProcessEnv): string | undefined {
+  const setting = (env.KG_SERVER ?? '').toLowerCase();
+  if (['off', '0', 'false', 'no'].includes(setting)) return 'KG_SERVER=off';
+  if (['on', '1', 'true', 'yes'].includes(setting)) return undefined;
+  const ci = (env.CI ?? '').toLowerCase();
+  if (ci !== '' && ci !== 'false' && ci !== '0') return 'CI is set';
+  return undefined;
+}
+
+function script(): string {
+  try {
+    return fs.realpathSync(process.argv[1] ?? __filename);
+  } catch {
+    return __filename;
+  }
+}
+
+const server: ServerContext = {
+  execPath: process.execPath,
+  script: script(),
+  off: serverOff(process.env),
+  dir: process.env.KG_SERVER_DIR || undefined,
+  pid: process.pid,
+  onStop: (handler) => {
+    process.once('SIGTERM', handler);
+    process.once('SIGINT', handler);
+  },
+};
+
+run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdin: process.stdin }, { server }).then(
   (code) => {
     process.exitCode = code;
   },

@@ -37,7 +37,7 @@ export { commitGeneration, manifestPathFor, readPrevious, rejectedPathFor, sweep
 export { acquireBuildLock, describeHolder, lockPathFor, type BuildLock, type LockHolder, type LockOptions } from './io/lock';
 
 import type * as Engine from './build/engine';
-import type { BuildOptions, BuildResult } from './build/builder';
+import type { BuildOptions, BuildResult, BuildSink } from './build/builder';
 import type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './build/incremental';
 
 let engine: typeof Engine | undefined;
@@ -68,7 +68,7 @@ export class BuildSession {
   constructor(options: ConstructorParameters<typeof Engine.BuildSession>[0]) {
     this.inner = new (loadEngine().BuildSession)(options);
   }
-  rebuild(opts?: { full?: boolean }): TrackedBuildResult {
+  rebuild(opts?: { full?: boolean; sink?: BuildSink }): TrackedBuildResult {
     return this.inner.rebuild(opts);
   }
   warm(): TrackedBuildResult {

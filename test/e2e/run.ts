@@ -14,6 +14,10 @@ import { killGroup } from './harness/processes';
 import { installVsix, startServer, type RunningServer } from './harness/server';
 import { remoteUri, Workbench } from './harness/workbench';
 
+// The extension's builds run the kg CLI, which would start a background build server (ADR 57);
+// the editor suites build in the CLI's own process so that nothing outlives the run.
+process.env.KG_SERVER = 'off';
+
 const REPO = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.resolve(process.env.KG_E2E_ARTIFACTS ?? path.join(REPO, '.e2e-artifacts'));
 const VSIX = path.join(REPO, 'knowledge-graph.vsix');

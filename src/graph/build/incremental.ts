@@ -26,6 +26,7 @@ import {
   buildGraph,
   type BuildOptions,
   type BuildResult,
+  type BuildSink,
   type CarriedFacts,
   type FactReuse,
   type SourceInput,
@@ -396,9 +397,19 @@ export class BuildSession {
     this.previous = options.previous;
   }
 
-  /** Builds incrementally from the last result (or from `options.previous` the first time). */
-  rebuild(opts: { full?: boolean } = {}): TrackedBuildResult {
-    const result = buildTracked({ ...this.options, previous: this.previous, full: opts.full, programs: this.store, lines: this.lines });
+  /**
+   * Builds incrementally from the last result (or from `options.previous` the first time). `sink`
+   * replaces the session's own for this build (a build server reports to each request's client).
+   */
+  rebuild(opts: { full?: boolean; sink?: BuildSink } = {}): TrackedBuildResult {
+    const result = buildTracked({
+      ...this.options,
+      sink: opts.sink ?? this.options.sink,
+      previous: this.previous,
+      full: opts.full,
+      programs: this.store,
+      lines: this.lines,
+    });
     this.previous = { graphText: result.text, manifestText: result.manifestText, parsed: { graph: result.graph, manifest: result.manifest } };
     return result;
   }

@@ -1,0 +1,446 @@
+// The build server (ADR 57): `kg build` hands its work to a process that keeps the compiler's
+// programs warm for one repository, and starts one in the background when none answers. A
+// one-shot process pays the compiler's cold start on every build (parsing and binding the
+// default libraries alone is most of an incremental build); the server pays it once.
+//
+// Nothing about the answer changes: the server runs the same `kg build` — same flags, same
+// lock, same doctor, same generations — with a session whose programs stay alive, and every
+// build re-reads the tree and the graph on disk, so it is never stale. The client streams the
+// server's stdout and stderr and exits with its code. When no server answers, or one stops
+// mid-build, the client builds itself. A client that goes away (Ctrl+C, the editor's Cancel)
+// cancels its build before anything is written.
+//
+// Where: one Unix socket (a named pipe on Windows) per repository and per installed `kg`, in a
+// folder only this user can enter. Off in CI (the CI variable) and with KG_SERVER=off or
+// --no-server; a server exits after --idle-timeout seconds without a request.
+
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { BuildSession, GraphError, KG_VERSION } from '../graph';
+import { EXIT, type CliIo } from './streams';
+
+/** The protocol between a `kg build` client and a server; both come from one installed `kg`. */
+const PROTOCOL = 1;
+
+/** A server with no request for this long exits. */
+export const DEFAULT_IDLE_SECONDS = 600;
+
+/** How to start this CLI again, and whether builds may use a server; set by main.ts only. */
+export interface ServerContext {
+  execPath: string;
+  /** The CLI's own script (dist/cli.js). */
+  script: string;
+  /** Why builds must not use or start a server (CI, KG_SERVER=off); undefined when they may. */
+  off?: string;
+  /** Where sockets live (KG_SERVER_DIR); the default is a folder of this user's in the temp folder. */
+  dir?: string;
+  /** This process's id and a way to be told to stop (SIGTERM, SIGINT). */
+  pid: number;
+  onStop(handler: () => void): void;
+}
+
+/** What a build asks of the process it runs in: the server provides warm sessions. */
+export interface BuildContext {
+  /** A warm session for this root and these flags, or undefined to build cold. */
+  session?(root: string, extractOnly: boolean, listExternal: boolean): BuildSession | undefined;
+  /** True once the client that asked for this build has gone; checked before anything is written. */
+  cancelled?(): boolean;
+  /** Who runs the build, said on stderr when a warm session did it ("the build server (pid 7)"). */
+  by?: string;
+}
+
+export interface ServerPaths {
+  root: string;
+  socket: string;
+  pidFile: string;
+  logFile: string;
+}
+
+/** Where the server of `root` (a real path) listens, for this installed `kg` under this Node. */
+export function serverPaths(ctx: ServerContext, root: string): ServerPaths {
+  let stamp = '';
+  try {
+    const st = fs.statSync(ctx.script);
+    stamp = `${st.size}:${st.mtimeMs}`;
+  } catch {
+    // a script that cannot be stat'ed still gets a stable name
+  }
+  const id = createHash('sha256')
+    .update([PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, root].join('\0'))
+    .digest('hex')
+    .slice(0, 20);
+  const dir = ctx.dir ?? path.join(os.tmpdir(), `knowledge-graph-servers-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`);
+  const socket = process.platform === 'win32' ? `\\\\.\\pipe\\knowledge-graph-${id}` : path.join(dir, `${id}.sock`);
+  return { root, socket, pidFile: path.join(dir, `${id}.pid`), logFile: path.join(dir, `${id}.log`) };
+}
+
+/** The socket folder, created private; undefined (no server) when it is not this user's alone. */
+function privateDir(dir: string): string | undefined {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.statSync(dir);
+    if (process.platform !== 'win32') {
+      if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
+      if ((st.mode & 0o077) !== 0) return undefined;
+    }
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readPid(pidFile: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `pid` is a kg build server. A pid file outlives a killed server and its pid may be
+ * reused; where the process table can be read (Linux), the command line must say so.
+ */
+function isServerProcess(pid: number): boolean {
+  if (!alive(pid)) return false;
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('\0server\0run\0');
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+/** The pid of the live server of these paths (starting or listening), if any. */
+export function serverPid(paths: ServerPaths): number | undefined {
+  const pid = readPid(paths.pidFile);
+  return pid !== undefined && isServerProcess(pid) ? pid : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client side, in `kg build`.
+
+type Message = { o?: string; e?: string; exit?: number; refused?: string };
+
+/**
+ * Runs `kg build <argv>` on the server of `paths`, streaming its output. Returns the exit code, or
+ * undefined when no server took the build (none listening, a refusal, or a server that stopped
+ * before answering) — the caller then builds itself.
+ */
+export function buildOnServer(paths: ServerPaths, argv: string[], io: CliIo): Promise<number | undefined> {
+  if (process.platform !== 'win32' && !fs.existsSync(paths.socket)) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    let settled = false;
+    let heard = false;
+    const done = (code: number | undefined) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve(code);
+    };
+    const socket = net.connect(paths.socket);
+    socket.setEncoding('utf8');
+    socket.on('error', () => {
+      if (heard) io.stderr.write('kg: the build server stopped during this build; building here instead\n');
+      done(undefined);
+    });
+    socket.on('connect', () => {
+      socket.write(JSON.stringify({ kg: PROTOCOL, argv, cwd: io.cwd }) + '\n');
+    });
+    const lines = createInterface({ input: socket, crlfDelay: Infinity });
+    lines.on('error', () => {}); // the socket's own 'error' handler decides
+    lines.on('line', (line) => {
+      let m: Message;
+      try {
+        m = JSON.parse(line) as Message;
+      } catch {
+        return;
+      }
+      heard = true;
+      if (typeof m.o === 'string') io.stdout.write(m.o);
+      if (typeof m.e === 'string') io.stderr.write(m.e);
+      if (typeof m.refused === 'string') done(undefined);
+      if (typeof m.exit === 'number') done(m.exit);
+    });
+    socket.on('close', () => {
+      if (!settled && heard) io.stderr.write('kg: the build server stopped during this build; building here instead\n');
+      done(undefined);
+    });
+  });
+}
+
+/**
+ * Starts a server for `paths.root` in the background unless one is already starting or running.
+ * Its output goes to paths.logFile. Never throws: a server is an optimisation.
+ */
+export function startServerInBackground(ctx: ServerContext, paths: ServerPaths, flags: string[]): void {
+  try {
+    if (!privateDir(path.dirname(paths.pidFile))) return;
+    if (serverPid(paths) !== undefined) return;
+    const log = fs.openSync(paths.logFile, 'a', 0o600);
+    const child = spawn(ctx.execPath, [ctx.script, 'server', 'run', '--root', paths.root, ...flags], {
+      cwd: paths.root,
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: process.env,
+      windowsHide: true,
+    });
+    child.on('error', () => {});
+    child.unref();
+    fs.closeSync(log);
+  } catch {
+    // no server this time; the next build tries again
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server side: `kg server run`.
+
+type Runner = (argv: string[], io: CliIo, ctx: BuildContext) => Promise<number>;
+
+interface Request {
+  kg?: unknown;
+  argv?: unknown;
+  cwd?: unknown;
+}
+
+/**
+ * Serves builds of `paths.root` until idle for `idleMs`, or told to stop. Claims the pid file
+ * first (a second server for the same root exits at once), warms one session, then listens.
+ */
+export async function serveBuilds(
+  ctx: ServerContext,
+  paths: ServerPaths,
+  opts: { idleMs: number; extractOnly: boolean; listExternal: boolean },
+  runBuildCommand: Runner,
+  io: CliIo,
+): Promise<number> {
+  const log = (message: string) => io.stderr.write(`kg server: ${new Date().toISOString()} ${message}\n`);
+  if (!privateDir(path.dirname(paths.pidFile))) {
+    log(`${path.dirname(paths.pidFile)} is not a folder only this user can enter; not serving`);
+    return EXIT.FAILED;
+  }
+  if (!claimPidFile(paths.pidFile, ctx.pid)) {
+    log(`a server for ${paths.root} is already running (pid ${readPid(paths.pidFile)})`);
+    return EXIT.OK;
+  }
+  const sessions = new Map<string, BuildSession>();
+  const sessionFor = (extractOnly: boolean, listExternal: boolean): BuildSession => {
+    const key = `${extractOnly}:${listExternal}`;
+    let s = sessions.get(key);
+    if (!s) sessions.set(key, (s = new BuildSession({ root: paths.root, extractOnly, listExternal })));
+    return s;
+  };
+  const server = net.createServer();
+  let stopping: (() => void) | undefined;
+  const stopped = new Promise<void>((resolve) => (stopping = resolve));
+  const cleanUp = () => {
+    if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true });
+    if (readPid(paths.pidFile) === ctx.pid) fs.rmSync(paths.pidFile, { force: true });
+  };
+  const stop = (why: string) => {
+    log(`stopping: ${why}`);
+    if (server.listening) server.close();
+    cleanUp();
+    stopping?.();
+  };
+  ctx.onStop(() => stop('asked to stop'));
+
+  try {
+    const t0 = performance.now();
+    sessionFor(opts.extractOnly, opts.listExternal).warm();
+    log(`warm for ${paths.root} in ${Math.round(performance.now() - t0)} ms`);
+  } catch (e) {
+    log(`cannot build ${paths.root}: ${(e as Error).message}`);
+    cleanUp();
+    return EXIT.FAILED;
+  }
+
+  let idle: NodeJS.Timeout | undefined;
+  const touch = () => {
+    if (idle) clearTimeout(idle);
+    idle = setTimeout(() => stop(`idle for ${Math.round(opts.idleMs / 1000)} s`), opts.idleMs);
+    idle.unref();
+  };
+  let queue = Promise.resolve();
+  server.on('connection', (conn: net.Socket) => {
+    touch();
+    conn.setEncoding('utf8');
+    let closed = false;
+    // A client never half-closes while it waits for its answer: its end is its going away.
+    conn.on('end', () => (closed = true));
+    conn.on('close', () => (closed = true));
+    conn.on('error', () => (closed = true));
+    const send = (m: Message) => {
+      if (!closed) conn.write(JSON.stringify(m) + '\n');
+    };
+    const lines = createInterface({ input: conn, crlfDelay: Infinity });
+    lines.on('error', () => (closed = true));
+    lines.once('line', (line) => {
+      let request: Request;
+      try {
+        request = JSON.parse(line) as Request;
+      } catch {
+        send({ refused: 'not a request' });
+        conn.end();
+        return;
+      }
+      if (request.kg !== PROTOCOL || !Array.isArray(request.argv) || !request.argv.every((a) => typeof a === 'string') || typeof request.cwd !== 'string') {
+        send({ refused: 'a request this server does not understand' });
+        conn.end();
+        return;
+      }
+      const argv = request.argv as string[];
+      const cwd = request.cwd;
+      queue = queue.then(async () => {
+        if (closed) {
+          log(`build ${argv.join(' ')} skipped: client gone before it started`);
+          return;
+        }
+        const t0 = performance.now();
+        const clientIo: CliIo = { stdout: { write: (s: string) => send({ o: s }) }, stderr: { write: (s: string) => send({ e: s }) }, cwd };
+        const code = await runBuildCommand(argv, clientIo, {
+          session: (root, extractOnly, listExternal) => (sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal) : undefined),
+          cancelled: () => closed,
+          by: `the build server (pid ${ctx.pid})`,
+        }).catch((e: unknown) => {
+          send({ e: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
+          return EXIT.FAILED;
+        });
+        send({ exit: code });
+        conn.end();
+        log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
+        touch();
+      });
+    });
+  });
+  server.on('error', (e) => stop(`socket error: ${e.message}`));
+  if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true }); // ours: we hold the pid file
+  await new Promise<void>((resolve) => server.listen(paths.socket, resolve));
+  if (process.platform !== 'win32') fs.chmodSync(paths.socket, 0o600);
+  touch();
+  log(`listening on ${paths.socket}`);
+  await stopped;
+  await queue;
+  return EXIT.OK;
+}
+
+function sameRoot(a: string, b: string): boolean {
+  try {
+    return fs.realpathSync(a) === b;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the pid file exclusively; a stale one (its process is gone) is replaced once. */
+function claimPidFile(pidFile: string, pid: number): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(pidFile, String(pid), { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      const holder = readPid(pidFile);
+      if (holder !== undefined && isServerProcess(holder)) return false;
+      fs.rmSync(pidFile, { force: true });
+    }
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// `kg server run|status|stop`.
+
+export const SERVER_HELP = `Usage: kg server status [--root DIR]
+       kg server stop [--root DIR]
+       kg server run [--root DIR] [--idle-timeout SECONDS] [--extract-only] [--list-external]
+
+kg build hands its work to a build server for the repository when one is running, and starts
+one in the background when none is. The server keeps the compiler's programs warm, so a build
+after an edit costs a fraction of a one-shot build; the graph is the same bytes either way.
+Every build still re-reads the files and the graph on disk, takes the graph's lock and goes
+through the doctor. A server exits after --idle-timeout seconds without a request.
+
+Builds neither use nor start a server when the CI environment variable is set, with
+KG_SERVER=off, or with kg build --no-server; KG_SERVER=on overrides CI.
+
+  status   Print {"root", "running", "pid", "socket"} as JSON.
+  stop     Stop the server of the repository, if one runs (exit 0 either way).
+  run      Serve in the foreground (what kg build starts in the background; its log is the
+           "log" file status prints).
+
+Options:
+  --root DIR              Repository root (default: the current directory).
+  --idle-timeout SECONDS  Exit after this long without a request (default: ${DEFAULT_IDLE_SECONDS}).
+  --extract-only          Warm the extraction tier's session (the one kg build --extract-only uses).
+  --list-external         Warm the session of kg build --list-external.
+  -h, --help              Show this help.
+`;
+
+export async function runServerCommand(args: string[], io: CliIo, ctx: ServerContext | undefined, runBuildCommand: Runner): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      root: { type: 'string' },
+      'idle-timeout': { type: 'string' },
+      'extract-only': { type: 'boolean', default: false },
+      'list-external': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(SERVER_HELP);
+    return EXIT.OK;
+  }
+  const [action, ...extra] = positionals;
+  if (!['run', 'status', 'stop'].includes(action ?? '') || extra.length > 0) {
+    throw Object.assign(new Error(`expected "status", "stop" or "run"${action ? `, not "${positionals.join(' ')}"` : ''}`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+  }
+  if (!ctx) throw new GraphError('INVALID_ARGUMENT', 'kg server needs the kg command itself (node dist/cli.js server …)');
+  let root: string;
+  try {
+    root = fs.realpathSync(path.resolve(io.cwd, values.root ?? '.'));
+  } catch {
+    throw new GraphError('ROOT_NOT_FOUND', `root not found: ${values.root ?? io.cwd}`);
+  }
+  const paths = serverPaths(ctx, root);
+  if (action === 'status') {
+    const pid = serverPid(paths);
+    io.stdout.write(JSON.stringify({ root, running: pid !== undefined, ...(pid !== undefined ? { pid } : {}), socket: paths.socket, log: paths.logFile, ...(ctx.off ? { off: ctx.off } : {}) }) + '\n');
+    return EXIT.OK;
+  }
+  if (action === 'stop') {
+    const pid = serverPid(paths);
+    if (pid === undefined) {
+      io.stderr.write(`kg: no build server runs for ${root}\n`);
+      return EXIT.OK;
+    }
+    process.kill(pid, 'SIGTERM');
+    for (let waited = 0; waited < 10_000 && alive(pid); waited += 50) await new Promise((r) => setTimeout(r, 50));
+    io.stderr.write(alive(pid) ? `kg: the build server (pid ${pid}) has not stopped yet\n` : `kg: stopped the build server (pid ${pid})\n`);
+    return alive(pid) ? EXIT.FAILED : EXIT.OK;
+  }
+  const idle = values['idle-timeout'] === undefined ? DEFAULT_IDLE_SECONDS : Number(values['idle-timeout']);
+  if (!Number.isFinite(idle) || idle <= 0) {
+    throw Object.assign(new Error(`--idle-timeout must be a positive number of seconds, not "${values['idle-timeout']}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+  }
+  return serveBuilds(ctx, paths, { idleMs: idle * 1000, extractOnly: values['extract-only'], listExternal: values['list-external'] }, runBuildCommand, io);
+}

@@ -1,0 +1,279 @@
+// The build server (ADR 57), driven the way a user meets it: the real `kg` command (dist/cli.js)
+// in real processes, over real files and a real Unix socket. What must hold: a build on the
+// server writes the bytes a full build gives; a client that goes away cancels before anything is
+// written; a server that vanishes, or a stale socket, never costs the user a build; CI and
+// KG_SERVER=off start nothing; an idle server leaves nothing behind. Every test stops what it
+// started.
+
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { buildGraph, serializeGraph } from '../../src/graph';
+import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+
+const TREE = {
+  'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+  'src/a.ts': 'export function a(): number {\n  return 1;\n}\n',
+  'src/b.ts': "import { a } from './a';\nexport function b(): number {\n  return a();\n}\n",
+};
+
+const started: ChildProcess[] = [];
+const serverDirs: string[] = [];
+
+function env(dir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env, KG_SERVER: 'on', KG_SERVER_DIR: dir };
+  delete e.CI;
+  Object.assign(e, extra);
+  for (const [k, v] of Object.entries(extra)) if (v === undefined) delete e[k];
+  return e;
+}
+
+function kg(args: string[], cwd: string, e: NodeJS.ProcessEnv) {
+  return spawnSync(process.execPath, [CLI, ...args], { cwd, env: e, encoding: 'utf8', maxBuffer: 1 << 26 });
+}
+
+/** The same, without blocking this process (which may be playing a server itself). */
+function kgAsync(args: string[], cwd: string, e: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: e });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+interface Status {
+  running: boolean;
+  pid?: number;
+  socket: string;
+  log: string;
+  off?: string;
+}
+
+function status(root: string, e: NodeJS.ProcessEnv): Status {
+  const r = kg(['server', 'status', '--root', root], root, e);
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as Status;
+}
+
+async function until(what: string, test: () => boolean, ms = 60_000, detail = () => ''): Promise<void> {
+  const t0 = Date.now();
+  while (!test()) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}\n${detail()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** `kg server run` in the foreground, as a child of this test, with its log (stderr) collected. */
+function runServer(root: string, e: NodeJS.ProcessEnv, idleSeconds: number) {
+  const child = spawn(process.execPath, [CLI, 'server', 'run', '--root', root, '--idle-timeout', String(idleSeconds)], { cwd: root, env: e });
+  started.push(child);
+  let log = '';
+  child.stderr.on('data', (d) => (log += String(d)));
+  return {
+    child,
+    log: () => log,
+    listening: () => until('the server to listen', () => /listening on/.test(log), 60_000, () => log),
+    exited: () => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('close', resolve))),
+  };
+}
+
+/** A private socket folder for one test, and a repository with a graph built in-process. */
+function setUp(): { root: string; dir: string; graphFile: string } {
+  const root = tempDir();
+  const dir = tempDir('kg-servers-');
+  serverDirs.push(dir);
+  writeTree(root, TREE);
+  return { root, dir, graphFile: path.join(root, '.knowledge-graph', 'graph.json') };
+}
+
+const fullBuildText = (root: string) => serializeGraph(buildGraph({ root }).graph);
+
+describe('the build server', () => {
+  after(async () => {
+    for (const c of started) if (c.exitCode === null) c.kill('SIGKILL');
+    for (const dir of serverDirs) {
+      for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+        if (!f.endsWith('.pid')) continue;
+        const pid = Number(fs.readFileSync(path.join(dir, f), 'utf8'));
+        if (pid !== process.pid && alive(pid)) process.kill(pid, 'SIGKILL');
+      }
+    }
+    removeTempDirs();
+  });
+
+  it('starts after a build, runs later builds warm with the bytes of a full build, and stops', async () => {
+    const { root, dir, graphFile } = setUp();
+    const e = env(dir);
+    const first = kg(['build', '--apply'], root, e);
+    assert.equal(first.status, 0, first.stderr);
+    assert.doesNotMatch(first.stderr, /built by the build server/, 'no server yet: the first build is this process’s');
+    await until('the server to listen', () => status(root, e).running && fs.existsSync(status(root, e).socket));
+    const { pid, socket } = status(root, e);
+    assert.ok(pid && alive(pid));
+    assert.equal(fs.statSync(socket).mode & 0o777, 0o600, 'only this user may talk to the server');
+    assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+
+    writeTree(root, { 'src/a.ts': 'export function a(): number {\n  return 2;\n}\nexport function c(): number {\n  return a();\n}\n' });
+    const second = kg(['build', '--apply'], root, e);
+    assert.equal(second.status, 0, second.stderr);
+    assert.match(second.stderr, new RegExp(`built by the build server \\(pid ${pid}\\)`));
+    assert.match(second.stderr, /incremental build: 1 changed/);
+    assert.match(second.stdout, /^kg: wrote .knowledge-graph\/graph\.json: /);
+    assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root), 'the server wrote what a full build gives');
+
+    // A dry run through the server prints the graph itself on stdout.
+    const dry = kg(['build'], root, e);
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.equal(dry.stdout, fullBuildText(root));
+
+    // Machine-readable progress passes through unchanged: every stderr line is one JSON event.
+    writeTree(root, { 'src/b.ts': "import { c } from './a';\nexport function b(): number {\n  return c();\n}\n" });
+    const json = kg(['build', '--apply', '--progress', 'json'], root, e);
+    assert.equal(json.status, 0, json.stderr);
+    const events = json.stderr.trim().split('\n').map((l) => JSON.parse(l) as { event: string; message?: string });
+    assert.ok(events.some((ev) => ev.event === 'done'));
+    assert.ok(events.some((ev) => ev.event === 'log' && /built by the build server/.test(ev.message ?? '')));
+    assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
+
+    // An error on the server is the client's error, with the same exit code as here.
+    const bad = kg(['build', '--apply', '--out', path.join(root, 'src', 'a.ts', 'graph.json')], root, e);
+    const here = kg(['build', '--apply', '--no-server', '--out', path.join(root, 'src', 'a.ts', 'graph.json')], root, e);
+    assert.equal(bad.status, here.status);
+    assert.notEqual(bad.status, 0);
+
+    const stop = kg(['server', 'stop', '--root', root], root, e);
+    assert.equal(stop.status, 0, stop.stderr);
+    assert.match(stop.stderr, new RegExp(`stopped the build server \\(pid ${pid}\\)`));
+    assert.ok(!alive(pid));
+    assert.ok(!fs.existsSync(socket), 'the socket is removed');
+    assert.equal(status(root, e).running, false);
+  });
+
+  it('cancels a build whose client went away, before anything is written', async () => {
+    const { root, dir, graphFile } = setUp();
+    const e = env(dir);
+    assert.equal(kg(['build', '--apply', '--no-server'], root, e).status, 0);
+    const before = fs.readFileSync(graphFile, 'utf8');
+    const server = runServer(root, e, 60);
+    await server.listening();
+    const { socket } = status(root, e);
+
+    writeTree(root, { 'src/a.ts': 'export function a(): number {\n  return 3;\n}\n' });
+    const conn = net.connect(socket);
+    await new Promise<void>((resolve) => conn.on('connect', resolve));
+    conn.end(JSON.stringify({ kg: 1, argv: ['--apply'], cwd: root }) + '\n'); // ask, and hang up
+    await until('the server to drop the build', () => /client gone/.test(server.log()), 60_000, server.log);
+    assert.equal(fs.readFileSync(graphFile, 'utf8'), before, 'nothing was written for a client that left');
+
+    // The server is still there, and the next client's build goes through.
+    const next = kg(['build', '--apply'], root, e);
+    assert.equal(next.status, 0, next.stderr);
+    assert.match(next.stderr, /built by the build server/);
+    assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
+    server.child.kill('SIGTERM');
+    await server.exited();
+    assert.ok(!fs.existsSync(socket), 'a stopped server removes its socket');
+  });
+
+  it('builds in the client when the server hangs up mid-build, or only a stale socket is left', async () => {
+    const { root, dir, graphFile } = setUp();
+    const e = env(dir);
+    const { socket } = status(root, e);
+    const pidFile = socket.replace(/\.sock$/, '.pid');
+
+    // A "server" that starts answering and then vanishes. A stand-in process that looks like a
+    // server (its command line says "server run") holds the pid file, so the client does not
+    // start a real one afterwards.
+    const standIn = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'server', 'run'], { stdio: 'ignore' });
+    started.push(standIn);
+    fs.writeFileSync(pidFile, String(standIn.pid));
+    const fake = net.createServer((c) => {
+      c.once('data', () => {
+        c.write(JSON.stringify({ e: 'kg: discovered 2 source files in 1 project\n' }) + '\n');
+        setTimeout(() => c.destroy(), 20);
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(socket, resolve));
+    const r = await kgAsync(['build', '--apply'], root, e);
+    await new Promise((resolve) => fake.close(resolve));
+    standIn.kill('SIGKILL');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /the build server stopped during this build; building here instead/);
+    assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
+
+    // A socket file nobody listens on, and a pid file of a process that is gone.
+    fs.writeFileSync(socket, '');
+    fs.writeFileSync(pidFile, '999999999');
+    writeTree(root, { 'src/a.ts': 'export function a(): number {\n  return 4;\n}\n' });
+    const t0 = Date.now();
+    const stale = kg(['build', '--apply'], root, e);
+    assert.equal(stale.status, 0, stale.stderr);
+    assert.ok(Date.now() - t0 < 30_000);
+    assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
+    // …and the build started a fresh server, which took over the stale files.
+    await until('a fresh server', () => status(root, e).running && fs.statSync(socket).isSocket());
+    const pid = status(root, e).pid as number;
+    assert.notEqual(pid, 999999999);
+    assert.equal(kg(['server', 'stop', '--root', root], root, e).status, 0);
+    assert.ok(!alive(pid));
+  });
+
+  it('starts nothing in CI, with KG_SERVER=off or with --no-server', async () => {
+    for (const [label, e, args] of [
+      ['CI', (dir: string) => env(dir, { KG_SERVER: undefined, CI: 'true' }), []],
+      ['KG_SERVER=off', (dir: string) => env(dir, { KG_SERVER: 'off' }), []],
+      ['--no-server', (dir: string) => env(dir), ['--no-server']],
+    ] as const) {
+      const { root, dir } = setUp();
+      const r = kg(['build', '--apply', ...args], root, e(dir));
+      assert.equal(r.status, 0, `${label}: ${r.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(status(root, e(dir)).running, false, label);
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((f) => !f.endsWith('.log')),
+        [],
+        `${label}: no pid file, no socket`,
+      );
+    }
+    const { root, dir } = setUp();
+    assert.equal(status(root, env(dir, { KG_SERVER: undefined, CI: 'true' })).off, 'CI is set');
+  });
+
+  it('exits after its idle timeout and leaves no socket or pid file', async () => {
+    const { root, dir } = setUp();
+    const e = env(dir);
+    const server = runServer(root, e, 1);
+    const code = await server.exited();
+    assert.equal(code, 0, server.log());
+    assert.match(server.log(), /listening on/);
+    assert.match(server.log(), /stopping: idle for 1 s/);
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  it('refuses a second server for the same repository', async () => {
+    const { root, dir } = setUp();
+    const e = env(dir);
+    const one = runServer(root, e, 60);
+    await one.listening();
+    const two = kg(['server', 'run', '--root', root], root, e);
+    assert.equal(two.status, 0);
+    assert.match(two.stderr, new RegExp(`already running \\(pid ${one.child.pid}\\)`));
+    one.child.kill('SIGTERM');
+    await one.exited();
+  });
+});
