@@ -278,6 +278,7 @@ export async function serveBuilds(
     idle.unref();
   };
   let queue = Promise.resolve();
+  let pending = 0;
   server.on('connection', (conn: net.Socket) => {
     touch();
     conn.setEncoding('utf8');
@@ -307,6 +308,14 @@ export async function serveBuilds(
       }
       const argv = request.argv as string[];
       const cwd = request.cwd;
+      if (pending > 0 && argv.includes('--no-wait')) {
+        // Builds here queue one behind another; --no-wait must not wait, so the client builds
+        // itself, where the graph's lock answers at once (refuses while this server writes it).
+        send({ refused: 'busy with another build' });
+        conn.end();
+        return;
+      }
+      pending++;
       queue = queue.then(async () => {
         if (closed) {
           log(`build ${argv.join(' ')} skipped: client gone before it started`);
@@ -326,7 +335,7 @@ export async function serveBuilds(
         conn.end();
         log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
         touch();
-      });
+      }).finally(() => pending--);
     });
   });
   server.on('error', (e) => stop(`socket error: ${e.message}`));

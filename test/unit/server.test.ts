@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildGraph, serializeGraph } from '../../src/graph';
+import { acquireBuildLock, buildGraph, serializeGraph } from '../../src/graph';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 const TREE = {
@@ -36,13 +36,21 @@ function kg(args: string[], cwd: string, e: NodeJS.ProcessEnv) {
 }
 
 /** The same, without blocking this process (which may be playing a server itself). */
-function kgAsync(args: string[], cwd: string, e: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function kgAsync(
+  args: string[],
+  cwd: string,
+  e: NodeJS.ProcessEnv,
+  live?: { stderr: string },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: e });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+      if (live) live.stderr = stderr;
+    });
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
@@ -103,7 +111,7 @@ function setUp(): { root: string; dir: string; graphFile: string } {
 
 const fullBuildText = (root: string) => serializeGraph(buildGraph({ root }).graph);
 
-describe('the build server', () => {
+describe('the build server', { timeout: 600_000 }, () => {
   after(async () => {
     for (const c of started) if (c.exitCode === null) c.kill('SIGKILL');
     for (const dir of serverDirs) {
@@ -263,6 +271,30 @@ describe('the build server', () => {
     assert.match(server.log(), /listening on/);
     assert.match(server.log(), /stopping: idle for 1 s/);
     assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  it('keeps --no-wait from waiting behind a build the server is busy with', async () => {
+    const { root, dir, graphFile } = setUp();
+    const e = env(dir);
+    assert.equal(kg(['build', '--apply', '--no-server'], root, e).status, 0);
+    const server = runServer(root, e, 60);
+    await server.listening();
+    // This test holds the graph's lock, so the server's build for client A waits for it.
+    const lock = await acquireBuildLock(graphFile, { wait: false });
+    const liveA = { stderr: '' };
+    const a = kgAsync(['build', '--apply'], root, e, liveA);
+    await until('the server to wait for the lock', () => /waiting for it to finish/.test(liveA.stderr), 60_000, () => liveA.stderr);
+    const b = await kgAsync(['build', '--apply', '--no-wait'], root, e);
+    assert.equal(b.status, 1, b.stderr);
+    assert.match(b.stderr, /another build is writing|is being written/);
+    assert.doesNotMatch(b.stderr, /built by the build server/);
+    lock.release();
+    const doneA = await a;
+    assert.equal(doneA.status, 0, doneA.stderr);
+    assert.match(doneA.stderr, /built by the build server/);
+    assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
+    server.child.kill('SIGTERM');
+    await server.exited();
   });
 
   it('refuses a second server for the same repository', async () => {
