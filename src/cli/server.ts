@@ -390,7 +390,7 @@ Builds neither use nor start a server when the CI environment variable is set, w
 KG_SERVER=off, or with kg build --no-server; KG_SERVER=on overrides CI.
 
   status   Print {"root", "running", "pid", "socket"} as JSON.
-  stop     Stop the server of the repository, if one runs (exit 0 either way).
+  stop     Stop the server of the repository, if one runs (exit 0 once none runs).
   run      Serve in the foreground (what kg build starts in the background; its log is the
            "log" file status prints).
 
