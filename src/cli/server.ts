@@ -315,6 +315,12 @@ export async function serveBuilds(
         conn.end();
         return;
       }
+      if (pending > 0) {
+        // Two builds at once: this one waits, and says so, as it would for the graph's lock.
+        const message = 'the build server is busy with another build; waiting for it to finish';
+        const json = argv.some((a, i) => a === '--progress=json' || (a === '--progress' && argv[i + 1] === 'json'));
+        send({ e: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
+      }
       pending++;
       queue = queue.then(async () => {
         if (closed) {

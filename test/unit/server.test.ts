@@ -273,7 +273,7 @@ describe('the build server', { timeout: 600_000 }, () => {
     assert.deepEqual(fs.readdirSync(dir), []);
   });
 
-  it('keeps --no-wait from waiting behind a build the server is busy with', async () => {
+  it('queues a second build behind a busy one, says so, and never queues --no-wait', async () => {
     const { root, dir, graphFile } = setUp();
     const e = env(dir);
     assert.equal(kg(['build', '--apply', '--no-server'], root, e).status, 0);
@@ -284,6 +284,10 @@ describe('the build server', { timeout: 600_000 }, () => {
     const liveA = { stderr: '' };
     const a = kgAsync(['build', '--apply'], root, e, liveA);
     await until('the server to wait for the lock', () => /waiting for it to finish/.test(liveA.stderr), 60_000, () => liveA.stderr);
+    // A second client without --no-wait is told it waits, and then builds after A.
+    const liveC = { stderr: '' };
+    const c = kgAsync(['build', '--apply'], root, e, liveC);
+    await until('the second client to be told it waits', () => /build server is busy with another build; waiting/.test(liveC.stderr), 60_000, () => liveC.stderr);
     const b = await kgAsync(['build', '--apply', '--no-wait'], root, e);
     assert.equal(b.status, 1, b.stderr);
     assert.match(b.stderr, /another build is writing|is being written/);
@@ -292,6 +296,9 @@ describe('the build server', { timeout: 600_000 }, () => {
     const doneA = await a;
     assert.equal(doneA.status, 0, doneA.stderr);
     assert.match(doneA.stderr, /built by the build server/);
+    const doneC = await c;
+    assert.equal(doneC.status, 0, doneC.stderr);
+    assert.match(doneC.stderr, /built by the build server/);
     assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
     server.child.kill('SIGTERM');
     await server.exited();
