@@ -22,7 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { BuildSession, GraphError, KG_VERSION } from '../graph';
+import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile } from '../graph';
 import { EXIT, type CliIo } from './streams';
 
 /** The protocol between a `kg build` client and a server; both come from one installed `kg`. */
@@ -58,7 +58,7 @@ export interface BuildContext {
 export interface ServerPaths {
   root: string;
   socket: string;
-  pidFile: string;
+  lockFile: string;
   logFile: string;
 }
 
@@ -77,7 +77,7 @@ export function serverPaths(ctx: ServerContext, root: string): ServerPaths {
     .slice(0, 20);
   const dir = ctx.dir ?? path.join(os.tmpdir(), `knowledge-graph-servers-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`);
   const socket = process.platform === 'win32' ? `\\\\.\\pipe\\knowledge-graph-${id}` : path.join(dir, `${id}.sock`);
-  return { root, socket, pidFile: path.join(dir, `${id}.pid`), logFile: path.join(dir, `${id}.log`) };
+  return { root, socket, lockFile: path.join(dir, `${id}.lock`), logFile: path.join(dir, `${id}.log`) };
 }
 
 /** The socket folder, created private; undefined (no server) when it is not this user's alone. */
@@ -95,30 +95,12 @@ function privateDir(dir: string): string | undefined {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function readPid(pidFile: string): number | undefined {
-  try {
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Whether `pid` is a kg build server. A pid file outlives a killed server and its pid may be
- * reused; where the process table can be read (Linux), the command line must say so.
+ * Whether `pid` is a kg build server. A server's lock file outlives a killed server and its pid
+ * may be reused; where the process table can be read (Linux), the command line must say so.
  */
 function isServerProcess(pid: number): boolean {
-  if (!alive(pid)) return false;
+  if (!processAlive(pid)) return false;
   try {
     return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('\0server\0run\0');
   } catch {
@@ -128,7 +110,7 @@ function isServerProcess(pid: number): boolean {
 
 /** The pid of the live server of these paths (starting or listening), if any. */
 export function serverPid(paths: ServerPaths): number | undefined {
-  const pid = readPid(paths.pidFile);
+  const pid = lockHolder(paths.lockFile)?.pid;
   return pid !== undefined && isServerProcess(pid) ? pid : undefined;
 }
 
@@ -190,7 +172,7 @@ export function buildOnServer(paths: ServerPaths, argv: string[], io: CliIo): Pr
  */
 export function startServerInBackground(ctx: ServerContext, paths: ServerPaths, flags: string[]): void {
   try {
-    if (!privateDir(path.dirname(paths.pidFile))) return;
+    if (!privateDir(path.dirname(paths.lockFile))) return;
     if (serverPid(paths) !== undefined) return;
     const log = fs.openSync(paths.logFile, 'a', 0o600);
     const child = spawn(ctx.execPath, [ctx.script, 'server', 'run', '--root', paths.root, ...flags], {
@@ -220,7 +202,7 @@ interface Request {
 }
 
 /**
- * Serves builds of `paths.root` until idle for `idleMs`, or told to stop. Claims the pid file
+ * Serves builds of `paths.root` until idle for `idleMs`, or told to stop. Takes its lock file
  * first (a second server for the same root exits at once), warms one session, then listens.
  */
 export async function serveBuilds(
@@ -231,12 +213,13 @@ export async function serveBuilds(
   io: CliIo,
 ): Promise<number> {
   const log = (message: string) => io.stderr.write(`kg server: ${new Date().toISOString()} ${message}\n`);
-  if (!privateDir(path.dirname(paths.pidFile))) {
-    log(`${path.dirname(paths.pidFile)} is not a folder only this user can enter; not serving`);
+  if (!privateDir(path.dirname(paths.lockFile))) {
+    log(`${path.dirname(paths.lockFile)} is not a folder only this user can enter; not serving`);
     return EXIT.FAILED;
   }
-  if (!claimPidFile(paths.pidFile, ctx.pid)) {
-    log(`a server for ${paths.root} is already running (pid ${readPid(paths.pidFile)})`);
+  const lock = tryLockFile(paths.lockFile, (holder) => isServerProcess(holder.pid));
+  if ('heldBy' in lock) {
+    log(`a server for ${paths.root} is already running (pid ${lock.heldBy?.pid ?? 'unknown'})`);
     return EXIT.OK;
   }
   const sessions = new Map<string, BuildSession>();
@@ -251,7 +234,7 @@ export async function serveBuilds(
   const stopped = new Promise<void>((resolve) => (stopping = resolve));
   const cleanUp = () => {
     if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true });
-    if (readPid(paths.pidFile) === ctx.pid) fs.rmSync(paths.pidFile, { force: true });
+    lock.release();
   };
   const stop = (why: string) => {
     log(`stopping: ${why}`);
@@ -345,7 +328,7 @@ export async function serveBuilds(
     });
   });
   server.on('error', (e) => stop(`socket error: ${e.message}`));
-  if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true }); // ours: we hold the pid file
+  if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true }); // ours: we hold the lock
   await new Promise<void>((resolve) => server.listen(paths.socket, resolve));
   if (process.platform !== 'win32') fs.chmodSync(paths.socket, 0o600);
   touch();
@@ -361,22 +344,6 @@ function sameRoot(a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Creates the pid file exclusively; a stale one (its process is gone) is replaced once. */
-function claimPidFile(pidFile: string, pid: number): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(pidFile, String(pid), { flag: 'wx', mode: 0o600 });
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-      const holder = readPid(pidFile);
-      if (holder !== undefined && isServerProcess(holder)) return false;
-      fs.rmSync(pidFile, { force: true });
-    }
-  }
-  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -449,9 +416,9 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
       return EXIT.OK;
     }
     process.kill(pid, 'SIGTERM');
-    for (let waited = 0; waited < 10_000 && alive(pid); waited += 50) await new Promise((r) => setTimeout(r, 50));
-    io.stderr.write(alive(pid) ? `kg: the build server (pid ${pid}) has not stopped yet\n` : `kg: stopped the build server (pid ${pid})\n`);
-    return alive(pid) ? EXIT.FAILED : EXIT.OK;
+    for (let waited = 0; waited < 10_000 && processAlive(pid); waited += 50) await new Promise((r) => setTimeout(r, 50));
+    io.stderr.write(processAlive(pid) ? `kg: the build server (pid ${pid}) has not stopped yet\n` : `kg: stopped the build server (pid ${pid})\n`);
+    return processAlive(pid) ? EXIT.FAILED : EXIT.OK;
   }
   const idle = values['idle-timeout'] === undefined ? DEFAULT_IDLE_SECONDS : Number(values['idle-timeout']);
   if (!Number.isFinite(idle) || idle <= 0) {

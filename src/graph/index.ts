@@ -34,7 +34,7 @@ export type { BuildDelta, PreviousBuild, TrackedBuildOptions, TrackedBuildResult
 export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './build/manifest';
 export { fingerprintTree, graphStatus, type GraphStatus } from './status';
 export { commitGeneration, manifestPathFor, readPrevious, rejectedPathFor, sweepStaleTemps, type CommitResult } from './io/generations';
-export { acquireBuildLock, describeHolder, lockPathFor, type BuildLock, type LockHolder, type LockOptions } from './io/lock';
+export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile, type BuildLock, type LockHolder, type LockOptions } from './io/lock';
 
 import type * as Engine from './build/engine';
 import type { BuildOptions, BuildResult, BuildSink } from './build/builder';

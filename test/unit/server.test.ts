@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { acquireBuildLock, buildGraph, serializeGraph } from '../../src/graph';
@@ -116,8 +117,8 @@ describe('the build server', { timeout: 600_000 }, () => {
     for (const c of started) if (c.exitCode === null) c.kill('SIGKILL');
     for (const dir of serverDirs) {
       for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-        if (!f.endsWith('.pid')) continue;
-        const pid = Number(fs.readFileSync(path.join(dir, f), 'utf8'));
+        if (!f.endsWith('.lock')) continue;
+        const pid = Number((JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { pid: number }).pid);
         if (pid !== process.pid && alive(pid)) process.kill(pid, 'SIGKILL');
       }
     }
@@ -202,14 +203,15 @@ describe('the build server', { timeout: 600_000 }, () => {
     const { root, dir, graphFile } = setUp();
     const e = env(dir);
     const { socket } = status(root, e);
-    const pidFile = socket.replace(/\.sock$/, '.pid');
+    const lockFile = socket.replace(/\.sock$/, '.lock');
+    const holder = (pid: number) => JSON.stringify({ pid, hostname: os.hostname(), token: `t${pid}`, started: new Date().toISOString() });
 
     // A "server" that starts answering and then vanishes. A stand-in process that looks like a
-    // server (its command line says "server run") holds the pid file, so the client does not
+    // server (its command line says "server run") holds the lock file, so the client does not
     // start a real one afterwards.
     const standIn = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'server', 'run'], { stdio: 'ignore' });
     started.push(standIn);
-    fs.writeFileSync(pidFile, String(standIn.pid));
+    fs.writeFileSync(lockFile, holder(standIn.pid as number));
     const fake = net.createServer((c) => {
       c.once('data', () => {
         c.write(JSON.stringify({ e: 'kg: discovered 2 source files in 1 project\n' }) + '\n');
@@ -224,9 +226,9 @@ describe('the build server', { timeout: 600_000 }, () => {
     assert.match(r.stderr, /the build server stopped during this build; building here instead/);
     assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
 
-    // A socket file nobody listens on, and a pid file of a process that is gone.
+    // A socket file nobody listens on, and a lock file of a process that is gone.
     fs.writeFileSync(socket, '');
-    fs.writeFileSync(pidFile, '999999999');
+    fs.writeFileSync(lockFile, holder(999999999));
     writeTree(root, { 'src/a.ts': 'export function a(): number {\n  return 4;\n}\n' });
     const t0 = Date.now();
     const stale = kg(['build', '--apply'], root, e);
@@ -255,14 +257,14 @@ describe('the build server', { timeout: 600_000 }, () => {
       assert.deepEqual(
         fs.readdirSync(dir).filter((f) => !f.endsWith('.log')),
         [],
-        `${label}: no pid file, no socket`,
+        `${label}: no lock file, no socket`,
       );
     }
     const { root, dir } = setUp();
     assert.equal(status(root, env(dir, { KG_SERVER: undefined, CI: 'true' })).off, 'CI is set');
   });
 
-  it('exits after its idle timeout and leaves no socket or pid file', async () => {
+  it('exits after its idle timeout and leaves no socket or lock file', async () => {
     const { root, dir } = setUp();
     const e = env(dir);
     const server = runServer(root, e, 1);

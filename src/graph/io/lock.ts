@@ -116,8 +116,12 @@ function createExclusive(target: string, content: string): boolean {
   }
 }
 
-function isStale(lockPath: string, holder: LockHolder | undefined): boolean {
-  if (holder) return !processAlive(holder.pid, holder.hostname);
+/** Whether a holder still holds: its process may be running (the default), or a stricter test. */
+type HolderAlive = (holder: LockHolder) => boolean;
+const holderProcessAlive: HolderAlive = (h) => processAlive(h.pid, h.hostname);
+
+function isStale(lockPath: string, holder: LockHolder | undefined, alive: HolderAlive = holderProcessAlive): boolean {
+  if (holder) return !alive(holder);
   try {
     return Date.now() - fs.statSync(lockPath).mtimeMs > UNREADABLE_LOCK_GRACE_MS;
   } catch {
@@ -148,21 +152,16 @@ export function describeHolder(h: LockHolder | undefined): string {
   return h ? `pid ${h.pid} on ${h.hostname}, since ${h.started}` : 'a holder that could not be identified';
 }
 
-/** Takes the build lock of `graphPath`, waiting for (or refusing) a live holder. */
-export async function acquireBuildLock(graphPath: string, options: LockOptions = {}): Promise<BuildLock> {
-  const lockPath = lockPathFor(graphPath);
-  const me: LockHolder = { pid: process.pid, hostname: os.hostname(), token: randomBytes(8).toString('hex'), started: new Date().toISOString() };
+function newHolder(): LockHolder {
+  return { pid: process.pid, hostname: os.hostname(), token: randomBytes(8).toString('hex'), started: new Date().toISOString() };
+}
+
+/**
+ * One attempt, never waiting: takes the lock file at `lockPath` for `me` — breaking it first when
+ * its holder is gone — or answers who holds it. `alive` decides whether a holder still holds.
+ */
+function claim(lockPath: string, me: LockHolder, alive?: HolderAlive): BuildLock | { heldBy: LockHolder | undefined } {
   const content = JSON.stringify(me) + '\n';
-  const started = Date.now();
-  let told = false;
-  try {
-    fs.mkdirSync(path.dirname(lockPath), { recursive: true });
-  } catch {
-    // the create below reports the real problem
-  }
-  // Temp files of lock attempts a killed build left (the lock itself is broken below when stale).
-  const base = path.basename(lockPath);
-  sweepTemps(path.dirname(lockPath), new Set([base, base + '.break']), (pid) => !processAlive(pid));
   for (;;) {
     if (createExclusive(lockPath, content)) {
       return {
@@ -176,10 +175,43 @@ export async function acquireBuildLock(graphPath: string, options: LockOptions =
     }
     const holder = readHolder(lockPath);
     if (holder === 'gone') continue;
-    if (isStale(lockPath, holder)) {
-      breakStale(lockPath, holder, me);
-      continue;
-    }
+    if (!isStale(lockPath, holder, alive)) return { heldBy: holder };
+    breakStale(lockPath, holder, me);
+  }
+}
+
+/**
+ * Takes the lock file at `lockPath` (its folder must exist) unless a live holder has it, in which
+ * case the answer names that holder. For locks other than a graph's: the build server's (ADR 57).
+ */
+export function tryLockFile(lockPath: string, alive?: HolderAlive): BuildLock | { heldBy: LockHolder | undefined } {
+  return claim(lockPath, newHolder(), alive);
+}
+
+/** Who holds the lock file at `lockPath`, if it names anyone (alive or not). */
+export function lockHolder(lockPath: string): LockHolder | undefined {
+  const h = readHolder(lockPath);
+  return h === 'gone' ? undefined : h;
+}
+
+/** Takes the build lock of `graphPath`, waiting for (or refusing) a live holder. */
+export async function acquireBuildLock(graphPath: string, options: LockOptions = {}): Promise<BuildLock> {
+  const lockPath = lockPathFor(graphPath);
+  const me = newHolder();
+  const started = Date.now();
+  let told = false;
+  try {
+    fs.mkdirSync(path.dirname(lockPath), { recursive: true });
+  } catch {
+    // the create below reports the real problem
+  }
+  // Temp files of lock attempts a killed build left (the lock itself is broken below when stale).
+  const base = path.basename(lockPath);
+  sweepTemps(path.dirname(lockPath), new Set([base, base + '.break']), (pid) => !processAlive(pid));
+  for (;;) {
+    const got = claim(lockPath, me);
+    if (!('heldBy' in got)) return got;
+    const holder = got.heldBy;
     if (options.wait === false) {
       throw new GraphError('BUILD_LOCKED', `another build is writing this graph (${describeHolder(holder)}); lock file ${lockPath}. Wait for it, or if no build is running, delete the lock file`);
     }
