@@ -137,10 +137,13 @@ export function buildOnServer(paths: ServerPaths, argv: string[], io: CliIo): Pr
     };
     const socket = net.connect(paths.socket);
     socket.setEncoding('utf8');
-    socket.on('error', () => {
-      if (heard) io.stderr.write('kg: the build server stopped during this build; building here instead\n');
+    // Before a word from the server, a failure is just "no server"; after one, say why we build here.
+    const hungUp = () => {
+      if (!settled && heard) io.stderr.write('kg: the build server stopped during this build; building here instead\n');
       done(undefined);
-    });
+    };
+    socket.on('error', hungUp);
+    socket.on('close', hungUp);
     socket.on('connect', () => {
       socket.write(JSON.stringify({ kg: PROTOCOL, argv, cwd: io.cwd }) + '\n');
     });
@@ -159,10 +162,6 @@ export function buildOnServer(paths: ServerPaths, argv: string[], io: CliIo): Pr
       if (typeof m.refused === 'string') done(undefined);
       if (typeof m.exit === 'number') done(m.exit);
     });
-    socket.on('close', () => {
-      if (!settled && heard) io.stderr.write('kg: the build server stopped during this build; building here instead\n');
-      done(undefined);
-    });
   });
 }
 
@@ -174,7 +173,7 @@ export function startServerInBackground(ctx: ServerContext, paths: ServerPaths, 
   try {
     if (!privateDir(path.dirname(paths.lockFile))) return;
     if (serverPid(paths) !== undefined) return;
-    const log = fs.openSync(paths.logFile, 'a', 0o600);
+    const log = fs.openSync(paths.logFile, 'w', 0o600); // the log of this server, not of every one before
     const child = spawn(ctx.execPath, [ctx.script, 'server', 'run', '--root', paths.root, ...flags], {
       cwd: paths.root,
       detached: true,
