@@ -1,5 +1,5 @@
 // The lines of `kg build --progress json` (docs/cli.md): the contract between the CLI and the
-// tools that run it — the editor extension reads them (src/host/cliBuild.ts). Types only.
+// tools that run it — the editor extension reads them (src/host/cli-build.ts). Types only.
 
 export type BuildEvent =
   | { event: 'log'; level: 'info' | 'warn'; message: string }

@@ -2,10 +2,10 @@
 // the context. Returns the extension's API (what in-host tests and other extensions call).
 
 import * as vscode from 'vscode';
-import { BuildService, SHOW_LOG_COMMAND, type BuildOutcome } from './buildService';
-import { resolveGraphPath } from './graphPath';
+import { BuildService, SHOW_LOG_COMMAND, type BuildOutcome } from './build-service';
+import { resolveGraphPath } from './graph-path';
 
-export type { BuildOutcome } from './buildService';
+export type { BuildOutcome } from './build-service';
 
 /** `vscode.extensions.getExtension('knowledge-graph.knowledge-graph').exports` */
 export interface KnowledgeGraphApi {

@@ -1,11 +1,11 @@
-// src/host/cliBuild.ts: what the editor's build command runs, driven here with the real bundled
+// src/host/cli-build.ts: what the editor's build command runs, driven here with the real bundled
 // CLI in a real child process over real files.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runCliBuild, type CliEvent } from '../../src/host/cliBuild';
+import { runCliBuild, type CliEvent } from '../../src/host/cli-build';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 import { buildProcessesOf } from '../helpers/processes';

@@ -1,11 +1,11 @@
-// src/host/graphPath.ts: the knowledgeGraph.graphPath setting resolves inside the workspace folder
+// src/host/graph-path.ts: the knowledgeGraph.graphPath setting resolves inside the workspace folder
 // or is refused with a reason — never followed outside it.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { DEFAULT_GRAPH_PATH, resolveGraphPath } from '../../src/host/graphPath';
+import { DEFAULT_GRAPH_PATH, resolveGraphPath } from '../../src/host/graph-path';
 import { removeTempDirs, tempDir } from '../helpers/fixtures';
 
 describe('resolveGraphPath', () => {

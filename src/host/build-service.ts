@@ -5,8 +5,8 @@
 
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { runCliBuild, type BuildSummary, type CliEvent } from './cliBuild';
-import { resolveGraphPath } from './graphPath';
+import { runCliBuild, type BuildSummary, type CliEvent } from './cli-build';
+import { resolveGraphPath } from './graph-path';
 
 export type BuildOutcome =
   | ({ kind: 'built'; folder: string } & BuildSummary)
