@@ -26,7 +26,7 @@ const common = {
 const splitBuilder = {
   name: 'split-builder',
   setup(build) {
-    build.onResolve({ filter: /^\.\/build\/engine$/ }, (args) =>
+    build.onResolve({ filter: /^\.\/indexer\/compiler\/engine$/ }, (args) =>
       args.kind === 'require-call' && args.importer.endsWith(path.join('src', 'graph', 'index.ts'))
         ? { path: './engine-build.js', external: true }
         : undefined,
@@ -59,7 +59,7 @@ await Promise.all([
   }),
   esbuild.build({
     ...common,
-    entryPoints: ['src/graph/build/engine.ts'],
+    entryPoints: ['src/graph/indexer/compiler/engine.ts'],
     outfile: `${outdir}/engine-build.js`,
     platform: 'node',
     target: 'node20',

@@ -16,7 +16,17 @@ const NO_VSCODE = {
 };
 const NO_TYPESCRIPT = {
   group: ['typescript'],
-  message: 'Only the builder (src/graph/build) may load the TypeScript compiler: everything else works from graph.json.',
+  message: 'Only the compiler side of the indexer (src/graph/indexer/compiler, indexer/rationale) may load the TypeScript compiler: everything else works from graph.json or plain files (docs/architecture.md, "The compiler boundary").',
+};
+const FILES_NO_COMPILER = {
+  group: ['../compiler/*', '../rationale/*', '../compiler', '../rationale'],
+  allowTypeImports: true,
+  message: 'indexer/files (walk, gitignore, read, manifest) is what `kg status` and the extension load to tell staleness: it must never pull in the compiler side, except for types (docs/architecture.md, "The compiler boundary").',
+};
+const OUTSIDE_INDEXER_NO_COMPILER = {
+  group: ['**/indexer/compiler/*', '**/indexer/rationale/*'],
+  allowTypeImports: true,
+  message: 'Outside the indexer only src/graph/index.ts loads the compiler side, lazily (loadEngine): status, io, doctor and queries must start without the compiler (docs/architecture.md, "The compiler boundary").',
 };
 const NO_CYTOSCAPE = {
   group: ['cytoscape', 'cytoscape-*'],
@@ -31,15 +41,15 @@ const NO_HOST_OR_CLI = {
   message: 'Dependencies point inwards: the engine never imports the CLI, the extension host or the webview.',
 };
 const ENGINE_VIA_FACADE = {
-  group: ['**/graph/build/*', '**/graph/io/*', '**/graph/query/*', '**/graph/doctor', '**/graph/errors'],
+  group: ['**/graph/indexer/**', '**/graph/io/*', '**/graph/query/*', '**/graph/doctor', '**/graph/errors'],
   message: 'Outside the engine, use its one facade (src/graph/index.ts) or src/graph/model.ts, so the engine can change inside.',
 };
 const QUERY_PURE = {
-  group: ['../build/*', '../io/*', '../index', '../doctor', '../../*'],
+  group: ['../indexer/**', '../io/*', '../index', '../doctor', '../../*'],
   message: 'Queries are pure functions over an indexed graph: no file system, no compiler, no builder — only the model (and ids).',
 };
 const WEBVIEW_NO_ENGINE = {
-  group: ['**/src/graph/index', '**/src/graph/build/*', '**/src/graph/io/*', '**/src/graph/query/*', '**/src/host/*', '**/src/cli/*'],
+  group: ['**/src/graph/index', '**/src/graph/indexer/**', '**/src/graph/io/*', '**/src/graph/query/*', '**/src/host/*', '**/src/cli/*'],
   message: 'The webview runs in a browser sandbox: it may share only src/graph/model.ts and src/protocol with the host.',
 };
 
@@ -61,7 +71,8 @@ export default tseslint.config(
     },
   },
   { files: ['src/graph/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI) },
-  { files: ['src/graph/**/*.ts'], ignores: ['src/graph/build/**'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT) },
+  { files: ['src/graph/**/*.ts'], ignores: ['src/graph/indexer/**', 'src/graph/index.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, OUTSIDE_INDEXER_NO_COMPILER) },
+  { files: ['src/graph/indexer/files/**/*.ts', 'src/graph/indexer/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, FILES_NO_COMPILER) },
   { files: ['src/graph/model.ts', 'src/graph/ids.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE) },
   { files: ['src/graph/query/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, QUERY_PURE) },
   { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },

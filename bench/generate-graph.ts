@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import { compareEdges, compareStrings, edgeKey, fileId, graphSignature, moduleId, symbolId, unresolvedId, type Graph, type GraphEdge, type GraphNode, type Layer, LAYER_OF_RELATION } from '../src/graph';
 import { serializeGraph } from '../src/graph';
-import { candidateEdge, exactEdge, unresolvedEdge } from '../src/graph/build/edges';
+import { candidateEdge, exactEdge, unresolvedEdge } from '../src/graph/indexer/edges';
 
 /** mulberry32: a small seeded generator, so the graph is the same on every machine. */
 export function rng(seed: number): () => number {

@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { BuildSession, buildGraph, loadGraphFile, readPrevious, serializeGraph } from '../src/graph';
 import { EDIT_FILE, editOneLine } from './corpus';
-import { discover } from '../src/graph/build/discover';
-import { parseSource } from '../src/graph/build/extract';
-import { nodeFileHost } from '../src/graph/build/host';
+import { discover } from '../src/graph/indexer/compiler/discover';
+import { parseSource } from '../src/graph/indexer/compiler/extract';
+import { nodeFileHost } from '../src/graph/indexer/files/file-host';
 
 type Task = (root: string) => () => void | Promise<void>;
 

@@ -3,22 +3,22 @@
 export * from './model';
 export * from './ids';
 export { GraphError, isGraphError, type GraphErrorCode } from './errors';
-export type { BuildOptions, BuildResult, BuildSink, BuildStats } from './build/builder';
-export { nodeFileHost, memoryFileHost, type FileHost, type MemoryTree } from './build/host';
+export type { BuildOptions, BuildResult, BuildSink, BuildStats } from './indexer/compiler/builder';
+export { nodeFileHost, memoryFileHost, type FileHost, type MemoryTree } from './indexer/files/file-host';
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { writeFileAtomic } from './io/atomic';
 export { loadGraphFile, parseGraphText, checkGraph, defaultMaxBytes, MAX_GRAPH_BYTES, type LoadOptions } from './io/load';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
-export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/answer';
+export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/dispatch';
 export { queryCallers } from './query/callers';
 export { queryAffected, CONSUMER_RELATIONS } from './query/affected';
 export { queryImpact } from './query/impact';
 export { queryNeighbors, DEFAULT_BUDGET } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
 export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
-export { queryIds, QUERY_LIMIT } from './query/query';
-export type * from './query/result';
+export { queryIds, QUERY_LIMIT } from './query/search-ids';
+export type * from './query/shapes';
 export {
   runDoctor,
   formatDoctorReport,
@@ -30,15 +30,15 @@ export {
   type DoctorRuleResult,
   type DoctorSample,
 } from './doctor';
-export type { BuildDelta, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './build/incremental';
-export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './build/manifest';
+export type { BuildDelta, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
+export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus, type GraphStatus } from './status';
 export { commitGeneration, manifestPathFor, readPrevious, rejectedPathFor, sweepStaleTemps, type CommitResult } from './io/generations';
 export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile, type BuildLock, type LockHolder, type LockOptions } from './io/lock';
 
-import type * as Engine from './build/engine';
-import type { BuildOptions, BuildResult, BuildSink } from './build/builder';
-import type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './build/incremental';
+import type * as Engine from './indexer/compiler/engine';
+import type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/builder';
+import type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 
 let engine: typeof Engine | undefined;
 
@@ -49,7 +49,7 @@ let engine: typeof Engine | undefined;
  */
 function loadEngine(): typeof Engine {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the lazy load esbuild.mjs splits into dist/engine-build.js
-  engine ??= require('./build/engine') as typeof Engine;
+  engine ??= require('./indexer/compiler/engine') as typeof Engine;
   return engine;
 }
 
@@ -62,7 +62,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   return loadEngine().buildTracked(options);
 }
 
-/** A build kept alive between rebuilds, with its programs warm (see build/incremental.ts). */
+/** A build kept alive between rebuilds, with its programs warm (see indexer/compiler/incremental.ts). */
 export class BuildSession {
   private readonly inner: Engine.BuildSession;
   constructor(options: ConstructorParameters<typeof Engine.BuildSession>[0]) {

@@ -3,10 +3,10 @@
 // manifest are enough — so `kg status`, the query commands and the editor's stale markers stay
 // light (the builder and TypeScript load only to build).
 
-import { hashInputs, parseManifest, sha256Hex, staleness, walkInputPaths, type Manifest, type StalenessReport } from './build/manifest';
-import { nodeFileHost, type FileHost } from './build/host';
-import { DEFAULT_MAX_FILE_BYTES, readSource } from './build/read';
-import { walk } from './build/walk';
+import { hashInputs, parseManifest, sha256Hex, staleness, walkInputPaths, type Manifest, type StalenessReport } from './indexer/files/manifest';
+import { nodeFileHost, type FileHost } from './indexer/files/file-host';
+import { DEFAULT_MAX_FILE_BYTES, readSource } from './indexer/files/read';
+import { walk } from './indexer/files/walk';
 import { GraphError } from './errors';
 
 /**

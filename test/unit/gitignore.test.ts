@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matcherFor, parseGitignore } from '../../src/graph/build/gitignore';
+import { matcherFor, parseGitignore } from '../../src/graph/indexer/files/gitignore';
 
 function ignored(files: Record<string, string>, rel: string, isDir = false): boolean {
   const rules = new Map(Object.entries(files).map(([dir, text]) => [dir, parseGitignore(text, dir)]));

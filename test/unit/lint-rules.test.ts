@@ -16,18 +16,24 @@ async function messages(filePath: string, code: string): Promise<string[]> {
 describe('dependency rules', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['src/graph/query/x.ts', "import * as fs from 'node:fs';", /no Node built-ins/],
-    ['src/graph/query/x.ts', "import * as ts from 'typescript';", /Only the builder/],
-    ['src/graph/query/x.ts', "import { buildGraph } from '../build/builder';", /pure functions/],
-    ['src/graph/io/x.ts', "import * as ts from 'typescript';", /Only the builder/],
-    ['src/graph/build/x.ts', "import * as vscode from 'vscode';", /Only src\/host may import vscode/],
+    ['src/graph/query/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
+    ['src/graph/query/x.ts', "import { buildGraph } from '../indexer/compiler/builder';", /pure functions/],
+    ['src/graph/io/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
+    ['src/graph/indexer/compiler/x.ts', "import * as vscode from 'vscode';", /Only src\/host may import vscode/],
     ['src/graph/model.ts', "import * as path from 'node:path';", /no Node built-ins/],
-    ['src/cli/x.ts', "import { discover } from '../graph/build/discover';", /one facade/],
+    ['src/cli/x.ts', "import { discover } from '../graph/indexer/compiler/discover';", /one facade/],
     ['src/cli/x.ts', "import type { HostMessage } from '../protocol/messages';", /webview protocol/],
-    ['src/host/x.ts', "import * as ts from 'typescript';", /Only the builder/],
+    ['src/host/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
     ['src/host/x.ts', "import cytoscape from 'cytoscape';", /webview bundle only/],
     ['webview/explorer/x.ts', "import { buildGraph } from '../../src/graph/index';", /browser sandbox/],
     ['webview/explorer/x.ts', "import * as vscode from 'vscode';", /Only src\/host/],
     ['src/protocol/x.ts', "import * as fs from 'node:fs';", /no Node built-ins/],
+    // The compiler boundary: what `kg status` loads never reaches the compiler.
+    ['src/graph/status.ts', "import * as ts from 'typescript';", /Only the compiler side/],
+    ['src/graph/status.ts', "import { discover } from './indexer/compiler/discover';", /status, io, doctor and queries/],
+    ['src/graph/indexer/files/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
+    ['src/graph/indexer/files/x.ts', "import { extractFile } from '../compiler/extract';", /never pull in the compiler side/],
+    ['src/graph/indexer/files/x.ts', "import { parseMarkdown } from '../rationale/markdown';", /never pull in the compiler side/],
   ];
   for (const [file, code, why] of cases) {
     it(`${file}: ${code}`, async () => {
@@ -36,7 +42,10 @@ describe('dependency rules', () => {
     });
   }
   for (const [file, code] of [
-    ['src/graph/build/x.ts', "import * as ts from 'typescript';"],
+    ['src/graph/indexer/compiler/x.ts', "import * as ts from 'typescript';"],
+    ['src/graph/indexer/rationale/x.ts', "import * as ts from 'typescript';"],
+    ['src/graph/indexer/files/x.ts', "import type { ImportRef } from '../compiler/extract';"],
+    ['src/graph/status.ts', "import { walk } from './indexer/files/walk';"],
     ['src/host/x.ts', "import { buildGraph } from '../graph';"],
     ['webview/explorer/x.ts', "import type { GraphNode } from '../../src/graph/model';"],
     ['src/graph/query/x.ts', "import type { GraphNode } from '../model';"],

@@ -4,10 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as ts from 'typescript';
-import { commentAt, enclosingSymbol } from '../../src/graph/build/comments';
-import { extractFile, parseSource } from '../../src/graph/build/extract';
-import { findRecordMentions, parseMarkdown, slugify } from '../../src/graph/build/markdown';
-import { codeSpanTarget, linkTarget, recordNumber } from '../../src/graph/build/rationale';
+import { commentAt, enclosingSymbol } from '../../src/graph/indexer/rationale/comments';
+import { extractFile, parseSource } from '../../src/graph/indexer/compiler/extract';
+import { findRecordMentions, parseMarkdown, slugify } from '../../src/graph/indexer/rationale/markdown';
+import { codeSpanTarget, linkTarget, recordNumber } from '../../src/graph/indexer/rationale/rationale';
 import { positionInText } from '../helpers/positions';
 
 const refs = (md: string) => parseMarkdown(md).refs.map((r) => `${r.kind} ${r.target}`);

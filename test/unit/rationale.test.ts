@@ -267,7 +267,7 @@ describe('rationale layer', () => {
     for (const f of records) assert.ok(graph.nodes.some((n) => n.id === `adr:${Number(f.slice(0, f.indexOf('-')))}`), f);
     const fromSrc = cites(graph).filter((e) => e.evidence?.file.startsWith('src/'));
     const pairs = new Set(fromSrc.map((e) => `${e.evidence?.file} ${e.target}`));
-    for (const p of ['src/graph/build/walk.ts adr:2', 'src/graph/build/compose.ts adr:3', 'src/graph/io/canonical.ts adr:4', 'src/graph/build/imports.ts adr:5']) {
+    for (const p of ['src/graph/indexer/files/walk.ts adr:2', 'src/graph/indexer/compiler/compose.ts adr:3', 'src/graph/io/canonical.ts adr:4', 'src/graph/indexer/compiler/imports.ts adr:5']) {
       assert.ok(pairs.has(p), `expected ${p}`);
     }
     assert.deepEqual(fromSrc.filter((e) => e.confidence !== 'EXACT').map(summary), [], "the project's source names no record that does not exist");

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as ts from 'typescript';
-import { fileShape } from '../../src/graph/build/shape';
+import { fileShape } from '../../src/graph/indexer/compiler/shape';
 
 function shape(text: string, file = 'a.ts') {
   const kind = file.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS;

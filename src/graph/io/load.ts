@@ -13,7 +13,7 @@ import * as v8 from 'node:v8';
 import schema from '../../../schema/graph.schema.json';
 import { SCHEMA_VERSION, type Graph } from '../model';
 import { indexGraph, type GraphLoad } from '../query/indexed';
-import { REASONS, unavailable, type DegradeCode } from '../query/result';
+import { REASONS, unavailable, type DegradeCode } from '../query/shapes';
 
 /** The most a graph file may weigh, whatever the heap: V8 cannot hold a longer string (512 MiB less a little). */
 export const MAX_GRAPH_BYTES = 500 * 1024 * 1024;

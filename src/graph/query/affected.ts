@@ -11,7 +11,7 @@
 import { inbound } from './callers';
 import type { IndexedGraph } from './indexed';
 import { callsLayerDegrade, rankOrDegrade } from './lookup';
-import { answered, type AffectedResult, type QueryOptions, type Unavailable } from './result';
+import { answered, type AffectedResult, type QueryOptions, type Unavailable } from './shapes';
 
 export const CONSUMER_RELATIONS: ReadonlySet<string> = new Set(['calls', 'imports', 're-exports', 'references', 'extends', 'implements', 'inherits']);
 

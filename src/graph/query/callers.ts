@@ -6,7 +6,7 @@
 
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 import { callsLayerDegrade, rankOrDegrade } from './lookup';
-import { answered, type CallersResult, type QueryOptions } from './result';
+import { answered, type CallersResult, type QueryOptions } from './shapes';
 
 /** Sources of `relations` edges into rank `r`, split by confidence, each sorted and distinct. */
 export function inbound(

@@ -4,7 +4,7 @@
 
 import { GraphError } from '../errors';
 import type { IndexedGraph } from './indexed';
-import { answered, type GodNodesResult, type QueryOptions } from './result';
+import { answered, type GodNodesResult, type QueryOptions } from './shapes';
 
 export const DEFAULT_TOP = 10;
 

@@ -5,7 +5,7 @@
 import { consumersOf } from './affected';
 import { inbound } from './callers';
 import type { IndexedGraph } from './indexed';
-import { answered, type ImpactResult, type QueryOptions } from './result';
+import { answered, type ImpactResult, type QueryOptions } from './shapes';
 
 const CALLS: ReadonlySet<string> = new Set(['calls']);
 

@@ -9,7 +9,7 @@
 // index of the node ids complete it (ADR-23).
 
 import { compareStrings, isUnresolvedId, type Graph, type GraphNode, type Relation } from '../model';
-import { REASONS, unavailable, type EdgeRef, type Unavailable } from './result';
+import { REASONS, unavailable, type EdgeRef, type Unavailable } from './shapes';
 
 export const CONFIDENCE_CODE = { EXACT: 0, CANDIDATE: 1, UNRESOLVED: 2 } as const;
 

@@ -3,8 +3,8 @@
 // that pretends to be an answer (ADR-21).
 
 import { isUnresolvedRank, type IndexedGraph } from './indexed';
-import { matchIds } from './query';
-import { REASONS, unavailable, type QueryOptions, type Unavailable } from './result';
+import { matchIds } from './search-ids';
+import { REASONS, unavailable, type QueryOptions, type Unavailable } from './shapes';
 
 const MAX_SUGGESTIONS = 10;
 

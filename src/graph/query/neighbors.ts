@@ -11,7 +11,7 @@ import { GraphError } from '../errors';
 import { compareStrings } from '../model';
 import { edgeRef, isHub, isUnresolvedRank, type IndexedGraph } from './indexed';
 import { rankOrDegrade } from './lookup';
-import { answered, type EdgeRef, type NeighborsResult, type QueryOptions } from './result';
+import { answered, type EdgeRef, type NeighborsResult, type QueryOptions } from './shapes';
 
 export const DEFAULT_BUDGET = 40;
 

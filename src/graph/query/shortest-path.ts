@@ -10,7 +10,7 @@
 
 import { edgeRef, isUnresolvedRank, type IndexedGraph } from './indexed';
 import { rankOrDegrade } from './lookup';
-import { answered, type EdgeRef, type PathResult, type QueryOptions } from './result';
+import { answered, type EdgeRef, type PathResult, type QueryOptions } from './shapes';
 
 export function queryPath(g: IndexedGraph, from: string, to: string, opts?: QueryOptions): PathResult {
   const a = rankOrDegrade(g, from, opts, true);

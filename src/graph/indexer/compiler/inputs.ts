@@ -3,10 +3,10 @@
 
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { compareStrings } from '../model';
+import { compareStrings } from '../../model';
 import type { Discovery } from './discover';
-import type { FileHost } from './host';
-import { KG_VERSION, walkInputPaths, type Manifest } from './manifest';
+import type { FileHost } from '../files/file-host';
+import { KG_VERSION, walkInputPaths, type Manifest } from '../files/manifest';
 
 export function engineOf(): Manifest['engine'] {
   return { kg: KG_VERSION, typescript: ts.version };

@@ -3,9 +3,9 @@
 // tree the same way without loading one.
 
 import { createHash } from 'node:crypto';
-import type { BuildDiagnostic } from '../model';
-import type { Discovery, Project } from './discover';
-import type { FileHost } from './host';
+import type { BuildDiagnostic } from '../../model';
+import type { Discovery, Project } from '../compiler/discover';
+import type { FileHost } from './file-host';
 
 export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 

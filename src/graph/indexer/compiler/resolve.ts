@@ -2,11 +2,11 @@
 // or — only when the checker cannot place the call — a name-match CANDIDATE. Nothing becomes
 // EXACT by name, text, path or by being the only candidate left (seed 002).
 
-import { unresolvedId } from '../ids';
-import type { GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../model';
+import { unresolvedId } from '../../ids';
+import type { GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../../model';
 import type { Site } from './calls';
 import type { DeclarationRef, SymbolAnswer } from './checker';
-import { candidateEdge, exactEdge, unresolvedEdge } from './edges';
+import { candidateEdge, exactEdge, unresolvedEdge } from '../edges';
 import { evidenceAt } from './extract';
 import type * as ts from 'typescript';
 

@@ -7,9 +7,9 @@
 // descends only through the nodes whose span holds it.
 
 import * as ts from 'typescript';
-import { fileId } from '../ids';
-import type { Evidence } from '../model';
-import { evidenceAt, registeredId } from './extract';
+import { fileId } from '../../ids';
+import type { Evidence } from '../../model';
+import { evidenceAt, registeredId } from '../compiler/extract';
 import { MIGHT_MENTION_RECORD, findRecordMentions } from './markdown';
 
 export interface CommentRange {

@@ -18,10 +18,10 @@
 // It throws rather than shrink: a changed file that had symbols and now yields nothing readable
 // is a suspected parse failure, not a deletion.
 
-import { GraphError } from '../errors';
-import { fileOfId } from '../ids';
-import { compareStrings, type Graph, type GraphEdge, type GraphNode } from '../model';
-import { serializeGraph } from '../io/canonical';
+import { GraphError } from '../../errors';
+import { fileOfId } from '../../ids';
+import { compareStrings, type Graph, type GraphEdge, type GraphNode } from '../../model';
+import { serializeGraph } from '../../io/canonical';
 import {
   buildGraph,
   type BuildOptions,
@@ -34,7 +34,7 @@ import {
 import type { Discovery, Project } from './discover';
 import type { ProgramStore } from './program';
 import { collectImports, parseSource, type ImportRef } from './extract';
-import { nodeFileHost } from './host';
+import { nodeFileHost } from '../files/file-host';
 import type { ImportOutcome, ModuleResolver } from './imports';
 import {
   MANIFEST_VERSION,
@@ -52,7 +52,7 @@ import {
   toManifestImports,
   type Manifest,
   type ManifestOptions,
-} from './manifest';
+} from '../files/manifest';
 import { buildInputPaths, engineOf } from './inputs';
 import { fileShape, type FileShape } from './shape';
 

@@ -4,13 +4,13 @@
 
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { GraphError } from '../errors';
-import type { BuildDiagnostic } from '../model';
-import { compareStrings } from '../model';
-import type { FileHost } from './host';
-import { walk, type WalkResult } from './walk';
+import { GraphError } from '../../errors';
+import type { BuildDiagnostic } from '../../model';
+import { compareStrings } from '../../model';
+import type { FileHost } from '../files/file-host';
+import { walk, type WalkResult } from '../files/walk';
 
-export { SOURCE_EXTENSIONS, isSourceFileName, walk, type WalkResult } from './walk';
+export { SOURCE_EXTENSIONS, isSourceFileName, walk, type WalkResult } from '../files/walk';
 
 export interface Project {
   /** Repo-relative path of the config file; '' for the project of files outside every config. */

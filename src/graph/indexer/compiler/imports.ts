@@ -4,10 +4,10 @@
 
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import type { UnresolvedReason } from '../model';
+import type { UnresolvedReason } from '../../model';
 import { isSourceFileName, readText, type Project } from './discover';
 import type { ImportRef } from './extract';
-import type { FileHost } from './host';
+import type { FileHost } from '../files/file-host';
 
 export type ImportOutcome =
   | { kind: 'file'; path: string }

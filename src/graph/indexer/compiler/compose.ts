@@ -2,7 +2,7 @@
 // with its layers and signature. Deterministic whatever order the facts arrive in.
 
 import * as path from 'node:path';
-import { fileId, moduleId } from '../ids';
+import { fileId, moduleId } from '../../ids';
 import {
   LAYER_OF_RELATION,
   SCHEMA_VERSION,
@@ -16,9 +16,9 @@ import {
   type GraphNode,
   type Layer,
   type UnresolvedSummary,
-} from '../model';
-import { graphSignature } from '../io/signature';
-import { exactEdge } from './edges';
+} from '../../model';
+import { graphSignature } from '../../io/signature';
+import { exactEdge } from '../edges';
 
 /** Module nodes for every directory holding a file node, with module→file and module→submodule containment. */
 export function moduleStructure(filePaths: readonly string[]): { nodes: GraphNode[]; edges: GraphEdge[] } {

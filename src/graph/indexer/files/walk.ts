@@ -3,9 +3,9 @@
 // what reads the tree without building (staleness, for queries and the editor) stays light.
 
 import * as path from 'node:path';
-import type { BuildDiagnostic } from '../model';
-import { compareStrings } from '../model';
-import type { FileHost } from './host';
+import type { BuildDiagnostic } from '../../model';
+import { compareStrings } from '../../model';
+import type { FileHost } from './file-host';
 import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];

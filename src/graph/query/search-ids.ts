@@ -4,7 +4,7 @@
 // are not searched.
 
 import { gramBucket, type IndexedGraph } from './indexed';
-import { answered, type QueryIdsResult, type QueryOptions } from './result';
+import { answered, type QueryIdsResult, type QueryOptions } from './shapes';
 
 export const QUERY_LIMIT = 50;
 

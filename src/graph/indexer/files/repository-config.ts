@@ -4,8 +4,8 @@
 // config can degrade a feature but never fail a build.
 
 import * as path from 'node:path';
-import type { BuildDiagnostic } from '../model';
-import type { FileHost } from './host';
+import type { BuildDiagnostic } from '../../model';
+import type { FileHost } from './file-host';
 
 export const CONFIG_FILE = '.knowledge-graph/config.json';
 

@@ -9,8 +9,8 @@ import { queryImpact } from './impact';
 import type { GraphLoad } from './indexed';
 import { queryNeighbors } from './neighbors';
 import { queryPath } from './shortest-path';
-import { queryIds } from './query';
-import { withStaleness, type QueryOptions, type QueryResult } from './result';
+import { queryIds } from './search-ids';
+import { withStaleness, type QueryOptions, type QueryResult } from './shapes';
 
 export const QUERY_NAMES = ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query'] as const;
 export type QueryName = (typeof QUERY_NAMES)[number];

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import type { Project } from './discover';
-import type { FileHost } from './host';
+import type { FileHost } from '../files/file-host';
 import type { ModuleResolver } from './imports';
 
 /**

@@ -2,23 +2,23 @@
 // Nothing here writes to the console or the disk; progress goes through the injected sink.
 
 import * as ts from 'typescript';
-import { GraphError } from '../errors';
-import { fileId, unresolvedId } from '../ids';
-import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../model';
+import { GraphError } from '../../errors';
+import { fileId, unresolvedId } from '../../ids';
+import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../../model';
 import { collectSites, type Site } from './calls';
-import { commentCitations, type CommentCitation } from './comments';
+import { commentCitations, type CommentCitation } from '../rationale/comments';
 import { TsCheckerBackend } from './checker';
 import { compose, moduleStructure } from './compose';
 import { discover, type Discovery, type Project } from './discover';
-import { exactEdge, unresolvedEdge } from './edges';
+import { exactEdge, unresolvedEdge } from '../edges';
 import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
-import { nodeFileHost, type FileHost } from './host';
+import { nodeFileHost, type FileHost } from '../files/file-host';
 import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
-import { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from './read';
+import { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from '../files/read';
 import { createProjectProgram, SourceFileCache, type ProgramStore } from './program';
 import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
 import { fileShape, type FileShape } from './shape';
-import { RationaleLayer } from './rationale';
+import { RationaleLayer } from '../rationale/rationale';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -107,7 +107,7 @@ export interface BuildResult {
   discovery: Discovery;
 }
 
-export { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from './read';
+export { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from '../files/read';
 
 function checkCancelled(sink: BuildSink | undefined): void {
   if (sink?.isCancelled?.()) throw new GraphError('CANCELLED', 'build cancelled');

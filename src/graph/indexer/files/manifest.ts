@@ -11,13 +11,13 @@
 // the host: it may be committed beside the graph.
 
 import { createHash } from 'node:crypto';
-import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../model';
-import type { CommentCitation } from './comments';
-import type { ImportKind, ImportRef, ImportSyntax } from './extract';
-import type { FileHost } from './host';
+import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../../model';
+import type { CommentCitation } from '../rationale/comments';
+import type { ImportKind, ImportRef, ImportSyntax } from '../compiler/extract';
+import type { FileHost } from './file-host';
 import type { WalkResult } from './walk';
-import type { ImportOutcome } from './imports';
-import type { Residue, ResidueSite } from './resolve';
+import type { ImportOutcome } from '../compiler/imports';
+import type { Residue, ResidueSite } from '../compiler/resolve';
 
 export const MANIFEST_VERSION = 2;
 

@@ -3,10 +3,10 @@
 
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { fileId, symbolId } from '../ids';
-import type { Evidence, GraphEdge, GraphNode, SymbolKind } from '../model';
-import { compareStrings } from '../model';
-import { exactEdge } from './edges';
+import { fileId, symbolId } from '../../ids';
+import type { Evidence, GraphEdge, GraphNode, SymbolKind } from '../../model';
+import { compareStrings } from '../../model';
+import { exactEdge } from '../edges';
 
 export type ImportKind = 'import' | 're-export';
 

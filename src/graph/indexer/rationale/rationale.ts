@@ -6,13 +6,13 @@
 
 import * as path from 'node:path';
 import type * as ts from 'typescript';
-import { adrId, docId, fileId, moduleId, symbolId, unresolvedId } from '../ids';
-import type { BuildDiagnostic, Evidence, GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../model';
+import { adrId, docId, fileId, moduleId, symbolId, unresolvedId } from '../../ids';
+import type { BuildDiagnostic, Evidence, GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../../model';
 import { commentCitations, type CommentCitation } from './comments';
-import { configSection, readRepositoryConfig, reportUnknownKeys, repoPathList } from './config';
-import { isSourceFileName, type WalkResult } from './discover';
-import { exactEdge, unresolvedEdge } from './edges';
-import type { FileHost } from './host';
+import { configSection, readRepositoryConfig, reportUnknownKeys, repoPathList } from '../files/repository-config';
+import { isSourceFileName, type WalkResult } from '../compiler/discover';
+import { exactEdge, unresolvedEdge } from '../edges';
+import type { FileHost } from '../files/file-host';
 import { parseMarkdown, slugify, type MdDocument, type MdPathRef } from './markdown';
 
 /** Where decision records live when the config does not say (SPEC §7). */

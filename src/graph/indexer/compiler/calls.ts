@@ -4,8 +4,8 @@
 // Which declaration a site reaches is the checker's question (checker.ts), not this file's.
 
 import * as ts from 'typescript';
-import { fileId } from '../ids';
-import type { NodeKind, Relation } from '../model';
+import { fileId } from '../../ids';
+import type { NodeKind, Relation } from '../../model';
 import { registeredId, type FileExtraction } from './extract';
 
 export type SiteContext = 'new' | 'super' | 'tag' | 'decorator' | 'jsx' | 'conditional';
