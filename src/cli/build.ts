@@ -3,10 +3,10 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   GraphError,
   acquireBuildLock,
+  defaultGraphFile,
   buildTracked,
   commitGeneration,
   describeHolder,
@@ -21,6 +21,7 @@ import {
 import type { BuildEvent } from './events';
 import { buildOnServer, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
 import { EXIT, type CliIo } from './streams';
+import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 
 export const BUILD_HELP = `Usage: kg build [--apply] [--full] [--extract-only] [--root DIR] [--out FILE] [--list-external]
                 [--no-wait] [--no-server] [--progress text|json]
@@ -41,9 +42,7 @@ Options:
                     a candidate that fails is kept as <name>.rejected.json.
   --full            Build everything from scratch even when an incremental build is possible.
   --extract-only    Build the extraction tier only (files, symbols, imports; no calls layer).
-  --root DIR        Repository root (default: the current directory).
-  --out FILE        Where the graph lives (default: <root>/.knowledge-graph/graph.json); the
-                    manifest is written beside it.
+${optionLines([COMMON_OPTIONS.root, COMMON_OPTIONS.out], 18)}
   --list-external   List imports and calls into node_modules or the standard library as
                     UNRESOLVED edges with reason "external" (by default they are only counted
                     in the graph's "unresolved" summary).
@@ -79,7 +78,7 @@ export function describeMode(r: TrackedBuildResult): string {
  * client's cancel); `server` when this process is the kg command and may hand the build to one.
  */
 export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}, server?: ServerContext): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args,
     options: {
       apply: { type: 'boolean', default: false },
@@ -101,7 +100,7 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
     return EXIT.OK;
   }
   if (values.progress !== 'text' && values.progress !== 'json') {
-    throw Object.assign(new Error(`--progress must be "text" or "json", not "${values.progress}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+    throw new UsageError(`--progress must be "text" or "json", not "${values.progress}"`);
   }
   const useServer = server !== undefined && server.off === undefined && !values['no-server'] && ctx.session === undefined;
   let realRoot: string | undefined;
@@ -131,7 +130,7 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
 
 async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, ctx: BuildContext): Promise<number> {
   const root = path.resolve(io.cwd, values.root ?? '.');
-  const out = path.resolve(io.cwd, values.out ?? path.join(root, '.knowledge-graph', 'graph.json'));
+  const out = path.resolve(io.cwd, values.out ?? defaultGraphFile(root));
   const shown = path.relative(io.cwd, out) || out;
   const started = performance.now();
   const sink: BuildSink = { log: report.log, progress: report.progress, isCancelled: ctx.cancelled };

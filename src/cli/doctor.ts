@@ -2,10 +2,10 @@
 // It only reads.
 
 import * as fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { formatDoctorReport, isGraphError, runDoctor } from '../graph';
 import { resolveGraphPaths } from './graph-path';
 import { EXIT, type CliIo } from './streams';
+import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
 
 export const DOCTOR_HELP = `Usage: kg doctor [--graph FILE] [--root DIR] [--json]
 
@@ -24,17 +24,14 @@ Prints one line per rule with its status and violation count, and up to 20 sampl
 failing rule.
 
 Options:
-  --graph FILE   The graph to check (default: <root>/.knowledge-graph/graph.json).
-  --root DIR     Repository root (default: the current directory).
-  --json         Print the report as JSON instead of text.
-  -h, --help     Show this help.
+${optionLines([COMMON_OPTIONS.graph, COMMON_OPTIONS.root, ['--json', 'Print the report as JSON instead of text.'], COMMON_OPTIONS.help])}
 
 Exit codes: 0 all rules pass, 1 a rule failed or the file is not a graph, 2 bad usage,
 3 there is no graph to check.
 `;
 
 export function runDoctorCommand(args: string[], io: CliIo): number {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args,
     options: {
       graph: { type: 'string' },

@@ -3,20 +3,18 @@
 // a `.knowledge-graph` folder describes that folder's parent, so `--graph` alone is enough there.
 
 import * as path from 'node:path';
+import { defaultGraphFile, repositoryOfGraph } from '../graph';
 import type { CliIo } from './streams';
-
-export const GRAPH_DIR = '.knowledge-graph';
 
 export function resolveGraphPaths(io: CliIo, graph: string | undefined, root: string | undefined): { graph: string; root: string; shown: string } {
   let rootAbs: string;
   let graphAbs: string;
   if (graph !== undefined) {
     graphAbs = path.resolve(io.cwd, graph);
-    const dir = path.dirname(graphAbs);
-    rootAbs = root !== undefined ? path.resolve(io.cwd, root) : path.basename(dir) === GRAPH_DIR ? path.dirname(dir) : io.cwd;
+    rootAbs = root !== undefined ? path.resolve(io.cwd, root) : (repositoryOfGraph(graphAbs) ?? io.cwd);
   } else {
     rootAbs = path.resolve(io.cwd, root ?? '.');
-    graphAbs = path.join(rootAbs, GRAPH_DIR, 'graph.json');
+    graphAbs = defaultGraphFile(rootAbs);
   }
   return { graph: graphAbs, root: rootAbs, shown: path.relative(io.cwd, graphAbs) || graphAbs };
 }

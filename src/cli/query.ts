@@ -4,14 +4,11 @@
 // 2 for a usage error (with the command's usage on stderr).
 
 import * as path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { answerQuery, DEFAULT_BUDGET, DEFAULT_TOP, graphStatus, loadGraphFile, QUERY_LIMIT, QUERY_NAMES, readPrevious, type QueryName, type QueryRequest, type QueryResult, type Staleness, type Unavailable } from '../graph';
+import type { ParseArgsConfig } from 'node:util';
+import { answerQuery, DEFAULT_BUDGET, DEFAULT_GRAPH_PATH, DEFAULT_TOP, graphStatus, loadGraphFile, QUERY_LIMIT, QUERY_NAMES, readPrevious, repositoryOfGraph, type QueryName, type QueryRequest, type QueryResult, type Staleness, type Unavailable } from '../graph';
+import type { Command } from './run';
 import { EXIT, type CliIo } from './streams';
-
-export const DEFAULT_GRAPH = path.join('.knowledge-graph', 'graph.json');
-
-const COMMON_OPTIONS = `  --graph FILE    The graph to read (default: ./.knowledge-graph/graph.json).
-  -h, --help      Show this help.`;
+import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 
 const EXITS = `Prints JSON on stdout. Exit codes: 0 answered (an empty answer included), 2 usage error,
 3 unavailable: the result is {"available": false, "reason": …} — no graph, an unreadable or
@@ -22,7 +19,8 @@ interface CommandSpec {
   summary: string;
   help: string;
   numeric?: 'budget' | 'top';
-  options?: string;
+  /** The option this query adds to --graph and --help. */
+  option?: [string, string];
 }
 
 const SPECS: Record<QueryName, CommandSpec> = {
@@ -65,7 +63,7 @@ order, until --budget nodes (the start included). A hub — a node whose degree 
 "hubThreshold" (the 99th-percentile degree, at least 50) — is reached but never expanded
 through; those reached are listed in "excludedHubs". "edges" lists every edge between two of
 the returned nodes. An unresolved: target is reached but never walked through.`,
-    options: `  --budget N      At most N nodes, the start included (default ${DEFAULT_BUDGET}).`,
+    option: ['--budget N', `At most N nodes, the start included (default ${DEFAULT_BUDGET}).`],
   },
   path: {
     positionals: ['from', 'to'],
@@ -80,7 +78,7 @@ unresolved: target (unplaced calls that merely share a name).`,
     numeric: 'top',
     summary: 'The most connected nodes, by in + out degree.',
     help: `The nodes with the most edges (in + out), ties by id; unresolved: targets are not ranked.`,
-    options: `  --top N         How many (default ${DEFAULT_TOP}).`,
+    option: ['--top N', `How many (default ${DEFAULT_TOP}).`],
   },
   query: {
     positionals: ['substring'],
@@ -90,27 +88,26 @@ name is "%23"), sorted, at most ${QUERY_LIMIT}; "truncated" says whether there w
   },
 };
 
-export function isQueryCommand(command: string | undefined): command is QueryName {
-  return (QUERY_NAMES as readonly string[]).includes(command ?? '');
-}
-
-/** One line per query for the top-level help. */
-export function queryCommandsHelp(): string {
-  return QUERY_NAMES.map((name) => `  ${name.padEnd(12)} ${SPECS[name].summary}`).join('\n');
-}
-
-export function usageOf(name: QueryName): string {
+function usageOf(name: QueryName): string {
   const spec = SPECS[name];
   const numeric = spec.numeric ? ` [--${spec.numeric} N]` : '';
   return `Usage: kg ${name}${spec.positionals.map((p) => ` <${p}>`).join('')}${numeric} [--graph FILE]\n`;
 }
 
-export function helpOf(name: QueryName): string {
+function helpOf(name: QueryName): string {
   const spec = SPECS[name];
-  return `${usageOf(name)}\n${spec.help}\n\nOptions:\n${spec.options ? spec.options + '\n' : ''}${COMMON_OPTIONS}\n\n${EXITS}\n`;
+  const options = optionLines([...(spec.option ? [spec.option] : []), ['--graph FILE', `The graph to read (default: ./${DEFAULT_GRAPH_PATH}).`], COMMON_OPTIONS.help]);
+  return `${usageOf(name)}\n${spec.help}\n\nOptions:\n${options}\n\n${EXITS}\n`;
 }
 
-class UsageError extends Error {}
+/** The seven queries as entries of the command table (run.ts). */
+export const QUERY_COMMANDS: Command[] = QUERY_NAMES.map((name) => ({
+  name,
+  group: 'query',
+  summary: SPECS[name].summary,
+  help: helpOf(name),
+  run: (args, io) => runQuery(name, args, io),
+}));
 
 function positiveInteger(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -142,18 +139,13 @@ function parse(name: QueryName, args: string[]): { help: true } | { help: false;
     help: { type: 'boolean', short: 'h' },
   };
   if (spec.numeric) options[spec.numeric] = { type: 'string' };
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parseCommandArgs({ args, options, allowPositionals: true, strict: true });
   const values = parsed.values as { graph?: string; help?: boolean; budget?: string; top?: string };
   if (values.help) return { help: true };
   const p = parsed.positionals;
   if (p.length < spec.positionals.length) throw new UsageError(`missing <${spec.positionals[p.length]}>`);
   if (p.length > spec.positionals.length) throw new UsageError(`unexpected argument "${p[spec.positionals.length]}"`);
-  return { help: false, graph: values.graph ?? DEFAULT_GRAPH, request: request(name, p, values) };
+  return { help: false, graph: values.graph ?? DEFAULT_GRAPH_PATH, request: request(name, p, values) };
 }
 
 /** What to do about an unavailable answer, for the person reading stderr. */
@@ -178,25 +170,18 @@ function hint(u: Unavailable, graphShown: string): string {
  * folder's parent — and the manifest can tell; otherwise the result says nothing about it.
  */
 function stalenessOf(graphFile: string): Staleness | undefined {
-  const dir = path.dirname(graphFile);
-  if (path.basename(dir) !== '.knowledge-graph') return undefined;
+  const root = repositoryOfGraph(graphFile);
+  if (root === undefined) return undefined;
   try {
-    const status = graphStatus(path.dirname(dir), readPrevious(graphFile));
+    const status = graphStatus(root, readPrevious(graphFile));
     return status.available ? { stale: status.stale, changedFiles: status.changedFiles } : undefined;
   } catch {
     return undefined;
   }
 }
 
-export function runQuery(name: QueryName, args: string[], io: CliIo): number {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(name, args);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr.write(`kg ${name}: ${e.message}\n${usageOf(name)}Run "kg ${name} --help" for details.\n`);
-    return EXIT.USAGE;
-  }
+function runQuery(name: QueryName, args: string[], io: CliIo): number {
+  const parsed = parse(name, args);
   if (parsed.help) {
     io.stdout.write(helpOf(name));
     return EXIT.OK;

@@ -1,71 +1,88 @@
 // The `kg` command: run(argv, io) → exit code. Only main.ts touches `process`.
+// One table of commands: each names its summary, its help and how it runs; the top-level help,
+// the dispatch and the usage errors all come from it (docs/cli.md).
 
 import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
-import { STATUS_HELP, runStatus } from './status';
-import { SERVE_HELP, runServe } from './serve';
+import { QUERY_COMMANDS } from './query';
 import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
-import { isQueryCommand, queryCommandsHelp, runQuery } from './query';
+import { STATUS_HELP, runStatus } from './status';
 import { EXIT, type CliIo } from './streams';
+import { UsageError, usageErrorText } from './usage';
+
+export interface RunContext {
+  /** Set by main.ts (the kg command itself): builds may use a build server. */
+  server?: ServerContext;
+  /** Set by a build server running a client's `kg build`. */
+  build?: BuildContext;
+}
+
+export interface Command {
+  name: string;
+  /** One line for `kg --help`. */
+  summary: string;
+  /** `kg <name> --help`: starts with its usage lines, then a blank line. */
+  help: string;
+  /** Queries are listed apart: they read a graph and print JSON. */
+  group: 'command' | 'query';
+  run(args: string[], io: CliIo, ctx: RunContext): number | Promise<number>;
+}
+
+const COMMANDS: readonly Command[] = [
+  { name: 'build', group: 'command', summary: 'Build the knowledge graph (dry run unless --apply).', help: BUILD_HELP, run: (args, io, ctx) => runBuild(args, io, ctx.build, ctx.server) },
+  { name: 'doctor', group: 'command', summary: 'Check a graph against the six invariants.', help: DOCTOR_HELP, run: (args, io) => runDoctorCommand(args, io) },
+  { name: 'status', group: 'command', summary: 'List files changed since the graph was built.', help: STATUS_HELP, run: (args, io) => runStatus(args, io) },
+  {
+    name: 'server',
+    group: 'command',
+    summary: 'The background build server kg build uses: status, stop.',
+    help: SERVER_HELP,
+    run: (args, io, ctx) => runServerCommand(args, io, ctx.server, (buildArgs, clientIo, build) => run(['build', ...buildArgs], clientIo, { build })),
+  },
+  ...QUERY_COMMANDS,
+];
+
+function listing(group: Command['group']): string {
+  return COMMANDS.filter((c) => c.group === group)
+    .map((c) => `  ${c.name.padEnd(12)} ${c.summary}`)
+    .join('\n');
+}
 
 export const HELP = `Usage: kg <command> [options]
 
 Commands:
-  build        Build the knowledge graph (dry run unless --apply).   kg build --help
-  doctor       Check a graph against the six invariants.            kg doctor --help
-  status       List files changed since the graph was built.        kg status --help
-  serve        Keep a build alive for an editor (JSON lines on stdin).  kg serve --help
-  server       The background build server kg build uses: status, stop.  kg server --help
+${listing('command')}
 
 Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
-${queryCommandsHelp()}
+${listing('query')}
 
 Run "kg <command> --help" for a command's options.
 `;
 
+/** Bad input the user can fix (a missing root, no sources): exit 2 like a usage error. */
 const BAD_INPUT: ReadonlySet<GraphErrorCode> = new Set(['ROOT_NOT_FOUND', 'NO_SOURCES', 'TSCONFIG_UNPARSABLE']);
 
-function isUsageError(e: unknown): boolean {
-  const code = (e as { code?: unknown })?.code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
-}
-
-/**
- * `server` is set by main.ts (the kg command itself: builds may use a build server); `build` by a
- * build server running a client's `kg build`.
- */
-export async function run(argv: string[], io: CliIo, ctx: { server?: ServerContext; build?: BuildContext } = {}): Promise<number> {
-  const [command, ...rest] = argv;
+export async function run(argv: string[], io: CliIo, ctx: RunContext = {}): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(HELP);
+    return EXIT.USAGE;
+  }
+  if (name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(HELP);
+    return EXIT.OK;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`kg: unknown command "${name}"\n\n${HELP}`);
+    return EXIT.USAGE;
+  }
   try {
-    switch (command) {
-      case undefined:
-        io.stderr.write(HELP);
-        return EXIT.USAGE;
-      case '-h':
-      case '--help':
-      case 'help':
-        io.stdout.write(HELP);
-        return EXIT.OK;
-      case 'build':
-        return await runBuild(rest, io, ctx.build, ctx.server);
-      case 'doctor':
-        return runDoctorCommand(rest, io);
-      case 'status':
-        return runStatus(rest, io);
-      case 'serve':
-        return await runServe(rest, io);
-      case 'server':
-        return await runServerCommand(rest, io, ctx.server, (args, clientIo, build) => run(['build', ...args], clientIo, { build }));
-      default:
-        if (isQueryCommand(command)) return runQuery(command, rest, io);
-        io.stderr.write(`kg: unknown command "${command}"\n\n${HELP}`);
-        return EXIT.USAGE;
-    }
+    return await command.run(rest, io, ctx);
   } catch (e) {
-    if (isUsageError(e)) {
-      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : command === 'serve' ? SERVE_HELP : command === 'server' ? SERVER_HELP : HELP;
-      io.stderr.write(`kg: ${(e as Error).message}\n\n${help}`);
+    if (e instanceof UsageError) {
+      io.stderr.write(usageErrorText(command.name, e.message, command.help));
       return EXIT.USAGE;
     }
     if (isGraphError(e)) {

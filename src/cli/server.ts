@@ -21,9 +21,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
+
 import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile } from '../graph';
 import { EXIT, type CliIo } from './streams';
+import { parseCommandArgs, UsageError } from './usage';
 
 /** The protocol between a `kg build` client and a server; both come from one installed `kg`. */
 const PROTOCOL = 1;
@@ -375,7 +376,7 @@ Options:
 `;
 
 export async function runServerCommand(args: string[], io: CliIo, ctx: ServerContext | undefined, runBuildCommand: Runner): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args,
     options: {
       root: { type: 'string' },
@@ -393,7 +394,7 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
   }
   const [action, ...extra] = positionals;
   if (!['run', 'status', 'stop'].includes(action ?? '') || extra.length > 0) {
-    throw Object.assign(new Error(`expected "status", "stop" or "run"${action ? `, not "${positionals.join(' ')}"` : ''}`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+    throw new UsageError(`expected "status", "stop" or "run"${action ? `, not "${positionals.join(' ')}"` : ''}`);
   }
   if (!ctx) throw new GraphError('INVALID_ARGUMENT', 'kg server needs the kg command itself (node dist/cli.js server …)');
   let root: string;
@@ -421,7 +422,7 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
   }
   const idle = values['idle-timeout'] === undefined ? DEFAULT_IDLE_SECONDS : Number(values['idle-timeout']);
   if (!Number.isFinite(idle) || idle <= 0) {
-    throw Object.assign(new Error(`--idle-timeout must be a positive number of seconds, not "${values['idle-timeout']}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+    throw new UsageError(`--idle-timeout must be a positive number of seconds, not "${values['idle-timeout']}"`);
   }
   return serveBuilds(ctx, paths, { idleMs: idle * 1000, extractOnly: values['extract-only'], listExternal: values['list-external'] }, runBuildCommand, io);
 }

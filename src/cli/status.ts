@@ -1,10 +1,10 @@
 // `kg status`: which files changed, were added or were deleted since the graph was built,
 // from the manifest's fingerprints against the working tree. It only reads.
 
-import { parseArgs } from 'node:util';
 import { graphStatus, readPrevious } from '../graph';
 import { resolveGraphPaths } from './graph-path';
 import { EXIT, type CliIo } from './streams';
+import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
 
 export const STATUS_HELP = `Usage: kg status [--graph FILE] [--root DIR]
 
@@ -18,17 +18,14 @@ changedFiles is every path in the other three lists. Paths are the repository's 
 and the other files that shape a build (tsconfig/jsconfig, package.json, .gitignore, lockfiles).
 
 Options:
-  --graph FILE   The graph (default: <root>/.knowledge-graph/graph.json). A graph inside a
-                 .knowledge-graph folder describes that folder's parent unless --root says otherwise.
-  --root DIR     Repository root (default: the current directory).
-  -h, --help     Show this help.
+${optionLines([COMMON_OPTIONS.graph, COMMON_OPTIONS.root, COMMON_OPTIONS.help])}
 
 Exit codes: 0 answered (stale or not), 2 bad usage or a missing root, 3 unavailable (no graph,
 or no manifest that describes it): {"available": false, "reason": "..."}.
 `;
 
 export function runStatus(args: string[], io: CliIo): number {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args,
     options: {
       graph: { type: 'string' },

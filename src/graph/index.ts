@@ -8,6 +8,7 @@ export { nodeFileHost, memoryFileHost, type FileHost, type MemoryTree } from './
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { writeFileAtomic } from './io/atomic';
+export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
 export { loadGraphFile, parseGraphText, checkGraph, defaultMaxBytes, MAX_GRAPH_BYTES, type LoadOptions } from './io/load';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/dispatch';

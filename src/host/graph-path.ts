@@ -6,7 +6,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export const DEFAULT_GRAPH_PATH = '.knowledge-graph/graph.json';
+import { DEFAULT_GRAPH_PATH } from '../graph';
+
+export { DEFAULT_GRAPH_PATH };
 
 export type GraphPathResult = { ok: true; path: string } | { ok: false; reason: string };
 

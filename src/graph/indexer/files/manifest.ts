@@ -18,6 +18,7 @@ import type { FileHost } from './file-host';
 import type { WalkResult } from './walk';
 import type { ImportOutcome } from '../compiler/imports';
 import type { Residue, ResidueSite } from '../compiler/resolve';
+import { CONFIG_FILE } from './repository-config';
 
 export const MANIFEST_VERSION = 2;
 
@@ -139,7 +140,7 @@ export function walkInputPaths(host: FileHost, w: WalkResult): Set<string> {
     }
   }
   // Outside the walk (which never enters .git or .knowledge-graph) but read by a build.
-  for (const p of ['.git/info/exclude', '.knowledge-graph/config.json']) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
+  for (const p of ['.git/info/exclude', CONFIG_FILE]) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
   return out;
 }
 

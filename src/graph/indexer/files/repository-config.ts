@@ -6,8 +6,9 @@
 import * as path from 'node:path';
 import type { BuildDiagnostic } from '../../model';
 import type { FileHost } from './file-host';
+import { GRAPH_DIR } from '../../io/graph-location';
 
-export const CONFIG_FILE = '.knowledge-graph/config.json';
+export const CONFIG_FILE = `${GRAPH_DIR}/config.json`;
 
 export interface RepositoryConfig {
   /** The parsed top-level object; `{}` when the file is absent or unusable. */

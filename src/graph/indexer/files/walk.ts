@@ -7,11 +7,12 @@ import type { BuildDiagnostic } from '../../model';
 import { compareStrings } from '../../model';
 import type { FileHost } from './file-host';
 import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
+import { GRAPH_DIR } from '../../io/graph-location';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
 /** Directories never entered: version control, installed packages, our own output. */
-const NEVER_ENTER = new Set(['.git', 'node_modules', '.knowledge-graph']);
+const NEVER_ENTER = new Set(['.git', 'node_modules', GRAPH_DIR]);
 
 export function isSourceFileName(name: string): boolean {
   return SOURCE_EXTENSIONS.some((ext) => name.endsWith(ext)) && !name.endsWith('.json');
