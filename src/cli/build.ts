@@ -65,7 +65,7 @@ output; the graph is the same bytes (kg server --help).
 `;
 
 /** One line saying whether the build was incremental (and what it did) or full (and why). */
-export function describeMode(r: TrackedBuildResult): string {
+function describeMode(r: TrackedBuildResult): string {
   if (r.mode === 'incremental') {
     const d = r.delta;
     return `incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward`;
@@ -179,7 +179,7 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
  * current only if the doctor passes it (a rejected candidate is an error naming where it is kept;
  * the doctor's report is logged).
  */
-export async function applyBuild(a: {
+async function applyBuild(a: {
   out: string;
   shown: string;
   wait: boolean;

@@ -49,7 +49,7 @@ function listing(group: Command['group']): string {
     .join('\n');
 }
 
-export const HELP = `Usage: kg <command> [options]
+const HELP = `Usage: kg <command> [options]
 
 Commands:
 ${listing('command')}

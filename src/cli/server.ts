@@ -30,7 +30,7 @@ import { parseCommandArgs, UsageError } from './usage';
 const PROTOCOL = 1;
 
 /** A server with no request for this long exits. */
-export const DEFAULT_IDLE_SECONDS = 600;
+const DEFAULT_IDLE_SECONDS = 600;
 
 /** How to start this CLI again, and whether builds may use a server; set by main.ts only. */
 export interface ServerContext {
@@ -110,7 +110,7 @@ function isServerProcess(pid: number): boolean {
 }
 
 /** The pid of the live server of these paths (starting or listening), if any. */
-export function serverPid(paths: ServerPaths): number | undefined {
+function serverPid(paths: ServerPaths): number | undefined {
   const pid = lockHolder(paths.lockFile)?.pid;
   return pid !== undefined && isServerProcess(pid) ? pid : undefined;
 }
@@ -205,7 +205,7 @@ interface Request {
  * Serves builds of `paths.root` until idle for `idleMs`, or told to stop. Takes its lock file
  * first (a second server for the same root exits at once), warms one session, then listens.
  */
-export async function serveBuilds(
+async function serveBuilds(
   ctx: ServerContext,
   paths: ServerPaths,
   opts: { idleMs: number; extractOnly: boolean; listExternal: boolean },

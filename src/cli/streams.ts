@@ -1,6 +1,6 @@
 // What the CLI writes to: process streams in main.ts, buffers in tests.
 
-export interface Writable {
+interface Writable {
   write(chunk: string): unknown;
 }
 

@@ -39,7 +39,7 @@ export const COMMON_OPTIONS = {
 } satisfies Record<string, [string, string]>;
 
 /** The usage lines of a help text: everything before its first blank line. */
-export function usageLines(help: string): string {
+function usageLines(help: string): string {
   const end = help.indexOf('\n\n');
   return (end < 0 ? help : help.slice(0, end)) + '\n';
 }

@@ -30,7 +30,7 @@ export const DOCTOR_RULES = [
 ] as const;
 export type DoctorRule = (typeof DOCTOR_RULES)[number];
 
-export const DOCTOR_RULE_DESCRIPTIONS: Readonly<Record<DoctorRule, string>> = {
+const DOCTOR_RULE_DESCRIPTIONS: Readonly<Record<DoctorRule, string>> = {
   exact_edge_without_source: 'an EXACT edge whose source no file declares',
   exact_edge_without_target: 'an EXACT edge whose target no file declares',
   missing_evidence_file: 'an edge whose evidence file is not a file node',
@@ -42,7 +42,7 @@ export const DOCTOR_RULE_DESCRIPTIONS: Readonly<Record<DoctorRule, string>> = {
 /** At most this many samples are listed under a failing rule. */
 export const DOCTOR_SAMPLE_LIMIT = 20;
 
-export interface DoctorSample {
+interface DoctorSample {
   /** `node` or `edge`: which list of graph.json the row is in. */
   table: 'node' | 'edge';
   /** The node id, or the edge's `source --relation--> target`. */
@@ -51,7 +51,7 @@ export interface DoctorSample {
   detail: string;
 }
 
-export interface DoctorRuleResult {
+interface DoctorRuleResult {
   rule: DoctorRule;
   description: string;
   status: 'PASS' | 'FAIL';

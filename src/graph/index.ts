@@ -3,17 +3,16 @@
 export * from './model';
 export * from './ids';
 export { GraphError, isGraphError, type GraphErrorCode } from './errors';
-export type { BuildOptions, BuildResult, BuildSink, BuildStats } from './indexer/compiler/builder';
-export { nodeFileHost, memoryFileHost, type FileHost, type MemoryTree } from './indexer/files/file-host';
+export type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/builder';
+export { nodeFileHost, memoryFileHost, type FileHost } from './indexer/files/file-host';
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
-export { writeFileAtomic } from './io/atomic';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
-export { loadGraphFile, parseGraphText, checkGraph, defaultMaxBytes, MAX_GRAPH_BYTES, type LoadOptions } from './io/load';
+export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES } from './io/load';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/dispatch';
 export { queryCallers } from './query/callers';
-export { queryAffected, CONSUMER_RELATIONS } from './query/affected';
+export { queryAffected } from './query/affected';
 export { queryImpact } from './query/impact';
 export { queryNeighbors, DEFAULT_BUDGET } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
@@ -24,18 +23,14 @@ export {
   runDoctor,
   formatDoctorReport,
   DOCTOR_RULES,
-  DOCTOR_RULE_DESCRIPTIONS,
   DOCTOR_SAMPLE_LIMIT,
-  type DoctorReport,
   type DoctorRule,
-  type DoctorRuleResult,
-  type DoctorSample,
 } from './doctor';
-export type { BuildDelta, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
-export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './indexer/files/manifest';
-export { fingerprintTree, graphStatus, type GraphStatus } from './status';
-export { commitGeneration, manifestPathFor, readPrevious, rejectedPathFor, sweepStaleTemps, type CommitResult } from './io/generations';
-export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile, type BuildLock, type LockHolder, type LockOptions } from './io/lock';
+export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
+export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
+export { fingerprintTree, graphStatus } from './status';
+export { commitGeneration, readPrevious, sweepStaleTemps } from './io/generations';
+export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './io/lock';
 
 import type * as Engine from './indexer/compiler/engine';
 import type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/builder';

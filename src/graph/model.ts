@@ -4,9 +4,10 @@
 export const SCHEMA_VERSION = 1;
 
 /** Kinds of declarations that live under a `sym:` id. */
-export const SYMBOL_KINDS = ['function', 'class', 'method', 'interface', 'enum', 'type', 'variable', 'namespace'] as const;
+const SYMBOL_KINDS = ['function', 'class', 'method', 'interface', 'enum', 'type', 'variable', 'namespace'] as const;
 export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
+/** @public The closed vocabulary of node kinds, for surfaces that list or validate them. */
 export const NODE_KINDS = ['module', 'file', ...SYMBOL_KINDS, 'rationale', 'doc-concept'] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
@@ -57,11 +58,12 @@ export const EXACT_PROVENANCES: readonly Provenance[] = [
 ];
 
 export const RESOLUTIONS = ['EXTRACTED', 'AMBIGUOUS'] as const;
-export type Resolution = (typeof RESOLUTIONS)[number];
+type Resolution = (typeof RESOLUTIONS)[number];
 
 export const EVIDENCE_CLASSES = ['DETERMINISTIC', 'GRAPH_DERIVED', 'HEURISTIC'] as const;
-export type EvidenceClass = (typeof EVIDENCE_CLASSES)[number];
+type EvidenceClass = (typeof EVIDENCE_CLASSES)[number];
 
+/** @public The closed vocabulary of layers, for surfaces that list or validate them. */
 export const LAYERS = ['calls', 'docs', 'inheritance', 'rationale', 'structural'] as const;
 export type Layer = (typeof LAYERS)[number];
 

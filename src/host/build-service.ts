@@ -23,7 +23,7 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export function summaryText(s: BuildSummary): string {
+function summaryText(s: BuildSummary): string {
   return `${plural(s.nodes, 'node')}, ${plural(s.edges, 'edge')}, layers ${s.layers.join(', ') || '(none)'}, ${plural(s.skipped, 'file')} skipped`;
 }
 

@@ -37,7 +37,7 @@ export interface Edit {
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
 /** Repo-relative source files under `root` (not node_modules or .knowledge-graph), sorted. */
-export function sourceFiles(root: string): string[] {
+function sourceFiles(root: string): string[] {
   const out: string[] = [];
   const stack = [''];
   while (stack.length > 0) {
@@ -121,7 +121,7 @@ export function applyEdit(root: string, edit: Edit): string | undefined {
         ? `import { ${callee} } from '${relSpecifier(target, other)}';\nexport function ${name}() {\n  return ${callee}();\n}\n`
         : `export function ${name}() {\n  return 1;\n}\n`;
       write(target, text);
-      return `add ${target}${callee ? ` (calls ${callee} from ${other})` : ''}`;
+      return `add ${target}${callee ? ` (calls ${callee } from ${other})` : ''}`;
     }
     case 'deleteFile': {
       if (!file || files.length <= 3) return undefined;

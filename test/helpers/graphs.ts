@@ -37,7 +37,7 @@ const EXACT_PROVENANCE: Record<Relation, GraphEdge['provenance']> = {
   cites: 'DECISION_RECORD',
 };
 
-export function nodeFor(id: string): GraphNode {
+function nodeFor(id: string): GraphNode {
   const p = parseId(id);
   assert.ok(p && p.prefix !== 'unresolved', `not a node id: ${id}`);
   const kinds: Record<string, NodeKind> = { mod: 'module', file: 'file', sym: 'function', adr: 'rationale', doc: 'doc-concept' };
@@ -47,7 +47,7 @@ export function nodeFor(id: string): GraphNode {
   return node;
 }
 
-export function edgeFor([source, target, relation = 'calls', confidence = 'EXACT']: EdgeSpec): GraphEdge {
+function edgeFor([source, target, relation = 'calls', confidence = 'EXACT']: EdgeSpec): GraphEdge {
   if (isUnresolvedId(target)) {
     return { source, target, relation, confidence: 'UNRESOLVED', provenance: 'NONE', resolution: 'EXTRACTED', evidenceClass: 'HEURISTIC', confidenceScore: null, reason: 'no-declaration' };
   }

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Graph } from '../../src/graph/model';
 import { SNAPSHOTS } from './fixtures';
 
-export const UPDATE_COMMAND = 'npm run snapshots:update';
+const UPDATE_COMMAND = 'npm run snapshots:update';
 
 export function listing(graph: Graph): string {
   const out: string[] = [];

@@ -27,7 +27,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import type { Graph, GraphNode } from '../../src/graph/model';
 
-export interface Disagreement {
+interface Disagreement {
   source: string;
   target: string;
   site: string;

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GraphError } from '../errors';
 
-export const TEMP_MARKER = '.kg-tmp-';
+const TEMP_MARKER = '.kg-tmp-';
 
 /** A fresh temp name beside `target`: `<name>.kg-tmp-<pid>-<random>`, so a sweep can tell whose it is. */
 export function tempPathFor(target: string): string {

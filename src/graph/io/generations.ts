@@ -17,12 +17,12 @@ function siblingPath(graphPath: string, role: string): string {
 }
 
 /** Where the manifest of a graph lives: `graph.json` → `graph.manifest.json`. */
-export function manifestPathFor(graphPath: string): string {
+function manifestPathFor(graphPath: string): string {
   return siblingPath(graphPath, 'manifest');
 }
 
 /** Where a candidate the doctor failed is kept: `graph.json` → `graph.rejected.json`. */
-export function rejectedPathFor(graphPath: string): string {
+function rejectedPathFor(graphPath: string): string {
   return siblingPath(graphPath, 'rejected');
 }
 

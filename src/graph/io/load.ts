@@ -25,7 +25,7 @@ export const MAX_GRAPH_BYTES = 500 * 1024 * 1024;
  * the heap cannot hold is refused up front with a message, rather than crashing the process out
  * of memory half-way.
  */
-export const HEAP_BYTES_PER_FILE_BYTE = 4;
+const HEAP_BYTES_PER_FILE_BYTE = 4;
 
 export interface LoadOptions {
   /** Refuse files larger than this many bytes (default: the smaller of MAX_GRAPH_BYTES and what the heap can hold). */
@@ -36,7 +36,7 @@ const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
 /** The default cap, and whether the heap (not the format) is what limits it. */
-export function defaultMaxBytes(): { bytes: number; heapBound: boolean } {
+function defaultMaxBytes(): { bytes: number; heapBound: boolean } {
   const heapCap = Math.floor(v8.getHeapStatistics().heap_size_limit / HEAP_BYTES_PER_FILE_BYTE);
   return heapCap < MAX_GRAPH_BYTES ? { bytes: heapCap, heapBound: true } : { bytes: MAX_GRAPH_BYTES, heapBound: false };
 }

@@ -51,7 +51,7 @@ export interface IndexedGraph {
 
 export type GraphLoad = { ok: true; graph: IndexedGraph } | { ok: false; unavailable: Unavailable };
 
-export const HUB_FLOOR = 50;
+const HUB_FLOOR = 50;
 
 const confidenceCode = (c: string): number => CONFIDENCE_CODE[c as keyof typeof CONFIDENCE_CODE];
 

@@ -9,7 +9,7 @@ import { REASONS, unavailable, type QueryOptions, type Unavailable } from './sha
 const MAX_SUGGESTIONS = 10;
 
 /** Node ids a person may have meant: same label first (`helper` → `sym:src/util.ts#helper`), else ids containing the text. */
-export function suggestionsFor(g: IndexedGraph, asked: string): string[] {
+function suggestionsFor(g: IndexedGraph, asked: string): string[] {
   const sameLabel: string[] = [];
   for (let r = 0; r < g.nodeCount && sameLabel.length < MAX_SUGGESTIONS; r++) {
     if (g.nodeAt[r]?.label === asked) sameLabel.push(g.ids[r]);

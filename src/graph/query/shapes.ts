@@ -67,14 +67,14 @@ export interface EdgeRef {
   confidence: string;
 }
 
-export interface CallersAnswer extends Answered {
+interface CallersAnswer extends Answered {
   /** Proven callers: sources of EXACT `calls` edges (the node itself when it is recursive). */
   callers: string[];
   /** Guessed callers: sources of CANDIDATE `calls` edges that are not proven callers. */
   candidates: string[];
 }
 
-export interface AffectedAnswer extends Answered {
+interface AffectedAnswer extends Answered {
   /** Proven consumers: sources of EXACT consumer edges, the node itself excluded. */
   consumers: string[];
   /** True when some consumer depends through an EXACT edge: changing or removing the node breaks it. */
@@ -83,7 +83,7 @@ export interface AffectedAnswer extends Answered {
   candidates: string[];
 }
 
-export interface ImpactAnswer extends Answered {
+interface ImpactAnswer extends Answered {
   callers: string[];
   consumers: string[];
   /** |callers ∪ consumers|: proof only. */
@@ -94,7 +94,7 @@ export interface ImpactAnswer extends Answered {
   candidateRadius: number;
 }
 
-export interface NeighborsAnswer extends Answered {
+interface NeighborsAnswer extends Answered {
   /** The start node first, then breadth-first order, neighbours of each node in sorted id order. */
   nodes: string[];
   /** Reached nodes whose degree is over the hub threshold: listed, never expanded, sorted. */
@@ -105,18 +105,18 @@ export interface NeighborsAnswer extends Answered {
   edges: EdgeRef[];
 }
 
-export interface PathAnswer extends Answered {
+interface PathAnswer extends Answered {
   /** A shortest path on the undirected view, from first to last; [] when not connected. */
   path: string[];
   /** The edge taken for each hop (in its real direction), one fewer than `path`. */
   edges: EdgeRef[];
 }
 
-export interface GodNodesAnswer extends Answered {
+interface GodNodesAnswer extends Answered {
   godNodes: Array<{ id: string; degree: number }>;
 }
 
-export interface QueryIdsAnswer extends Answered {
+interface QueryIdsAnswer extends Answered {
   /** Node ids containing the substring, sorted, at most 50. */
   matches: string[];
   /** True when more than `matches.length` ids matched. */

@@ -122,7 +122,7 @@ function expand(g: IndexedGraph, side: Side, other: Side, a: number, b: number):
  * shortest path are then marked layer by layer, outwards from a layer both searches labelled;
  * finally the path is walked from `a`, taking at each step the smallest-id neighbour one layer on.
  */
-export function shortestPath(g: IndexedGraph, a: number, b: number): number[] {
+function shortestPath(g: IndexedGraph, a: number, b: number): number[] {
   if (a === b) return [a];
   const s = scratchFor(g);
   const F = s.forward;

@@ -77,7 +77,7 @@ export interface FactReuse {
 }
 
 /** What the manifest records about each file in the graph. */
-export interface FileRecord {
+interface FileRecord {
   path: string;
   sha256: string;
   /** The owning project's config path ('' for files outside every config). */
@@ -93,7 +93,7 @@ export interface FileRecord {
   carried: boolean;
 }
 
-export interface BuildStats {
+interface BuildStats {
   files: number;
   projects: number;
   skipped: number;
@@ -107,7 +107,7 @@ export interface BuildResult {
   discovery: Discovery;
 }
 
-export { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from '../files/read';
+export { type SourceInput } from '../files/read';
 
 function checkCancelled(sink: BuildSink | undefined): void {
   if (sink?.isCancelled?.()) throw new GraphError('CANCELLED', 'build cancelled');
@@ -119,7 +119,7 @@ function count(summary: UnresolvedSummary, relation: Relation, reason: Unresolve
 }
 
 /** Turns a file's import references into edges through the module resolver. */
-export function importEdges(
+function importEdges(
   resolver: ModuleResolver,
   input: SourceInput,
   extraction: Pick<FileExtraction, 'imports'>,

@@ -8,7 +8,7 @@ import { fileId } from '../../ids';
 import type { NodeKind, Relation } from '../../model';
 import { registeredId, type FileExtraction } from './extract';
 
-export type SiteContext = 'new' | 'super' | 'tag' | 'decorator' | 'jsx' | 'conditional';
+type SiteContext = 'new' | 'super' | 'tag' | 'decorator' | 'jsx' | 'conditional';
 
 export interface Site {
   /** `calls`, `extends` or `implements`. */

@@ -27,7 +27,7 @@ export type SymbolAnswer =
   | { kind: 'declarations'; declarations: DeclarationRef[] }
   | { kind: 'none'; reason: 'any-receiver' | 'no-declaration' };
 
-export interface CheckerBackend {
+interface CheckerBackend {
   /** Answers every query about one file, in order. */
   declarationsAt(file: string, queries: readonly SymbolQuery[]): SymbolAnswer[];
 }

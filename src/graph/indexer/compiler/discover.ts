@@ -10,7 +10,7 @@ import { compareStrings } from '../../model';
 import type { FileHost } from '../files/file-host';
 import { walk, type WalkResult } from '../files/walk';
 
-export { SOURCE_EXTENSIONS, isSourceFileName, walk, type WalkResult } from '../files/walk';
+export { isSourceFileName, type WalkResult } from '../files/walk';
 
 export interface Project {
   /** Repo-relative path of the config file; '' for the project of files outside every config. */
@@ -34,7 +34,7 @@ export interface Discovery extends WalkResult {
 }
 
 /** Options for files no config includes: what an editor would infer for them. */
-export function looseOptions(): ts.CompilerOptions {
+function looseOptions(): ts.CompilerOptions {
   return {
     allowJs: true,
     checkJs: false,

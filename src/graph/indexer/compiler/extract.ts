@@ -78,7 +78,7 @@ export function evidenceAt(sf: ts.SourceFile, relPath: string, pos: number): Evi
 }
 
 /** Visits every node under `root` in source order, with an explicit stack (no recursion). */
-export function forEachDescendant(root: ts.Node, visit: (node: ts.Node) => void): void {
+function forEachDescendant(root: ts.Node, visit: (node: ts.Node) => void): void {
   const stack: ts.Node[] = [];
   const pushChildren = (n: ts.Node) => {
     const children: ts.Node[] = [];
@@ -119,7 +119,7 @@ function isFunctionLike(expr: ts.Expression | undefined): boolean {
 }
 
 /** The display name of a member's name node. */
-export function memberName(name: ts.PropertyName | ts.BindingName, sf: ts.SourceFile): string | undefined {
+function memberName(name: ts.PropertyName | ts.BindingName, sf: ts.SourceFile): string | undefined {
   if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name)) return name.text;
   if (ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
   if (ts.isComputedPropertyName(name)) return '[' + name.expression.getText(sf) + ']';

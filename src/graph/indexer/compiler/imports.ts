@@ -18,7 +18,7 @@ function isRelativeSpecifier(spec: string): boolean {
 }
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-export function packageNameOf(spec: string): string {
+function packageNameOf(spec: string): string {
   const parts = spec.split('/');
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }

@@ -76,7 +76,7 @@ export interface TrackedBuildOptions extends BuildOptions {
   lines?: WeakMap<object, string>;
 }
 
-export interface BuildDelta {
+interface BuildDelta {
   changed: string[];
   added: string[];
   deleted: string[];

@@ -11,7 +11,7 @@ import { evidenceAt } from './extract';
 import type * as ts from 'typescript';
 
 /** More name matches than this make a guess useless: the site stays UNRESOLVED (ADR 6). */
-export const MAX_CANDIDATES = 10;
+const MAX_CANDIDATES = 10;
 
 /** Reasons counted in the summary but not listed as edges (unless the build asks for externals). */
 const COUNTED_ONLY: ReadonlySet<UnresolvedReason> = new Set(['external', 'local']);

@@ -4,9 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
-export interface DirEntry {
+interface DirEntry {
   name: string;
   type: EntryType;
   /** False when the name on disk is not valid UTF-8; `name` is then a lossy rendering. */
@@ -35,7 +35,7 @@ function decodeName(bytes: Uint8Array): { name: string; validName: boolean } {
   }
 }
 
-export function toPosix(p: string): string {
+function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 

@@ -101,7 +101,7 @@ export function parseGitignore(text: string, base: string): Rule[] {
 }
 
 /** The rules in force while walking: a stack of per-directory rule sets. */
-export class IgnoreStack {
+class IgnoreStack {
   private readonly layers: Rule[][] = [];
 
   push(rules: Rule[]): void {

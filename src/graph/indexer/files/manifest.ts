@@ -49,7 +49,7 @@ export interface ManifestCite {
   column: number;
 }
 
-export interface ManifestFile {
+interface ManifestFile {
   sha256: string;
   /** The owning project's config path ('' outside every config). */
   project: string;
@@ -343,7 +343,7 @@ export function compareFingerprints(recorded: Readonly<Record<string, string>>, 
 }
 
 /** Every fingerprint a manifest records: its source files and its other inputs. */
-export function manifestFingerprints(m: Manifest): Record<string, string> {
+function manifestFingerprints(m: Manifest): Record<string, string> {
   const out: Record<string, string> = { ...m.inputs, ...m.documents };
   for (const [f, e] of Object.entries(m.files)) out[f] = e.sha256;
   return out;

@@ -68,7 +68,7 @@ export function reportUnknownKeys(section: Record<string, unknown>, sectionName:
  * to the graph's form (`docs/adr`; '' for the root). Undefined when it is absolute, leaves the
  * repository or uses backslashes.
  */
-export function normaliseRepoPath(raw: string): string | undefined {
+function normaliseRepoPath(raw: string): string | undefined {
   const p = raw.trim();
   if (p === '' || p.includes('\\') || p.startsWith('/') || /^[A-Za-z]:/.test(p)) return undefined;
   const n = path.posix.normalize(p).replace(/\/+$/, '');

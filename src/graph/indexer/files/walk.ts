@@ -9,7 +9,7 @@ import type { FileHost } from './file-host';
 import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
 import { GRAPH_DIR } from '../../io/graph-location';
 
-export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
 /** Directories never entered: version control, installed packages, our own output. */
 const NEVER_ENTER = new Set(['.git', 'node_modules', GRAPH_DIR]);

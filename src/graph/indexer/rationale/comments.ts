@@ -74,7 +74,7 @@ function commentIn(sf: ts.SourceFile, pos: number, innermost: ts.Node): CommentR
 }
 
 /** The span of text a symbol answers for, and its id. */
-export interface SymbolScope {
+interface SymbolScope {
   start: number;
   end: number;
   id: string;
@@ -115,7 +115,7 @@ function declaredBy(node: ts.Node, sf: ts.SourceFile, declarations: ReadonlyMap<
 }
 
 /** The innermost scope holding `pos` (scopes nest or are disjoint), or undefined. */
-export function innermostScope(scopes: readonly SymbolScope[], pos: number): SymbolScope | undefined {
+function innermostScope(scopes: readonly SymbolScope[], pos: number): SymbolScope | undefined {
   let best: SymbolScope | undefined;
   for (const s of scopes) {
     if (pos < s.start || pos >= s.end) continue;

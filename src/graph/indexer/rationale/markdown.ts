@@ -6,7 +6,7 @@
 // is read as paragraph text. Linear in the input: no regex or search that can go quadratic.
 
 /** A heading: `level` 1–6, `text` its rendered text, the position of that text's first character. */
-export interface MdHeading {
+interface MdHeading {
   level: number;
   text: string;
   line: number;
@@ -22,7 +22,7 @@ export interface MdPathRef {
 }
 
 /** A decision-record mention in prose (`ADR-N`, `ADR N`, `adr:N` with N a number). */
-export interface MdRecordMention {
+interface MdRecordMention {
   num: number;
   line: number;
   column: number;

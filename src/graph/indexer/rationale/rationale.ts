@@ -16,11 +16,11 @@ import type { FileHost } from '../files/file-host';
 import { parseMarkdown, slugify, type MdDocument, type MdPathRef } from './markdown';
 
 /** Where decision records live when the config does not say (SPEC §7). */
-export const DEFAULT_RECORD_FOLDERS: readonly string[] = ['adr', 'decisions', 'doc/adr', 'docs/adr', 'docs/decisions'];
+const DEFAULT_RECORD_FOLDERS: readonly string[] = ['adr', 'decisions', 'doc/adr', 'docs/adr', 'docs/decisions'];
 /** Which markdown files are documentation when the config does not say: all of them ('' = the root). */
-export const DEFAULT_DOC_PATHS: readonly string[] = [''];
+const DEFAULT_DOC_PATHS: readonly string[] = [''];
 
-export interface RationaleSettings {
+interface RationaleSettings {
   /** Folders (repository-relative) whose numbered markdown files are decision records. */
   recordFolders: string[];
   /** Folders or files whose other markdown files are documentation ('' = the whole repository). */
@@ -30,7 +30,7 @@ export interface RationaleSettings {
 const SECTION = 'rationale';
 
 /** The `rationale` section of `.knowledge-graph/config.json`, validated; problems become diagnostics. */
-export function rationaleSettings(config: Record<string, unknown>, diagnostics: BuildDiagnostic[]): RationaleSettings {
+function rationaleSettings(config: Record<string, unknown>, diagnostics: BuildDiagnostic[]): RationaleSettings {
   const section = configSection(config, SECTION, diagnostics);
   reportUnknownKeys(section, SECTION, ['docPaths', 'recordFolders'], diagnostics);
   return {
