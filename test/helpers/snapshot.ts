@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
 import type { Graph } from '../../src/graph/model';
 import { SNAPSHOTS } from './fixtures';
 
@@ -36,15 +37,14 @@ export function listing(graph: Graph): string {
   return out.join('\n') + '\n';
 }
 
-function lineDiff(expected: string, actual: string): string {
-  const a = expected.split('\n');
-  const b = actual.split('\n');
-  const setA = new Set(a);
-  const setB = new Set(b);
-  const lines: string[] = [];
-  for (const l of a) if (!setB.has(l)) lines.push(`- ${l}`);
-  for (const l of b) if (!setA.has(l)) lines.push(`+ ${l}`);
-  return lines.slice(0, 80).join('\n') + (lines.length > 80 ? `\n… ${lines.length - 80} more` : '');
+/**
+ * A unified line diff (jsdiff): an order change shows as lines removed and added, which a set
+ * difference of lines would hide.
+ */
+export function lineDiff(expected: string, actual: string): string {
+  const patch = createTwoFilesPatch('expected', 'actual', expected, actual, '', '', { context: 2 });
+  const lines = patch.split('\n').slice(2);
+  return lines.slice(0, 120).join('\n') + (lines.length > 120 ? `\n… ${lines.length - 120} more lines` : '');
 }
 
 /** Compares (or, with KG_UPDATE_SNAPSHOTS=1, writes) the snapshot files of one case. */
@@ -60,7 +60,7 @@ export function matchSnapshot(name: string, files: Record<string, string>): void
     assert.ok(fs.existsSync(p), `missing snapshot ${path.relative(process.cwd(), p)}; create it with: ${UPDATE_COMMAND}`);
     const expected = fs.readFileSync(p, 'utf8');
     if (expected !== text) {
-      assert.fail(`snapshot ${name}/${f} differs (- expected, + actual):\n${lineDiff(expected, text)}\n\nIf the change is intended, accept it with: ${UPDATE_COMMAND}`);
+      assert.fail(`snapshot ${name}/${f} differs (unified diff, - expected, + actual):\n${lineDiff(expected, text)}\n\nIf the change is intended, accept it with: ${UPDATE_COMMAND}`);
     }
   }
 }

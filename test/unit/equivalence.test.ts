@@ -2,7 +2,7 @@
 // generated package of files that import and call each other) and on a copy of rxjs's sources;
 // after every step the incremental graph equals a full build, byte for byte. At least 500 steps
 // on the fixture and 50 on rxjs here; KG_EQUIV_RUNS / KG_EQUIV_STEPS / KG_EQUIV_RXJS_STEPS raise
-// them, KG_EQUIV_SEED replays a run. A failure is shrunk and printed as a regression test.
+// them, KG_SEED replays a run (test/helpers/seed.ts). A failure is shrunk and printed as a regression test.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -12,11 +12,11 @@ import { corpus } from '../../bench/corpus';
 import type { Edit } from '../helpers/edits';
 import { random, randomEdits, report, runSequence, shrink } from '../helpers/equivalence';
 import { FIXTURES, copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+import { SEED } from '../helpers/seed';
 
 const RUNS = Number(process.env.KG_EQUIV_RUNS ?? 10);
 const STEPS = Number(process.env.KG_EQUIV_STEPS ?? 60);
 const RXJS_STEPS = Number(process.env.KG_EQUIV_RXJS_STEPS ?? 60);
-const SEED = Number(process.env.KG_EQUIV_SEED ?? Date.now() % 1_000_000);
 
 function fixtureRepo(): string {
   const root = tempDir('kg-equiv-base-');

@@ -12,6 +12,7 @@ import { buildGraph, checkGraph, loadGraphFile, MAX_GRAPH_BYTES, parseGraphText,
 import { REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { graphOf } from '../helpers/graphs';
 import { assertValidGraph } from '../helpers/schema';
+import '../helpers/seed';
 
 function failed(load: GraphLoad) {
   assert.equal(load.ok, false, 'expected the load to fail');

@@ -1,7 +1,7 @@
 // Kill safety: SIGKILL `kg build --apply` at random moments, many times. After every kill,
 // graph.json is the old graph or the new one — complete, never torn — its manifest is one of
 // the two as well, and temp files never pile up; the next build cleans up and finishes.
-// KG_KILL_ITERATIONS raises the count locally; KG_KILL_SEED replays a run.
+// KG_KILL_ITERATIONS raises the count locally; KG_SEED replays a run (test/helpers/seed.ts).
 
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,9 +11,9 @@ import { after, describe, it } from 'node:test';
 import { buildGraph, lockPathFor, runDoctor, serializeGraph } from '../../src/graph';
 import { random } from '../helpers/equivalence';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+import { SEED } from '../helpers/seed';
 
 const ITERATIONS = Number(process.env.KG_KILL_ITERATIONS ?? 30);
-const SEED = Number(process.env.KG_KILL_SEED ?? Date.now() % 100_000);
 
 function tree(version: number): Record<string, string> {
   const files: Record<string, string> = {};

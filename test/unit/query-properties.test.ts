@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { queryIds, queryNeighbors, queryPath, type Graph } from '../../src/graph';
 import { graphOf, indexed, ok, type EdgeSpec } from '../helpers/graphs';
+import '../helpers/seed';
 
 const RUNS = 200;
 
