@@ -1,5 +1,5 @@
-// One script, three bundles: the extension host (vscode external), the CLI (self-contained,
-// TypeScript compiler bundled), and the webview (browser). `--production` minifies and drops maps.
+// One script, four bundles: the extension host (vscode external), the CLI (self-contained), the
+// builder with the TypeScript compiler (loaded lazily by both), and the webviews (browser). `--production` minifies and drops maps.
 
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
@@ -8,13 +8,16 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const production = process.argv.includes('--production');
+/** `--watch` (npm run watch): rebuild each bundle when its sources change, until stopped. */
+const watch = process.argv.includes('--watch');
+const bundle = watch ? async (options) => (await esbuild.context(options)).watch() : (options) => esbuild.build(options);
 const outdir = 'dist';
 
 const common = {
   bundle: true,
   minify: production,
   sourcemap: production ? false : 'linked',
-  logLevel: 'warning',
+  logLevel: watch ? 'info' : 'warning',
   legalComments: 'eof',
 };
 
@@ -37,7 +40,7 @@ const splitBuilder = {
 fs.rmSync(outdir, { recursive: true, force: true });
 
 await Promise.all([
-  esbuild.build({
+  bundle({
     ...common,
     entryPoints: ['src/extension.ts'],
     outfile: `${outdir}/extension.js`,
@@ -47,7 +50,7 @@ await Promise.all([
     external: ['vscode'],
     plugins: [splitBuilder],
   }),
-  esbuild.build({
+  bundle({
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: `${outdir}/cli.js`,
@@ -57,7 +60,7 @@ await Promise.all([
     banner: { js: '#!/usr/bin/env node' },
     plugins: [splitBuilder],
   }),
-  esbuild.build({
+  bundle({
     ...common,
     entryPoints: ['src/graph/indexer/compiler/engine.ts'],
     outfile: `${outdir}/engine-build.js`,
@@ -65,7 +68,7 @@ await Promise.all([
     target: 'node20',
     format: 'cjs',
   }),
-  esbuild.build({
+  bundle({
     ...common,
     entryPoints: { explorer: 'webview/explorer/main.ts' },
     outdir: `${outdir}/webview`,
@@ -81,4 +84,5 @@ for (const f of fs.readdirSync(tsLib)) {
   if (/^lib(\..*)?\.d\.ts$/.test(f)) fs.copyFileSync(path.join(tsLib, f), path.join(outdir, f));
 }
 fs.copyFileSync(path.join(tsLib, '..', 'LICENSE.txt'), path.join(outdir, 'typescript-LICENSE.txt'));
-fs.chmodSync(`${outdir}/cli.js`, 0o755);
+if (fs.existsSync(`${outdir}/cli.js`)) fs.chmodSync(`${outdir}/cli.js`, 0o755);
+if (watch) console.log('[watch] bundles rebuild on change; Ctrl+C stops');

@@ -1,13 +1,28 @@
-// Runs the unit and integration tests with node's own test runner (TypeScript through tsx).
-// usage: node scripts/run-tests.mjs [--update-snapshots] [name-filter...]
+// Runs the node:test tiers (TypeScript through tsx). docs/testing.md describes the tiers.
+//
+// usage: node scripts/run-tests.mjs [unit|integration|robustness|all] [--update-snapshots] [name-filter...]
+//
+//   unit         test/unit: the engine, the queries, the CLI's and host's plain parts over fixtures
+//                and in-memory trees — the loop to run after every change (under a minute)
+//   integration  test/integration: real kg processes, the build server, kills, corpora from npm
+//                (rxjs, zod), the correctness reference; needs `npm run build` first
+//   robustness   test/robustness: hostile inputs, fuzzing, other users (when the folder exists)
+//   all          all of them, in that order (the default)
+//
+// A filter keeps the files whose path contains it. Randomised tests take their seed from KG_SEED
+// (test/helpers/seed.ts).
 
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
+const TIERS = ['unit', 'integration', 'robustness'];
 const args = process.argv.slice(2);
 const update = args.includes('--update-snapshots');
-const filters = args.filter((a) => !a.startsWith('--'));
+const words = args.filter((a) => !a.startsWith('--'));
+const tier = TIERS.includes(words[0]) || words[0] === 'all' ? words.shift() : 'all';
+const filters = words;
 
 function find(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -20,13 +35,25 @@ function find(dir) {
   return out.sort();
 }
 
-const files = find('test/unit').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
-if (files.length === 0) {
+// Every kg the tests start builds in its own process unless a test asks for the build server
+// (test/integration/server.test.ts), so no test leaves a server behind.
+const env = { ...process.env, KG_SERVER: 'off', ...(update ? { KG_UPDATE_SNAPSHOTS: '1' } : {}) };
+
+let ran = 0;
+for (const t of tier === 'all' ? TIERS : [tier]) {
+  const files = find(path.join('test', t)).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  if (files.length === 0) continue;
+  ran += files.length;
+  // Unit files are independent and light: two at a time. The other tiers start processes and
+  // measure kills and timings, so they run one file at a time.
+  const concurrency = t === 'unit' ? Math.max(1, Math.min(2, os.availableParallelism())) : 1;
+  console.log(`[tests] ${t}: ${files.length} file${files.length === 1 ? '' : 's'}`);
+  const started = Date.now();
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+  console.log(`[tests] ${t}: ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+if (ran === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// Every kg the tests start builds in its own process unless a test asks for the build server
-// (test/unit/server.test.ts), so no test leaves a server behind.
-const env = { ...process.env, KG_SERVER: 'off', ...(update ? { KG_UPDATE_SNAPSHOTS: '1' } : {}) };
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
-process.exit(r.status ?? 1);
