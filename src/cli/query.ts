@@ -165,7 +165,7 @@ function hint(u: Unavailable, graphShown: string): string {
 }
 
 /**
- * Whether the graph is older than the working tree (SPEC §8), from the manifest beside it, when
+ * Whether the graph is older than the working tree (ADR 50), from the manifest beside it, when
  * the repository it describes is known — a graph in a `.knowledge-graph` folder describes that
  * folder's parent — and the manifest can tell; otherwise the result says nothing about it.
  */

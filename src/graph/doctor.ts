@@ -1,8 +1,8 @@
-// The doctor: seed 002's six invariants, adapted to graph.json (SPEC §8). A pure function over a
+// The doctor: six invariants over graph.json (ADR 53). A pure function over a
 // parsed graph — no file system, no compiler — so the CLI, the extension and the build's
 // generation check all run exactly the same rules. It never modifies what it inspects.
 //
-// "Declared" follows the seed: a node exists *and* something declares it. A module is derived
+// "Declared" means (ADR 53): a node exists *and* something declares it. A module is derived
 // from the file set; a file is declared by the module that contains it; a symbol by the
 // `contains` edge from its file or class; a decision record or doc concept by its source file.
 

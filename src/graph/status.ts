@@ -1,4 +1,4 @@
-// Staleness (SPEC §8): what changed in the working tree since a graph was built, from the
+// Staleness (ADR 50): what changed in the working tree since a graph was built, from the
 // fingerprints its manifest records. No compiler is loaded — the walk, plain reads and the
 // manifest are enough — so `kg status`, the query commands and the editor's stale markers stay
 // light (the builder and TypeScript load only to build).

@@ -39,7 +39,7 @@ function repoWithGraph(opts: { withCalls?: boolean } = {}): string {
 describe('kg query commands', () => {
   after(removeTempDirs);
 
-  it('each command answers with exit 0 and the seed shape, from ./.knowledge-graph/graph.json', () => {
+  it('each command answers with exit 0 and the contract shape, from ./.knowledge-graph/graph.json', () => {
     const cwd = repoWithGraph();
     const callers = kg(['callers', HELPER], cwd);
     assert.equal(callers.code, 0, callers.stderr);

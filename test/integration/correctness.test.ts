@@ -1,4 +1,4 @@
-// The bar of SPEC §5 on real code nobody here wrote: every EXACT calls edge confirmed by the
+// The correctness bar of docs/graph-format.md ("Confidence") on real code nobody here wrote: every EXACT calls edge confirmed by the
 // TypeScript language service (precision 100%), and the EXACT edges covering at least 99% of
 // its call hierarchy's direct-call pairs (recall). See test/reference/call-hierarchy.ts for the
 // known differences and how each is handled.

@@ -1,5 +1,5 @@
-// Loading graph.json from real files: every bad file is a degrade with a reason (the seed's exact
-// wording where the seed has one), never an exception, never an empty graph. And the loader
+// Loading graph.json from real files: every bad file is a degrade with a reason (the query
+// contract's exact wording where it has one, ADR 21), never an exception, never an empty graph. And the loader
 // refuses exactly what schema/graph.schema.json refuses.
 
 import * as assert from 'node:assert/strict';
@@ -202,7 +202,7 @@ describe('loading graph.json', () => {
           if (m.drop) delete target[m.key];
           else Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
         }
-        // Keep the shape the seed's own reasons cover out of this comparison: those are tested above.
+        // Keep the shape the contract's own reasons cover out of this comparison: those are tested above.
         if (Object.hasOwn(g, 'schemaVersion') && g.schemaVersion !== 1) return;
         if (!Array.isArray(g.nodes) || !Array.isArray(g.edges)) return;
         const schemaSays = validate(g);

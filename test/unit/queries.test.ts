@@ -381,7 +381,7 @@ describe('staleness and the dispatcher', () => {
     assert.ok(!('stale' in answerQuery(load, { query: 'god-nodes' })));
   });
 
-  it('answers each request with its query, in the seed shape order', () => {
+  it('answers each request with its query, in the contract field order', () => {
     const keys = (r: object) => Object.keys(r);
     assert.deepEqual(keys(answerQuery(load, { query: 'callers', id: sym('b') })), ['available', 'callers', 'candidates', 'evidenceClass']);
     assert.deepEqual(keys(answerQuery(load, { query: 'affected', id: sym('b') })), ['available', 'consumers', 'breaks', 'candidates', 'evidenceClass']);

@@ -1,4 +1,4 @@
-// Generations (SPEC §8, seed 002): a build writes a candidate beside graph.json, the doctor
+// Generations (ADR 51): a build writes a candidate beside graph.json, the doctor
 // checks the bytes on disk, and only a passing candidate is renamed over graph.json; then the
 // manifest follows. A failing candidate is kept aside as `<name>.rejected.json` for inspection
 // and the current graph is not touched. Temp files a killed build left behind are swept by the

@@ -1,5 +1,5 @@
 // `affected <id>`: what depends on this node directly — the sources of inbound `calls`,
-// `imports`, `references` (seed 000), and also `re-exports`, `extends`, `implements` and
+// `imports`, `references` (the query contract, docs/cli.md), and also `re-exports`, `extends`, `implements` and
 // `inherits` (a file that re-exports a module and a class that extends another break with them;
 // ADR-20). Proven consumers and guesses are kept apart; `breaks` is true when a consumer depends
 // through an EXACT edge. The node itself is never its own consumer.

@@ -1,6 +1,6 @@
-// The shapes every query returns. Seed 000's shapes are a subset of these: each answer is
+// The shapes every query returns. The original query contract's shapes are a subset of these: each answer is
 // `{available: true, …, evidenceClass: "GRAPH_DERIVED"}`, and a degrade is
-// `{available: false, reason, evidenceClass}` — never an empty answer. Additions (SPEC §6):
+// `{available: false, reason, evidenceClass}` — never an empty answer. Additions (ADR 20):
 // proof and guesses in separate lists, `breaks`, and `stale`/`changedFiles` when the caller
 // knows whether the graph is older than the working tree.
 
@@ -17,7 +17,7 @@ export interface QueryOptions {
 }
 
 /**
- * Why a query could not answer. The `reason` text is for people (and keeps seed 000's exact
+ * Why a query could not answer. The `reason` text is for people (and keeps the query contract's exact
  * wording); `code` is for programs, so nothing has to match message text.
  */
 export type DegradeCode =

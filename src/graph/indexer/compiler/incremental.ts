@@ -1,4 +1,4 @@
-// The incremental build (SPEC §8, seed 000's merge, seed 002's deltas). It runs the one build
+// The incremental build (ADR 54: one pipeline; ADR 55: what a change can affect). It runs the one build
 // pipeline of builder.ts and only changes where each file's facts come from. A file whose bytes
 // and owning project are unchanged since the manifest was written, and which no change can
 // affect, has its facts carried forward: its nodes and proven edges from the previous graph.json,

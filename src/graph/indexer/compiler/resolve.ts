@@ -1,6 +1,6 @@
 // The resolution tier's decisions: a checker answer becomes EXACT, UNRESOLVED (with a reason),
 // or — only when the checker cannot place the call — a name-match CANDIDATE. Nothing becomes
-// EXACT by name, text, path or by being the only candidate left (seed 002).
+// EXACT by name, text, path or by being the only candidate left (docs/graph-format.md, "Confidence"; ADR 6).
 
 import { unresolvedId } from '../../ids';
 import type { GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../../model';

@@ -1,4 +1,4 @@
-// The repository's own configuration, `.knowledge-graph/config.json` (SPEC §9). This reader is
+// The repository's own configuration, `.knowledge-graph/config.json` (docs/configuration.md). This reader is
 // generic: it returns the parsed object and never throws; each feature validates its own keys
 // with the helpers below and turns every problem into a diagnostic plus its default, so a bad
 // config can degrade a feature but never fail a build.

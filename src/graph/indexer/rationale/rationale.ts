@@ -15,7 +15,7 @@ import { exactEdge, unresolvedEdge } from '../edges';
 import type { FileHost } from '../files/file-host';
 import { parseMarkdown, slugify, type MdDocument, type MdPathRef } from './markdown';
 
-/** Where decision records live when the config does not say (SPEC §7). */
+/** Where decision records live when the config does not say (ADR 40). */
 const DEFAULT_RECORD_FOLDERS: readonly string[] = ['adr', 'decisions', 'doc/adr', 'docs/adr', 'docs/decisions'];
 /** Which markdown files are documentation when the config does not say: all of them ('' = the root). */
 const DEFAULT_DOC_PATHS: readonly string[] = [''];
