@@ -118,6 +118,21 @@ function serverPid(paths: ServerPaths): number | undefined {
 // ---------------------------------------------------------------------------------------------
 // The client side, in `kg build`.
 
+/**
+ * The wire format, protocol version PROTOCOL (a change of it changes the socket's name, so an
+ * old client never talks to a new server). UTF-8 JSON, one object per line ("\n"), over the
+ * socket of ServerPaths:
+ *
+ *   client → server, once:  {"kg": 1, "argv": ["--apply", …], "cwd": "/abs/dir"}   (a Request:
+ *                           the arguments of `kg build` and the directory they are relative to)
+ *   server → client, many:  {"o": "…"}   a chunk of the build's stdout, as written
+ *                           {"e": "…"}   a chunk of its stderr (text, or --progress json lines)
+ *   server → client, last:  {"exit": n}  the build's exit code; or instead
+ *                           {"refused": "why"}  the server will not run it: the client builds itself
+ *
+ * The client closing its end before "exit" cancels the build (checked before anything is
+ * written). A server that closes before "exit" leaves the client to build itself.
+ */
 type Message = { o?: string; e?: string; exit?: number; refused?: string };
 
 /**
