@@ -19,6 +19,10 @@ export class GraphWorkerClient {
     this.worker = new Worker(script, {
       // The extension host's flags (an inspector port, a heap size) are its own.
       execArgv: [],
+      // A limit, not an allocation: the 1,000,000-edge graph needs about 1 GB of heap to load
+      // (docs/adr/0023), more than a worker's default on small machines. The loader refuses,
+      // with the reason, a file this heap cannot hold.
+      resourceLimits: { maxOldGenerationSizeMb: 4096 },
       stdout: false,
       stderr: false,
     });

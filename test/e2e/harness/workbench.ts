@@ -25,7 +25,7 @@ const BROWSER_ARGS = [
 export interface OpenOptions {
   /** code-server's base URL. */
   url: string;
-  /** Absolute path of the folder to open. */
+  /** Absolute path of the folder to open, or of a `.code-workspace` file (several folders). */
   folder: string;
   /** Where screenshots and the browser console log go. */
   artifacts: string;
@@ -77,7 +77,7 @@ export class Workbench {
       );
     }
     if (o.onExit) await page.exposeFunction('codeAutomationExit', o.onExit);
-    let address = `${o.url}/?folder=${encodeURIComponent(o.folder)}`;
+    let address = `${o.url}/?${o.folder.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(o.folder)}`;
     if (o.payload) address += `&payload=${encodeURIComponent(JSON.stringify(o.payload))}`;
     try {
       await page.goto(address);
