@@ -30,12 +30,14 @@ export class GraphWorkerClient {
       const p = this.pending.get(m.seq);
       if (!p) return;
       this.pending.delete(m.seq);
+      if (this.pending.size === 0) this.worker.unref();
       if (m.ok) p.resolve(m.result);
       else p.reject(new Error(m.error));
     });
     this.worker.on('error', (e) => this.die(`the graph worker failed: ${e.message}`));
     this.worker.on('exit', (code) => this.die(`the graph worker stopped (exit code ${code})`));
-    // A worker waiting for requests must not keep a plain Node process (the benchmark) alive.
+    // A worker waiting for requests must not keep a plain Node process (the benchmark, a test)
+    // alive; one with a request in flight must.
     this.worker.unref();
   }
 
@@ -56,6 +58,7 @@ export class GraphWorkerClient {
     const seq = ++this.seq;
     const msg: WorkerRequestMessage<K> = { seq, op, args };
     return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(seq, { resolve: resolve as (v: unknown) => void, reject });
       this.worker.postMessage(msg);
     });
