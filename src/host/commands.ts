@@ -109,7 +109,7 @@ export class Commands {
       return {
         label: `$(${icon}) ${n?.label ?? c.id}`,
         description: c.evidence ? `${c.evidence.file}:${c.evidence.line}` : n?.sourceFile,
-        detail: c.confidence === 'CANDIDATE' ? 'guess: matched by name, not proven by the type checker' : undefined,
+        detail: c.confidence === 'CANDIDATE' ? 'a guess by name, not proven' : undefined,
         location: loc,
       };
     };
