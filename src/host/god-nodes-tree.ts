@@ -49,6 +49,12 @@ const GROUP_LABEL: Record<string, [string, string]> = {
 };
 const GROUP_ORDER = ['calls', 'extends', 'implements', 'inherits', 'imports', 're-exports', 'references', 'cites', 'contains'];
 
+/** A node's label as a row shows it: the folder at the root is "(root folder)", not ".". */
+function displayLabel(node: GraphNode | undefined, id: string): string {
+  if (!node) return id;
+  return node.kind === 'module' && node.label === '.' ? '(root folder)' : node.label;
+}
+
 export function groupLabel(g: { relation: string; direction: 'in' | 'out' }): string {
   const pair = GROUP_LABEL[g.relation] ?? [g.relation, `${g.relation} (in)`];
   return g.direction === 'out' ? pair[0] : pair[1];
@@ -114,7 +120,7 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
         return item;
       }
       case 'node': {
-        const item = new vscode.TreeItem(e.node?.label ?? e.id, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(displayLabel(e.node, e.id), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `${e.folder}\u0000${e.id}`;
         item.description = String(e.degree);
         item.iconPath = new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'circle-outline');
@@ -133,7 +139,7 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
       case 'neighbour': {
         const s = e.site;
         const unresolved = s.confidence === 'UNRESOLVED' && !e.node;
-        const item = new vscode.TreeItem(e.node?.label ?? s.name ?? s.id, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(e.node ? displayLabel(e.node, s.id) : (s.name ?? s.id), vscode.TreeItemCollapsibleState.None);
         const where = e.node?.sourceFile ? `${e.node.sourceFile}${e.node.line ? `:${e.node.line}` : ''}` : '';
         item.description = [s.confidence === 'EXACT' ? 'exact' : s.confidence === 'CANDIDATE' ? 'candidate (by name)' : `unresolved${s.reason ? `: ${s.reason}` : ''}`, where].filter(Boolean).join(' · ');
         item.iconPath = unresolved
