@@ -20,6 +20,8 @@ export interface KnowledgeGraphApi {
   /** Where the graph of the folder containing `uri` is written, or why it cannot be. */
   graphPath(uri: vscode.Uri): { ok: true; path: string } | { ok: false; reason: string };
   readonly isBuilding: boolean;
+  /** Cancels the running build (what the progress notification's Cancel does); false when none runs. */
+  cancelBuild(): boolean;
   /** The graph service every surface reads (one state per folder). */
   readonly graph: EditorGraphAccess;
   /** Every folder's state, once no load or staleness check is in progress. */
@@ -62,6 +64,7 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
     get isBuilding() {
       return builds.isBuilding;
     },
+    cancelBuild: () => builds.cancel(),
     graph,
     settledStates: async () => {
       await graph.settled();

@@ -42,6 +42,14 @@ export class BuildService implements vscode.Disposable {
     return this.running !== undefined;
   }
 
+  /** Stops the running build, as its notification's Cancel button does. */
+  cancel(): boolean {
+    if (!this.running) return false;
+    this.log.info('Cancel requested: stopping the build process.');
+    this.running.abort.abort();
+    return true;
+  }
+
   /** Picks the folder(s) to build: the argument, the only folder, or the user's choice. */
   async pickFolders(arg?: vscode.Uri | vscode.WorkspaceFolder): Promise<vscode.WorkspaceFolder[]> {
     if (arg) {

@@ -273,3 +273,13 @@ export class Workbench {
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * Shows the Explorer and waits for it: the workbench reopens the side bar view used last, which
+ * after a test of the Knowledge Graph container is that container, not the Explorer.
+ */
+export async function showExplorer(wb: Workbench): Promise<void> {
+  await wb.page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
+  await wb.page.keyboard.press('Control+Shift+E');
+  await wb.ready();
+}

@@ -191,4 +191,32 @@ describe('callers lenses, the status bar and the graph states', () => {
     await waitFor('unused has a caller now', async () => ((await lensTitles('src/lenses/shapes.ts')).get(13)?.title === '1 caller' ? true : undefined));
     assert.deepEqual((await api.settledStates())[0].staleFiles, []);
   });
+
+  it('a cancelled build leaves the old graph answering, and says so while it runs', async () => {
+    const big = path.join(folder().uri.fsPath, 'src', 'generated');
+    fs.mkdirSync(big, { recursive: true });
+    for (let i = 0; i < 1500; i++) {
+      let text = '';
+      for (let j = 0; j < 20; j++) text += `export function g${i}_${j}(a: number): number {\n  return a + ${j};\n}\n`;
+      fs.writeFileSync(path.join(big, `m${i}.ts`), text);
+    }
+    try {
+      const before = state();
+      assert.equal(before.kind, 'ready');
+      const running = api.build(folder().uri);
+      await waitFor('build progress in the state', () => (state().building && state().building!.done > 0 ? true : undefined), 120_000);
+      assert.match(api.statusText, /^\$\(sync~spin\) KG: building \d+\/\d+$/);
+      // The previous graph answers while the build runs…
+      assert.equal((await lensTitles('src/lenses/shapes.ts')).get(9)?.title, '2 callers');
+      assert.ok(api.cancelBuild());
+      assert.equal((await running).kind, 'cancelled');
+      await waitFor('building cleared', () => (state().building === undefined ? true : undefined));
+      // …and after the cancel, unchanged.
+      assert.equal(state().nodes, before.nodes);
+      assert.equal(state().kind, 'ready');
+      assert.equal((await lensTitles('src/lenses/shapes.ts')).get(9)?.title, '2 callers');
+    } finally {
+      fs.rmSync(big, { recursive: true, force: true });
+    }
+  });
 });

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
 import { BUILD_TITLE } from '../expected';
 import { itInEditor, makeWorkspace, openWorkbench } from '../harness/context';
-import type { Workbench } from '../harness/workbench';
+import { showExplorer, type Workbench } from '../harness/workbench';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
@@ -180,7 +180,7 @@ describe('two folders, two graphs (dark theme)', () => {
     const file = path.join(path.dirname(a), `two-${process.pid}.code-workspace`);
     fs.writeFileSync(file, JSON.stringify({ folders: [{ path: a }, { path: b }], settings: { 'workbench.colorTheme': 'Default Dark Modern' } }));
     wb = await openWorkbench(file, 'graph-dark-multiroot');
-    await wb.ready();
+    await showExplorer(wb);
   });
   after(async () => wb?.close());
 
