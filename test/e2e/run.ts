@@ -3,7 +3,7 @@
 // installs it into a throw-away profile, starts the server, runs the UI tests (test/e2e/ui) and
 // the in-host suite (test/e2e/inhost), and stops every process it started — also on failure or
 // Ctrl+C. Screenshots and logs land in .e2e-artifacts/ (KG_E2E_ARTIFACTS overrides).
-// KG_E2E_UI=<text> runs only the UI test files whose name holds it (none: no UI test);
+// KG_E2E_UI=<text>[,<text>…] runs only the UI test files whose name holds one of them (none: no UI test);
 // KG_E2E_INHOST=off skips the in-host suite.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -58,9 +58,9 @@ interface Counts {
 /** Runs test/e2e/*.test.ts and test/e2e/ui/*.test.ts with node's test runner in its own process group. */
 function runUiTests(server: RunningServer, state: string, extensionDir: string): Promise<Counts> {
   const list = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f));
-  // KG_E2E_UI: only the UI test files whose name contains this text ("none": no UI test).
+  // KG_E2E_UI: only the UI test files whose name contains one of these texts, comma-separated ("none": no UI test).
   const only = process.env.KG_E2E_UI;
-  const files = [...list(__dirname), ...list(path.join(__dirname, 'ui'))].filter((f) => !only || path.basename(f).includes(only));
+  const files = [...list(__dirname), ...list(path.join(__dirname, 'ui'))].filter((f) => !only || only.split(',').some((o) => path.basename(f).includes(o)));
   if (files.length === 0) return Promise.resolve({ passed: 0, failed: 0 });
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
     cwd: REPO,

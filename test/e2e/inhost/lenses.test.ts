@@ -219,4 +219,12 @@ describe('callers lenses, the status bar and the graph states', () => {
       fs.rmSync(big, { recursive: true, force: true });
     }
   });
+
+  it('Run Doctor writes its six lines to the log and returns the verdict', async () => {
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder().uri, 'src', 'greet.ts'));
+    const report = await vscode.commands.executeCommand<{ ok: boolean; text: string }>('knowledgeGraph.runDoctor');
+    assert.ok(report);
+    assert.equal(report.ok, true, report.text);
+    assert.equal(report.text.split('\n').filter((l) => /^PASS /.test(l)).length, 6, report.text);
+  });
 });
