@@ -7,21 +7,11 @@
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
 import type { CallerCounts, FileSymbol } from './graph-worker-protocol';
+import { callersTitle } from './graph-text';
 
 export const SHOW_CALLERS_OF_COMMAND = 'knowledgeGraph.showCallersOf';
 export const BUILD_COMMAND = 'knowledgeGraph.build';
 export const REBUILD_COMMAND = 'knowledgeGraph.rebuild';
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** The lens title: "1 caller", "3 callers", "3 callers · +2 candidates". */
-export function callersTitle(c: CallerCounts, showCandidates: boolean): string {
-  const proven = plural(c.callers, 'caller', 'callers');
-  if (!showCandidates || c.candidates === 0) return proven;
-  return `${proven} · +${plural(c.candidates, 'candidate', 'candidates')}`;
-}
 
 class CallersLens extends vscode.CodeLens {
   constructor(

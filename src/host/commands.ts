@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { GraphNode } from '../graph';
 import { SHOW_LOG_COMMAND, type BuildService } from './build-service';
 import { BUILD_COMMAND, REBUILD_COMMAND, SHOW_CALLERS_OF_COMMAND } from './callers-lens';
-import type { CallSite, FolderGraphState } from './graph-access';
+import type { CallSite } from './graph-access';
+import { describeState } from './graph-text';
 import type { EditorGraphAccess } from './graph-service';
 
 export const SHOW_CALLERS_COMMAND = 'knowledgeGraph.showCallers';
@@ -201,24 +202,5 @@ export class Commands {
     actions.push({ label: '$(output) Show Log', run: () => this.log.show() });
     const picked = await vscode.window.showQuickPick(actions, { title: `Knowledge Graph${state ? `: ${state.folderName}` : ''}`, placeHolder: state ? describeState(state) : 'No workspace folder' });
     await picked?.run?.();
-  }
-}
-
-/** One sentence about a folder's state (the status bar's tooltip and the quick pick's hint). */
-export function describeState(s: FolderGraphState): string {
-  if (s.building) return `Building: ${s.building.phase} ${s.building.done} of ${s.building.total} files; the previous graph answers meanwhile.`;
-  switch (s.kind) {
-    case 'absent':
-      return 'No graph yet: build one to see callers and god nodes.';
-    case 'loading':
-      return 'Loading the graph…';
-    case 'unusable':
-      return `The graph cannot be used: ${s.reason ?? 'unknown reason'}. Rebuild it.`;
-    case 'ready': {
-      const size = `${(s.nodes ?? 0).toLocaleString('en-US')} nodes, ${(s.edges ?? 0).toLocaleString('en-US')} edges`;
-      if (!s.callsLayer) return `${size}; built without the calls layer, so callers are unknown. Rebuild to add them.`;
-      if (s.staleFiles.length > 0) return `${size}; stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'} changed since the build. Rebuild to refresh.`;
-      return `${size}; up to date.`;
-    }
   }
 }

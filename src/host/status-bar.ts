@@ -3,32 +3,10 @@
 // "unavailable" — with the full sentence in its tooltip; a click offers the actions that fit.
 
 import * as vscode from 'vscode';
-import { describeState, STATUS_ACTIONS_COMMAND } from './commands';
+import { STATUS_ACTIONS_COMMAND } from './commands';
 import type { FolderGraphState } from './graph-access';
+import { describeState, statusText } from './graph-text';
 import type { EditorGraphAccess } from './graph-service';
-
-const compact = (n: number) => n.toLocaleString('en-US');
-
-/** The item's text for one state (exported for the unit tests). */
-export function statusText(s: FolderGraphState | undefined): { text: string; warning: boolean; error: boolean } {
-  if (!s) return { text: '$(type-hierarchy) Knowledge Graph', warning: false, error: false };
-  if (s.building) {
-    const count = s.building.total > 0 ? ` ${s.building.done}/${s.building.total}` : '';
-    return { text: `$(sync~spin) KG: building${count}`, warning: false, error: false };
-  }
-  switch (s.kind) {
-    case 'absent':
-      return { text: '$(circle-slash) KG: no graph', warning: false, error: false };
-    case 'loading':
-      return { text: '$(loading~spin) KG: loading', warning: false, error: false };
-    case 'unusable':
-      return { text: '$(error) KG: unavailable', warning: false, error: true };
-    case 'ready':
-      if (!s.callsLayer) return { text: `$(warning) KG: no calls layer`, warning: true, error: false };
-      if (s.staleFiles.length > 0) return { text: `$(warning) KG: stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'}`, warning: true, error: false };
-      return { text: `$(type-hierarchy) ${compact(s.nodes ?? 0)} nodes · ${compact(s.edges ?? 0)} edges`, warning: false, error: false };
-  }
-}
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('knowledgeGraph.status', vscode.StatusBarAlignment.Left, 10);
