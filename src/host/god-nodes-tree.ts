@@ -122,7 +122,9 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
       case 'node': {
         const item = new vscode.TreeItem(displayLabel(e.node, e.id), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `${e.folder}\u0000${e.id}`;
-        item.description = String(e.degree);
+        // Files are named by their base name (several may be index.ts): the folder follows the degree.
+        const dir = e.node?.kind === 'file' && e.node.sourceFile?.includes('/') ? e.node.sourceFile.slice(0, e.node.sourceFile.lastIndexOf('/')) : undefined;
+        item.description = dir ? `${e.degree} · ${dir}` : String(e.degree);
         item.iconPath = new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'circle-outline');
         item.tooltip = new vscode.MarkdownString(`\`${e.id}\`\n\n${e.node?.kind ?? 'node'} · degree ${e.degree} (edges in + out)${e.node?.sourceFile ? `\n\n${e.node.sourceFile}${e.node.line ? `:${e.node.line}` : ''}` : ''}`);
         item.contextValue = 'kgNode';

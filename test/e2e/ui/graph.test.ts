@@ -129,11 +129,22 @@ describe('the graph in the editor (light theme)', () => {
     const names = await pane.locator('.monaco-list-row .label-name').allInnerTexts();
     const degrees = await pane.locator('.monaco-list-row .label-description').allInnerTexts();
     assert.deepEqual(names.map((s) => s.trim()), top.map((g) => (labelOf.get(g.id) === '.' ? '(root folder)' : labelOf.get(g.id))));
-    assert.deepEqual(degrees.map((s) => Number(s.trim())), top.map((g) => g.degree));
+    assert.deepEqual(degrees.map((s) => Number(s.trim().split(' ')[0])), top.map((g) => g.degree));
     // Expand the top function to its neighbours, grouped by relation and direction.
     await pane.locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: /^draw$/ }) }).first().locator('.monaco-tl-twistie').click();
     await pane.locator('.monaco-list-row .label-name', { hasText: 'called by' }).first().waitFor({ timeout: 15_000 });
     await wb.screenshot('god-nodes');
+  });
+
+  itInEditor('the status bar item offers the actions that fit a fresh graph', () => wb, async () => {
+    await statusItem(wb, /nodes · \d+ edges/).click();
+    const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    const labels = (await rows.locator('.label-name').allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+    await wb.page.waitForTimeout(300);
+    await wb.screenshot('status-actions');
+    assert.deepEqual(labels, ['Show God Nodes', 'Build Knowledge Graph', 'Rebuild (full)', 'Run Doctor', 'Show Log']);
+    await wb.closePalette();
   });
 
   itInEditor('an edit saved to a file: its lenses show the stale marker and the status bar counts it', () => wb, async () => {
