@@ -42,7 +42,7 @@ export class Commands {
       vscode.commands.registerCommand(BUILD_COMMAND, (arg?: vscode.Uri | vscode.WorkspaceFolder) => this.builds.buildCommand(folderArg(arg))),
       vscode.commands.registerCommand(REBUILD_COMMAND, (arg?: vscode.Uri | vscode.WorkspaceFolder) => this.builds.buildCommand(folderArg(arg), { full: true })),
       vscode.commands.registerCommand(SHOW_LOG_COMMAND, () => this.log.show()),
-      vscode.commands.registerCommand(SHOW_CALLERS_OF_COMMAND, (folder: string, id: string, uri?: vscode.Uri, at?: vscode.Position) => this.showCallersOf(folder, id, uri, at)),
+      vscode.commands.registerCommand(SHOW_CALLERS_OF_COMMAND, (folder: string, id: string, uri?: vscode.Uri, at?: vscode.Position) => this.showCallersOf(folder, id, uri, at, true)),
       vscode.commands.registerCommand(SHOW_CALLERS_COMMAND, (arg?: unknown) => (isNodeRef(arg) ? this.showCallersOf(arg.folder, arg.id) : this.showCallersAtCursor())),
       vscode.commands.registerCommand(RUN_DOCTOR_COMMAND, () => this.runDoctor()),
       vscode.commands.registerCommand(COPY_ID_COMMAND, async (arg?: unknown) => {
@@ -84,8 +84,11 @@ export class Commands {
     return uri && new vscode.Location(uri, new vscode.Position(s.evidence.line - 1, Math.max(0, s.evidence.column - 1)));
   }
 
-  /** Callers of one node: the references peek when all are proven, else a quick pick keeping proof and guesses apart. */
-  async showCallersOf(folder: string, id: string, uri?: vscode.Uri, at?: vscode.Position): Promise<void> {
+  /**
+   * Callers of one node. From a lens (`peek`): the references peek when all are proven. Otherwise,
+   * and whenever there are guesses, a quick pick with proven callers first and guesses marked.
+   */
+  async showCallersOf(folder: string, id: string, uri?: vscode.Uri, at?: vscode.Position, peek = false): Promise<void> {
     const d = await this.graph.details(folder, id);
     if (!d) {
       void vscode.window.showWarningMessage(`Knowledge Graph: ${id} is not in the graph (${this.graph.state(folder)?.reason ?? 'rebuild it'}).`);
@@ -95,11 +98,11 @@ export class Commands {
     const candidates = showCandidates ? d.candidates : [];
     const proven = d.callers.map((c) => this.siteLocation(folder, c)).filter((l): l is vscode.Location => !!l);
     const origin = uri && at ? { uri, at } : this.graph.locationOf(folder, d.node) && { uri: this.graph.locationOf(folder, d.node)!.uri, at: this.graph.locationOf(folder, d.node)!.range.start };
-    if (candidates.length === 0 && origin) {
-      if (proven.length === 0) {
-        void vscode.window.showInformationMessage(`Knowledge Graph: ${d.node.label} has no caller in the graph.`);
-        return;
-      }
+    if (d.callers.length === 0 && candidates.length === 0) {
+      void vscode.window.showInformationMessage(`Knowledge Graph: ${d.node.label} has no caller in the graph, proven or guessed.`);
+      return;
+    }
+    if (peek && candidates.length === 0 && origin && proven.length > 0) {
       await vscode.commands.executeCommand('editor.action.showReferences', origin.uri, origin.at, proven);
       return;
     }

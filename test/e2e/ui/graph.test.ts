@@ -136,6 +136,21 @@ describe('the graph in the editor (light theme)', () => {
     await wb.screenshot('god-nodes');
   });
 
+  itInEditor('Show Callers at the cursor: a quick pick, proven callers first', () => wb, async () => {
+    await wb.openFile('src/shapes.ts', 'export class Circle');
+    await wb.page.locator('.monaco-editor .view-line', { hasText: 'return n * 2;' }).first().click();
+    await wb.runCommand('Knowledge Graph: Show Callers');
+    const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    const text = (await wb.page.locator('.quick-input-widget').innerText()).replace(/\s+/g, ' ');
+    await wb.page.waitForTimeout(300);
+    await wb.screenshot('show-callers-at-cursor');
+    assert.match(text, /Callers of helper: 2 proven · 0 candidates/);
+    assert.match(text, /draw src\/draw\.ts:4/);
+    assert.match(text, /twice src\/draw\.ts:13/);
+    await wb.closePalette();
+  });
+
   itInEditor('the status bar item offers the actions that fit a fresh graph', () => wb, async () => {
     await statusItem(wb, /nodes · \d+ edges/).click();
     const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
