@@ -153,7 +153,8 @@ describe('the graph in the editor (light theme)', () => {
 
   itInEditor('the status bar item offers the actions that fit a fresh graph', () => wb, async () => {
     await statusItem(wb, /nodes · \d+ edges/).click();
-    const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    // (the list keeps the rows of an earlier pick in the DOM, hidden)
+    const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ visible: true });
     await rows.first().waitFor({ timeout: 15_000 });
     const labels = (await rows.locator('.label-name').allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
     await wb.page.waitForTimeout(300);
