@@ -50,6 +50,16 @@ await Promise.all([
     external: ['vscode'],
     plugins: [splitBuilder],
   }),
+  // The worker thread that holds a folder's graph for the extension host (src/host/graph-worker.ts).
+  bundle({
+    ...common,
+    entryPoints: ['src/host/graph-worker.ts'],
+    outfile: `${outdir}/graph-worker.js`,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    plugins: [splitBuilder],
+  }),
   bundle({
     ...common,
     entryPoints: ['src/cli/main.ts'],

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EDIT_FILE, corpus, type Corpus } from './corpus';
+import { editorBench } from './editor';
 import { median, queryBench } from './queries';
 
 const SAMPLES = Number(process.env.KG_BENCH_SAMPLES ?? 5);
@@ -171,6 +172,19 @@ function main(): void {
   fs.writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify({ samples: SAMPLES, results }, null, 2) + '\n');
   if (results.some((r) => !r.pass)) process.exitCode = 1;
   if (wanted('queries')) querySection(outDir);
+  if (wanted('editor')) {
+    // What the extension host pays for the graph (bench/editor.ts): lens titles, and a reload's longest block.
+    void editorBench().then(
+      (r) => {
+        fs.writeFileSync(path.join(outDir, 'editor.json'), JSON.stringify(r, null, 2) + '\n');
+        if (!r.pass) process.exitCode = 1;
+      },
+      (e: unknown) => {
+        console.error(e);
+        process.exitCode = 1;
+      },
+    );
+  }
 }
 
 /** The queries' section: load+index against JSON.parse, and latency per query (bench/queries.ts). */

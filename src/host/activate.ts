@@ -2,34 +2,59 @@
 // the context. Returns the extension's API (what in-host tests and other extensions call).
 
 import * as vscode from 'vscode';
-import { BuildService, SHOW_LOG_COMMAND, type BuildOutcome } from './build-service';
+import { BuildService, type BuildOutcome } from './build-service';
+import { CallersLensProvider } from './callers-lens';
+import { Commands } from './commands';
+import { GodNodesTree } from './god-nodes-tree';
+import type { FolderGraphState } from './graph-access';
 import { resolveGraphPath } from './graph-path';
+import { GraphService, type EditorGraphAccess } from './graph-service';
+import { StatusBar } from './status-bar';
 
 export type { BuildOutcome } from './build-service';
 
 /** `vscode.extensions.getExtension('knowledge-graph.knowledge-graph').exports` */
 export interface KnowledgeGraphApi {
   /** Builds the graph of one workspace folder (the folder containing `uri`) and reports it. */
-  build(uri: vscode.Uri): Promise<BuildOutcome>;
+  build(uri: vscode.Uri, opts?: { full?: boolean }): Promise<BuildOutcome>;
   /** Where the graph of the folder containing `uri` is written, or why it cannot be. */
   graphPath(uri: vscode.Uri): { ok: true; path: string } | { ok: false; reason: string };
   readonly isBuilding: boolean;
+  /** Cancels the running build (what the progress notification's Cancel does); false when none runs. */
+  cancelBuild(): boolean;
+  /** The graph service every surface reads (one state per folder). */
+  readonly graph: EditorGraphAccess;
+  /** Every folder's state, once no load or staleness check is in progress. */
+  settledStates(): Promise<FolderGraphState[]>;
+  /** The status bar item's text now. */
+  readonly statusText: string;
 }
 
 export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
   const log = vscode.window.createOutputChannel('Knowledge Graph', { log: true });
   context.subscriptions.push(log);
-  const builds = new BuildService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath, log);
+  const graph = new GraphService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'graph-worker.js').fsPath, log);
+  context.subscriptions.push(graph);
+  const builds = new BuildService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath, log, graph);
   context.subscriptions.push(builds);
+  const commands = new Commands(graph, builds, log);
+  context.subscriptions.push(...commands.register());
+  const lenses = new CallersLensProvider(graph);
   context.subscriptions.push(
-    vscode.commands.registerCommand('knowledgeGraph.build', (arg?: vscode.Uri | vscode.WorkspaceFolder) => builds.buildCommand(arg)),
-    vscode.commands.registerCommand(SHOW_LOG_COMMAND, () => log.show()),
+    lenses,
+    vscode.languages.registerCodeLensProvider(
+      ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].map((language) => ({ language, scheme: 'file' })),
+      lenses,
+    ),
   );
+  const status = new StatusBar(graph);
+  context.subscriptions.push(status, new GodNodesTree(graph));
   log.info(`Knowledge Graph ${String(context.extension.packageJSON.version)} activated`);
+  void buildOnOpen(graph, builds);
   return {
-    build: async (uri) => {
+    build: async (uri, opts) => {
       const folder = vscode.workspace.getWorkspaceFolder(uri);
-      return folder ? builds.build(folder) : { kind: 'no-folder' };
+      return folder ? builds.build(folder, opts) : { kind: 'no-folder' };
     },
     graphPath: (uri) => {
       const folder = vscode.workspace.getWorkspaceFolder(uri);
@@ -39,5 +64,25 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
     get isBuilding() {
       return builds.isBuilding;
     },
+    cancelBuild: () => builds.cancel(),
+    graph,
+    settledStates: async () => {
+      await graph.settled();
+      return graph.states();
+    },
+    get statusText() {
+      return status.text;
+    },
   };
+}
+
+/** `knowledgeGraph.buildOnOpen`: builds each folder whose graph is missing or stale, once, after loading. */
+async function buildOnOpen(graph: GraphService, builds: BuildService): Promise<void> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => vscode.workspace.getConfiguration('knowledgeGraph', f.uri).get<boolean>('buildOnOpen', false));
+  if (folders.length === 0) return;
+  await graph.settled();
+  for (const f of folders) {
+    const s = graph.state(f.uri.toString());
+    if (s && (s.kind === 'absent' || (s.kind === 'ready' && s.staleFiles.length > 0))) await builds.build(f);
+  }
 }

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { runCliBuild, type BuildSummary, type CliEvent } from './cli-build';
 import { resolveGraphPath } from './graph-path';
+import type { BuildListener } from './graph-service';
 
 export type BuildOutcome =
   | ({ kind: 'built'; folder: string } & BuildSummary)
@@ -33,10 +34,20 @@ export class BuildService implements vscode.Disposable {
   constructor(
     private readonly cli: string,
     private readonly log: vscode.LogOutputChannel,
+    /** The graph service: shows "building 120/252" while the previous graph still answers. */
+    private readonly listener?: BuildListener,
   ) {}
 
   get isBuilding(): boolean {
     return this.running !== undefined;
+  }
+
+  /** Stops the running build, as its notification's Cancel button does. */
+  cancel(): boolean {
+    if (!this.running) return false;
+    this.log.info('Cancel requested: stopping the build process.');
+    this.running.abort.abort();
+    return true;
   }
 
   /** Picks the folder(s) to build: the argument, the only folder, or the user's choice. */
@@ -57,7 +68,7 @@ export class BuildService implements vscode.Disposable {
   }
 
   /** The command: builds each chosen folder in turn and returns the last outcome. */
-  async buildCommand(arg?: vscode.Uri | vscode.WorkspaceFolder): Promise<BuildOutcome> {
+  async buildCommand(arg?: vscode.Uri | vscode.WorkspaceFolder, opts: { full?: boolean } = {}): Promise<BuildOutcome> {
     if (this.running) return this.busy();
     const folders = await this.pickFolders(arg);
     if (folders.length === 0) {
@@ -68,7 +79,7 @@ export class BuildService implements vscode.Disposable {
     }
     let last: BuildOutcome = { kind: 'no-folder' };
     for (const f of folders) {
-      last = await this.build(f);
+      last = await this.build(f, opts);
       if (last.kind === 'cancelled' || last.kind === 'busy') break;
     }
     return last;
@@ -81,7 +92,7 @@ export class BuildService implements vscode.Disposable {
     return { kind: 'busy' };
   }
 
-  async build(folder: vscode.WorkspaceFolder): Promise<BuildOutcome> {
+  async build(folder: vscode.WorkspaceFolder, opts: { full?: boolean } = {}): Promise<BuildOutcome> {
     if (this.running) return this.busy();
     const name = folder.name;
     if (folder.uri.scheme !== 'file') {
@@ -94,10 +105,12 @@ export class BuildService implements vscode.Disposable {
     const out = where.path;
     const abort = new AbortController();
     this.running = { folder: name, abort };
-    this.log.info(`Build started: ${root} → ${out}`);
+    this.log.info(`${opts.full ? 'Full build' : 'Build'} started: ${root} → ${out}`);
+    let built = false;
+    this.listener?.buildStarted(folder);
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Knowledge Graph: building "${name}"`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: `Knowledge Graph: ${opts.full ? 'rebuilding' : 'building'} "${name}"`, cancellable: true },
         (progress, token) => {
           token.onCancellationRequested(() => {
             this.log.info('Cancel requested: stopping the build process.');
@@ -107,8 +120,9 @@ export class BuildService implements vscode.Disposable {
             cli: this.cli,
             root,
             out,
+            full: opts.full,
             signal: abort.signal,
-            onEvent: (e) => this.onEvent(e, progress),
+            onEvent: (e) => this.onEvent(e, progress, folder),
             onText: (line) => this.log.warn(line),
           });
         },
@@ -119,6 +133,7 @@ export class BuildService implements vscode.Disposable {
         return { kind: 'cancelled', folder: name };
       }
       if (result.kind === 'failed') return this.fail(name, result.code, result.message, out);
+      built = true;
       const s = result.summary;
       const text = summaryText(s);
       this.log.info(`Built ${name}: ${text} (${s.files} source files, ${s.seconds.toFixed(2)} s) → ${s.out}`);
@@ -126,10 +141,11 @@ export class BuildService implements vscode.Disposable {
       return { kind: 'built', folder: name, ...s };
     } finally {
       this.running = undefined;
+      this.listener?.buildEnded(folder, built);
     }
   }
 
-  private onEvent(e: CliEvent, progress: vscode.Progress<{ message?: string }>): void {
+  private onEvent(e: CliEvent, progress: vscode.Progress<{ message?: string }>, folder: vscode.WorkspaceFolder): void {
     switch (e.event) {
       case 'log':
         if (e.level === 'warn') this.log.warn(e.message);
@@ -139,6 +155,7 @@ export class BuildService implements vscode.Disposable {
       case 'progress':
         this.log.debug(`${e.phase} ${e.done}/${e.total}`);
         progress.report({ message: `${e.phase}: ${e.done} of ${e.total} files` });
+        this.listener?.buildProgress(folder, { phase: e.phase, done: e.done, total: e.total });
         break;
       case 'note':
         this.log.info(`skipped or noted: ${e.path}: ${e.reason}`);

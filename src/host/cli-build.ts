@@ -30,6 +30,8 @@ export interface CliBuildOptions {
   root: string;
   /** Absolute path the graph is written to. */
   out: string;
+  /** Rebuild everything even when an incremental build is possible (`kg build --full`). */
+  full?: boolean;
   /** The program that runs cli.js: the editor's own runtime (see ADR 31). */
   execPath?: string;
   onEvent?(e: CliEvent): void;
@@ -70,7 +72,7 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     if (options.signal?.aborted) return resolve({ kind: 'cancelled' });
-    const args = [options.cli, 'build', '--apply', '--progress', 'json', '--root', options.root, '--out', options.out];
+    const args = [options.cli, 'build', '--apply', '--progress', 'json', '--root', options.root, '--out', options.out, ...(options.full ? ['--full'] : [])];
     // ELECTRON_RUN_AS_NODE makes a desktop editor's Electron binary behave as plain Node; under
     // code-server or plain Node it is ignored. An empty execArgv keeps the extension host's
     // inspector flags from leaking into the child.

@@ -25,7 +25,7 @@ const BROWSER_ARGS = [
 export interface OpenOptions {
   /** code-server's base URL. */
   url: string;
-  /** Absolute path of the folder to open. */
+  /** Absolute path of the folder to open, or of a `.code-workspace` file (several folders). */
   folder: string;
   /** Where screenshots and the browser console log go. */
   artifacts: string;
@@ -77,7 +77,7 @@ export class Workbench {
       );
     }
     if (o.onExit) await page.exposeFunction('codeAutomationExit', o.onExit);
-    let address = `${o.url}/?folder=${encodeURIComponent(o.folder)}`;
+    let address = `${o.url}/?${o.folder.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(o.folder)}`;
     if (o.payload) address += `&payload=${encodeURIComponent(JSON.stringify(o.payload))}`;
     try {
       await page.goto(address);
@@ -272,4 +272,14 @@ export class Workbench {
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Shows the Explorer and waits for it: the workbench reopens the side bar view used last, which
+ * after a test of the Knowledge Graph container is that container, not the Explorer.
+ */
+export async function showExplorer(wb: Workbench): Promise<void> {
+  await wb.page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
+  await wb.page.keyboard.press('Control+Shift+E');
+  await wb.ready();
 }

@@ -1,2 +1,3 @@
 // The in-host suites, bundled into one file the entry hands to mocha.
 import './extension.test';
+import './lenses.test';

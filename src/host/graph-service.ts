@@ -1,0 +1,464 @@
+// THE graph service: one graph per workspace folder, each held by a worker thread, reloaded when
+// graph.json changes on disk (a build here, a `git pull`, a CLI build), and one state per folder
+// published to every surface (lenses, tree, status bar, explorer). Staleness is the manifest's
+// verdict on the working tree (the same one `kg status` gives) plus the editors with unsaved
+// changes. Why a worker, and why a new one per load: docs/adr/0060-the-graph-lives-in-a-worker-thread.md.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GraphNode, QueryRequest, QueryResult } from '../graph';
+import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails } from './graph-access';
+import { resolveGraphPath } from './graph-path';
+import { GraphWorkerClient } from './graph-worker-client';
+import type { CallerCounts, FileSymbol, NeighbourGroup } from './graph-worker-protocol';
+
+/** What the editor's own surfaces ask beyond GraphAccess: the per-file requests the lenses make. */
+export interface EditorGraphAccess extends GraphAccess {
+  /** The lens-worthy declarations of one file (repo-relative POSIX path), by position. */
+  fileSymbols(folder: string, file: string): Promise<FileSymbol[]>;
+  /** Caller counts, exactly as `kg callers` lists them, for many ids in one round trip. */
+  counts(folder: string, ids: string[]): Promise<Array<CallerCounts | undefined>>;
+  /** A node's neighbours grouped by relation and direction, each group cut at `budget`. */
+  neighbourGroups(folder: string, id: string, budget: number): Promise<NeighbourGroup[]>;
+  /** The doctor's report on the folder's graph.json. */
+  doctor(folder: string): Promise<{ ok: boolean; text: string } | undefined>;
+  /** `uri` as a repo-relative POSIX path of its folder, if it lies inside it. */
+  relativePath(folder: string, uri: vscode.Uri): string | undefined;
+  /** A repo-relative path as a URI inside the folder, or undefined when it would leave it (ADR 31). */
+  fileUri(folder: string, file: string): vscode.Uri | undefined;
+  /** Whether the file (repo-relative) changed since the folder's graph was built, or is unsaved. */
+  isStale(folder: string, file: string): boolean;
+  /** A number that changes whenever any folder's graph is replaced (for caches). */
+  readonly generation: number;
+}
+
+interface Entry {
+  folder: vscode.WorkspaceFolder;
+  key: string;
+  state: FolderGraphState;
+  worker?: GraphWorkerClient;
+  /** The load in progress: only the newest one may install its worker. */
+  loadSeq: number;
+  /** Size and time of the graph file the worker holds, to skip reloads of an unchanged file. */
+  loadedStamp?: string;
+  /** Files changed on disk since the build (the manifest's verdict). */
+  diskStale: string[];
+  disposables: vscode.Disposable[];
+  reloadTimer?: ReturnType<typeof setTimeout>;
+  statusTimer?: ReturnType<typeof setTimeout>;
+}
+
+const RELOAD_DEBOUNCE_MS = 150;
+const STATUS_DEBOUNCE_MS = 400;
+
+/** What the build service tells the graph service while a build runs. */
+export interface BuildListener {
+  buildStarted(folder: vscode.WorkspaceFolder): void;
+  buildProgress(folder: vscode.WorkspaceFolder, p: BuildProgress): void;
+  buildEnded(folder: vscode.WorkspaceFolder, built: boolean): void;
+}
+
+export class GraphService implements EditorGraphAccess, BuildListener, vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly emitter = new vscode.EventEmitter<string>();
+  readonly onDidChangeState = this.emitter.event;
+  private readonly disposables: vscode.Disposable[] = [this.emitter];
+  private gen = 0;
+
+  constructor(
+    private readonly workerScript: string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    for (const f of vscode.workspace.workspaceFolders ?? []) this.add(f);
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const f of e.removed) this.remove(f.uri.toString());
+        for (const f of e.added) this.add(f);
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        for (const entry of this.entries.values()) {
+          if (e.affectsConfiguration('knowledgeGraph.graphPath', entry.folder.uri)) {
+            entry.disposables.forEach((d) => d.dispose());
+            entry.disposables = this.watch(entry);
+            entry.loadedStamp = undefined;
+            void this.load(entry);
+          }
+        }
+      }),
+      // Unsaved changes make a file stale at once; saving (or reverting) hands it back to the
+      // manifest's verdict, which is checked again.
+      vscode.workspace.onDidChangeTextDocument((e) => this.dirtyMaybeChanged(e.document)),
+      vscode.workspace.onDidSaveTextDocument((d) => this.sourceChanged(d.uri)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.dirtyMaybeChanged(d)),
+    );
+  }
+
+  get generation(): number {
+    return this.gen;
+  }
+
+  // ---- GraphAccess -------------------------------------------------------------------------
+
+  states(): FolderGraphState[] {
+    return (vscode.workspace.workspaceFolders ?? []).map((f) => this.entries.get(f.uri.toString())).filter((e): e is Entry => !!e).map((e) => this.publicState(e));
+  }
+
+  state(folder: string): FolderGraphState | undefined {
+    const e = this.entries.get(folder);
+    return e && this.publicState(e);
+  }
+
+  folderOf(uri: vscode.Uri): string | undefined {
+    const f = vscode.workspace.getWorkspaceFolder(uri);
+    return f && this.entries.has(f.uri.toString()) ? f.uri.toString() : undefined;
+  }
+
+  async ask(folder: string, request: QueryRequest): Promise<QueryResult> {
+    const e = this.entries.get(folder);
+    if (!e?.worker || e.state.kind !== 'ready') {
+      return { available: false, code: e?.state.code ?? 'NO_GRAPH', reason: e?.state.reason ?? 'no committed graph projection', evidenceClass: 'GRAPH_DERIVED' };
+    }
+    return e.worker.request('query', { request });
+  }
+
+  async details(folder: string, id: string): Promise<NodeDetails | undefined> {
+    return this.call(folder, (w) => w.request('details', { id }), undefined);
+  }
+
+  async nodes(folder: string, ids: string[]): Promise<Array<GraphNode | undefined>> {
+    return this.call(folder, (w) => w.request('nodes', { ids }), ids.map(() => undefined));
+  }
+
+  locationOf(folder: string, node: GraphNode): vscode.Location | undefined {
+    const e = this.entries.get(folder);
+    if (!e || !node.sourceFile) return undefined;
+    const uri = this.fileUri(e, node.sourceFile);
+    if (!uri) return undefined;
+    const pos = new vscode.Position(Math.max(0, (node.line ?? 1) - 1), Math.max(0, (node.column ?? 1) - 1));
+    return new vscode.Location(uri, pos);
+  }
+
+  // ---- the editor's own requests -------------------------------------------------------------
+
+  fileSymbols(folder: string, file: string): Promise<FileSymbol[]> {
+    return this.call(folder, (w) => w.request('fileSymbols', { file }), []);
+  }
+
+  counts(folder: string, ids: string[]): Promise<Array<CallerCounts | undefined>> {
+    return this.call(folder, (w) => w.request('counts', { ids }), ids.map(() => undefined));
+  }
+
+  neighbourGroups(folder: string, id: string, budget: number): Promise<NeighbourGroup[]> {
+    return this.call(folder, (w) => w.request('neighbourGroups', { id, budget }), []);
+  }
+
+  async doctor(folder: string): Promise<{ ok: boolean; text: string } | undefined> {
+    const e = this.entries.get(folder);
+    if (!e || !fs.existsSync(e.state.graphPath)) return undefined;
+    // A worker of its own: the doctor reads the file as it is now, even when the graph is unusable.
+    const w = new GraphWorkerClient(this.workerScript);
+    try {
+      return await w.request('doctor', { file: e.state.graphPath });
+    } finally {
+      void w.terminate();
+    }
+  }
+
+  relativePath(folder: string, uri: vscode.Uri): string | undefined {
+    const e = this.entries.get(folder);
+    if (!e || uri.scheme !== e.folder.uri.scheme) return undefined;
+    const rel = path.relative(e.folder.uri.fsPath, uri.fsPath);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+    return rel.split(path.sep).join('/');
+  }
+
+  isStale(folder: string, file: string): boolean {
+    const e = this.entries.get(folder);
+    return !!e && this.staleFiles(e).includes(file);
+  }
+
+  /** A location inside the folder for a repo-relative path, or undefined when it would leave it (ADR 31). */
+  fileUri(e: Entry | string, file: string): vscode.Uri | undefined {
+    const entry = typeof e === 'string' ? this.entries.get(e) : e;
+    if (!entry) return undefined;
+    const norm = path.posix.normalize(file);
+    if (norm.startsWith('../') || norm === '..' || path.posix.isAbsolute(norm)) return undefined;
+    return vscode.Uri.joinPath(entry.folder.uri, ...norm.split('/'));
+  }
+
+  /** Reads the folder's graph again now (after a build, or when asked). */
+  reload(folder: string, force = false): Promise<void> {
+    const e = this.entries.get(folder);
+    if (!e) return Promise.resolve();
+    if (force) e.loadedStamp = undefined;
+    return this.load(e);
+  }
+
+  /** Resolves once no load is in progress in any folder (for tests and the benchmark). */
+  async settled(): Promise<void> {
+    for (let i = 0; i < 600; i++) {
+      const busy = [...this.entries.values()].some((e) => e.state.kind === 'loading' || e.reloadTimer || e.statusTimer || this.inFlight.size > 0);
+      if (!busy) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  // ---- BuildListener -------------------------------------------------------------------------
+
+  buildStarted(folder: vscode.WorkspaceFolder): void {
+    this.setBuilding(folder, { phase: 'starting', done: 0, total: 0 });
+  }
+
+  buildProgress(folder: vscode.WorkspaceFolder, p: BuildProgress): void {
+    this.setBuilding(folder, p);
+  }
+
+  buildEnded(folder: vscode.WorkspaceFolder, built: boolean): void {
+    this.setBuilding(folder, undefined);
+    // The watcher sees the new graph too; this covers a graph path the watcher cannot see.
+    if (built) void this.reload(folder.uri.toString());
+  }
+
+  private setBuilding(folder: vscode.WorkspaceFolder, p: BuildProgress | undefined): void {
+    const e = this.entries.get(folder.uri.toString());
+    if (!e) return;
+    e.state = { ...e.state, building: p };
+    if (!p) delete e.state.building;
+    this.fire(e);
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  private async call<T>(folder: string, f: (w: GraphWorkerClient) => Promise<T>, fallback: T): Promise<T> {
+    const e = this.entries.get(folder);
+    if (!e?.worker || e.state.kind !== 'ready') return fallback;
+    try {
+      return await f(e.worker);
+    } catch (err) {
+      this.log.debug(`graph request failed: ${(err as Error).message}`);
+      return fallback;
+    }
+  }
+
+  private graphPathOf(folder: vscode.WorkspaceFolder): { ok: true; path: string } | { ok: false; reason: string } {
+    if (folder.uri.scheme !== 'file') return { ok: false, reason: `"${folder.name}" is not on the local file system (${folder.uri.scheme}:)` };
+    return resolveGraphPath(folder.uri.fsPath, vscode.workspace.getConfiguration('knowledgeGraph', folder.uri).get<string>('graphPath'));
+  }
+
+  private add(folder: vscode.WorkspaceFolder): void {
+    const key = folder.uri.toString();
+    const where = this.graphPathOf(folder);
+    const entry: Entry = {
+      folder,
+      key,
+      state: { folder: key, folderName: folder.name, graphPath: where.ok ? where.path : '', kind: 'loading', callsLayer: false, staleFiles: [] },
+      loadSeq: 0,
+      diskStale: [],
+      disposables: [],
+    };
+    this.entries.set(key, entry);
+    entry.disposables = this.watch(entry);
+    void this.load(entry);
+  }
+
+  private remove(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    e.disposables.forEach((d) => d.dispose());
+    clearTimeout(e.reloadTimer);
+    clearTimeout(e.statusTimer);
+    void e.worker?.terminate();
+    this.emitter.fire(key);
+  }
+
+  /** Watches the graph file (and its manifest) and the folder's sources. */
+  private watch(e: Entry): vscode.Disposable[] {
+    const out: vscode.Disposable[] = [];
+    const where = this.graphPathOf(e.folder);
+    if (where.ok) {
+      const rel = path.relative(e.folder.uri.fsPath, where.path).split(path.sep).join('/');
+      // graph.json and graph.manifest.json: a build replaces both by renames.
+      const pattern = rel.replace(/\.json$/, '') + '*.json';
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(e.folder, pattern));
+      const onGraph = () => this.scheduleReload(e);
+      out.push(w, w.onDidCreate(onGraph), w.onDidChange(onGraph), w.onDidDelete(onGraph));
+    }
+    // Sources changed outside the editor (a git pull, a formatter): the manifest's verdict again.
+    const src = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(e.folder, '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,md,json}'));
+    const onSource = (uri: vscode.Uri) => this.sourceChanged(uri);
+    out.push(src, src.onDidCreate(onSource), src.onDidChange(onSource), src.onDidDelete(onSource));
+    return out;
+  }
+
+  private scheduleReload(e: Entry): void {
+    clearTimeout(e.reloadTimer);
+    e.reloadTimer = setTimeout(() => {
+      e.reloadTimer = undefined;
+      void this.load(e);
+    }, RELOAD_DEBOUNCE_MS);
+  }
+
+  private sourceChanged(uri: vscode.Uri): void {
+    const key = this.folderOf(uri);
+    const e = key ? this.entries.get(key) : undefined;
+    if (!e || e.state.kind !== 'ready') return;
+    const rel = this.relativePath(e.key, uri);
+    if (!rel || rel.startsWith('.knowledge-graph/') || uri.fsPath.startsWith(path.dirname(e.state.graphPath) + path.sep)) return;
+    this.scheduleStatus(e);
+  }
+
+  private scheduleStatus(e: Entry): void {
+    clearTimeout(e.statusTimer);
+    e.statusTimer = setTimeout(() => {
+      e.statusTimer = undefined;
+      void this.refreshStatus(e);
+    }, STATUS_DEBOUNCE_MS);
+  }
+
+  private dirtyKeys = new Set<string>();
+
+  private dirtyMaybeChanged(doc: vscode.TextDocument): void {
+    const k = doc.uri.toString();
+    const dirty = doc.isDirty && !doc.isClosed;
+    if (dirty === this.dirtyKeys.has(k)) return;
+    if (dirty) this.dirtyKeys.add(k);
+    else this.dirtyKeys.delete(k);
+    const key = this.folderOf(doc.uri);
+    const e = key ? this.entries.get(key) : undefined;
+    if (e) this.fire(e);
+  }
+
+  private dirtyFiles(e: Entry): string[] {
+    const out: string[] = [];
+    for (const k of this.dirtyKeys) {
+      const rel = this.relativePath(e.key, vscode.Uri.parse(k));
+      if (rel) out.push(rel);
+    }
+    return out;
+  }
+
+  private staleFiles(e: Entry): string[] {
+    if (e.state.kind !== 'ready') return [];
+    const dirty = this.dirtyFiles(e);
+    if (dirty.length === 0) return e.diskStale;
+    return [...new Set([...e.diskStale, ...dirty])].sort();
+  }
+
+  private publicState(e: Entry): FolderGraphState {
+    return { ...e.state, staleFiles: this.staleFiles(e) };
+  }
+
+  private fire(e: Entry): void {
+    this.emitter.fire(e.key);
+  }
+
+  private stampOf(file: string): string | undefined {
+    try {
+      const st = fs.statSync(file);
+      return `${st.size}:${st.mtimeMs}:${st.ino}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async load(e: Entry): Promise<void> {
+    const seq = ++e.loadSeq;
+    const where = this.graphPathOf(e.folder);
+    const base = { folder: e.key, folderName: e.folder.name, callsLayer: false, staleFiles: [] as string[], building: e.state.building };
+    if (!where.ok) {
+      this.install(e, undefined);
+      e.state = { ...base, graphPath: '', kind: 'unusable', reason: `${where.reason}. Fix the knowledgeGraph.graphPath setting.` };
+      return this.fire(e);
+    }
+    const file = where.path;
+    const stamp = this.stampOf(file);
+    if (stamp === undefined) {
+      this.install(e, undefined);
+      e.loadedStamp = undefined;
+      e.state = { ...base, graphPath: file, kind: 'absent', reason: 'No graph has been built for this folder yet.' };
+      this.log.info(`${e.folder.name}: no graph at ${file}`);
+      return this.fire(e);
+    }
+    if (stamp === e.loadedStamp && e.worker?.alive) return;
+    if (!e.worker) {
+      e.state = { ...base, graphPath: file, kind: 'loading' };
+      this.fire(e);
+    }
+    const t0 = Date.now();
+    const worker: GraphWorkerClient = new GraphWorkerClient(this.workerScript, (reason) => {
+      if (e.worker !== worker) return;
+      this.log.error(`${e.folder.name}: ${reason}`);
+      this.install(e, undefined);
+      e.state = { ...base, graphPath: file, kind: 'unusable', reason: `${reason}. Show the log, then rebuild or reload the window.` };
+      this.fire(e);
+    });
+    const job = worker.request('load', { file });
+    this.inFlight.add(job);
+    let info;
+    try {
+      info = await job;
+    } catch (err) {
+      info = { ok: false as const, code: 'UNREADABLE' as const, reason: (err as Error).message };
+    } finally {
+      this.inFlight.delete(job);
+    }
+    if (seq !== e.loadSeq || !this.entries.has(e.key)) {
+      void worker.terminate();
+      return;
+    }
+    if (!info.ok) {
+      void worker.terminate();
+      this.install(e, undefined);
+      e.loadedStamp = stamp;
+      e.state = { ...base, graphPath: file, kind: 'unusable', code: info.code, reason: info.reason };
+      this.log.warn(`${e.folder.name}: the graph at ${file} cannot be used: ${info.reason}`);
+      return this.fire(e);
+    }
+    this.install(e, worker);
+    e.loadedStamp = stamp;
+    this.gen++;
+    e.state = { ...base, graphPath: file, kind: 'ready', nodes: info.nodes, edges: info.edges, layers: info.layers, callsLayer: info.callsLayer };
+    this.log.info(`${e.folder.name}: graph loaded in ${Date.now() - t0} ms (${info.nodes} nodes, ${info.edges} edges, layers ${info.layers.join(', ')})`);
+    this.fire(e);
+    await this.refreshStatus(e);
+  }
+
+  /** Makes `worker` the folder's graph (or none), stopping the one it replaces. */
+  private install(e: Entry, worker: GraphWorkerClient | undefined): void {
+    const old = e.worker;
+    e.worker = worker;
+    e.diskStale = [];
+    if (old && old !== worker) void old.terminate();
+  }
+
+  private async refreshStatus(e: Entry): Promise<void> {
+    const w = e.worker;
+    if (!w || e.state.kind !== 'ready') return;
+    const job = w.request('status', { root: e.folder.uri.fsPath, file: e.state.graphPath });
+    this.inFlight.add(job);
+    try {
+      const s = await job;
+      if (e.worker !== w) return;
+      const next = s.known ? s.changedFiles : [];
+      if (!s.known) this.log.info(`${e.folder.name}: cannot tell whether the graph is stale: ${s.reason}`);
+      if (next.join('\n') !== e.diskStale.join('\n')) {
+        e.diskStale = next;
+        if (next.length > 0) this.log.info(`${e.folder.name}: ${next.length} file(s) changed since the build: ${next.slice(0, 10).join(', ')}${next.length > 10 ? ', …' : ''}`);
+        this.fire(e);
+      }
+    } catch (err) {
+      this.log.debug(`status failed: ${(err as Error).message}`);
+    } finally {
+      this.inFlight.delete(job);
+    }
+  }
+
+  dispose(): void {
+    for (const k of [...this.entries.keys()]) this.remove(k);
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

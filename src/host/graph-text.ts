@@ -1,0 +1,58 @@
+// The words the editor's surfaces use for the graph: a lens title, the status bar's text and the
+// sentence behind it. No `vscode` here, so the unit tests check them in Node.
+
+import type { FolderGraphState } from './graph-access';
+import type { CallerCounts } from './graph-worker-protocol';
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The lens title: "1 caller", "3 callers", "3 callers · +2 candidates" (docs/adr/0061-what-a-callers-lens-says.md). */
+export function callersTitle(c: CallerCounts, showCandidates: boolean): string {
+  const proven = plural(c.callers, 'caller', 'callers');
+  if (!showCandidates || c.candidates === 0) return proven;
+  return `${proven} · +${plural(c.candidates, 'candidate', 'candidates')}`;
+}
+
+const compact = (n: number) => n.toLocaleString('en-US');
+
+/** The status bar item's text for one state. */
+export function statusText(s: FolderGraphState | undefined): { text: string; warning: boolean; error: boolean } {
+  if (!s) return { text: '$(type-hierarchy) Knowledge Graph', warning: false, error: false };
+  if (s.building) {
+    const count = s.building.total > 0 ? ` ${s.building.done}/${s.building.total}` : '';
+    return { text: `$(sync~spin) KG: building${count}`, warning: false, error: false };
+  }
+  switch (s.kind) {
+    case 'absent':
+      return { text: '$(circle-slash) KG: no graph', warning: false, error: false };
+    case 'loading':
+      return { text: '$(loading~spin) KG: loading', warning: false, error: false };
+    case 'unusable':
+      return { text: '$(error) KG: unavailable', warning: false, error: true };
+    case 'ready':
+      if (!s.callsLayer) return { text: `$(warning) KG: no calls layer`, warning: true, error: false };
+      if (s.staleFiles.length > 0) return { text: `$(warning) KG: stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'}`, warning: true, error: false };
+      return { text: `$(type-hierarchy) ${compact(s.nodes ?? 0)} nodes · ${compact(s.edges ?? 0)} edges`, warning: false, error: false };
+  }
+}
+
+/** One sentence about a folder's state (the status bar's tooltip and the quick pick's hint). */
+export function describeState(s: FolderGraphState): string {
+  if (s.building) return `Building: ${s.building.phase} ${s.building.done} of ${s.building.total} files; the previous graph answers meanwhile.`;
+  switch (s.kind) {
+    case 'absent':
+      return 'No graph yet: build one to see callers and god nodes.';
+    case 'loading':
+      return 'Loading the graph…';
+    case 'unusable':
+      return `The graph cannot be used: ${s.reason ?? 'unknown reason'}. Rebuild it.`;
+    case 'ready': {
+      const size = `${(s.nodes ?? 0).toLocaleString('en-US')} nodes, ${(s.edges ?? 0).toLocaleString('en-US')} edges`;
+      if (!s.callsLayer) return `${size}; built without the calls layer, so callers are unknown. Rebuild to add them.`;
+      if (s.staleFiles.length > 0) return `${size}; stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'} changed since the build. Rebuild to refresh.`;
+      return `${size}; up to date.`;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// The messages between the graph service (extension host) and its worker thread. The worker holds
+// the graph and its indexes; the host only ever receives small answers (counts, a few ids, one
+// node's neighbours), so a million-edge graph never crosses into, nor blocks, the shared extension
+// host (docs/adr/0060-the-graph-lives-in-a-worker-thread.md). No `vscode` here: the benchmark and
+// unit tests drive the worker from plain Node.
+
+import type { DegradeCode, GraphNode, NodeKind, QueryRequest, QueryResult } from '../graph';
+import type { CallSite, NodeDetails } from './graph-access';
+
+/** What a load found: the graph's size and layers, or the loader's degrade. */
+export type LoadInfo =
+  | { ok: true; nodes: number; edges: number; layers: string[]; callsLayer: boolean; loadMs: number }
+  | { ok: false; code: DegradeCode; reason: string };
+
+/** The manifest's verdict on the working tree: which files changed since the build, or why it cannot tell. */
+export type StatusInfo = { known: true; changedFiles: string[] } | { known: false; reason: string };
+
+/** A declaration that gets a callers lens: where it is (1-based line and UTF-16 column). */
+export interface FileSymbol {
+  id: string;
+  kind: NodeKind;
+  label: string;
+  line: number;
+  column: number;
+}
+
+/** Proven callers and guesses, counted exactly as `kg callers` lists them. */
+export interface CallerCounts {
+  callers: number;
+  candidates: number;
+}
+
+/** One group of a node's neighbours: one relation, one direction. */
+export interface NeighbourGroup {
+  relation: string;
+  direction: 'in' | 'out';
+  /** At most the budget asked for, in id order. */
+  items: CallSite[];
+  /** How many there are in all (more than `items.length` when the budget cut them). */
+  total: number;
+}
+
+export interface WorkerRequests {
+  load: { args: { file: string }; result: LoadInfo };
+  status: { args: { root: string; file: string }; result: StatusInfo };
+  query: { args: { request: QueryRequest }; result: QueryResult };
+  details: { args: { id: string }; result: NodeDetails | undefined };
+  nodes: { args: { ids: string[] }; result: Array<GraphNode | undefined> };
+  fileSymbols: { args: { file: string }; result: FileSymbol[] };
+  counts: { args: { ids: string[] }; result: Array<CallerCounts | undefined> };
+  neighbourGroups: { args: { id: string; budget: number }; result: NeighbourGroup[] };
+  doctor: { args: { file: string }; result: { ok: boolean; text: string } };
+}
+
+export type WorkerOp = keyof WorkerRequests;
+
+export interface WorkerRequestMessage<K extends WorkerOp = WorkerOp> {
+  seq: number;
+  op: K;
+  args: WorkerRequests[K]['args'];
+}
+
+export type WorkerReplyMessage = { seq: number; ok: true; result: unknown } | { seq: number; ok: false; error: string };

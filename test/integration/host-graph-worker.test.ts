@@ -1,0 +1,101 @@
+// src/host/graph-worker.ts through its client, as the graph service uses it: a real worker thread
+// (dist/graph-worker.js) on a graph the real CLI built. The counts behind each lens must be the
+// CLI's `callers` answer; staleness must be `kg status`'s verdict.
+
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { answerQuery, loadGraphFile } from '../../src/graph';
+import { GraphWorkerClient } from '../../src/host/graph-worker-client';
+import { CLI, REPO, removeTempDirs, tempDir } from '../helpers/fixtures';
+
+const WORKER = path.join(REPO, 'dist', 'graph-worker.js');
+
+describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
+  let root: string;
+  let file: string;
+  let w: GraphWorkerClient;
+
+  before(async () => {
+    root = tempDir();
+    fs.cpSync(path.join(REPO, 'test', 'e2e', 'workspaces', 'lenses'), root, { recursive: true });
+    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', root], { encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    assert.equal(r.status, 0, r.stderr);
+    file = path.join(root, '.knowledge-graph', 'graph.json');
+    w = new GraphWorkerClient(WORKER);
+  });
+  after(async () => {
+    await w?.terminate();
+    removeTempDirs();
+  });
+
+  it('loads the graph and reports its size and layers', async () => {
+    const info = await w.request('load', { file });
+    assert.ok(info.ok);
+    const g = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.equal(info.nodes, g.nodes.length);
+    assert.equal(info.edges, g.edges.length);
+    assert.deepEqual(info.layers, g.layers);
+    assert.equal(info.callsLayer, true);
+  });
+
+  it('lists the declarations of a file by position, and counts their callers as the callers query does', async () => {
+    const syms = await w.request('fileSymbols', { file: 'src/shapes.ts' });
+    assert.deepEqual(
+      syms.map((s) => `${s.line} ${s.kind} ${s.label}`),
+      ['1 class Circle', '4 method Circle.area', '9 function helper', '13 function unused'],
+    );
+    const counts = await w.request('counts', { ids: [...syms.map((s) => s.id), 'sym:nowhere#x'] });
+    const load = loadGraphFile(file);
+    syms.forEach((s, i) => {
+      const a = answerQuery(load, { query: 'callers', id: s.id });
+      assert.ok(a.available && 'callers' in a);
+      assert.deepEqual(counts[i], { callers: a.callers.length, candidates: a.candidates.length }, s.id);
+    });
+    assert.deepEqual(counts[1], { callers: 1, candidates: 1 });
+    assert.equal(counts[4], undefined);
+  });
+
+  it('gives a node`s callers with their call sites, proof and guesses apart', async () => {
+    const d = await w.request('details', { id: 'sym:src/shapes.ts#Circle.area' });
+    assert.ok(d);
+    assert.deepEqual(d.callers, [{ id: 'sym:src/draw.ts#draw', confidence: 'EXACT', evidence: { file: 'src/draw.ts', line: 4, column: 19 } }]);
+    assert.deepEqual(d.candidates.map((c) => [c.id, c.confidence, c.evidence?.line]), [['sym:src/draw.ts#render', 'CANDIDATE', 9]]);
+  });
+
+  it('groups neighbours by relation and direction and cuts each group at the budget', async () => {
+    const groups = await w.request('neighbourGroups', { id: 'sym:src/shapes.ts#helper', budget: 1 });
+    const calledBy = groups.find((g) => g.relation === 'calls' && g.direction === 'in');
+    assert.ok(calledBy);
+    assert.equal(calledBy.total, 2);
+    assert.equal(calledBy.items.length, 1);
+  });
+
+  it('answers staleness from the manifest: a changed file is listed, nothing else', async () => {
+    assert.deepEqual(await w.request('status', { root, file }), { known: true, changedFiles: [] });
+    fs.appendFileSync(path.join(root, 'src', 'draw.ts'), '\n// edited\n');
+    assert.deepEqual(await w.request('status', { root, file }), { known: true, changedFiles: ['src/draw.ts'] });
+  });
+
+  it('a corrupt graph is refused with the loader`s code and reason', async () => {
+    const bad = path.join(root, 'bad.json');
+    fs.writeFileSync(bad, '{"nodes": [');
+    const w2 = new GraphWorkerClient(WORKER);
+    try {
+      const info = await w2.request('load', { file: bad });
+      assert.equal(info.ok, false);
+      assert.ok(!info.ok && info.code === 'UNPARSABLE' && /^projection unparsable: /.test(info.reason), JSON.stringify(info));
+      await assert.rejects(w2.request('fileSymbols', { file: 'src/shapes.ts' }), /projection unparsable/);
+    } finally {
+      await w2.terminate();
+    }
+  });
+
+  it('a terminated worker fails every request with the reason', async () => {
+    const w3 = new GraphWorkerClient(WORKER);
+    await w3.terminate();
+    await assert.rejects(w3.request('counts', { ids: [] }), /replaced or closed/);
+  });
+});

@@ -1,0 +1,41 @@
+// src/host/graph-text.ts: what the lenses and the status bar say, for every state a folder's graph
+// can be in. Singular and plural right, guesses apart from proof, a degrade never a number.
+
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FolderGraphState } from '../../src/host/graph-access';
+import { callersTitle, describeState, statusText } from '../../src/host/graph-text';
+
+const base: FolderGraphState = { folder: 'file:///w', folderName: 'w', graphPath: '/w/.knowledge-graph/graph.json', kind: 'ready', nodes: 1234, edges: 56789, layers: ['calls', 'structural'], callsLayer: true, staleFiles: [] };
+
+describe('the words of the editor surfaces', () => {
+  it('lens titles: singular, plural, candidates apart, candidates hidden', () => {
+    assert.equal(callersTitle({ callers: 0, candidates: 0 }, true), '0 callers');
+    assert.equal(callersTitle({ callers: 1, candidates: 0 }, true), '1 caller');
+    assert.equal(callersTitle({ callers: 3, candidates: 0 }, true), '3 callers');
+    assert.equal(callersTitle({ callers: 3, candidates: 1 }, true), '3 callers · +1 candidate');
+    assert.equal(callersTitle({ callers: 0, candidates: 2 }, true), '0 callers · +2 candidates');
+    assert.equal(callersTitle({ callers: 3, candidates: 2 }, false), '3 callers');
+  });
+
+  it('the status bar: size, building, stale, no calls layer, absent, loading, unavailable', () => {
+    assert.equal(statusText(base).text, '$(type-hierarchy) 1,234 nodes · 56,789 edges');
+    assert.equal(statusText({ ...base, building: { phase: 'extract', done: 120, total: 252 } }).text, '$(sync~spin) KG: building 120/252');
+    assert.equal(statusText({ ...base, building: { phase: 'starting', done: 0, total: 0 } }).text, '$(sync~spin) KG: building');
+    assert.deepEqual(statusText({ ...base, staleFiles: ['a.ts', 'b.ts', 'c.ts'] }), { text: '$(warning) KG: stale: 3 files', warning: true, error: false });
+    assert.equal(statusText({ ...base, staleFiles: ['a.ts'] }).text, '$(warning) KG: stale: 1 file');
+    assert.equal(statusText({ ...base, callsLayer: false }).text, '$(warning) KG: no calls layer');
+    assert.equal(statusText({ ...base, kind: 'absent' }).text, '$(circle-slash) KG: no graph');
+    assert.equal(statusText({ ...base, kind: 'loading' }).text, '$(loading~spin) KG: loading');
+    assert.deepEqual(statusText({ ...base, kind: 'unusable', reason: 'projection unparsable: x' }), { text: '$(error) KG: unavailable', warning: false, error: true });
+  });
+
+  it('the sentence behind each state names the reason and the fix', () => {
+    assert.equal(describeState(base), '1,234 nodes, 56,789 edges; up to date.');
+    assert.match(describeState({ ...base, staleFiles: ['a.ts', 'b.ts'] }), /stale: 2 files changed since the build\. Rebuild to refresh\.$/);
+    assert.match(describeState({ ...base, callsLayer: false }), /without the calls layer, so callers are unknown\. Rebuild/);
+    assert.equal(describeState({ ...base, kind: 'unusable', reason: 'projection unparsable: Unexpected end of JSON input' }), 'The graph cannot be used: projection unparsable: Unexpected end of JSON input. Rebuild it.');
+    assert.match(describeState({ ...base, kind: 'absent' }), /^No graph yet: build one/);
+    assert.match(describeState({ ...base, building: { phase: 'resolve', done: 3, total: 9 } }), /^Building: resolve 3 of 9 files; the previous graph answers meanwhile\.$/);
+  });
+});
