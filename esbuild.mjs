@@ -67,7 +67,7 @@ await Promise.all([
   }),
   esbuild.build({
     ...common,
-    entryPoints: { explorer: 'webview/explorer/main.ts' },
+    entryPoints: { explorer: 'webview/explorer/main.ts', 'path-finder': 'webview/path-finder/main.ts' },
     outdir: `${outdir}/webview`,
     platform: 'browser',
     target: 'es2022',
