@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addAll, buildElements, emptyDrawn, type Drawn } from '../../webview/explorer/elements';
+import { addAll, buildElements, emptyDrawn, READABLE_GROUPS, type Drawn } from '../../webview/explorer/elements';
 import { syntheticNeighborhood } from '../helpers/webview-graph';
 
 function drawnOf(count: number): Drawn {
@@ -55,12 +55,12 @@ describe('explorer elements', () => {
   });
 
   it('past the cap, folds nodes by file and counts what it folded; the focus stays', () => {
-    const d = drawnOf(1000);
-    const { elements, aggregation, shown } = buildElements(d, 'none', 300);
+    const d = drawnOf(400);
+    const { elements, aggregation, shown } = buildElements(d, 'none', 100);
     assert.ok(aggregation);
     assert.equal(aggregation.by, 'file');
     const drawnNodes = elements.filter((e) => e.group === 'nodes');
-    assert.ok(drawnNodes.length <= 300, `${drawnNodes.length} nodes drawn`);
+    assert.ok(drawnNodes.length <= 100, `${drawnNodes.length} nodes drawn`);
     assert.ok(shown.includes(d.focus as string));
     // Nothing is lost: every node is drawn, or counted in a folded group.
     const folded = drawnNodes.filter((e) => e.classes === 'aggregate').reduce((n, e) => n + Number(e.data.count), 0);
@@ -68,10 +68,12 @@ describe('explorer elements', () => {
     assert.equal(shown.length + folded, d.nodes.size);
   });
 
-  it('folds by module when even the files are too many', () => {
-    const { aggregation, elements } = buildElements(drawnOf(1000), 'none', 40);
-    assert.equal(aggregation?.by, 'module');
-    assert.ok(elements.filter((e) => e.group === 'nodes').length <= 40);
+  it('folds by module when the files are more than a picture can hold', () => {
+    for (const cap of [40, 300]) {
+      const { aggregation, elements } = buildElements(drawnOf(1000), 'none', cap);
+      assert.equal(aggregation?.by, 'module');
+      assert.ok(elements.filter((e) => e.group === 'nodes').length <= Math.min(cap, READABLE_GROUPS) + 1);
+    }
   });
 
   it('a folded edge is drawn as proven only when all the edges in it are', () => {
@@ -86,7 +88,7 @@ describe('explorer elements', () => {
     ]);
     const { elements } = buildElements(d, 'none', 3);
     const ab = elements.find((e) => e.data.source === 'agg:file:a.ts' && e.data.target === 'agg:file:b.ts');
-    assert.match(ab?.classes ?? '', /conf-candidate merged/);
+    assert.match(ab?.classes ?? '', /conf-candidate merged labelled/);
     assert.equal(ab?.data.label, 'calls ×2 (1 exact, 1 cand.)');
     const fa = elements.find((e) => e.data.source === 'sym:f.ts#main' && e.data.target === 'agg:file:a.ts');
     assert.match(fa?.classes ?? '', /conf-exact merged/);

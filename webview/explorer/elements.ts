@@ -56,6 +56,11 @@ export interface ElementDef {
   classes: string;
 }
 
+/** How many folded groups a picture can hold and still be read. */
+export const READABLE_GROUPS = 60;
+/** Merged edges carry their counts as labels only while there are few enough to read them. */
+const LABELLED_MERGED_EDGES = 40;
+
 export interface Aggregation {
   by: 'file' | 'module';
   /** Aggregate nodes drawn, and how many real nodes they hold. */
@@ -113,9 +118,11 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
       }
       return groups;
     };
+    // More than a few dozen folded groups is a hairball again: fold by module then.
+    const readable = Math.min(cap, READABLE_GROUPS);
     let by: 'file' | 'module' = 'file';
     let groups = pick('file');
-    if (groups.size + keep.size > cap) {
+    if (groups.size + keep.size > readable) {
       by = 'module';
       groups = pick('module');
     }
@@ -150,9 +157,11 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
   }
   for (const [key, members] of [...aggMembers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const name = key.replace(/^agg:(file|module):/, '');
+    // A file is named by its base name (the module boxes and the tooltip give the rest).
+    const short = key.startsWith('agg:file:') ? name.slice(name.lastIndexOf('/') + 1) : `${name}/`;
     elements.push({
       group: 'nodes',
-      data: { id: key, label: `${name} — ${members.length} nodes (folded)`, kind: 'aggregate', count: members.length },
+      data: { id: key, label: `${short} (${members.length} folded)`, kind: 'aggregate', count: members.length, path: name },
       classes: 'aggregate',
     });
   }
@@ -180,6 +189,7 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
     else if (e.confidence === 'CANDIDATE') m.candidate++;
     else m.unresolved++;
   }
+  const labelled = merged.size <= LABELLED_MERGED_EDGES ? ' labelled' : '';
   for (const [mk, m] of merged) {
     // An aggregate edge is drawn as proven only when every edge in it is proven.
     const conf = m.candidate === 0 && m.unresolved === 0 ? 'exact' : m.exact === 0 && m.candidate === 0 ? 'unresolved' : 'candidate';
@@ -187,7 +197,7 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
     elements.push({
       group: 'edges',
       data: { id: `m:${mk}`, source: m.source, target: m.target, relation: m.relation, confidence: conf.toUpperCase(), label: `${m.relation} ×${m.exact + m.candidate + m.unresolved} (${parts.join(', ')})` },
-      classes: `rel-${m.relation} conf-${conf} merged`,
+      classes: `rel-${m.relation} conf-${conf} merged${labelled}`,
     });
   }
   return { elements, aggregation, shown };

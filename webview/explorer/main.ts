@@ -271,7 +271,7 @@ function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
     return { name: 'preset', positions: (n: NodeSingular) => ({ x: pos[n.id()]?.[0] ?? 0, y: pos[n.id()]?.[1] ?? 0 }), fit: !state.viewport, padding: 30 } as LayoutOptions;
   }
   if (state.layout === 'layered' || mode === 'path') {
-    return { name: 'dagre', rankDir: 'LR', nodeSep: 18, rankSep: 90, edgeSep: 8, fit: true, padding: 30, animate: false } as LayoutOptions;
+    return { name: 'dagre', rankDir: 'LR', nodeSep: 18, rankSep: 90, edgeSep: 8, fit: false, padding: 30, animate: false } as LayoutOptions;
   }
   // fcose: spectral placement then force refinement. Past a few hundred nodes the draft quality
   // (spectral only, plus a short refinement) keeps a 1,000-node picture under the 2 s bar.
@@ -280,7 +280,7 @@ function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
     quality: count > 600 ? 'draft' : 'default',
     randomize: true,
     animate: false,
-    fit: true,
+    fit: false,
     padding: 30,
     nodeRepulsion: () => 9000,
     idealEdgeLength: () => 80,
@@ -296,6 +296,8 @@ function redraw(usePositions = false): void {
   // Marks for the bench (bench/webview.ts): elements, layout and paint, measured apart.
   performance.mark('kg-redraw');
   const built = buildElements(drawn, state.grouping, nodeCap);
+  // The container may have changed size (side bar, window) since Cytoscape last measured it.
+  cy.resize();
   cy.startBatch();
   cy.elements().remove();
   const large = built.shown.length > 300 ? ' large' : '';
@@ -310,6 +312,7 @@ function redraw(usePositions = false): void {
     performance.measure('kg-layout', 'kg-layout');
     performance.mark('kg-paint');
     if (canPreset && state.viewport) cy.viewport({ zoom: state.viewport.zoom, pan: { x: state.viewport.x, y: state.viewport.y } });
+    else fitReadable();
     applySearch(false);
     if (state.selected && cy.getElementById(state.selected).nonempty()) cy.getElementById(state.selected).select();
     renderHubs();
@@ -332,6 +335,17 @@ function redraw(usePositions = false): void {
   });
   layout.run();
 }
+
+/** Fits the graph, but never zooms a small graph in so far that its labels turn into posters. */
+function fitReadable(): void {
+  cy.fit(undefined, 30);
+  if (cy.zoom() > 1.4) {
+    cy.zoom(1.4);
+    cy.center();
+  }
+}
+
+window.addEventListener('resize', () => cy.resize());
 
 function labelOf(id: string): string {
   return drawn.nodes.get(id)?.label ?? id;
@@ -519,7 +533,7 @@ layoutSelect.addEventListener('change', () => {
   state.layout = layoutSelect.value as LayoutName;
   redraw();
 });
-fitButton.addEventListener('click', () => cy.fit(undefined, 30));
+fitButton.addEventListener('click', () => fitReadable());
 zoomIn.addEventListener('click', () => cy.zoom({ level: cy.zoom() * 1.25, renderedPosition: { x: cyEl.clientWidth / 2, y: cyEl.clientHeight / 2 } }));
 zoomOut.addEventListener('click', () => cy.zoom({ level: cy.zoom() / 1.25, renderedPosition: { x: cyEl.clientWidth / 2, y: cyEl.clientHeight / 2 } }));
 exportButton.addEventListener('click', () => {
@@ -602,7 +616,7 @@ cyEl.addEventListener('keydown', (e) => {
       break;
     case 'f':
     case 'F':
-      cy.fit(undefined, 30);
+      fitReadable();
       break;
     case '+':
     case '=':

@@ -94,6 +94,10 @@ export function graphStyle(t: Theme): StylesheetJson {
     { selector: 'edge.conf-unresolved', style: { 'line-style': 'dotted', 'line-color': t.warning, 'target-arrow-color': t.warning, 'target-arrow-shape': 'tee' } },
     {
       selector: 'edge.merged',
+      style: { width: 3 * w },
+    },
+    {
+      selector: 'edge.merged.labelled, edge.merged:selected',
       style: { label: 'data(label)', 'font-size': 9, color: t.muted, 'text-rotation': 'autorotate', 'text-background-color': t.background, 'text-background-opacity': 0.8, width: 3 * w },
     },
     { selector: '.faded', style: { opacity: 0.18 } },
