@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addAll, buildElements, emptyDrawn, READABLE_GROUPS, type Drawn } from '../../webview/explorer/elements';
+import { addAll, buildElements, emptyDrawn, NEAREST_KEPT, READABLE_GROUPS, type Drawn } from '../../webview/explorer/elements';
 import { syntheticNeighborhood } from '../helpers/webview-graph';
 
 function drawnOf(count: number): Drawn {
@@ -54,7 +54,7 @@ describe('explorer elements', () => {
     }
   });
 
-  it('past the cap, folds nodes by file and counts what it folded; the focus stays', () => {
+  it('past the cap, keeps the nearest nodes, folds the rest by file and counts what it folded', () => {
     const d = drawnOf(400);
     const { elements, aggregation, shown } = buildElements(d, 'none', 100);
     assert.ok(aggregation);
@@ -62,6 +62,8 @@ describe('explorer elements', () => {
     const drawnNodes = elements.filter((e) => e.group === 'nodes');
     assert.ok(drawnNodes.length <= 100, `${drawnNodes.length} nodes drawn`);
     assert.ok(shown.includes(d.focus as string));
+    const nearest = [...d.nodes.keys()].slice(0, 50);
+    assert.deepEqual(nearest.filter((id) => !shown.includes(id)), [], 'the 50 nearest (breadth-first order) are drawn');
     // Nothing is lost: every node is drawn, or counted in a folded group.
     const folded = drawnNodes.filter((e) => e.classes === 'aggregate').reduce((n, e) => n + Number(e.data.count), 0);
     assert.equal(folded, aggregation.hidden);
@@ -72,7 +74,8 @@ describe('explorer elements', () => {
     for (const cap of [40, 300]) {
       const { aggregation, elements } = buildElements(drawnOf(1000), 'none', cap);
       assert.equal(aggregation?.by, 'module');
-      assert.ok(elements.filter((e) => e.group === 'nodes').length <= Math.min(cap, READABLE_GROUPS) + 1);
+      const most = Math.min(NEAREST_KEPT, Math.floor(cap / 2)) + Math.min(cap, READABLE_GROUPS) + 1;
+      assert.ok(elements.filter((e) => e.group === 'nodes').length <= most);
     }
   });
 

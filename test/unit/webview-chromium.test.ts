@@ -179,7 +179,7 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     const drawn = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors', 0, 60_000);
     const d = drawn.m as Extract<WebviewMessage, { type: 'drawn' }>;
     assert.ok(d.aggregated > 0 && d.nodes.length + d.aggregated === 1000, `${d.nodes.length} drawn + ${d.aggregated} folded`);
-    assert.match((await wp.page.locator('#notice').textContent()) ?? '', /1000 nodes are more than the node cap of 300 .* folded into \d+ (files|modules)/);
+    assert.match((await wp.page.locator('#notice').textContent()) ?? '', /1000 nodes are more than the node cap of 300 .*: the \d+ nearest are drawn, \d+ are folded into \d+ (files|modules)/);
     await shot(wp, 'explorer-dark-folded');
     await assertClean(wp);
   });

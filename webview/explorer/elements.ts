@@ -56,6 +56,8 @@ export interface ElementDef {
   classes: string;
 }
 
+/** Past the cap, how many of the nearest nodes are still drawn one by one. */
+export const NEAREST_KEPT = 100;
 /** How many folded groups a picture can hold and still be read. */
 export const READABLE_GROUPS = 60;
 /** Merged edges carry their counts as labels only while there are few enough to read them. */
@@ -106,6 +108,9 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
   const rep = new Map<string, string>(); // node id → drawn id (itself, or its aggregate)
   const aggMembers = new Map<string, NodeView[]>();
   if (all.length > cap) {
+    // The nearest nodes stay one by one: the neighbourhood arrives in breadth-first order, so the
+    // first ones are the closest to the focus. The rest is folded.
+    for (const n of all.slice(0, Math.min(NEAREST_KEPT, Math.floor(cap / 2)))) keep.add(n.id);
     const pick = (by: 'file' | 'module') => {
       const groups = new Map<string, NodeView[]>();
       for (const n of all) {
@@ -122,7 +127,7 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
     const readable = Math.min(cap, READABLE_GROUPS);
     let by: 'file' | 'module' = 'file';
     let groups = pick('file');
-    if (groups.size + keep.size > readable) {
+    if (groups.size > readable) {
       by = 'module';
       groups = pick('module');
     }
