@@ -128,6 +128,10 @@ export class WebviewPage {
     return this.page.evaluate<Posted[]>('window.__kg.posted');
   }
 
+  async postedCount(): Promise<number> {
+    return this.page.evaluate<number>('window.__kg.posted.length');
+  }
+
   async pageViolations(): Promise<string[]> {
     return this.page.evaluate<string[]>('window.__kg.violations');
   }
@@ -136,10 +140,12 @@ export class WebviewPage {
   async waitForPosted(pred: (m: WebviewMessage) => boolean, since = 0, timeoutMs = 20_000): Promise<Posted> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const all = await this.posted();
-      const hit = all.slice(since).find((p) => pred(p.m));
+      // Only what is new since `since`: fetching everything again each poll would cost the page
+      // (and the bench's clock) a copy of every 1,000-id `drawn` message.
+      const fresh = await this.page.evaluate<Posted[]>(`window.__kg.posted.slice(${since})`);
+      const hit = fresh.find((p) => pred(p.m));
       if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for a posted message; got: ${all.slice(since).map((p) => p.m.type).join(', ')}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for a posted message; got: ${fresh.map((p) => p.m.type).join(', ')}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }

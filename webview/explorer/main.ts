@@ -273,8 +273,8 @@ function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
   if (state.layout === 'layered' || mode === 'path') {
     return { name: 'dagre', rankDir: 'LR', nodeSep: 18, rankSep: 90, edgeSep: 8, fit: false, padding: 30, animate: false } as LayoutOptions;
   }
-  // fcose: spectral placement then force refinement (docs/adr/0065). Fewer iterations past 150
-  // nodes and the draft quality (spectral only) past 600 keep 200 nodes under 0.5 s and 1,000 under 2 s.
+  // fcose: spectral placement then force refinement (docs/adr/0065); past 600 nodes the draft
+  // quality (spectral only) keeps 1,000 nodes under the 2 s bar.
   return {
     name: 'fcose',
     quality: count > 600 ? 'draft' : 'default',
@@ -286,7 +286,10 @@ function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
     idealEdgeLength: () => 80,
     edgeElasticity: () => 0.45,
     nestingFactor: 0.1,
-    numIter: count > 150 ? 600 : 2500,
+    numIter: 2500,
+    // The force phase starts from the spectral placement; past 150 nodes it starts cooler, so it
+    // refines rather than re-plans (the iteration cap is at least 5 × nodes whatever numIter says).
+    initialEnergyOnIncremental: count > 150 ? 0.12 : 0.3,
     packComponents: true,
     tile: true,
   } as unknown as LayoutOptions;
@@ -649,6 +652,7 @@ function fillOptions(list: HTMLDataListElement, items: NodeView[]): void {
 function handle(m: HostMessage): void {
   switch (m.type) {
     case 'status': {
+      const wasBlocking = banner?.blocking === true;
       banner = m.banner;
       nodeCap = m.nodeCap;
       hostBudget = m.budget;
@@ -666,6 +670,8 @@ function handle(m: HostMessage): void {
           show(state.request, true);
         } else drawEmpty();
       } else if (banner?.blocking) drawEmpty();
+      // The graph can answer again (built, reloaded): ask again for what the user was looking at.
+      else if (wasBlocking && state.request) show(state.request, true);
       return;
     }
     case 'show':
@@ -744,7 +750,13 @@ function handle(m: HostMessage): void {
       for (const s of m.suggestions.slice(0, 8)) {
         const b = h('button', { type: 'button', class: 'link' }, s.label);
         b.title = s.id;
-        b.addEventListener('click', () => show(kind === 'path' && state.request?.mode === 'path' ? { ...state.request } : { mode: 'neighbors', id: s.id }));
+        b.addEventListener('click', () => {
+          if (kind !== 'path') return show({ mode: 'neighbors', id: s.id });
+          // The reason names the end that is unknown; the suggestion replaces that end.
+          const input = m.reason.includes(toInput.value.trim()) && toInput.value.trim() ? toInput : fromInput;
+          input.value = s.id;
+          findPath();
+        });
         extra.append(' ', b);
       }
       say(`Unavailable: ${m.reason}${m.suggestions.length ? ' — did you mean:' : ''}`, 'warning', extra);
