@@ -32,7 +32,8 @@ interface SavedState {
   selected: string | null;
   search: string;
   positions?: Record<string, [number, number]>;
-  viewport?: { zoom: number; x: number; y: number };
+  /** The viewport and the size of the canvas it was seen in. */
+  viewport?: { zoom: number; x: number; y: number; w: number; h: number };
 }
 
 const host = connect<SavedState>();
@@ -166,7 +167,7 @@ function save(): void {
     });
     state.positions = positions;
     const pan = cy.pan();
-    state.viewport = { zoom: cy.zoom(), x: pan.x, y: pan.y };
+    state.viewport = { zoom: cy.zoom(), x: pan.x, y: pan.y, w: cy.width(), h: cy.height() };
   }
   state.expanded = [...drawn.expanded];
   state.unfolded = [...drawn.unfolded];
@@ -314,8 +315,13 @@ function redraw(usePositions = false): void {
   layout.one('layoutstop', () => {
     performance.measure('kg-layout', 'kg-layout');
     performance.mark('kg-paint');
-    if (canPreset && state.viewport) cy.viewport({ zoom: state.viewport.zoom, pan: { x: state.viewport.x, y: state.viewport.y } });
-    else fitReadable();
+    // A saved viewport means something only in a canvas of about the same size.
+    const v = state.viewport;
+    const sameSize = v !== undefined && Math.abs(v.w - cy.width()) < 0.1 * cy.width() + 1 && Math.abs(v.h - cy.height()) < 0.1 * cy.height() + 1;
+    if (canPreset && state.viewport && sameSize) {
+      cy.viewport({ zoom: state.viewport.zoom, pan: { x: state.viewport.x, y: state.viewport.y } });
+      autoFit = false;
+    } else fitReadable();
     applySearch(false);
     if (state.selected && cy.getElementById(state.selected).nonempty()) cy.getElementById(state.selected).select();
     renderHubs();
@@ -339,6 +345,9 @@ function redraw(usePositions = false): void {
   layout.run();
 }
 
+/** True until the user pans or zooms: while it holds, a resized panel fits the graph again. */
+let autoFit = true;
+
 /** Fits the graph, but never zooms a small graph in so far that its labels turn into posters. */
 function fitReadable(): void {
   cy.fit(undefined, 30);
@@ -346,9 +355,21 @@ function fitReadable(): void {
     cy.zoom(1.4);
     cy.center();
   }
+  autoFit = true;
 }
 
-window.addEventListener('resize', () => cy.resize());
+// A panel opened beside the editor is still settling its size while the first layout runs.
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+window.addEventListener('resize', () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    cy.resize();
+    if (autoFit && cy.nodes().length > 0) fitReadable();
+  }, 100);
+});
+cy.on('dragpan scrollzoom', () => {
+  autoFit = false;
+});
 
 function labelOf(id: string): string {
   return drawn.nodes.get(id)?.label ?? id;
@@ -537,8 +558,12 @@ layoutSelect.addEventListener('change', () => {
   redraw();
 });
 fitButton.addEventListener('click', () => fitReadable());
-zoomIn.addEventListener('click', () => cy.zoom({ level: cy.zoom() * 1.25, renderedPosition: { x: cyEl.clientWidth / 2, y: cyEl.clientHeight / 2 } }));
-zoomOut.addEventListener('click', () => cy.zoom({ level: cy.zoom() / 1.25, renderedPosition: { x: cyEl.clientWidth / 2, y: cyEl.clientHeight / 2 } }));
+const zoomBy = (factor: number) => {
+  autoFit = false;
+  cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cyEl.clientWidth / 2, y: cyEl.clientHeight / 2 } });
+};
+zoomIn.addEventListener('click', () => zoomBy(1.25));
+zoomOut.addEventListener('click', () => zoomBy(1 / 1.25));
 exportButton.addEventListener('click', () => {
   if (cy.nodes().length === 0) return say('Nothing to export yet.', 'info');
   const dataUrl = cy.png({ output: 'base64uri', full: true, scale: 2, bg: theme.background, maxWidth: 8000, maxHeight: 8000 });
@@ -561,7 +586,7 @@ cy.on('dbltap', 'node', (e) => {
 cy.on('dragfree', 'node', () => save());
 cy.on('viewport', () => {
   const pan = cy.pan();
-  state.viewport = { zoom: cy.zoom(), x: pan.x, y: pan.y };
+  state.viewport = { zoom: cy.zoom(), x: pan.x, y: pan.y, w: cy.width(), h: cy.height() };
   host.setState(state);
 });
 
