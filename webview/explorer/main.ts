@@ -576,6 +576,23 @@ cy.on('tap', 'node', (e) => {
 cy.on('tap', (e) => {
   if (e.target === cy) selectNode(null);
 });
+// An edge says what it is when clicked: which relation, proven or guessed, folded or not.
+cy.on('tap', 'edge', (e) => {
+  const edge = e.target as cytoscape.EdgeSingular;
+  const conf = String(edge.data('confidence'));
+  const what = conf === 'EXACT' ? 'proven by the checker' : conf === 'CANDIDATE' ? 'a name-match guess' : 'unresolved';
+  const label = edge.data('label') ? ` — ${String(edge.data('label'))}` : '';
+  say(`${labelOf(String(edge.data('source')))} ${String(edge.data('relation'))} ${labelOf(String(edge.data('target')))} · ${conf} (${what})${label}`, 'info');
+});
+// The canvas has no DOM per node: the hovered node's id and place become the canvas's tooltip.
+cy.on('mouseover', 'node', (e) => {
+  const n = e.target as NodeSingular;
+  const view = drawn.nodes.get(n.id());
+  cyEl.title = view ? `${view.label} — ${view.kind}${view.file ? ` · ${view.file}${view.line ? `:${view.line}` : ''}` : ''}\n${view.id}` : String(n.data('path') ?? n.data('label') ?? '');
+});
+cy.on('mouseout', 'node', () => {
+  cyEl.title = '';
+});
 cy.on('dbltap', 'node', (e) => {
   const n = e.target as NodeSingular;
   if (n.hasClass('aggregate')) {
