@@ -99,9 +99,19 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     await wp.page.click('#find-path');
     const pathDrawn = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', before);
     const p = syntheticPath(g);
-    assert.deepEqual((pathDrawn.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes, p.nodes.map((n) => n.id));
+    // Asked over the drawn neighbourhood, the path is highlighted on it: everything stays drawn.
+    const overlaid = (pathDrawn.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes;
+    assert.deepEqual([...overlaid].sort(), [...ids].sort());
+    assert.deepEqual(p.nodes.map((n) => n.id).filter((id) => !overlaid.includes(id)), []);
     const hops = await wp.page.locator('#hops .hop-edge').allTextContents();
     assert.deepEqual(hops, p.edges.map((e, i) => `${e.source === p.nodes[i].id ? '↓' : '↑'} ${e.relation} · ${e.confidence}${e.source === p.nodes[i].id ? '' : ' (against the arrow)'}`));
+    await shot(wp, 'explorer-dark-path-over-neighbors');
+
+    // Shown from the path finder ("Show in explorer"), the path is drawn alone, layered.
+    const before2 = await wp.postedCount();
+    await wp.post({ type: 'show', request: { mode: 'path', from: g.focus.id, to: 'sym:somewhere#y' } });
+    const alone = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', before2);
+    assert.deepEqual((alone.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes, p.nodes.map((n) => n.id));
     await shot(wp, 'explorer-dark-path');
 
     // Not connected is an answer; under a stale graph it says it cannot be sure.

@@ -78,8 +78,14 @@ export interface Elements {
   shown: string[];
 }
 
+/** A path drawn over a neighbourhood: everything off the path is dimmed, so the path stands out. */
+function overlaid(d: Drawn): boolean {
+  return d.path.length > 0 && d.nodes.size > d.path.length;
+}
+
 function nodeClasses(d: Drawn, n: NodeView): string {
   const c = [`kind-${n.kind}`];
+  if (overlaid(d) && !d.path.includes(n.id)) c.push('off-path');
   if (n.id === d.focus) c.push('focus');
   if (d.hubs.has(n.id)) c.push('hub');
   if (n.kind === 'unresolved') c.push('unresolved');
@@ -167,7 +173,7 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
     elements.push({
       group: 'nodes',
       data: { id: key, label: `${short} (${members.length} folded)`, kind: 'aggregate', count: members.length, path: name },
-      classes: 'aggregate',
+      classes: overlaid(d) ? 'aggregate off-path' : 'aggregate',
     });
   }
   for (const [id, label] of parents) elements.unshift({ group: 'nodes', data: { id, label }, classes: 'group' });
@@ -182,7 +188,7 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
       elements.push({
         group: 'edges',
         data: { id: `e:${key}`, source: s, target: t, relation: e.relation, confidence: e.confidence },
-        classes: `rel-${e.relation} conf-${e.confidence.toLowerCase()}${d.pathEdges.has(key) ? ' on-path' : ''}`,
+        classes: `rel-${e.relation} conf-${e.confidence.toLowerCase()}${d.pathEdges.has(key) ? ' on-path' : overlaid(d) ? ' off-path' : ''}`,
       });
       continue;
     }
@@ -202,7 +208,7 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
     elements.push({
       group: 'edges',
       data: { id: `m:${mk}`, source: m.source, target: m.target, relation: m.relation, confidence: conf.toUpperCase(), label: `${m.relation} ×${m.exact + m.candidate + m.unresolved} (${parts.join(', ')})` },
-      classes: `rel-${m.relation} conf-${conf} merged${labelled}`,
+      classes: `rel-${m.relation} conf-${conf} merged${labelled}${overlaid(d) ? ' off-path' : ''}`,
     });
   }
   return { elements, aggregation, shown };

@@ -24,6 +24,8 @@ interface SavedState {
   v: 1;
   folder?: string;
   request: ShowRequest | null;
+  /** The neighbourhood a path is drawn over (path mode started from a drawn neighbourhood). */
+  base?: Extract<ShowRequest, { mode: 'neighbors' }>;
   budget: number;
   grouping: Grouping;
   layout: LayoutName;
@@ -55,6 +57,8 @@ let replay: string[] = [];
 let restoring = false;
 let firstStatus = true;
 let pathHops: { nodes: NodeView[]; edges: EdgeView[] } | null = null;
+/** After a reload of a path drawn over a neighbourhood: the path to ask for once the base is back. */
+let restorePath: Extract<ShowRequest, { mode: 'path' }> | null = null;
 let matches: string[] = [];
 let matchIndex = -1;
 
@@ -215,6 +219,7 @@ function show(req: ShowRequest, keepExpansions = false): void {
     state.positions = undefined;
     state.viewport = undefined;
   }
+  if (req.mode === 'neighbors') state.base = undefined;
   setMode(req.mode);
   if (banner?.blocking) {
     drawEmpty();
@@ -271,7 +276,7 @@ function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
     const pos = state.positions;
     return { name: 'preset', positions: (n: NodeSingular) => ({ x: pos[n.id()]?.[0] ?? 0, y: pos[n.id()]?.[1] ?? 0 }), fit: !state.viewport, padding: 30 } as LayoutOptions;
   }
-  if (state.layout === 'layered' || mode === 'path') {
+  if (state.layout === 'layered' || (mode === 'path' && !state.base)) {
     return { name: 'dagre', rankDir: 'LR', nodeSep: 18, rankSep: 90, edgeSep: 8, fit: false, padding: 30, animate: false } as LayoutOptions;
   }
   // fcose: spectral placement then force refinement (docs/adr/0065); past 600 nodes the draft
@@ -318,10 +323,21 @@ function redraw(usePositions = false): void {
     // A saved viewport means something only in a canvas of about the same size.
     const v = state.viewport;
     const sameSize = v !== undefined && Math.abs(v.w - cy.width()) < 0.1 * cy.width() + 1 && Math.abs(v.h - cy.height()) < 0.1 * cy.height() + 1;
+    const wasRestoring = restoring;
     if (canPreset && state.viewport && sameSize) {
       cy.viewport({ zoom: state.viewport.zoom, pan: { x: state.viewport.x, y: state.viewport.y } });
       autoFit = false;
     } else fitReadable();
+    // A path drawn over a neighbourhood: bring the whole path into view.
+    if (!wasRestoring && drawn.path.length > 0 && drawn.nodes.size > drawn.path.length) {
+      const onPath = cy.nodes('.on-path');
+      cy.fit(onPath, 80);
+      if (cy.zoom() > 1.4) {
+        const b = onPath.boundingBox();
+        cy.zoom({ level: 1.4, position: { x: (b.x1 + b.x2) / 2, y: (b.y1 + b.y2) / 2 } });
+      }
+      autoFit = false;
+    }
     applySearch(false);
     if (state.selected && cy.getElementById(state.selected).nonempty()) cy.getElementById(state.selected).select();
     renderHubs();
@@ -529,7 +545,20 @@ search.addEventListener('keydown', (e) => {
     cyEl.focus();
   }
 });
-modeNeighbors.addEventListener('change', () => setMode('neighbors'));
+modeNeighbors.addEventListener('change', () => {
+  setMode('neighbors');
+  if (state.base) {
+    // Back to the neighbourhood the path was drawn over: drop the highlight, keep the picture.
+    state.request = state.base;
+    state.base = undefined;
+    drawn.path = [];
+    drawn.pathEdges = new Set();
+    pathHops = null;
+    clear(hopsEl);
+    say(null);
+    redraw(true);
+  }
+});
 modePath.addEventListener('change', () => setMode('path'));
 budgetInput.addEventListener('change', () => {
   state.budget = budget();
@@ -545,7 +574,13 @@ const findPath = () => {
   const from = fromInput.value.trim();
   const to = toInput.value.trim();
   if (!from || !to) return say('Give both ends of the path: a symbol, file or module id (the fields suggest them as you type).', 'info');
-  show({ mode: 'path', from, to });
+  // A path asked for over a drawn neighbourhood is highlighted on it, not drawn alone.
+  const base = state.request?.mode === 'neighbors' && drawn.nodes.size > 0 ? state.request : state.base;
+  if (base) {
+    save();
+    state.base = base;
+  }
+  show({ mode: 'path', from, to }, base !== undefined);
 };
 findButton.addEventListener('click', findPath);
 for (const input of [fromInput, toInput]) input.addEventListener('keydown', (e) => e.key === 'Enter' && findPath());
@@ -709,7 +744,15 @@ function handle(m: HostMessage): void {
           restoring = true;
           replay = [...state.expanded];
           drawn.unfolded = new Set(state.unfolded);
-          show(state.request, true);
+          if (state.request.mode === 'path' && state.base) {
+            // The base neighbourhood first, then the path over it.
+            restorePath = state.request;
+            const base = state.base;
+            show(base, true);
+            state.base = base;
+            state.request = restorePath;
+            setMode('path');
+          } else show(state.request, true);
         } else drawEmpty();
       } else if (banner?.blocking) drawEmpty();
       // The graph can answer again (built, reloaded): ask again for what the user was looking at.
@@ -717,6 +760,7 @@ function handle(m: HostMessage): void {
       return;
     }
     case 'show':
+      state.base = undefined;
       show(m.request);
       return;
     case 'neighborhood': {
@@ -747,13 +791,25 @@ function handle(m: HostMessage): void {
         host.post({ type: 'neighbors', requestId: request('expand'), id: next, budget: budget(), expand: true });
         return;
       }
+      if (restoring && restorePath) {
+        const p = restorePath;
+        restorePath = null;
+        host.post({ type: 'path', requestId: request('path'), from: p.from, to: p.to });
+        return;
+      }
       redraw(restoring);
       return;
     }
     case 'path': {
       if (pending.get(m.requestId) !== 'path') return;
       pending.delete(m.requestId);
-      drawn = emptyDrawn();
+      const overlay = state.base !== undefined && drawn.nodes.size > 0;
+      if (overlay) {
+        // Keep the neighbourhood and where its nodes are; the path is added and highlighted.
+        if (!restoring) save();
+        drawn.path = [];
+        drawn.pathEdges = new Set();
+      } else drawn = emptyDrawn();
       pathHops = { nodes: m.nodes, edges: m.edges };
       if (m.nodes.length === 0) {
         addAll(drawn, m.from.id === m.to.id ? [m.from] : [m.from, m.to], []);
@@ -766,9 +822,9 @@ function handle(m: HostMessage): void {
         drawn.pathEdges = new Set(m.edges.map(edgeKeyOf));
         say(`Shortest path: ${m.nodes.length - 1} hop${m.nodes.length === 2 ? '' : 's'} from ${m.from.label} to ${m.to.label}.${banner && !banner.blocking ? ` (${banner.reason})` : ''}`, 'answer');
       }
-      drawn.focus = m.from.id;
+      if (!overlay) drawn.focus = m.from.id;
       renderHops();
-      redraw(restoring);
+      redraw(restoring || overlay);
       return;
     }
     case 'details': {

@@ -101,6 +101,7 @@ export function graphStyle(t: Theme): StylesheetJson {
       style: { label: 'data(label)', 'font-size': 9, color: t.muted, 'text-rotation': 'autorotate', 'text-background-color': t.background, 'text-background-opacity': 0.8, width: 3 * w },
     },
     { selector: '.faded', style: { opacity: 0.18 } },
+    { selector: '.off-path', style: { opacity: 0.22 } },
     // Large pictures: straight edges and no label backdrops paint several times faster, and the
     // labels of ordinary nodes appear once zoomed in (min-zoomed-font-size) or on selection.
     { selector: 'edge.large', style: { 'curve-style': 'straight' } },
