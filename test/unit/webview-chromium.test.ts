@@ -154,6 +154,22 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     const replayed = (await wp.posted()).filter((p) => p.m.type === 'neighbors').map((p) => (p.m as Extract<WebviewMessage, { type: 'neighbors' }>).expand);
     assert.deepEqual(replayed, [false, true], 'the neighbourhood, then the expansion, asked again');
     assert.equal(await wp.page.inputValue('#grouping'), 'file');
+
+    // A path over this neighbourhood survives a reload too: base, expansion, then the path.
+    let n2 = await wp.postedCount();
+    await wp.page.check('#mode-path');
+    await wp.page.fill('#path-from', g.focus.id);
+    await wp.page.fill('#path-to', 'sym:somewhere#y');
+    await wp.page.click('#find-path');
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', n2);
+    await wp.page.reload();
+    n2 = 0;
+    const again = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', n2);
+    assert.ok((again.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes.length > afterExpand.length - 1);
+    const order = (await wp.posted()).filter((p) => p.m.type === 'neighbors' || p.m.type === 'path').map((p) => (p.m.type === 'path' ? 'path' : (p.m as { expand: boolean }).expand ? 'expand' : 'neighbors'));
+    assert.deepEqual(order, ['neighbors', 'expand', 'path']);
+    assert.equal(await wp.page.locator('#hops .hop-edge').count(), syntheticPath(g).edges.length);
+    await shot(wp, 'explorer-light-path-restored');
     await assertClean(wp);
   });
 
