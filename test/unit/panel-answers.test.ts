@@ -113,6 +113,16 @@ describe('graph answers for the webviews', () => {
     assert.equal(m.from.label, 'Widget.onClick');
   });
 
+  it('a path end may be a name that one node carries, instead of an id', async () => {
+    const { access, load } = accessOver('calls-callers');
+    const cli = answerQuery(load, { query: 'path', from: 'sym:app.ts#Widget.onClick', to: 'sym:app.ts#other' }) as PathAnswer;
+    const m = await pathMessage(access, FOLDER, 6, 'Widget.onClick', 'other');
+    assert.equal(m.type, 'path');
+    if (m.type === 'path') assert.deepEqual(m.nodes.map((n) => n.id), cli.path);
+    const unknown = await pathMessage(access, FOLDER, 7, 'nosuchname', 'other');
+    assert.equal(unknown.type, 'unavailable');
+  });
+
   it('details split proven callers from candidates and keep unresolved calls with their reasons', async () => {
     const { access } = accessOver('calls-unplaced');
     const { load } = accessOver('calls-unplaced');

@@ -56,7 +56,24 @@ export async function neighborhoodMessage(access: GraphAccess, folder: string, r
   };
 }
 
-export async function pathMessage(access: GraphAccess, folder: string, requestId: number, from: string, to: string): Promise<HostMessage> {
+/**
+ * What a path end names: an id as given; otherwise a name (`main`, `Greeter.hello`) that exactly one
+ * node carries as its label — so a user may type a name instead of picking an id. Anything else is
+ * passed on as typed, and the query answers "unknown node" with its suggestions.
+ */
+export async function resolveEnd(access: GraphAccess, folder: string, text: string): Promise<string> {
+  const [asId] = await access.nodes(folder, [text]);
+  if (asId || /^(sym|file|mod|adr|doc|unresolved):/.test(text)) return text;
+  const r = await access.ask(folder, { query: 'query', text });
+  if (isUnavailable(r) || !('matches' in r)) return text;
+  const nodes = await access.nodes(folder, r.matches);
+  const named = r.matches.filter((_, i) => nodes[i]?.label === text);
+  return named.length === 1 ? named[0] : text;
+}
+
+export async function pathMessage(access: GraphAccess, folder: string, requestId: number, fromText: string, toText: string): Promise<HostMessage> {
+  const from = await resolveEnd(access, folder, fromText);
+  const to = await resolveEnd(access, folder, toText);
   const r = await access.ask(folder, { query: 'path', from, to });
   if (isUnavailable(r)) return unavailableMessage(access, folder, requestId, r);
   const a = r as PathAnswer;
