@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { checkWebviewMessage } from '../../src/host/panel/validate';
 import type { Banner, HostMessage, WebviewMessage } from '../../src/protocol/messages';
 import { HOSTILE_LABELS, neighborhoodMessage, syntheticDetails, syntheticNeighborhood, syntheticPath, type SyntheticGraph } from '../helpers/webview-graph';
 import { CHROMIUM, WebviewPage, type StandInHost } from '../helpers/webview-page';
@@ -90,6 +91,15 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     assert.match((await wp.page.locator('#details').textContent()) ?? '', /Cited by \(1\)ADR 65: <b>Cytoscape<\/b>/);
     await wp.page.fill('#search', '');
     await shot(wp, 'explorer-dark-neighbors');
+
+    // Export PNG: the canvas as a PNG data URL, which the host's schema accepts.
+    const sinceExport = await wp.postedCount();
+    await wp.page.click('#export-png');
+    const png = await wp.waitForPosted((m) => m.type === 'savePng', sinceExport);
+    assert.equal(checkWebviewMessage(png.m).ok, true);
+    const bytes = Buffer.from((png.m as Extract<WebviewMessage, { type: 'savePng' }>).dataUrl.split(',')[1], 'base64');
+    assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG');
+    assert.ok(bytes.length > 20_000, `${bytes.length} bytes`);
 
     // Path mode: from/to, the path drawn and its hops listed with relation and confidence.
     const before = (await wp.posted()).length;
