@@ -106,7 +106,8 @@ export type WebviewMessage =
   | { type: 'open'; id: string }
   | { type: 'showInExplorer'; request: ShowRequest }
   | { type: 'savePng'; dataUrl: string }
-  | { type: 'drawn'; mode: 'neighbors' | 'path' | 'empty'; nodes: string[]; aggregated: number };
+  /** What the explorer drew (node ids drawn one by one, how many folded) and what its tab should say. */
+  | { type: 'drawn'; mode: 'neighbors' | 'path' | 'empty'; nodes: string[]; aggregated: number; title: string };
 
 export type WebviewMessageType = WebviewMessage['type'];
 

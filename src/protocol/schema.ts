@@ -42,6 +42,7 @@ export const WEBVIEW_MESSAGE_SCHEMAS: Record<WebviewMessageType, object> = {
     mode: { enum: ['neighbors', 'path', 'empty'] },
     nodes: { type: 'array', maxItems: 100_000, items: ID },
     aggregated: { type: 'integer', minimum: 0 },
+    title: { type: 'string', maxLength: 200 },
   }),
 };
 

@@ -132,7 +132,7 @@ describe('webview connection', () => {
   it('keeps what the webview reports drawing, for the editor tests', async () => {
     const h = harness({});
     await h.send({ type: 'ready' });
-    await h.send({ type: 'drawn', mode: 'neighbors', nodes: ['sym:a.ts#f', 'sym:b.ts#g'], aggregated: 0 });
-    assert.deepEqual(h.c.lastDrawn, { type: 'drawn', mode: 'neighbors', nodes: ['sym:a.ts#f', 'sym:b.ts#g'], aggregated: 0 });
+    await h.send({ type: 'drawn', mode: 'neighbors', nodes: ['sym:a.ts#f', 'sym:b.ts#g'], aggregated: 0, title: 'f' });
+    assert.deepEqual(h.c.lastDrawn, { type: 'drawn', mode: 'neighbors', nodes: ['sym:a.ts#f', 'sym:b.ts#g'], aggregated: 0, title: 'f' });
   });
 });

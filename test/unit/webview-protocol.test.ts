@@ -19,7 +19,7 @@ const VALID: WebviewMessage[] = [
   { type: 'showInExplorer', request: { mode: 'path', from: 'sym:a.ts#f', to: 'sym:b.ts#g' } },
   { type: 'showInExplorer', request: { mode: 'neighbors', id: 'sym:a.ts#f' } },
   { type: 'savePng', dataUrl: 'data:image/png;base64,iVBORw0KGgo=' },
-  { type: 'drawn', mode: 'neighbors', nodes: ['sym:a.ts#f'], aggregated: 0 },
+  { type: 'drawn', mode: 'neighbors', nodes: ['sym:a.ts#f'], aggregated: 0, title: 'f' },
 ];
 
 describe('webview messages', () => {

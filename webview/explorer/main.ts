@@ -268,7 +268,7 @@ function drawEmpty(): void {
   clear(hubsEl);
   clear(hopsEl);
   renderDetailsPlaceholder();
-  host.post({ type: 'drawn', mode: 'empty', nodes: [], aggregated: 0 });
+  host.post({ type: 'drawn', mode: 'empty', nodes: [], aggregated: 0, title: '' });
 }
 
 function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
@@ -354,7 +354,7 @@ function redraw(usePositions = false): void {
         performance.measure('kg-paint', 'kg-paint');
         restoring = false;
         save();
-        host.post({ type: 'drawn', mode, nodes: built.shown, aggregated: built.aggregation?.hidden ?? 0 });
+        host.post({ type: 'drawn', mode, nodes: built.shown, aggregated: built.aggregation?.hidden ?? 0, title: tabTitle() });
       }),
     );
   });
@@ -386,6 +386,13 @@ window.addEventListener('resize', () => {
 cy.on('dragpan scrollzoom', () => {
   autoFit = false;
 });
+
+/** What the panel's tab says: the focus, or the two ends of the path. */
+function tabTitle(): string {
+  const cut = (s: string) => (s.length > 40 ? `${s.slice(0, 39)}…` : s);
+  if (mode === 'path' && pathHops && pathHops.nodes.length > 0) return cut(`${pathHops.nodes[0].label} → ${pathHops.nodes[pathHops.nodes.length - 1].label}`);
+  return drawn.focus ? cut(labelOf(drawn.focus)) : '';
+}
 
 function labelOf(id: string): string {
   return drawn.nodes.get(id)?.label ?? id;

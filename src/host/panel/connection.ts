@@ -41,6 +41,7 @@ export class WebviewConnection implements vscode.Disposable {
     private readonly deps: ConnectionDeps,
     public folder: string | undefined,
     private readonly onReady?: () => void,
+    private readonly onDrawn?: (m: Extract<WebviewMessage, { type: 'drawn' }>) => void,
   ) {
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
@@ -147,6 +148,7 @@ export class WebviewConnection implements vscode.Disposable {
         return this.savePng(m.dataUrl);
       case 'drawn':
         this.lastDrawn = m;
+        this.onDrawn?.(m);
         this.deps.log.debug(`${this.name}: drew ${m.nodes.length} nodes (${m.mode}${m.aggregated ? `, ${m.aggregated} folded` : ''})`);
         return;
     }

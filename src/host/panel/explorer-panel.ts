@@ -54,7 +54,11 @@ export class ExplorerPanels implements vscode.Disposable {
   private adopt(panel: vscode.WebviewPanel, folder: string | undefined): void {
     this.panel = panel;
     panel.webview.options = webviewOptions(this.extensionUri);
-    const connection = new WebviewConnection(panel.webview, 'explorer', this.deps, folder);
+    // The tab names what is shown ("Graph: main", "Graph: main → add"), so two panels' worth of
+    // history in the tab bar stays readable.
+    const connection = new WebviewConnection(panel.webview, 'explorer', this.deps, folder, undefined, (m) => {
+      panel.title = m.title ? `Graph: ${m.title}` : 'Graph Explorer';
+    });
     this.connection = connection;
     panel.webview.html = htmlFor(panel.webview, this.extensionUri, 'explorer');
     panel.onDidDispose(() => {
