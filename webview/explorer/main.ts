@@ -298,6 +298,8 @@ function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
     initialEnergyOnIncremental: count > 150 ? 0.12 : 0.3,
     packComponents: true,
     tile: true,
+    // Nodes are a few fixed sizes: the spectral phase may skip measuring each one.
+    uniformNodeDimensions: true,
   } as unknown as LayoutOptions;
 }
 
