@@ -80,7 +80,7 @@ await Promise.all([
   }),
   bundle({
     ...common,
-    entryPoints: { explorer: 'webview/explorer/main.ts' },
+    entryPoints: { explorer: 'webview/explorer/main.ts', 'path-finder': 'webview/path-finder/main.ts' },
     outdir: `${outdir}/webview`,
     platform: 'browser',
     target: 'es2022',

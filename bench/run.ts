@@ -185,6 +185,13 @@ function main(): void {
       },
     );
   }
+  if (wanted('webview')) webviewSection();
+}
+
+/** The explorer's section (bench/webview.ts), in a process of its own: it drives Chromium. */
+function webviewSection(): void {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'webview.ts')], { stdio: 'inherit' });
+  if (r.status !== 0) process.exitCode = 1;
 }
 
 /** The queries' section: load+index against JSON.parse, and latency per query (bench/queries.ts). */

@@ -29,7 +29,7 @@ export {
 export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus } from './status';
-export { commitGeneration, readPrevious, sweepStaleTemps } from './io/generations';
+export { commitGeneration, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
 export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './io/lock';
 
 import type * as Engine from './indexer/compiler/engine';

@@ -8,6 +8,7 @@ import { Commands } from './commands';
 import { GodNodesTree } from './god-nodes-tree';
 import type { FolderGraphState } from './graph-access';
 import { resolveGraphPath } from './graph-path';
+import { registerGraphViews, type GraphViewsApi } from './panel';
 import { GraphService, type EditorGraphAccess } from './graph-service';
 import { StatusBar } from './status-bar';
 
@@ -28,6 +29,8 @@ export interface KnowledgeGraphApi {
   settledStates(): Promise<FolderGraphState[]>;
   /** The status bar item's text now. */
   readonly statusText: string;
+  /** What the graph explorer last drew (mode, node ids, folded count), for tests and other extensions. */
+  explorerDrawn: GraphViewsApi['explorerDrawn'];
 }
 
 export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
@@ -49,6 +52,13 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
   );
   const status = new StatusBar(graph);
   context.subscriptions.push(status, new GodNodesTree(graph));
+  // The explorer and the path finder (src/host/panel): registered now, synchronously, so that a
+  // panel restored after a reload finds its serializer.
+  const views = registerGraphViews(context, graph, log, {
+    build: () => void vscode.commands.executeCommand('knowledgeGraph.build'),
+    rebuild: () => void vscode.commands.executeCommand('knowledgeGraph.rebuild'),
+    showLog: () => log.show(),
+  });
   log.info(`Knowledge Graph ${String(context.extension.packageJSON.version)} activated`);
   void buildOnOpen(graph, builds);
   return {
@@ -73,6 +83,7 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
     get statusText() {
       return status.text;
     },
+    explorerDrawn: () => views.explorerDrawn(),
   };
 }
 

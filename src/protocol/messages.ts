@@ -1,37 +1,116 @@
-// Every message between the extension host and its webviews. Both sides import this file; the
-// host treats whatever arrives as untrusted and checks it with the guards below.
+// Every message between the extension host and its two webviews (the graph explorer panel and the
+// path finder view). Both sides import this file. The webview names nodes by id only; the host
+// resolves ids against the graph and decides what may be opened. What arrives from a webview is
+// untrusted: the host validates it against the JSON Schema in ./schema.ts (docs/adr/0066), never
+// with hand-written field checks.
 
-export interface UnavailableBanner {
+/** What can stop or qualify an answer, one per graph state (docs/adr/0067). */
+export const BANNER_KINDS = ['absent', 'loading', 'unusable', 'calls-missing', 'stale', 'building', 'no-folder'] as const;
+export type BannerKind = (typeof BANNER_KINDS)[number];
+
+export const BANNER_ACTIONS = ['build', 'rebuild', 'showLog'] as const;
+export type BannerAction = (typeof BANNER_ACTIONS)[number];
+
+export interface Banner {
+  kind: BannerKind;
+  /** A sentence a user understands. */
   reason: string;
-  /** Commands the banner offers as fixes, by id. */
-  actions: Array<'build' | 'rebuild' | 'showLog'>;
+  /** The commands that fix it, offered as buttons. */
+  actions: BannerAction[];
+  /**
+   * True when the graph cannot answer at all (absent, unusable, loading): nothing is drawn.
+   * False when it answers with a caveat (stale, building, calls layer missing): an empty answer
+   * is then "cannot tell", never "not connected".
+   */
+  blocking: boolean;
 }
+
+/** A node as the webviews draw and list it. `kind` is `unresolved` for an unresolved call target. */
+export interface NodeView {
+  id: string;
+  label: string;
+  kind: string;
+  /** Repo-relative POSIX path of the owning file (absent on modules and unresolved targets). */
+  file?: string;
+  line?: number;
+  /** In + out degree over all relations, when the host knows it. */
+  degree?: number;
+}
+
+export interface EdgeView {
+  source: string;
+  target: string;
+  relation: string;
+  confidence: 'EXACT' | 'CANDIDATE' | 'UNRESOLVED';
+}
+
+export interface CallView {
+  node: NodeView;
+  confidence: 'EXACT' | 'CANDIDATE' | 'UNRESOLVED';
+  /** Where the call was seen, `path:line`. */
+  at?: string;
+  /** For UNRESOLVED: the resolver's reason (`any-receiver`, `external`, …). */
+  reason?: string;
+}
+
+export interface DetailsView {
+  node: NodeView;
+  degree: number;
+  callers: CallView[];
+  candidates: CallView[];
+  callees: CallView[];
+  citedBy: NodeView[];
+}
+
+/** What the explorer shows; also what it keeps across a reload. */
+export type ShowRequest = { mode: 'neighbors'; id: string } | { mode: 'path'; from: string; to: string };
 
 /** Host → webview. */
 export type HostMessage =
-  | { type: 'status'; banner: UnavailableBanner | null; summary: string };
+  | {
+      type: 'status';
+      banner: Banner | null;
+      summary: string;
+      nodeCap: number;
+      budget: number;
+      /** The workspace folder the view answers for (its URI): kept in the webview's state, checked on restore. */
+      folder?: string;
+    }
+  | { type: 'show'; request: ShowRequest }
+  | {
+      type: 'neighborhood';
+      requestId: number;
+      focus: NodeView;
+      nodes: NodeView[];
+      edges: EdgeView[];
+      excludedHubs: string[];
+      hubThreshold: number;
+      /** True when this answers an "expand": merge into what is drawn. */
+      expand: boolean;
+    }
+  | { type: 'path'; requestId: number; from: NodeView; to: NodeView; nodes: NodeView[]; edges: EdgeView[] }
+  | { type: 'details'; requestId: number; details: DetailsView }
+  | { type: 'unavailable'; requestId: number; reason: string; suggestions: NodeView[] }
+  | { type: 'suggestions'; requestId: number; items: NodeView[] }
+  | { type: 'defaultEndpoint'; node: NodeView | null }
+  | { type: 'saved'; message: string };
 
 /** Webview → host. */
 export type WebviewMessage =
   | { type: 'ready' }
-  | { type: 'runAction'; action: UnavailableBanner['actions'][number] };
+  | { type: 'runAction'; action: BannerAction }
+  | { type: 'neighbors'; requestId: number; id: string; budget: number; expand: boolean }
+  | { type: 'path'; requestId: number; from: string; to: string }
+  | { type: 'details'; requestId: number; id: string }
+  | { type: 'suggest'; requestId: number; text: string }
+  | { type: 'open'; id: string }
+  | { type: 'showInExplorer'; request: ShowRequest }
+  | { type: 'savePng'; dataUrl: string }
+  /** What the explorer drew (node ids drawn one by one, how many folded) and what its tab should say. */
+  | { type: 'drawn'; mode: 'neighbors' | 'path' | 'empty'; nodes: string[]; aggregated: number; title: string };
+
+export type WebviewMessageType = WebviewMessage['type'];
 
 export function assertNever(x: never): never {
   throw new Error(`unexpected message: ${JSON.stringify(x)}`);
-}
-
-const ACTIONS = new Set(['build', 'rebuild', 'showLog']);
-
-/** Validates a message that claims to come from a webview. */
-export function isWebviewMessage(x: unknown): x is WebviewMessage {
-  if (typeof x !== 'object' || x === null) return false;
-  const m = x as Record<string, unknown>;
-  switch (m.type) {
-    case 'ready':
-      return Object.keys(m).length === 1;
-    case 'runAction':
-      return typeof m.action === 'string' && ACTIONS.has(m.action) && Object.keys(m).length === 2;
-    default:
-      return false;
-  }
 }

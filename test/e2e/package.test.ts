@@ -55,11 +55,11 @@ const ALLOWED = [
   /^extension\.vsixmanifest$/,
   /^\[Content_Types\]\.xml$/,
   /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
-  /^extension\/media\/(icon\.png|graph\.svg)$/,
+  /^extension\/media\/(icon\.png|graph\.svg|webview\.css)$/,
   /^extension\/dist\/(extension|cli|engine-build|graph-worker)\.js$/,
   /^extension\/dist\/lib(\.[\w.]+)?\.d\.ts$/,
   /^extension\/dist\/typescript-LICENSE\.txt$/,
-  /^extension\/dist\/webview\/\w+\.js$/,
+  /^extension\/dist\/webview\/[\w-]+\.js$/,
   /^extension\/schema\/graph\.schema\.json$/,
   /^extension\/docs\/([\w-]+\.md|adr\/\d{4}-[\w-]+\.md)$/,
 ];

@@ -17,7 +17,7 @@ function siblingPath(graphPath: string, role: string): string {
 }
 
 /** Where the manifest of a graph lives: `graph.json` → `graph.manifest.json`. */
-function manifestPathFor(graphPath: string): string {
+export function manifestPathFor(graphPath: string): string {
   return siblingPath(graphPath, 'manifest');
 }
 

@@ -94,7 +94,7 @@ interface ImpactAnswer extends Answered {
   candidateRadius: number;
 }
 
-interface NeighborsAnswer extends Answered {
+export interface NeighborsAnswer extends Answered {
   /** The start node first, then breadth-first order, neighbours of each node in sorted id order. */
   nodes: string[];
   /** Reached nodes whose degree is over the hub threshold: listed, never expanded, sorted. */
@@ -105,7 +105,7 @@ interface NeighborsAnswer extends Answered {
   edges: EdgeRef[];
 }
 
-interface PathAnswer extends Answered {
+export interface PathAnswer extends Answered {
   /** A shortest path on the undirected view, from first to last; [] when not connected. */
   path: string[];
   /** The edge taken for each hop (in its real direction), one fewer than `path`. */

@@ -1,0 +1,137 @@
+// The graph's answers as the webviews' messages: ids resolved to what a webview draws and lists
+// (label, kind, file:line), degrades passed on as `unavailable` with their reason and suggestions.
+// Written against GraphAccess only (src/host/graph-access.ts), and free of any vscode value, so a
+// unit test drives it with an access over a real graph (test/unit/panel-answers.test.ts).
+
+import type { GraphNode, NeighborsAnswer, PathAnswer, QueryResult, Unavailable } from '../../graph';
+import type { CallView, EdgeView, HostMessage, NodeView } from '../../protocol/messages';
+import type { CallSite, GraphAccess } from '../graph-access';
+
+const UNRESOLVED = 'unresolved:';
+
+export function nodeView(id: string, n: GraphNode | undefined): NodeView {
+  if (n) return { id, label: n.label, kind: n.kind, ...(n.sourceFile ? { file: n.sourceFile } : {}), ...(n.line ? { line: n.line } : {}) };
+  if (id.startsWith(UNRESOLVED)) return { id, label: id.slice(UNRESOLVED.length), kind: 'unresolved' };
+  return { id, label: id, kind: 'unknown' };
+}
+
+export async function nodeViews(access: GraphAccess, folder: string, ids: string[]): Promise<NodeView[]> {
+  const nodes = ids.length ? await access.nodes(folder, ids) : [];
+  return ids.map((id, i) => nodeView(id, nodes[i]));
+}
+
+function confidence(c: string): EdgeView['confidence'] {
+  return c === 'EXACT' || c === 'CANDIDATE' ? c : 'UNRESOLVED';
+}
+
+function isUnavailable(r: QueryResult): r is Unavailable {
+  return r.available === false;
+}
+
+async function unavailableMessage(access: GraphAccess, folder: string, requestId: number, r: Unavailable): Promise<HostMessage> {
+  return { type: 'unavailable', requestId, reason: r.reason, suggestions: await nodeViews(access, folder, (r.suggestions ?? []).slice(0, 10)) };
+}
+
+export async function neighborhoodMessage(access: GraphAccess, folder: string, requestId: number, id: string, budget: number, expand: boolean): Promise<HostMessage> {
+  const r = await access.ask(folder, { query: 'neighbors', id, budget });
+  if (isUnavailable(r)) return unavailableMessage(access, folder, requestId, r);
+  const a = r as NeighborsAnswer;
+  const views = await nodeViews(access, folder, a.nodes);
+  // A hub's degree is what its label says ("312 links"): ask only for the few hubs.
+  for (const hub of a.excludedHubs) {
+    const d = await access.details(folder, hub);
+    const v = views.find((n) => n.id === hub);
+    if (d && v) v.degree = d.degree;
+  }
+  const [focus, ...rest] = views;
+  return {
+    type: 'neighborhood',
+    requestId,
+    focus: focus ?? nodeView(id, undefined),
+    nodes: rest,
+    edges: a.edges.map((e) => ({ source: e.source, target: e.target, relation: e.relation, confidence: confidence(e.confidence) })),
+    excludedHubs: a.excludedHubs,
+    hubThreshold: a.hubThreshold,
+    expand,
+  };
+}
+
+/**
+ * What a path end names: an id as given; otherwise a name (`main`, `Greeter.hello`) that exactly one
+ * node carries as its label — so a user may type a name instead of picking an id. Anything else is
+ * passed on as typed, and the query answers "unknown node" with its suggestions.
+ */
+export async function resolveEnd(access: GraphAccess, folder: string, text: string): Promise<string> {
+  const [asId] = await access.nodes(folder, [text]);
+  if (asId || /^(sym|file|mod|adr|doc|unresolved):/.test(text)) return text;
+  const r = await access.ask(folder, { query: 'query', text });
+  if (isUnavailable(r) || !('matches' in r)) return text;
+  const nodes = await access.nodes(folder, r.matches);
+  const named = r.matches.filter((_, i) => nodes[i]?.label === text);
+  return named.length === 1 ? named[0] : text;
+}
+
+export async function pathMessage(access: GraphAccess, folder: string, requestId: number, fromText: string, toText: string): Promise<HostMessage> {
+  const from = await resolveEnd(access, folder, fromText);
+  const to = await resolveEnd(access, folder, toText);
+  const r = await access.ask(folder, { query: 'path', from, to });
+  if (isUnavailable(r)) return unavailableMessage(access, folder, requestId, r);
+  const a = r as PathAnswer;
+  const [fromView, toView] = await nodeViews(access, folder, [from, to]);
+  return {
+    type: 'path',
+    requestId,
+    from: fromView,
+    to: toView,
+    nodes: await nodeViews(access, folder, a.path),
+    edges: a.edges.map((e) => ({ source: e.source, target: e.target, relation: e.relation, confidence: confidence(e.confidence) })),
+  };
+}
+
+export async function detailsMessage(access: GraphAccess, folder: string, requestId: number, id: string): Promise<HostMessage> {
+  const d = await access.details(folder, id);
+  if (!d) {
+    const reason = id.startsWith(UNRESOLVED)
+      ? `${id.slice(UNRESOLVED.length)} is an unresolved call target: a name the resolver could not place, with no declaration to show.`
+      : `no details for ${id}: the graph cannot answer or holds no such node.`;
+    return { type: 'unavailable', requestId, reason, suggestions: [] };
+  }
+  const ids = [...new Set([...d.callers, ...d.candidates, ...d.callees].map((c) => c.id).concat(d.citedBy))];
+  const views = new Map((await nodeViews(access, folder, ids)).map((v) => [v.id, v]));
+  const call = (c: CallSite): CallView => ({
+    node: c.confidence === 'UNRESOLVED' && c.name ? { id: c.id, label: c.name, kind: 'unresolved' } : (views.get(c.id) ?? nodeView(c.id, undefined)),
+    confidence: c.confidence,
+    ...(c.evidence ? { at: `${c.evidence.file}:${c.evidence.line}` } : {}),
+    ...(c.reason ? { reason: c.reason } : {}),
+  });
+  return {
+    type: 'details',
+    requestId,
+    details: {
+      node: nodeView(id, d.node),
+      degree: d.degree,
+      callers: d.callers.map(call),
+      candidates: d.candidates.map(call),
+      callees: d.callees.map(call),
+      citedBy: d.citedBy.map((c) => views.get(c) ?? nodeView(c, undefined)),
+    },
+  };
+}
+
+const KIND_RANK: Record<string, number> = { file: 1, module: 2 };
+
+/**
+ * Autocomplete through `query` (a substring of ids): symbols first, then files, then modules, then
+ * the rest (records, docs); within each, shorter labels and then ids first, so `map` offers `map`
+ * before `mapTo`.
+ */
+export async function suggestionsMessage(access: GraphAccess, folder: string, requestId: number, text: string): Promise<HostMessage> {
+  const r = await access.ask(folder, { query: 'query', text });
+  if (isUnavailable(r) || !('matches' in r)) return { type: 'suggestions', requestId, items: [] };
+  const views = await nodeViews(access, folder, r.matches);
+  const rank = (v: NodeView) => (v.id.startsWith('sym:') ? 0 : (KIND_RANK[v.kind] ?? 3));
+  const lower = text.toLowerCase();
+  const exact = (v: NodeView) => (v.label.toLowerCase() === lower ? 0 : 1);
+  views.sort((a, b) => rank(a) - rank(b) || exact(a) - exact(b) || a.label.length - b.label.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { type: 'suggestions', requestId, items: views.slice(0, 30) };
+}

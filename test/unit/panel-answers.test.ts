@@ -1,0 +1,155 @@
+// src/host/panel/banner.ts and graph-answers.ts: the webviews are told exactly what the graph says
+// (the same node ids as the CLI's neighbors and path), resolved to labels and positions; degrades
+// arrive as banners or `unavailable`, never as an empty answer.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { answerQuery, nodeOf, parseGraphText, type GraphLoad, type NeighborsAnswer, type PathAnswer } from '../../src/graph';
+import type { FolderGraphState, GraphAccess, NodeDetails } from '../../src/host/graph-access';
+import { bannerFor, summaryOf } from '../../src/host/panel/banner';
+import { detailsMessage, neighborhoodMessage, pathMessage, suggestionsMessage } from '../../src/host/panel/graph-answers';
+import { SNAPSHOTS } from '../helpers/fixtures';
+
+const FOLDER = 'file:///work/app';
+
+/** A GraphAccess over a real graph.json, answering exactly as the CLI does. */
+function accessOver(snapshot: string): { access: GraphAccess; load: GraphLoad } {
+  const load = parseGraphText(fs.readFileSync(path.join(SNAPSHOTS, snapshot, 'graph.json'), 'utf8'));
+  assert.ok(load.ok);
+  const g = load.graph;
+  const access: GraphAccess = {
+    onDidChangeState: () => ({ dispose() {} }),
+    states: () => [],
+    state: () => undefined,
+    folderOf: () => FOLDER,
+    ask: async (_folder, request) => answerQuery(load, request),
+    nodes: async (_folder, ids) => ids.map((id) => nodeOf(g, id)),
+    details: async (_folder, id): Promise<NodeDetails | undefined> => {
+      const node = nodeOf(g, id);
+      if (!node) return undefined;
+      const edges = g.graph.edges;
+      const calls = edges.filter((e) => e.relation === 'calls');
+      return {
+        node,
+        degree: edges.filter((e) => e.source === id || e.target === id).length,
+        callers: calls.filter((e) => e.target === id && e.confidence === 'EXACT').map((e) => ({ id: e.source, confidence: e.confidence, evidence: e.evidence })),
+        candidates: calls.filter((e) => e.target === id && e.confidence === 'CANDIDATE').map((e) => ({ id: e.source, confidence: e.confidence })),
+        callees: calls.filter((e) => e.source === id).map((e) => ({ id: e.target, confidence: e.confidence, ...(e.reason ? { reason: e.reason, name: e.target.slice('unresolved:'.length) } : {}) })),
+        citedBy: [],
+      };
+    },
+    locationOf: () => undefined,
+  };
+  return { access, load };
+}
+
+function state(over: Partial<FolderGraphState>): FolderGraphState {
+  return { folder: FOLDER, folderName: 'app', graphPath: '/work/app/.knowledge-graph/graph.json', kind: 'ready', nodes: 10, edges: 20, callsLayer: true, staleFiles: [], ...over };
+}
+
+describe('banners', () => {
+  it('says nothing when the graph answers and is fresh', () => {
+    assert.equal(bannerFor(state({})), null);
+    assert.equal(summaryOf(state({ nodes: 12345, edges: 1 })), 'app · 12,345 nodes · 1 edge');
+  });
+
+  for (const [what, s, kind, actions, blocking] of [
+    ['no folder', undefined, 'no-folder', [], true],
+    ['no graph', state({ kind: 'absent', reason: 'no graph at .knowledge-graph/graph.json' }), 'absent', ['build'], true],
+    ['the first build running', state({ kind: 'absent', building: { phase: 'parse', done: 3, total: 9 } }), 'building', ['showLog'], true],
+    ['a graph being read', state({ kind: 'loading' }), 'loading', [], true],
+    ['an unusable graph', state({ kind: 'unusable', reason: 'projection unparsable: Unexpected token', code: 'UNPARSABLE' }), 'unusable', ['rebuild', 'showLog'], true],
+    ['a build over a ready graph', state({ building: { phase: 'resolve', done: 1, total: 2 } }), 'building', ['showLog'], false],
+    ['no calls layer', state({ callsLayer: false }), 'calls-missing', ['rebuild'], false],
+    ['a stale graph', state({ staleFiles: ['a.ts', 'b.ts', 'c.ts', 'd.ts'] }), 'stale', ['build', 'showLog'], false],
+  ] as const) {
+    it(`${what}: a ${kind} banner${blocking ? ' that blocks answers' : ' that qualifies them'}, offering ${actions.join(', ') || 'nothing'}`, () => {
+      const b = bannerFor(s);
+      assert.ok(b);
+      assert.equal(b.kind, kind);
+      assert.deepEqual(b.actions, actions);
+      assert.equal(b.blocking, blocking);
+      assert.ok(b.reason.length > 10, b.reason);
+    });
+  }
+
+  it('names the changed files of a stale graph, a few of them', () => {
+    assert.match(bannerFor(state({ staleFiles: ['a.ts', 'b.ts', 'c.ts', 'd.ts'] }))?.reason ?? '', /^4 files changed since it was built \(a\.ts, b\.ts, c\.ts, …\)/);
+  });
+});
+
+describe('graph answers for the webviews', () => {
+  it('a neighbourhood holds the same node ids and edges as the CLI, resolved to labels and positions', async () => {
+    const { access, load } = accessOver('calls-callers');
+    const cli = answerQuery(load, { query: 'neighbors', id: 'sym:app.ts#compute', budget: 40 }) as NeighborsAnswer;
+    const m = await neighborhoodMessage(access, FOLDER, 7, 'sym:app.ts#compute', 40, false);
+    assert.equal(m.type, 'neighborhood');
+    if (m.type !== 'neighborhood') return;
+    assert.equal(m.requestId, 7);
+    assert.deepEqual([m.focus.id, ...m.nodes.map((n) => n.id)], cli.nodes);
+    assert.deepEqual(m.edges, cli.edges);
+    assert.deepEqual(m.focus, { id: 'sym:app.ts#compute', label: 'compute', kind: 'function', file: 'app.ts', line: m.focus.line });
+    assert.ok(m.nodes.every((n) => n.label && n.kind), 'every node has a label and a kind');
+  });
+
+  it('an unknown id is `unavailable` with suggestions, not an empty neighbourhood', async () => {
+    const { access } = accessOver('calls-callers');
+    const m = await neighborhoodMessage(access, FOLDER, 1, 'sym:app.ts#comput', 40, false);
+    assert.equal(m.type, 'unavailable');
+    if (m.type === 'unavailable') assert.match(m.reason, /unknown node/);
+  });
+
+  it('a path carries the CLI path, hop by hop, with each edge in its real direction', async () => {
+    const { access, load } = accessOver('calls-callers');
+    const cli = answerQuery(load, { query: 'path', from: 'sym:app.ts#Widget.onClick', to: 'sym:app.ts#other' }) as PathAnswer;
+    const m = await pathMessage(access, FOLDER, 2, 'sym:app.ts#Widget.onClick', 'sym:app.ts#other');
+    assert.equal(m.type, 'path');
+    if (m.type !== 'path') return;
+    assert.ok(cli.path.length >= 2);
+    assert.deepEqual(m.nodes.map((n) => n.id), cli.path);
+    assert.deepEqual(m.edges, cli.edges);
+    assert.equal(m.from.label, 'Widget.onClick');
+  });
+
+  it('a path end may be a name that one node carries, instead of an id', async () => {
+    const { access, load } = accessOver('calls-callers');
+    const cli = answerQuery(load, { query: 'path', from: 'sym:app.ts#Widget.onClick', to: 'sym:app.ts#other' }) as PathAnswer;
+    const m = await pathMessage(access, FOLDER, 6, 'Widget.onClick', 'other');
+    assert.equal(m.type, 'path');
+    if (m.type === 'path') assert.deepEqual(m.nodes.map((n) => n.id), cli.path);
+    const unknown = await pathMessage(access, FOLDER, 7, 'nosuchname', 'other');
+    assert.equal(unknown.type, 'unavailable');
+  });
+
+  it('details split proven callers from candidates and keep unresolved calls with their reasons', async () => {
+    const { access } = accessOver('calls-unplaced');
+    const { load } = accessOver('calls-unplaced');
+    assert.ok(load.ok);
+    const withUnresolved = load.graph.graph.edges.find((e) => e.relation === 'calls' && e.confidence === 'UNRESOLVED');
+    assert.ok(withUnresolved, 'the fixture has an unresolved call');
+    const m = await detailsMessage(access, FOLDER, 3, withUnresolved.source);
+    assert.equal(m.type, 'details');
+    if (m.type !== 'details') return;
+    const unresolved = m.details.callees.filter((c) => c.confidence === 'UNRESOLVED');
+    assert.ok(unresolved.length > 0);
+    assert.ok(unresolved.every((c) => c.reason && c.node.kind === 'unresolved'));
+  });
+
+  it('details of an unresolved name say what it is', async () => {
+    const { access } = accessOver('calls-unplaced');
+    const m = await detailsMessage(access, FOLDER, 4, 'unresolved:whatever');
+    assert.equal(m.type, 'unavailable');
+  });
+
+  it('suggestions list symbols before files and modules', async () => {
+    const { access } = accessOver('calls-callers');
+    const m = await suggestionsMessage(access, FOLDER, 5, 'app');
+    assert.equal(m.type, 'suggestions');
+    if (m.type !== 'suggestions') return;
+    const kinds = m.items.map((i) => (i.id.startsWith('sym:') ? 0 : i.kind === 'file' ? 1 : 2));
+    assert.deepEqual(kinds, [...kinds].sort());
+    assert.ok(kinds.includes(0) && kinds.includes(1));
+  });
+});
