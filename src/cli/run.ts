@@ -2,6 +2,7 @@
 
 import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
+import { CONFIG_HELP, runConfig } from './config';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { STATUS_HELP, runStatus } from './status';
 import { SERVE_HELP, runServe } from './serve';
@@ -17,6 +18,7 @@ Commands:
   status       List files changed since the graph was built.        kg status --help
   serve        Keep a build alive for an editor (JSON lines on stdin).  kg serve --help
   server       The background build server kg build uses: status, stop.  kg server --help
+  config       The graph configuration as it resolves (mode, rule, problems).  kg config --help
 
 Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
 ${queryCommandsHelp()}
@@ -55,6 +57,8 @@ export async function run(argv: string[], io: CliIo, ctx: { server?: ServerConte
         return runStatus(rest, io);
       case 'serve':
         return await runServe(rest, io);
+      case 'config':
+        return runConfig(rest, io);
       case 'server':
         return await runServerCommand(rest, io, ctx.server, (args, clientIo, build) => run(['build', ...args], clientIo, { build }));
       default:
@@ -64,7 +68,7 @@ export async function run(argv: string[], io: CliIo, ctx: { server?: ServerConte
     }
   } catch (e) {
     if (isUsageError(e)) {
-      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : command === 'serve' ? SERVE_HELP : command === 'server' ? SERVER_HELP : HELP;
+      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : command === 'serve' ? SERVE_HELP : command === 'server' ? SERVER_HELP : command === 'config' ? CONFIG_HELP : HELP;
       io.stderr.write(`kg: ${(e as Error).message}\n\n${help}`);
       return EXIT.USAGE;
     }

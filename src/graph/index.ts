@@ -30,6 +30,26 @@ export {
   type DoctorRuleResult,
   type DoctorSample,
 } from './doctor';
+export {
+  DEFAULT_GRAPH_CONFIG,
+  LEVEL_ENABLED,
+  LEVEL_GUARDED,
+  MAX_LEVEL,
+  MIN_LEVEL,
+  MODE_RULES,
+  MODE_RULE_TEXT,
+  MODES,
+  isMode,
+  modeRank,
+  readGraphConfig,
+  resolveGraphConfig,
+  resolveMode,
+  type GraphConfigReport,
+  type GraphConfigValues,
+  type Mode,
+  type ModeRule,
+  type ResolvedGraphConfig,
+} from './governance/config';
 export type { BuildDelta, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus, type GraphStatus } from './status';
