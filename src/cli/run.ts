@@ -2,6 +2,7 @@
 
 import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
+import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { STATUS_HELP, runStatus } from './status';
@@ -19,6 +20,7 @@ Commands:
   serve        Keep a build alive for an editor (JSON lines on stdin).  kg serve --help
   server       The background build server kg build uses: status, stop.  kg server --help
   config       The graph configuration as it resolves (mode, rule, problems).  kg config --help
+  check        Breaking changes against the graph, for CI (exit 1 in strict mode).  kg check --help
 
 Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
 ${queryCommandsHelp()}
@@ -59,6 +61,8 @@ export async function run(argv: string[], io: CliIo, ctx: { server?: ServerConte
         return await runServe(rest, io);
       case 'config':
         return runConfig(rest, io);
+      case 'check':
+        return runCheck(rest, io);
       case 'server':
         return await runServerCommand(rest, io, ctx.server, (args, clientIo, build) => run(['build', ...args], clientIo, { build }));
       default:
@@ -68,7 +72,7 @@ export async function run(argv: string[], io: CliIo, ctx: { server?: ServerConte
     }
   } catch (e) {
     if (isUsageError(e)) {
-      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : command === 'serve' ? SERVE_HELP : command === 'server' ? SERVER_HELP : command === 'config' ? CONFIG_HELP : HELP;
+      const help = command === 'build' ? BUILD_HELP : command === 'doctor' ? DOCTOR_HELP : command === 'status' ? STATUS_HELP : command === 'serve' ? SERVE_HELP : command === 'server' ? SERVER_HELP : command === 'config' ? CONFIG_HELP : command === 'check' ? CHECK_HELP : HELP;
       io.stderr.write(`kg: ${(e as Error).message}\n\n${help}`);
       return EXIT.USAGE;
     }
