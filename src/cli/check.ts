@@ -32,6 +32,7 @@ type parameters, export — never a body):
    "breaks": true, "failed": true, "checkedFiles": 3,
    "breakingChanges": [{"symbol": "sym:src/a.ts#f", "label": "f", "kind": "function",
      "change": "signature-changed", "file": "src/a.ts", "line": 3, "column": 17,
+     "now": {"line": 3, "column": 17},
      "consumers": [{"id": "sym:src/b.ts#run", "relation": "calls", "file": "src/b.ts",
                     "line": 4, "column": 10}]}],
    "problems": [], "evidenceClass": "GRAPH_DERIVED"}

@@ -161,7 +161,23 @@ export function breakingChanges(index: GuardIndex, file: string, now: readonly C
     into.consumers = [...into.consumers, ...c.consumers.filter((x) => !seen.has(`${x.id}\u0000${x.relation}\u0000${x.file}:${x.line}:${x.column}`))].sort(compareSites);
     out.delete(id);
   }
-  return [...out.values()].sort((a, b) => compareStrings(a.symbol, b.symbol));
+  return [...out.values()].sort((a, b) => compareStrings(a.symbol, b.symbol)).map(inKeyOrder);
+}
+
+/** The documented key order (docs/cli.md), so reports read the same everywhere. */
+function inKeyOrder(c: BreakingChange): BreakingChange {
+  return {
+    symbol: c.symbol,
+    label: c.label,
+    kind: c.kind,
+    change: c.change,
+    ...(c.renamedTo !== undefined ? { renamedTo: c.renamedTo } : {}),
+    file: c.file,
+    line: c.line,
+    column: c.column,
+    ...(c.now !== undefined ? { now: c.now } : {}),
+    consumers: c.consumers,
+  };
 }
 
 /** Distinct consuming nodes of a change (what "breaks N consumers" counts). */
