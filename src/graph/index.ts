@@ -74,6 +74,7 @@ export {
   type GuardRange,
   type GuardRelated,
 } from './governance/diagnostics';
+export { EditorGuard, type GuardResult } from './governance/editor-guard';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type BuildOutcome, type BuildSchedulerOptions, type SchedulerState, type SchedulerTimers } from './governance/build-scheduler';
 export type { BuildDelta, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './indexer/files/manifest';
@@ -86,6 +87,7 @@ import type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/bu
 import type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 import type { DeclaredSymbol } from './indexer/compiler/declared-signature';
 import { breakingChanges, type BreakingChange, type GuardIndex } from './governance/breaking';
+import { EditorGuard } from './governance/editor-guard';
 
 let engine: typeof Engine | undefined;
 
@@ -118,6 +120,11 @@ export function declaredSymbols(relPath: string, text: string): DeclaredSymbol[]
 export function guardEdit(index: GuardIndex, relPath: string, text: string): BreakingChange[] {
   if (!index.guarded.has(relPath)) return [];
   return breakingChanges(index, relPath, declaredSymbols(relPath, text));
+}
+
+/** The guard the extension host keeps per workspace folder, parsing with declaredSymbols (ADR-73). */
+export function createEditorGuard(): EditorGuard {
+  return new EditorGuard(declaredSymbols);
 }
 
 export function buildGraph(options: BuildOptions): BuildResult {

@@ -4,7 +4,7 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BuildScheduler, buildGraph, buildGuardIndex, formatBreakingChange, guardDiagnostics, guardEdit, memoryFileHost, type BreakingChange, type Mode, type SchedulerTimers } from '../../src/graph';
+import { BuildScheduler, buildGraph, createEditorGuard, EditorGuard, buildGuardIndex, formatBreakingChange, guardDiagnostics, guardEdit, memoryFileHost, type BreakingChange, type Mode, type SchedulerTimers } from '../../src/graph';
 
 const LIB = `export function add(a: number, b: number): number {
   return a + b;
@@ -18,7 +18,8 @@ const TREE = {
   'src/b.ts': 'import { add } from "./lib";\nexport function two() {\n  return add(3, 4);\n}\nexport function three() {\n  return add(5, 6);\n}\nexport function four() {\n  return add(7, 8);\n}\n',
 };
 
-const index = buildGuardIndex(buildGraph({ root: '/r', host: memoryFileHost('/r', TREE) }).graph);
+const built = buildGraph({ root: '/r', host: memoryFileHost('/r', TREE) }).graph;
+const index = buildGuardIndex(built);
 
 describe('guardEdit', () => {
   it('an unchanged buffer or a body edit: nothing; a file without guarded symbols is not parsed', () => {
@@ -68,6 +69,53 @@ describe('guardDiagnostics', () => {
   it('singular wording for one consumer', () => {
     const one: BreakingChange = { ...changed[0], consumers: [changed[0].consumers[0]] };
     assert.equal(formatBreakingChange(one), 'Changing the signature of function add breaks 1 consumer in 1 file: one (src/a.ts:3)');
+  });
+});
+
+describe('EditorGuard (what the host keeps per folder)', () => {
+  const edit = LIB.replace('b: number)', 'b: string)');
+
+  it('per mode: nothing in off and advisory; log only in shadow; warnings in guarded; errors in strict', () => {
+    const guard = createEditorGuard();
+    guard.setGraph(built);
+    const seen = (['off', 'advisory', 'shadow', 'guarded', 'strict'] as Mode[]).map((m) => {
+      guard.setMode(m);
+      const r = guard.check('src/lib.ts', edit);
+      return [m, r.changes.length, r.log.length, r.diagnostics.map((d) => d.severity).join()];
+    });
+    assert.deepEqual(seen, [
+      ['off', 0, 0, ''],
+      ['advisory', 0, 0, ''],
+      ['shadow', 1, 1, ''],
+      ['guarded', 1, 1, 'warning'],
+      ['strict', 1, 1, 'error'],
+    ]);
+  });
+
+  it('no graph, or a file without guarded symbols: nothing, and no parse', () => {
+    let parses = 0;
+    const guard = new EditorGuard(() => {
+      parses++;
+      return [];
+    });
+    guard.setMode('strict');
+    assert.equal(guard.active, false);
+    assert.deepEqual(guard.check('src/lib.ts', edit).changes, []);
+    guard.setGraph(built);
+    assert.equal(guard.guards('src/a.ts'), false);
+    guard.check('src/a.ts', 'anything');
+    assert.equal(parses, 0);
+    assert.equal(guard.check('src/lib.ts', edit).changes.length, 1, 'every symbol gone: reported as removed');
+    assert.equal(parses, 1);
+  });
+
+  it('a parser failure is a log line, not an exception', () => {
+    const guard = new EditorGuard(() => {
+      throw new Error('boom');
+    });
+    guard.setMode('guarded');
+    guard.setGraph(built);
+    assert.deepEqual(guard.check('src/lib.ts', edit), { changes: [], diagnostics: [], log: ['guard: src/lib.ts: not compared (boom)'] });
   });
 });
 
