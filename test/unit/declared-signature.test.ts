@@ -77,6 +77,7 @@ describe('declared signatures', () => {
       [(t) => t.replace('x: number = 1;', 'x: string = "1";'), ['C']],
       [(t) => t.replace('constructor(public z: string)', 'constructor(public z: number)'), ['C']],
       [(t) => t.replace('implements I', ''), ['C']],
+      [(t) => t.replace('constructor(public z: string)', 'private constructor(public z: string)'), ['C']],
       [(t) => t.replace('a: string; m(): void', 'a: number; m(): void'), ['I']],
       [(t) => t.replace('b: number }', 'b: string }'), ['U']],
       [(t) => t.replace('B = 2', 'B = 3'), ['E']],

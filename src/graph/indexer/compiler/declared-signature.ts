@@ -122,7 +122,9 @@ type Registered = (node: ts.Node) => string | undefined;
 function memberList(members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, sf: ts.SourceFile, rename: Map<string, string>, registered: Registered): string {
   const parts: string[] = [];
   for (const m of members) {
-    if (registered(m) !== undefined || isPrivate(m)) continue;
+    if (registered(m) !== undefined) continue;
+    // A private member is invisible outside, but a private constructor forbids `new`.
+    if (isPrivate(m) && !ts.isConstructorDeclaration(m)) continue;
     if (ts.isConstructorDeclaration(m)) {
       if (!m.body || !members.some((o) => o !== m && ts.isConstructorDeclaration(o) && !o.body)) parts.push('constructor' + functionSignature(m, sf, rename));
     } else if (ts.isPropertyDeclaration(m) || ts.isPropertySignature(m)) {
