@@ -66,6 +66,12 @@ describe('guardDiagnostics', () => {
     assert.match(r.message, /^Removing function add breaks 4 consumers in 2 files: /);
   });
 
+  it('top-level code is named by its place', () => {
+    const top: BreakingChange = { ...changed[0], consumers: [{ id: 'file:src/main.ts', relation: 'calls', file: 'src/main.ts', line: 7, column: 1 }] };
+    assert.equal(formatBreakingChange(top), 'Changing the signature of function add breaks 1 consumer in 1 file: src/main.ts:7 (top level)');
+    assert.equal(guardDiagnostics([top], 'guarded')[0].related[0].message, 'top-level code calls add here');
+  });
+
   it('singular wording for one consumer', () => {
     const one: BreakingChange = { ...changed[0], consumers: [changed[0].consumers[0]] };
     assert.equal(formatBreakingChange(one), 'Changing the signature of function add breaks 1 consumer in 1 file: one (src/a.ts:3)');

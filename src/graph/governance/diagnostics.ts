@@ -47,9 +47,16 @@ export function guardSeverity(mode: Mode): 'warning' | 'error' | undefined {
 /** How far the message lists consumers by name before "and N more" (the related list has them all). */
 export const MESSAGE_CONSUMERS = 3;
 
-function consumerName(c: ConsumerSite): string {
+/** The consuming symbol's name; undefined for a file's top-level code. */
+function consumerName(c: ConsumerSite): string | undefined {
   const hash = c.id.indexOf('#');
-  return hash >= 0 ? c.id.slice(hash + 1) : c.file;
+  return hash >= 0 ? c.id.slice(hash + 1) : undefined;
+}
+
+/** `run (src/app.ts:4)`, or `src/app.ts:4 (top level)` for top-level code. */
+function consumerAt(c: ConsumerSite): string {
+  const name = consumerName(c);
+  return name !== undefined ? `${name} (${c.file}:${c.line})` : `${c.file}:${c.line} (top level)`;
 }
 
 const RELATION_VERB: Readonly<Record<string, string>> = {
@@ -84,7 +91,7 @@ export function formatBreakingChange(change: BreakingChange): string {
   for (const c of change.consumers) {
     if (seen.has(c.id)) continue;
     seen.add(c.id);
-    if (named.length < MESSAGE_CONSUMERS) named.push(`${consumerName(c)} (${c.file}:${c.line})`);
+    if (named.length < MESSAGE_CONSUMERS) named.push(consumerAt(c));
   }
   const more = n - named.length;
   return `${what(change)} breaks ${n} consumer${n === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}: ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
@@ -112,7 +119,7 @@ export function guardDiagnostics(changes: readonly BreakingChange[], mode: Mode)
       code: GUARD_CODE,
       symbol: c.symbol,
       change: c.change,
-      related: c.consumers.map((s) => ({ file: s.file, line: s.line, column: s.column, message: `${consumerName(s)} ${RELATION_VERB[s.relation] ?? s.relation} ${c.label} here` })),
+      related: c.consumers.map((s) => ({ file: s.file, line: s.line, column: s.column, message: `${consumerName(s) ?? 'top-level code'} ${RELATION_VERB[s.relation] ?? s.relation} ${c.label} here` })),
     };
   });
 }
