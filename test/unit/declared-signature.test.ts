@@ -3,8 +3,12 @@
 // parser-only declaredSymbols agrees with the build byte for byte.
 
 import * as assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { run } from '../../src/cli/run';
 import { buildGraph, declaredSymbols, memoryFileHost } from '../../src/graph';
+import { copyFixture, removeTempDirs } from '../helpers/fixtures';
 
 const BASE = `
 export function f<T extends string>(a: T, b?: number): Promise<T> { return null as never; }
@@ -38,6 +42,8 @@ function changed(edit: (t: string) => string): string[] {
 }
 
 describe('declared signatures', () => {
+  after(removeTempDirs);
+
   it('every symbol gets one', () => {
     const s = declaredSymbols('src/a.ts', BASE);
     assert.deepEqual(
@@ -96,5 +102,27 @@ describe('declared signatures', () => {
     const { graph } = buildGraph({ root: '/r', host });
     const built = new Map(graph.nodes.filter((n) => n.sourceFile === 'src/a.ts' && n.id.startsWith('sym:')).map((n) => [n.id, n.signature]));
     assert.deepEqual(built, sigs(BASE));
+  });
+
+  it('an incremental build after a signature edit gives the bytes of a full build, the new signature included', async () => {
+    const root = copyFixture('guard-consumers');
+    const kg = async (args: string[]) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await run(args, { stdout: { write: (x: string) => (stdout += x) }, stderr: { write: (x: string) => (stderr += x) }, cwd: root });
+      assert.equal(code, 0, stderr);
+      return { stdout, stderr };
+    };
+    await kg(['build', '--apply']);
+    const graphFile = path.join(root, '.knowledge-graph', 'graph.json');
+    const before = fs.readFileSync(graphFile, 'utf8');
+    const lib = path.join(root, 'src', 'lib.ts');
+    fs.writeFileSync(lib, fs.readFileSync(lib, 'utf8').replace('add(a: number, b: number)', 'add(a: number, b: bigint)'));
+    const inc = await kg(['build', '--apply']);
+    assert.match(inc.stderr, /incremental build/);
+    const rebuilt = fs.readFileSync(graphFile, 'utf8');
+    assert.notEqual(rebuilt, before, 'the signature changed');
+    const full = await kg(['build', '--full']);
+    assert.equal(rebuilt, full.stdout);
   });
 });
