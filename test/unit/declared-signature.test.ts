@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { run } from '../../src/cli/run';
 import { buildGraph, declaredSymbols, memoryFileHost } from '../../src/graph';
-import { copyFixture, removeTempDirs } from '../helpers/fixtures';
+import * as ts from 'typescript';
+import { copyFixture, REPO, removeTempDirs } from '../helpers/fixtures';
 
 const BASE = `
 export function f<T extends string>(a: T, b?: number): Promise<T> { return null as never; }
@@ -124,5 +125,46 @@ describe('declared signatures', () => {
     assert.notEqual(rebuilt, before, 'the signature changed');
     const full = await kg(['build', '--full']);
     assert.equal(rebuilt, full.stdout);
+  });
+
+  it('on real code (rxjs sources): editing every function body changes no signature; removing every export changes every exported one', () => {
+    const dir = path.join(REPO, 'node_modules', 'rxjs', 'src', 'internal');
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (e.isDirectory()) walk(path.join(d, e.name));
+        else if (e.name.endsWith('.ts')) files.push(path.join(d, e.name));
+      }
+    };
+    walk(dir);
+    assert.ok(files.length > 100);
+    let bodies = 0;
+    let exported = 0;
+    for (const file of files) {
+      const rel = path.relative(REPO, file).split(path.sep).join('/');
+      const text = fs.readFileSync(file, 'utf8');
+      const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ESNext, true);
+      const inserts: number[] = [];
+      const visit = (n: ts.Node) => {
+        if (ts.isFunctionLike(n) && (n as ts.FunctionLikeDeclaration).body && ts.isBlock((n as ts.FunctionLikeDeclaration).body as ts.Node)) {
+          inserts.push(((n as ts.FunctionLikeDeclaration).body as ts.Block).getStart(sf) + 1);
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
+      let edited = text;
+      for (const at of inserts.sort((a, b) => b - a)) edited = edited.slice(0, at) + ' void 0; /* edited */ ' + edited.slice(at);
+      bodies += inserts.length;
+      const before = declaredSymbols(rel, text);
+      const after = declaredSymbols(rel, edited);
+      assert.deepEqual(after.map((x) => [x.id, x.signature]), before.map((x) => [x.id, x.signature]), rel);
+      const unexported = new Map(declaredSymbols(rel, text.replace(/^export (?!\*|\{|default|=)/gm, '')).map((x) => [x.id, x.signature]));
+      for (const x of before) {
+        if (!x.exported || x.parent !== undefined) continue;
+        exported++;
+        assert.notEqual(unexported.get(x.id), x.signature, `${x.id} lost its export`);
+      }
+    }
+    assert.ok(bodies > 500 && exported > 300, `${bodies} bodies, ${exported} exports`);
   });
 });
