@@ -115,6 +115,40 @@ describe('EditorGuard (what the host keeps per folder)', () => {
     assert.equal(parses, 1);
   });
 
+  it('a breaking change survives the rebuild its own save triggers (autoIndex), until undone or accepted', () => {
+    const rebuilt = (lib: string) => buildGraph({ root: '/r', host: memoryFileHost('/r', { ...TREE, 'src/lib.ts': lib }) }).graph;
+    const guard = createEditorGuard();
+    guard.setMode('guarded');
+    guard.setGraph(built);
+    assert.equal(guard.check('src/lib.ts', edit).changes.length, 1);
+    // Saved: the graph is rebuilt from the edited file and records the new signature.
+    guard.setGraph(rebuilt(edit));
+    const held = guard.check('src/lib.ts', edit);
+    assert.deepEqual(held.changes.map((c) => [c.symbol, c.change, c.consumers.length]), [['sym:src/lib.ts#add', 'signature-changed', 4]]);
+    assert.deepEqual(guard.pendingFiles(), ['src/lib.ts']);
+    // Undone: nothing, and nothing pending.
+    assert.deepEqual(guard.check('src/lib.ts', LIB).changes, []);
+    assert.deepEqual(guard.pendingFiles(), []);
+    // Accepted: the rebuilt graph is the baseline again.
+    guard.setGraph(built);
+    guard.check('src/lib.ts', edit);
+    guard.setGraph(rebuilt(edit));
+    guard.accept('src/lib.ts');
+    assert.deepEqual(guard.check('src/lib.ts', edit).changes, []);
+  });
+
+  it('a removed symbol stays reported, with its consumers, after the rebuild that drops its node', () => {
+    const removed = 'export function solo(): void {}\n';
+    const guard = createEditorGuard();
+    guard.setMode('strict');
+    guard.setGraph(built);
+    assert.equal(guard.check('src/lib.ts', removed).changes.length, 1);
+    guard.setGraph(buildGraph({ root: '/r', host: memoryFileHost('/r', { ...TREE, 'src/lib.ts': removed }) }).graph);
+    const [c] = guard.check('src/lib.ts', removed).changes;
+    assert.deepEqual([c.symbol, c.change, c.consumers.length], ['sym:src/lib.ts#add', 'removed', 4]);
+    assert.equal(guard.check('src/lib.ts', removed).diagnostics[0].severity, 'error');
+  });
+
   it('a parser failure is a log line, not an exception', () => {
     const guard = new EditorGuard(() => {
       throw new Error('boom');

@@ -51,7 +51,8 @@ export interface CurrentSymbol {
   parent?: string;
 }
 
-interface Guarded {
+/** A guarded symbol as the graph recorded it, with its consumers in other files. */
+export interface Guarded {
   node: GraphNode;
   consumers: ConsumerSite[];
 }
@@ -114,6 +115,28 @@ export function buildGuardIndex(graph: Graph): GuardIndex {
     else guarded.set(file, [entry]);
   }
   return { guarded, declared, parent, signatures, calls: graph.layers.includes('calls') };
+}
+
+/**
+ * The index with the baseline of some symbols of `file` replaced: each entry's recorded
+ * signature and export stand in for what the index holds, and a symbol the index no longer has
+ * (removed, then re-indexed) is guarded again with the entry's consumers. The editor uses it to
+ * keep a breaking change visible after autoIndex rebuilt the graph from the breaking edit
+ * (src/graph/governance/editor-guard.ts).
+ */
+export function withBaseline(index: GuardIndex, file: string, entries: readonly Guarded[]): GuardIndex {
+  if (entries.length === 0) return index;
+  const list = new Map((index.guarded.get(file) ?? []).map((g) => [g.node.id, g]));
+  for (const old of entries) {
+    const current = list.get(old.node.id);
+    const node: GraphNode = { ...(current?.node ?? old.node), signature: old.node.signature };
+    if (old.node.exported === true) node.exported = true;
+    else delete node.exported;
+    list.set(old.node.id, { node, consumers: current?.consumers ?? old.consumers });
+  }
+  const guarded = new Map(index.guarded);
+  guarded.set(file, [...list.values()].sort((a, b) => compareStrings(a.node.id, b.node.id)));
+  return { ...index, guarded };
 }
 
 /** Files whose edits the guard compares (the others have no symbol with consumers elsewhere), sorted. */
