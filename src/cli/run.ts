@@ -4,6 +4,8 @@
 
 import { isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
+import { CHECK_HELP, runCheck } from './check';
+import { CONFIG_HELP, runConfig } from './config';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { QUERY_COMMANDS } from './query';
 import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
@@ -40,6 +42,8 @@ const COMMANDS: readonly Command[] = [
     help: SERVER_HELP,
     run: (args, io, ctx) => runServerCommand(args, io, ctx.server, (buildArgs, clientIo, build) => run(['build', ...buildArgs], clientIo, { build })),
   },
+  { name: 'config', group: 'command', summary: 'The graph configuration as it resolves (mode, rules, problems).', help: CONFIG_HELP, run: (args, io) => runConfig(args, io) },
+  { name: 'check', group: 'command', summary: 'Breaking changes against the graph, for CI (exit 1 in strict mode).', help: CHECK_HELP, run: (args, io) => runCheck(args, io) },
   ...QUERY_COMMANDS,
 ];
 

@@ -129,6 +129,12 @@ export interface GraphNode {
   symbolKinds?: SymbolKind[];
   /** True for declarations exported from their file. */
   exported?: boolean;
+  /**
+   * On `sym:` nodes: 12 hex characters hashing the declared signature (parameters and their
+   * types, return type, type parameters, export; never the body), so a later edit can tell a
+   * signature change from an implementation change without the old text (docs/graph-format.md).
+   */
+  signature?: string;
 }
 
 export interface GraphEdge {
@@ -190,6 +196,7 @@ export const NODE_KEY_ORDER = [
   'declarationCount',
   'symbolKinds',
   'exported',
+  'signature',
 ] as const;
 export const EDGE_KEY_ORDER = [
   'source',

@@ -5,3 +5,4 @@
 
 export { buildGraph } from './builder';
 export { BuildSession, buildTracked } from './incremental';
+export { declaredSymbols } from './file-symbols';

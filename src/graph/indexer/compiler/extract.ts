@@ -7,6 +7,7 @@ import { fileId, symbolId } from '../../ids';
 import type { Evidence, GraphEdge, GraphNode, SymbolKind } from '../../model';
 import { compareStrings } from '../../model';
 import { exactEdge } from '../edges';
+import { signDeclarations } from './declared-signature';
 
 export type ImportKind = 'import' | 're-export';
 
@@ -295,6 +296,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     if (kinds.size > 1) node.symbolKinds = [...kinds].sort(compareStrings);
     nodes.push(node);
   }
+  signDeclarations(sf, nodes, (n) => registeredId(n, sf, declarations));
   return { path: relPath, nodes, edges, imports: collectImports(sf, relPath), declarations };
 }
 

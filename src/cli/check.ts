@@ -1,0 +1,137 @@
+// `kg check`: the breaking-change guard for CI (ADR-72). Compares the working tree with the graph
+// it was built from (or a base graph, e.g. main's): each symbol with EXACT consumers in other
+// files that was removed, renamed, unexported or whose declared signature changed is a breaking
+// change, listed with its consumers. Fails (exit 1) only when the configured mode resolves to
+// strict. Reads files with the parser alone: no program, no checker.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  breakingChanges,
+  buildGuardIndex,
+  consumerCount,
+  declaredSymbols,
+  formatBreakingChange,
+  guardedFiles,
+  loadGraphFile,
+  nodeFileHost,
+  readGraphConfig,
+  type BreakingChange,
+  GraphError,
+} from '../graph';
+import { EXIT, type CliIo } from './streams';
+import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
+
+export const CHECK_HELP = `Usage: kg check [--root DIR] [--base FILE]
+
+Compares the working tree with a graph and prints the breaking changes as JSON: every symbol with
+EXACT consumers in other files (callers, subclasses, implementers) that the working tree removed,
+renamed, unexported, or whose declared signature changed (parameters, their types, return type,
+type parameters, export — never a body):
+
+  {"available": true, "base": "...", "mode": "strict", "requestedMode": "strict", "rule": "...",
+   "breaks": true, "failed": true, "checkedFiles": 3,
+   "breakingChanges": [{"symbol": "sym:src/a.ts#f", "label": "f", "kind": "function",
+     "change": "signature-changed", "file": "src/a.ts", "line": 3, "column": 17,
+     "now": {"line": 3, "column": 17},
+     "consumers": [{"id": "sym:src/b.ts#run", "relation": "calls", "file": "src/b.ts",
+                    "line": 4, "column": 10}]}],
+   "problems": [], "evidenceClass": "GRAPH_DERIVED"}
+
+change is one of removed, renamed (with "renamedTo"), unexported, signature-changed. The mode
+comes from <root>/.knowledge-graph/config.json (kg config).
+
+Options:
+${optionLines([COMMON_OPTIONS.root], 15)}
+  --base FILE    The graph to compare with (default: <root>/.knowledge-graph/graph.json, the graph
+                 the tree was built from). In CI, pass the graph built on the target branch.
+${optionLines([COMMON_OPTIONS.help], 15)}
+
+Exit codes: 0 nothing breaks, or the mode is below strict (the report is printed either way);
+1 the mode is strict and something breaks; 2 bad usage or a missing root; 3 the base graph is
+unavailable (absent, unreadable, invalid, or built without the calls layer):
+{"available": false, "reason": "..."}.
+`;
+
+export function runCheck(args: string[], io: CliIo): number {
+  const { values } = parseCommandArgs({
+    args,
+    options: {
+      root: { type: 'string' },
+      base: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: false,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(CHECK_HELP);
+    return EXIT.OK;
+  }
+  const root = path.resolve(io.cwd, values.root ?? '.');
+  const rootPosix = root.split(path.sep).join('/');
+  if (nodeFileHost.stat(rootPosix)?.type !== 'directory') {
+    throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
+  }
+  const base = values.base !== undefined ? path.resolve(io.cwd, values.base) : path.join(root, '.knowledge-graph', 'graph.json');
+  const shown = path.relative(io.cwd, base) || base;
+
+  const config = readGraphConfig(nodeFileHost, rootPosix);
+  for (const p of config.problems) io.stderr.write(`kg: note: ${config.configFile}: ${p}\n`);
+
+  const unavailable = (reason: string, code: string): number => {
+    io.stdout.write(JSON.stringify({ available: false, base: shown, reason, code, evidenceClass: 'GRAPH_DERIVED' }) + '\n');
+    io.stderr.write(`kg: check: ${reason}${code === 'NO_GRAPH' ? ' (build one with: kg build --apply)' : ''}\n`);
+    return EXIT.UNAVAILABLE;
+  };
+  const load = loadGraphFile(base);
+  if (!load.ok) return unavailable(load.unavailable.reason, load.unavailable.code);
+  const index = buildGuardIndex(load.graph.graph);
+  if (!index.calls) return unavailable('calls layer not built in this projection', 'LAYER_MISSING');
+
+  const problems: string[] = [];
+  if (!index.signatures) problems.push('the base graph records no signatures (built by an older kg): only removed, renamed and unexported symbols are found; rebuild it to compare signatures');
+  const changes: BreakingChange[] = [];
+  const files = guardedFiles(index);
+  for (const file of files) {
+    let text: string | undefined;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(path.join(root, ...file.split('/'))));
+    } catch (e) {
+      const code = (e as { code?: unknown })?.code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        problems.push(`${file}: unreadable (${typeof code === 'string' ? code : 'not valid UTF-8'}); not compared`);
+        continue;
+      }
+    }
+    changes.push(...breakingChanges(index, file, text === undefined ? null : declaredSymbols(file, text)));
+  }
+  for (const p of problems) io.stderr.write(`kg: note: ${p}\n`);
+
+  const mode = config.resolved.mode;
+  const breaks = changes.length > 0;
+  const failed = breaks && mode === 'strict';
+  io.stdout.write(
+    JSON.stringify({
+      available: true,
+      base: shown,
+      mode,
+      requestedMode: config.requested.mode,
+      rule: config.rule,
+      breaks,
+      failed,
+      checkedFiles: files.length,
+      breakingChanges: changes,
+      problems: [...config.problems, ...problems],
+      evidenceClass: 'GRAPH_DERIVED',
+    }) + '\n',
+  );
+  for (const c of changes) io.stderr.write(`kg: check: ${c.file}:${c.now?.line ?? c.line}: ${formatBreakingChange(c)}\n`);
+  const consumers = changes.reduce((n, c) => n + consumerCount(c), 0);
+  io.stderr.write(
+    breaks
+      ? `kg: check: ${changes.length} breaking change${changes.length === 1 ? '' : 's'} (${consumers} consumer${consumers === 1 ? '' : 's'}); mode ${mode}: ${failed ? 'failing' : 'not failing (only strict fails)'}\n`
+      : `kg: check: nothing breaks (${files.length} file${files.length === 1 ? '' : 's'} with guarded symbols compared)\n`,
+  );
+  return failed ? EXIT.FAILED : EXIT.OK;
+}

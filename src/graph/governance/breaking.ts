@@ -1,0 +1,209 @@
+// The breaking-change guard's comparison (ADR-72): a graph as it was built, and the symbols a file
+// declares now → what an edit removed, renamed, unexported or changed the signature of, for each
+// symbol that has EXACT consumers in other files, with those consumers and where they use it.
+// Pure and synchronous: the editor runs it on every keystroke (after declaredSymbols), `kg check`
+// on every file of the working tree that holds a guarded symbol.
+
+import type { Graph, GraphNode } from '../model';
+import { compareStrings } from '../model';
+
+/** The relations through which a node consumes a symbol (what `affected` lists, files' imports aside). */
+export const GUARD_RELATIONS: ReadonlySet<string> = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports', 'imports']);
+
+/** One place that depends on a guarded symbol. */
+export interface ConsumerSite {
+  /** The consuming node: a symbol, or a file for top-level code. */
+  id: string;
+  relation: string;
+  /** Where it uses the symbol (the call site, the `extends` clause), repository-relative. */
+  file: string;
+  line: number;
+  column: number;
+}
+
+export type BreakingChangeKind = 'removed' | 'renamed' | 'unexported' | 'signature-changed';
+
+export interface BreakingChange {
+  symbol: string;
+  label: string;
+  kind: string;
+  change: BreakingChangeKind;
+  /** The symbol's file, and where it was declared when the graph was built. */
+  file: string;
+  line: number;
+  column: number;
+  /** Where it is declared now (absent when removed or renamed). */
+  now?: { line: number; column: number };
+  /** For `renamed`: the new symbol with the same kind and signature that appeared in the file. */
+  renamedTo?: string;
+  /** EXACT consumers in other files, by file, line, column, id. */
+  consumers: ConsumerSite[];
+}
+
+/** A symbol as a file declares it now: what declaredSymbols returns (src/graph/indexer/compiler/declared-signature.ts). */
+export interface CurrentSymbol {
+  id: string;
+  kind: string;
+  line: number;
+  column: number;
+  exported: boolean;
+  signature: string;
+  parent?: string;
+}
+
+/** A guarded symbol as the graph recorded it, with its consumers in other files. */
+export interface Guarded {
+  node: GraphNode;
+  consumers: ConsumerSite[];
+}
+
+/** What the comparison needs from a graph, indexed once per graph load (not per keystroke). */
+export interface GuardIndex {
+  /** Files with at least one guarded symbol → those symbols, sorted by id. */
+  readonly guarded: ReadonlyMap<string, readonly Guarded[]>;
+  /** Every symbol id a file declared when the graph was built (to tell a rename from an addition). */
+  readonly declared: ReadonlyMap<string, ReadonlySet<string>>;
+  /** A symbol → the symbol containing it (a method → its class). */
+  readonly parent: ReadonlyMap<string, string>;
+  /** False for a graph written before signatures were recorded: only removals can be told. */
+  readonly signatures: boolean;
+  /** False without the calls layer (an --extract-only build): consumers would be missing. */
+  readonly calls: boolean;
+}
+
+function compareSites(a: ConsumerSite, b: ConsumerSite): number {
+  return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.id, b.id) || compareStrings(a.relation, b.relation);
+}
+
+export function buildGuardIndex(graph: Graph): GuardIndex {
+  const nodes = new Map<string, GraphNode>();
+  const declared = new Map<string, Set<string>>();
+  let signatures = false;
+  for (const n of graph.nodes) {
+    nodes.set(n.id, n);
+    if (!n.id.startsWith('sym:') || n.sourceFile === undefined) continue;
+    if (n.signature !== undefined) signatures = true;
+    let set = declared.get(n.sourceFile);
+    if (!set) declared.set(n.sourceFile, (set = new Set()));
+    set.add(n.id);
+  }
+  const consumers = new Map<string, ConsumerSite[]>();
+  const parent = new Map<string, string>();
+  for (const e of graph.edges) {
+    if (!e.target.startsWith('sym:')) continue;
+    if (e.relation === 'contains') {
+      if (e.source.startsWith('sym:')) parent.set(e.target, e.source);
+      continue;
+    }
+    if (e.confidence !== 'EXACT' || !GUARD_RELATIONS.has(e.relation)) continue;
+    const target = nodes.get(e.target);
+    const file = e.evidence?.file ?? nodes.get(e.source)?.sourceFile;
+    // Consumers in the same file change with the edit itself: the compiler shows those.
+    if (!target || file === undefined || file === target.sourceFile) continue;
+    const site: ConsumerSite = { id: e.source, relation: e.relation, file, line: e.evidence?.line ?? 1, column: e.evidence?.column ?? 1 };
+    const list = consumers.get(e.target);
+    if (list) list.push(site);
+    else consumers.set(e.target, [site]);
+  }
+  const guarded = new Map<string, Guarded[]>();
+  for (const id of [...consumers.keys()].sort(compareStrings)) {
+    const node = nodes.get(id) as GraphNode;
+    const file = node.sourceFile as string;
+    const entry = { node, consumers: (consumers.get(id) as ConsumerSite[]).sort(compareSites) };
+    const list = guarded.get(file);
+    if (list) list.push(entry);
+    else guarded.set(file, [entry]);
+  }
+  return { guarded, declared, parent, signatures, calls: graph.layers.includes('calls') };
+}
+
+/**
+ * The index with the baseline of some symbols of `file` replaced: each entry's recorded
+ * signature and export stand in for what the index holds, and a symbol the index no longer has
+ * (removed, then re-indexed) is guarded again with the entry's consumers. The editor uses it to
+ * keep a breaking change visible after autoIndex rebuilt the graph from the breaking edit
+ * (src/graph/governance/editor-guard.ts).
+ */
+export function withBaseline(index: GuardIndex, file: string, entries: readonly Guarded[]): GuardIndex {
+  if (entries.length === 0) return index;
+  const list = new Map((index.guarded.get(file) ?? []).map((g) => [g.node.id, g]));
+  for (const old of entries) {
+    const current = list.get(old.node.id);
+    const node: GraphNode = { ...(current?.node ?? old.node), signature: old.node.signature };
+    if (old.node.exported === true) node.exported = true;
+    else delete node.exported;
+    list.set(old.node.id, { node, consumers: current?.consumers ?? old.consumers });
+  }
+  const guarded = new Map(index.guarded);
+  guarded.set(file, [...list.values()].sort((a, b) => compareStrings(a.node.id, b.node.id)));
+  return { ...index, guarded };
+}
+
+/** Files whose edits the guard compares (the others have no symbol with consumers elsewhere), sorted. */
+export function guardedFiles(index: GuardIndex): string[] {
+  return [...index.guarded.keys()].sort(compareStrings);
+}
+
+/**
+ * What an edit of `file` breaks. `now` is what the file declares now (declaredSymbols of its
+ * text), or null when the file is gone. A removed member of a removed class is reported with
+ * the class (its consumers folded in), not on its own.
+ */
+export function breakingChanges(index: GuardIndex, file: string, now: readonly CurrentSymbol[] | null): BreakingChange[] {
+  const guarded = index.guarded.get(file);
+  if (!guarded) return [];
+  const current = new Map((now ?? []).map((s) => [s.id, s]));
+  const before = index.declared.get(file) ?? new Set<string>();
+  const added = (now ?? []).filter((s) => !before.has(s.id));
+  const out = new Map<string, BreakingChange>();
+  for (const { node, consumers } of guarded) {
+    const base = { symbol: node.id, label: node.label, kind: node.kind, file, line: node.line ?? 1, column: node.column ?? 1, consumers };
+    const s = current.get(node.id);
+    if (!s) {
+      const same = node.signature === undefined ? [] : added.filter((a) => a.kind === node.kind && a.signature === node.signature);
+      out.set(node.id, same.length === 1 ? { ...base, change: 'renamed', renamedTo: same[0].id } : { ...base, change: 'removed' });
+    } else if (node.exported === true && !s.exported) {
+      out.set(node.id, { ...base, change: 'unexported', now: { line: s.line, column: s.column } });
+    } else if (node.signature !== undefined && s.signature !== node.signature) {
+      out.set(node.id, { ...base, change: 'signature-changed', now: { line: s.line, column: s.column } });
+    }
+  }
+  // Fold a removed member into its removed (or renamed) ancestor, when that ancestor is reported too.
+  for (const id of [...out.keys()]) {
+    const c = out.get(id) as BreakingChange;
+    if (c.change !== 'removed') continue;
+    let up = index.parent.get(id);
+    let into: BreakingChange | undefined;
+    while (up !== undefined) {
+      const p = out.get(up);
+      if (p && (p.change === 'removed' || p.change === 'renamed')) into = p;
+      up = index.parent.get(up);
+    }
+    if (!into || into === c) continue;
+    const seen = new Set(into.consumers.map((x) => `${x.id}\u0000${x.relation}\u0000${x.file}:${x.line}:${x.column}`));
+    into.consumers = [...into.consumers, ...c.consumers.filter((x) => !seen.has(`${x.id}\u0000${x.relation}\u0000${x.file}:${x.line}:${x.column}`))].sort(compareSites);
+    out.delete(id);
+  }
+  return [...out.values()].sort((a, b) => compareStrings(a.symbol, b.symbol)).map(inKeyOrder);
+}
+
+/** The documented key order (docs/cli.md), so reports read the same everywhere. */
+function inKeyOrder(c: BreakingChange): BreakingChange {
+  return {
+    symbol: c.symbol,
+    label: c.label,
+    kind: c.kind,
+    change: c.change,
+    ...(c.renamedTo !== undefined ? { renamedTo: c.renamedTo } : {}),
+    file: c.file,
+    line: c.line,
+    column: c.column,
+    ...(c.now !== undefined ? { now: c.now } : {}),
+    consumers: c.consumers,
+  };
+}
+
+/** Distinct consuming nodes of a change (what "breaks N consumers" counts). */
+export function consumerCount(change: BreakingChange): number {
+  return new Set(change.consumers.map((c) => c.id)).size;
+}
