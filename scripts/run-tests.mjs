@@ -1,4 +1,6 @@
-// Runs the unit and integration tests with node's own test runner (TypeScript through tsx).
+// Runs the unit and integration tests (test/unit) and the robustness tier (test/robustness: hostile
+// inputs, fuzzing, two users, kills) with node's own test runner (TypeScript through tsx).
+// `npm test` runs both tiers, through npm run test:unit.
 // usage: node scripts/run-tests.mjs [--update-snapshots] [name-filter...]
 
 import { spawnSync } from 'node:child_process';
@@ -20,7 +22,7 @@ function find(dir) {
   return out.sort();
 }
 
-const files = find('test/unit').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = [...find('test/unit'), ...find('test/robustness')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

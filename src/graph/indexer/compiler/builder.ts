@@ -19,6 +19,7 @@ import { createProjectProgram, SourceFileCache, type ProgramStore } from './prog
 import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
 import { fileShape, type FileShape } from './shape';
 import { RationaleLayer } from '../rationale/rationale';
+import { screenSources, type ScreenVerdict } from './screen';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -47,6 +48,8 @@ export interface BuildOptions {
    * reuses everything unchanged. Updated in place.
    */
   programs?: ProgramStore;
+  /** The screen's verdict on files already on record (an incremental build's unchanged files). */
+  screened?: (input: SourceInput) => ScreenVerdict | undefined;
 }
 
 /** A file's facts taken from a previous build instead of parsing and resolving it again. */
@@ -161,8 +164,12 @@ export function buildGraph(options: BuildOptions): BuildResult {
 
   const d = discover(host, root);
   const diagnostics: BuildDiagnostic[] = [];
-  const inputs = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics);
-  const skipped = d.skippedFiles + diagnostics.length;
+  const read = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics);
+  const unread = diagnostics.length;
+  // Before any program sees them: too deep for the compiler → skipped; syntax errors → named (ADR 75).
+  const screened = screenSources(read, diagnostics, options.screened);
+  const inputs = screened.accepted;
+  const skipped = d.skippedFiles + unread + screened.skipped;
   for (const x of [...d.diagnostics, ...d.configDiagnostics]) diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
   sink?.log?.('info', `discovered ${d.sourceFiles.length} source files in ${d.projects.length} project${d.projects.length === 1 ? '' : 's'}`);
   checkCancelled(sink);
