@@ -8,7 +8,7 @@ export { nodeFileHost, memoryFileHost, type FileHost, type MemoryTree } from './
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { writeFileAtomic } from './io/atomic';
-export { loadGraphFile, parseGraphText, checkGraph, defaultMaxBytes, MAX_GRAPH_BYTES, type LoadOptions } from './io/load';
+export { loadGraphFile, parseGraphText, checkGraph, defaultMaxBytes, MAX_GRAPH_BYTES, SCHEMA_SAMPLE_LIMIT, schemaViolations, type LoadOptions, type SchemaViolations } from './io/load';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/dispatch';
 export { queryCallers } from './query/callers';
