@@ -19,7 +19,7 @@ import {
   type TrackedBuildResult,
 } from '../graph';
 import type { BuildEvent } from './events';
-import { buildOnServer, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
+import { buildOnServer, serverDirProblem, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
 import { EXIT, type CliIo } from './streams';
 
 export const BUILD_HELP = `Usage: kg build [--apply] [--full] [--extract-only] [--root DIR] [--out FILE] [--list-external]
@@ -112,7 +112,14 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
       // no such root: building here says so
     }
   }
-  const paths = useServer && realRoot !== undefined ? serverPaths(server, realRoot) : undefined;
+  let paths = useServer && realRoot !== undefined ? serverPaths(server, realRoot) : undefined;
+  const dirProblem = paths ? serverDirProblem(path.dirname(paths.lockFile)) : undefined;
+  if (paths && dirProblem) {
+    // Loudly, and no server anywhere else: one the user's kg server status|stop cannot see must not run (ADR 77).
+    const where = server?.dir !== undefined ? `KG_SERVER_DIR=${server.dir}` : path.dirname(paths.lockFile);
+    io.stderr.write(`kg: warning: ${where} is not a folder only this user can enter (${dirProblem}); building without a build server\n`);
+    paths = undefined;
+  }
   if (paths) {
     const code = await buildOnServer(paths, args, io);
     if (code !== undefined) return code;

@@ -18,12 +18,12 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile } from '../graph';
+import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile, unsafeDirReason, userStateBase } from '../graph';
 import { EXIT, type CliIo } from './streams';
+
 
 /** The protocol between a `kg build` client and a server; both come from one installed `kg`. */
 const PROTOCOL = 1;
@@ -75,24 +75,32 @@ export function serverPaths(ctx: ServerContext, root: string): ServerPaths {
     .update([PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, root].join('\0'))
     .digest('hex')
     .slice(0, 20);
-  const dir = ctx.dir ?? path.join(os.tmpdir(), `knowledge-graph-servers-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`);
+  const dir = ctx.dir ?? path.join(userStateBase(), 'servers');
   const socket = process.platform === 'win32' ? `\\\\.\\pipe\\knowledge-graph-${id}` : path.join(dir, `${id}.sock`);
   return { root, socket, lockFile: path.join(dir, `${id}.lock`), logFile: path.join(dir, `${id}.log`) };
 }
 
 /** The socket folder, created private; undefined (no server) when it is not this user's alone. */
 function privateDir(dir: string): string | undefined {
+  return serverDirProblem(dir) === undefined ? dir : undefined;
+}
+
+/**
+ * Why the socket folder `dir` cannot be used (created 0700 when missing), or undefined when it can
+ * (ADR 77): a real folder, this user's, open to no one else. KG_SERVER_DIR naming a folder that is
+ * not is refused loudly, and no server is started anywhere else: a server the user's `kg server
+ * status|stop` (with the same KG_SERVER_DIR) could not see must not exist.
+ */
+export function serverDirProblem(dir: string): string | undefined {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = fs.statSync(dir);
-    if (process.platform !== 'win32') {
-      if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
-      if ((st.mode & 0o077) !== 0) return undefined;
+    if (!fs.existsSync(dir)) {
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(dir, { mode: 0o700 });
     }
-    return dir;
-  } catch {
-    return undefined;
+  } catch (e) {
+    return `cannot create it (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
   }
+  return unsafeDirReason(dir);
 }
 
 /**
@@ -403,6 +411,8 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
     throw new GraphError('ROOT_NOT_FOUND', `root not found: ${values.root ?? io.cwd}`);
   }
   const paths = serverPaths(ctx, root);
+  const problem = serverDirProblem(path.dirname(paths.lockFile));
+  if (problem) throw new GraphError('INVALID_ARGUMENT', `${ctx.dir !== undefined ? `KG_SERVER_DIR=${ctx.dir}` : path.dirname(paths.lockFile)} is not a folder only this user can enter (${problem}); no build server can run there`);
   if (action === 'status') {
     const pid = serverPid(paths);
     io.stdout.write(JSON.stringify({ root, running: pid !== undefined, ...(pid !== undefined ? { pid } : {}), socket: paths.socket, log: paths.logFile, ...(ctx.off ? { off: ctx.off } : {}) }) + '\n');

@@ -34,6 +34,7 @@ export type { BuildDelta, PreviousBuild, TrackedBuildOptions, TrackedBuildResult
 export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus, type GraphStatus } from './status';
 export { commitGeneration, manifestPathFor, readPrevious, rejectedPathFor, sweepStaleTemps, type CommitResult } from './io/generations';
+export { ensurePrivateDir, unsafeDirReason, userStateBase, userStateDir } from './io/user-dir';
 export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile, type BuildLock, type LockHolder, type LockOptions } from './io/lock';
 
 import type * as Engine from './indexer/compiler/engine';
