@@ -19,6 +19,7 @@ import {
   type TrackedBuildResult,
 } from '../graph';
 import type { BuildEvent } from './events';
+import { checkBuildPaths } from './build-paths';
 import { buildOnServer, serverDirProblem, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
 import { EXIT, type CliIo } from './streams';
 
@@ -103,6 +104,7 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
   if (values.progress !== 'text' && values.progress !== 'json') {
     throw Object.assign(new Error(`--progress must be "text" or "json", not "${values.progress}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
   }
+  checkBuildPaths(io.cwd, values.root, values.out);
   const useServer = server !== undefined && server.off === undefined && !values['no-server'] && ctx.session === undefined;
   let realRoot: string | undefined;
   if (useServer) {

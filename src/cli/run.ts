@@ -1,6 +1,6 @@
 // The `kg` command: run(argv, io) → exit code. Only main.ts touches `process`.
 
-import { isGraphError, type GraphErrorCode } from '../graph';
+import { KG_VERSION, isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { STATUS_HELP, runStatus } from './status';
@@ -46,6 +46,10 @@ export async function run(argv: string[], io: CliIo, ctx: { server?: ServerConte
       case '--help':
       case 'help':
         io.stdout.write(HELP);
+        return EXIT.OK;
+      case '--version':
+      case '-V':
+        io.stdout.write(`kg ${KG_VERSION}\n`);
         return EXIT.OK;
       case 'build':
         return await runBuild(rest, io, ctx.build, ctx.server);
