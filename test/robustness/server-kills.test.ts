@@ -48,7 +48,7 @@ describe(`killing the build server during a hand-off (seed ${SEED})`, () => {
       }
       assert.ok(pid, 'a server started');
       writeTree(root, tree(round));
-      const delay = Math.floor(rand() * 150);
+      const delay = 150 + Math.floor(rand() * 1200);
       const client = spawn(process.execPath, [CLI, 'build', '--apply'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       client.stderr.on('data', (d) => (stderr += d));
