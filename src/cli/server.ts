@@ -23,6 +23,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile, unsafeDirReason, userStateBase } from '../graph';
 import { EXIT, type CliIo } from './streams';
+import { HIGH_MEMORY_IDLE_MS, memoryBudgetBytes, removeStaleLogs, rssBytesOf, serverLockFiles } from './server-limits';
 
 
 /** The protocol between a `kg build` client and a server; both come from one installed `kg`. */
@@ -181,6 +182,10 @@ export function startServerInBackground(ctx: ServerContext, paths: ServerPaths, 
   try {
     if (!privateDir(path.dirname(paths.lockFile))) return;
     if (serverPid(paths) !== undefined) return;
+    removeStaleLogs(path.dirname(paths.lockFile), (lockFile) => {
+      const holder = lockHolder(lockFile);
+      return holder !== undefined && isServerProcess(holder.pid);
+    });
     const log = fs.openSync(paths.logFile, 'w', 0o600); // the log of this server, not of every one before
     const child = spawn(ctx.execPath, [ctx.script, 'server', 'run', '--root', paths.root, ...flags], {
       cwd: paths.root,
@@ -243,7 +248,10 @@ export async function serveBuilds(
     if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true });
     lock.release();
   };
+  let hasStopped = false;
   const stop = (why: string) => {
+    if (hasStopped) return;
+    hasStopped = true;
     log(`stopping: ${why}`);
     if (server.listening) server.close();
     cleanUp();
@@ -262,11 +270,25 @@ export async function serveBuilds(
   }
 
   let idle: NodeJS.Timeout | undefined;
+  const budget = memoryBudgetBytes();
   const touch = () => {
     if (idle) clearTimeout(idle);
-    idle = setTimeout(() => stop(`idle for ${Math.round(opts.idleMs / 1000)} s`), opts.idleMs);
+    // Over the memory budget, a server waits less before giving its memory back (ADR 78).
+    const ms = process.memoryUsage().rss > budget ? Math.min(opts.idleMs, HIGH_MEMORY_IDLE_MS) : opts.idleMs;
+    idle = setTimeout(() => stop(`idle for ${Math.round(ms / 1000)} s`), ms);
     idle.unref();
   };
+  const releaseIfOverBudget = () => {
+    const rss = process.memoryUsage().rss;
+    if (rss <= budget || sessions.size === 0) return;
+    sessions.clear(); // the next build is cold, and the same bytes
+    log(`released its programs: ${Math.round(rss / 1048576)} MB resident, over the ${Math.round(budget / 1048576)} MB budget (KG_SERVER_MAX_MB)`);
+  };
+  // A server whose repository was deleted has nothing left to serve.
+  const rootWatch = setInterval(() => {
+    if (!fs.existsSync(paths.root)) stop(`its root ${paths.root} no longer exists`);
+  }, 5_000);
+  rootWatch.unref();
   let queue = Promise.resolve();
   let pending = 0;
   server.on('connection', (conn: net.Socket) => {
@@ -330,6 +352,7 @@ export async function serveBuilds(
         send({ exit: code });
         conn.end();
         log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
+        releaseIfOverBudget();
         touch();
       }).finally(() => pending--);
     });
@@ -345,6 +368,20 @@ export async function serveBuilds(
   return EXIT.OK;
 }
 
+/** `kg server stop --all`: every server of this user (in this server folder), each by its pid. */
+async function stopAll(dir: string, io: CliIo): Promise<number> {
+  const pids = new Set<number>();
+  for (const lockFile of serverLockFiles(dir)) {
+    const pid = lockHolder(lockFile)?.pid;
+    if (pid !== undefined && isServerProcess(pid)) pids.add(pid);
+  }
+  for (const pid of pids) process.kill(pid, 'SIGTERM');
+  for (let waited = 0; waited < 10_000 && [...pids].some((p) => processAlive(p)); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  const left = [...pids].filter((p) => processAlive(p));
+  io.stderr.write(`kg: stopped ${pids.size - left.length} build server${pids.size - left.length === 1 ? '' : 's'}${left.length > 0 ? `; still running: pid ${left.join(', ')}` : ''}\n`);
+  return left.length > 0 ? EXIT.FAILED : EXIT.OK;
+}
+
 function sameRoot(a: string, b: string): boolean {
   try {
     return fs.realpathSync(a) === b;
@@ -357,7 +394,7 @@ function sameRoot(a: string, b: string): boolean {
 // `kg server run|status|stop`.
 
 export const SERVER_HELP = `Usage: kg server status [--root DIR]
-       kg server stop [--root DIR]
+       kg server stop [--root DIR | --all]
        kg server run [--root DIR] [--idle-timeout SECONDS] [--extract-only] [--list-external]
 
 kg build hands its work to a build server for the repository when one is running, and starts
@@ -369,14 +406,19 @@ through the doctor. A server exits after --idle-timeout seconds without a reques
 Builds neither use nor start a server when the CI environment variable is set, with
 KG_SERVER=off, or with kg build --no-server; KG_SERVER=on overrides CI.
 
-  status   Print {"root", "running", "pid", "socket"} as JSON.
-  stop     Stop the server of the repository, if one runs (exit 0 once none runs).
+  status   Print {"root", "running", "pid", "rssMB", "socket"} as JSON (rssMB: the server's
+           resident memory, where the system says).
+  stop     Stop the server of the repository, if one runs (exit 0 once none runs); with --all,
+           every build server of this user.
   run      Serve in the foreground (what kg build starts in the background; its log is the
            "log" file status prints).
 
 Options:
   --root DIR              Repository root (default: the current directory).
-  --idle-timeout SECONDS  Exit after this long without a request (default: ${DEFAULT_IDLE_SECONDS}).
+  --idle-timeout SECONDS  Exit after this long without a request (default: ${DEFAULT_IDLE_SECONDS}; 60 while
+                          the server holds more than KG_SERVER_MAX_MB, default 1024, after which it
+                          also releases its programs).
+  --all                   With stop: every build server of this user.
   --extract-only          Warm the extraction tier's session (the one kg build --extract-only uses).
   --list-external         Warm the session of kg build --list-external.
   -h, --help              Show this help.
@@ -390,6 +432,7 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
       'idle-timeout': { type: 'string' },
       'extract-only': { type: 'boolean', default: false },
       'list-external': { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: true,
@@ -415,9 +458,13 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
   if (problem) throw new GraphError('INVALID_ARGUMENT', `${ctx.dir !== undefined ? `KG_SERVER_DIR=${ctx.dir}` : path.dirname(paths.lockFile)} is not a folder only this user can enter (${problem}); no build server can run there`);
   if (action === 'status') {
     const pid = serverPid(paths);
-    io.stdout.write(JSON.stringify({ root, running: pid !== undefined, ...(pid !== undefined ? { pid } : {}), socket: paths.socket, log: paths.logFile, ...(ctx.off ? { off: ctx.off } : {}) }) + '\n');
+    const rss = pid !== undefined ? rssBytesOf(pid) : undefined;
+    io.stdout.write(
+      JSON.stringify({ root, running: pid !== undefined, ...(pid !== undefined ? { pid } : {}), ...(rss !== undefined ? { rssMB: Math.round(rss / 1048576) } : {}), socket: paths.socket, log: paths.logFile, ...(ctx.off ? { off: ctx.off } : {}) }) + '\n',
+    );
     return EXIT.OK;
   }
+  if (action === 'stop' && values.all) return stopAll(path.dirname(paths.lockFile), io);
   if (action === 'stop') {
     const pid = serverPid(paths);
     if (pid === undefined) {
