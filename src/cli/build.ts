@@ -20,6 +20,7 @@ import {
 } from '../graph';
 import type { BuildEvent } from './events';
 import { checkBuildPaths } from './build-paths';
+import { findRepositoryRoot } from './find-root';
 import { buildOnServer, serverDirProblem, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
 import { EXIT, type CliIo } from './streams';
 
@@ -42,7 +43,9 @@ Options:
                     a candidate that fails is kept as <name>.rejected.json.
   --full            Build everything from scratch even when an incremental build is possible.
   --extract-only    Build the extraction tier only (files, symbols, imports; no calls layer).
-  --root DIR        Repository root (default: the current directory).
+  --root DIR        Repository root (default: the nearest folder at or above the current one
+                    holding .knowledge-graph or .git, else the outermost holding a tsconfig.json,
+                    else the current directory; a build says which it chose).
   --out FILE        Where the graph lives (default: <root>/.knowledge-graph/graph.json); the
                     manifest is written beside it.
   --list-external   List imports and calls into node_modules or the standard library as
@@ -104,6 +107,9 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
   if (values.progress !== 'text' && values.progress !== 'json') {
     throw Object.assign(new Error(`--progress must be "text" or "json", not "${values.progress}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
   }
+  // No --root: the repository around the working directory, as git finds it (ADR 79).
+  const found = values.root === undefined ? findRepositoryRoot(io.cwd) : undefined;
+  if (found) values.root = found.root;
   checkBuildPaths(io.cwd, values.root, values.out);
   const useServer = server !== undefined && server.off === undefined && !values['no-server'] && ctx.session === undefined;
   let realRoot: string | undefined;
@@ -127,6 +133,7 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
     if (code !== undefined) return code;
   }
   const report = values.progress === 'json' ? jsonReporter(io) : textReporter(io);
+  if (found && found.root !== path.resolve(io.cwd)) report.log('info', `repository root: ${found.root} (${found.why}; --root chooses another)`);
   let code: number;
   try {
     code = await buildAndReport(values, io, report, ctx);

@@ -1,9 +1,11 @@
 // Where a command finds the graph and the repository it describes: --graph FILE, else
-// <root>/.knowledge-graph/graph.json with --root (default: the working directory). A graph inside
+// <root>/.knowledge-graph/graph.json with --root (default: the repository around the working
+// directory, find-root.ts). A graph inside
 // a `.knowledge-graph` folder describes that folder's parent, so `--graph` alone is enough there.
 
 import * as path from 'node:path';
 import type { CliIo } from './streams';
+import { findRepositoryRoot } from './find-root';
 
 export const GRAPH_DIR = '.knowledge-graph';
 
@@ -15,7 +17,7 @@ export function resolveGraphPaths(io: CliIo, graph: string | undefined, root: st
     const dir = path.dirname(graphAbs);
     rootAbs = root !== undefined ? path.resolve(io.cwd, root) : path.basename(dir) === GRAPH_DIR ? path.dirname(dir) : io.cwd;
   } else {
-    rootAbs = path.resolve(io.cwd, root ?? '.');
+    rootAbs = root !== undefined ? path.resolve(io.cwd, root) : findRepositoryRoot(io.cwd).root;
     graphAbs = path.join(rootAbs, GRAPH_DIR, 'graph.json');
   }
   return { graph: graphAbs, root: rootAbs, shown: path.relative(io.cwd, graphAbs) || graphAbs };

@@ -6,11 +6,13 @@
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { answerQuery, DEFAULT_BUDGET, DEFAULT_TOP, graphStatus, loadGraphFile, QUERY_LIMIT, QUERY_NAMES, readPrevious, type QueryName, type QueryRequest, type QueryResult, type Staleness, type Unavailable } from '../graph';
+import { findRepositoryRoot } from './find-root';
 import { EXIT, type CliIo } from './streams';
 
 export const DEFAULT_GRAPH = path.join('.knowledge-graph', 'graph.json');
 
-const COMMON_OPTIONS = `  --graph FILE    The graph to read (default: ./.knowledge-graph/graph.json).
+const COMMON_OPTIONS = `  --graph FILE    The graph to read (default: .knowledge-graph/graph.json in the repository around
+                  the working directory: the nearest folder above with .knowledge-graph or .git).
   -h, --help      Show this help.`;
 
 const EXITS = `Prints JSON on stdout. Exit codes: 0 answered (an empty answer included), 2 usage error,
@@ -153,7 +155,7 @@ function parse(name: QueryName, args: string[]): { help: true } | { help: false;
   const p = parsed.positionals;
   if (p.length < spec.positionals.length) throw new UsageError(`missing <${spec.positionals[p.length]}>`);
   if (p.length > spec.positionals.length) throw new UsageError(`unexpected argument "${p[spec.positionals.length]}"`);
-  return { help: false, graph: values.graph ?? DEFAULT_GRAPH, request: request(name, p, values) };
+  return { help: false, graph: values.graph ?? '', request: request(name, p, values) };
 }
 
 /** What to do about an unavailable answer, for the person reading stderr. */
@@ -201,7 +203,8 @@ export function runQuery(name: QueryName, args: string[], io: CliIo): number {
     io.stdout.write(helpOf(name));
     return EXIT.OK;
   }
-  const file = path.resolve(io.cwd, parsed.graph);
+  // No --graph: the graph of the repository around the working directory (ADR 79).
+  const file = parsed.graph !== '' ? path.resolve(io.cwd, parsed.graph) : path.join(findRepositoryRoot(io.cwd).root, DEFAULT_GRAPH);
   const load = loadGraphFile(file);
   const staleness = load.ok ? stalenessOf(file) : undefined;
   const result: QueryResult = answerQuery(load, parsed.request, staleness ? { staleness } : undefined);

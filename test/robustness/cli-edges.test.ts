@@ -40,6 +40,19 @@ describe('command-line edges', () => {
     assert.ok(!fs.existsSync(path.join(root, '.knowledge-graph')));
   });
 
+  it('kg build from a subdirectory builds the repository around it, and says so; queries find it too', async () => {
+    const root = tempDir();
+    writeTree(root, { '.git/HEAD': 'ref: refs/heads/main\n', 'tsconfig.json': '{}', 'src/deep/a.ts': 'export function a() {}\nexport function b() { a(); }\n' });
+    const sub = path.join(root, 'src', 'deep');
+    const r = await kg(['build', '--apply', '--no-server'], sub);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`repository root: ${root} \\(the nearest folder with \\.git`));
+    assert.ok(fs.existsSync(path.join(root, '.knowledge-graph', 'graph.json')));
+    assert.ok(!fs.existsSync(path.join(sub, '.knowledge-graph')), 'no second graph in the subdirectory');
+    const q = JSON.parse((await kg(['callers', 'sym:src/deep/a.ts#a'], sub)).stdout) as { available?: boolean };
+    assert.notEqual(q.available, false, JSON.stringify(q));
+  });
+
   it('kg --version', async () => {
     const r = await kg(['--version'], tempDir());
     assert.equal(r.code, 0);
