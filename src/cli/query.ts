@@ -169,6 +169,9 @@ function hint(u: Unavailable, graphShown: string): string {
       return u.suggestions && u.suggestions.length > 0
         ? `did you mean: ${u.suggestions.join(', ')}`
         : `find ids with "kg query <text>"; if the code is new, rebuild the graph with "kg build --apply"`;
+    case 'TOO_LARGE':
+      // A rebuild makes the same size again: the remedy is more heap, which the reason names.
+      return `${graphShown} is too large for this process to load; see the reason above`;
     default:
       return `${graphShown} cannot be used: rebuild it with "kg build --apply"`;
   }

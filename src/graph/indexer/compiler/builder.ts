@@ -174,7 +174,9 @@ export function buildGraph(options: BuildOptions): BuildResult {
   sink?.log?.('info', `discovered ${d.sourceFiles.length} source files in ${d.projects.length} project${d.projects.length === 1 ? '' : 's'}`);
   checkCancelled(sink);
   if (inputs.length === 0) {
-    throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}`);
+    // Say when .gitignore is why: a rule such as `*` hides every file, and nothing else would tell.
+    const hidden = d.ignoredByGitignore > 0 ? ` (.gitignore rules hide ${d.ignoredByGitignore} source file${d.ignoredByGitignore === 1 ? '' : 's'} or folder${d.ignoredByGitignore === 1 ? '' : 's'}: check them)` : '';
+    throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}${hidden}`);
   }
   const graphFiles = new Set(inputs.map((i) => i.path));
   const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));
