@@ -67,3 +67,16 @@ describe('command-line edges', () => {
     assert.equal(status.code, query.code);
   });
 });
+
+describe('an unknown id that differs from a real one only by escaping', () => {
+  after(removeTempDirs);
+
+  it('gets the real one as its suggestion', async () => {
+    const root = tempDir();
+    writeTree(root, { 'src/a#b.ts': 'export function f() {}\nexport function g() { f(); }\n' });
+    assert.equal((await kg(['build', '--apply', '--no-server'], root)).code, 0);
+    const r = JSON.parse((await kg(['callers', 'sym:src/a#b.ts#f'], root)).stdout) as { code: string; suggestions?: string[] };
+    assert.equal(r.code, 'UNKNOWN_NODE');
+    assert.deepEqual(r.suggestions, ['sym:src/a%23b.ts#f']);
+  });
+});
