@@ -84,6 +84,7 @@ const CASES: Case[] = [
   { name: 'a folder named like a source file', mutate: (r) => fs.mkdirSync(path.join(r, 'src/dir.ts')), code: 0, says: /incremental build|full build/, graph: 'rebuilt' },
   { name: 'a tsconfig that is not JSON', mutate: (r) => writeTree(r, { 'tsconfig.json': '{ "compilerOptions": { "strict": tru' }), code: 2, says: /tsconfig/, graph: 'unchanged' },
   { name: 'a tsconfig whose extends is missing', mutate: (r) => writeTree(r, { 'tsconfig.json': '{ "extends": "./nowhere.json" }' }), code: 0, says: /note: tsconfig\.json: config: Cannot read file 'nowhere\.json'/, graph: 'rebuilt' },
+  { name: "a tsconfig whose files entry does not exist", mutate: (r) => writeTree(r, { 'tsconfig.json': '{ "files": ["src/ok.ts", "src/use.ts", "src/gone.ts"] }' }), code: 0, says: /note: tsconfig\.json: config: "files" lists src\/gone\.ts, which does not exist/, graph: 'rebuilt' },
   { name: 'a tsconfig that is a folder', mutate: (r) => { fs.rmSync(path.join(r, 'tsconfig.json')); fs.mkdirSync(path.join(r, 'tsconfig.json')); }, code: 0, says: /full build/, graph: 'rebuilt' },
   { name: 'a .gitignore that hides everything', mutate: (r) => writeTree(r, { '.gitignore': '*\n' }), code: 2, says: /no TypeScript or JavaScript sources found .*\(\.gitignore rules hide \d+ source files? or folders?: check them\)/, graph: 'unchanged' },
   { name: 'a repository config that is not JSON', mutate: (r) => writeTree(r, { '.knowledge-graph/config.json': '{ nope' }), code: 0, says: /config\.json: config: /, graph: 'rebuilt' },

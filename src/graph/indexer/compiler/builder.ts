@@ -20,6 +20,7 @@ import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve'
 import { fileShape, type FileShape } from './shape';
 import { RationaleLayer } from '../rationale/rationale';
 import { screenSources, type ScreenVerdict } from './screen';
+import { missingConfigFiles } from './missing-files';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -170,7 +171,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const screened = screenSources(read, diagnostics, options.screened);
   const inputs = screened.accepted;
   const skipped = d.skippedFiles + unread + screened.skipped;
-  for (const x of [...d.diagnostics, ...d.configDiagnostics]) diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
+  for (const x of [...d.diagnostics, ...d.configDiagnostics, ...missingConfigFiles(host, d)]) diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
   sink?.log?.('info', `discovered ${d.sourceFiles.length} source files in ${d.projects.length} project${d.projects.length === 1 ? '' : 's'}`);
   checkCancelled(sink);
   if (inputs.length === 0) {
