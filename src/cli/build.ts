@@ -19,7 +19,9 @@ import {
   type TrackedBuildResult,
 } from '../graph';
 import type { BuildEvent } from './events';
-import { buildOnServer, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
+import { checkBuildPaths } from './build-paths';
+import { findRepositoryRoot } from './find-root';
+import { buildOnServer, serverDirProblem, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 
@@ -102,6 +104,10 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
   if (values.progress !== 'text' && values.progress !== 'json') {
     throw new UsageError(`--progress must be "text" or "json", not "${values.progress}"`);
   }
+  // No --root: the repository around the working directory, as git finds it (ADR 79).
+  const found = values.root === undefined ? findRepositoryRoot(io.cwd) : undefined;
+  if (found) values.root = found.root;
+  checkBuildPaths(io.cwd, values.root, values.out);
   const useServer = server !== undefined && server.off === undefined && !values['no-server'] && ctx.session === undefined;
   let realRoot: string | undefined;
   if (useServer) {
@@ -111,12 +117,20 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
       // no such root: building here says so
     }
   }
-  const paths = useServer && realRoot !== undefined ? serverPaths(server, realRoot) : undefined;
+  let paths = useServer && realRoot !== undefined ? serverPaths(server, realRoot) : undefined;
+  const dirProblem = paths ? serverDirProblem(path.dirname(paths.lockFile)) : undefined;
+  if (paths && dirProblem) {
+    // Loudly, and no server anywhere else: one the user's kg server status|stop cannot see must not run (ADR 77).
+    const where = server?.dir !== undefined ? `KG_SERVER_DIR=${server.dir}` : path.dirname(paths.lockFile);
+    io.stderr.write(`kg: warning: ${where} is not a folder only this user can enter (${dirProblem}); building without a build server\n`);
+    paths = undefined;
+  }
   if (paths) {
     const code = await buildOnServer(paths, args, io);
     if (code !== undefined) return code;
   }
   const report = values.progress === 'json' ? jsonReporter(io) : textReporter(io);
+  if (found && found.root !== path.resolve(io.cwd)) report.log('info', `repository root: ${found.root} (${found.why}; --root chooses another)`);
   let code: number;
   try {
     code = await buildAndReport(values, io, report, ctx);

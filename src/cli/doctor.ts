@@ -2,7 +2,7 @@
 // It only reads.
 
 import * as fs from 'node:fs';
-import { formatDoctorReport, isGraphError, runDoctor } from '../graph';
+import { formatDoctorReport, isGraphError, runDoctor, schemaViolations, type SchemaViolations } from '../graph';
 import { resolveGraphPaths } from './graph-path';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
@@ -20,8 +20,10 @@ Checks a graph.json against the six invariants and never modifies it:
   invalid_repository_ownership  a node or edge whose owning file does not match its id,
                                 its containment or its evidence
 
-Prints one line per rule with its status and violation count, and up to 20 samples under each
-failing rule.
+First checks the graph against its schema (schema/graph.schema.json), as every query does: a
+graph that breaks it fails with the count and up to 20 violations, and the rules are not run.
+Otherwise prints one line per rule with its status and violation count, and up to 20 samples
+under each failing rule.
 
 Options:
 ${optionLines([COMMON_OPTIONS.graph, COMMON_OPTIONS.root, ['--json', 'Print the report as JSON instead of text.'], COMMON_OPTIONS.help])}
@@ -59,7 +61,15 @@ export function runDoctorCommand(args: string[], io: CliIo): number {
   let problem: string | undefined;
   let report;
   try {
-    report = runDoctor(JSON.parse(text));
+    const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    // The schema first, as every query checks it (ADR 76): one verdict per graph.
+    const schema = schemaViolations(value);
+    if (schema.count > 0) {
+      if (values.json) io.stdout.write(JSON.stringify({ available: true, graph: shown, ok: false, schema }) + '\n');
+      else io.stdout.write(formatSchemaViolations(schema, shown));
+      return EXIT.FAILED;
+    }
+    report = runDoctor(value);
   } catch (e) {
     if (!(e instanceof SyntaxError) && !isGraphError(e)) throw e;
     problem = e instanceof SyntaxError ? `${shown} is not valid JSON (${e.message})` : `${shown}: ${(e as Error).message}`;
@@ -72,4 +82,13 @@ export function runDoctorCommand(args: string[], io: CliIo): number {
   if (values.json) io.stdout.write(JSON.stringify({ available: true, graph: shown, ...report }) + '\n');
   else io.stdout.write(formatDoctorReport(report, shown));
   return report.ok ? EXIT.OK : EXIT.FAILED;
+}
+
+/** The schema's verdict as text: the count, then up to 20 violations, one a line. */
+function formatSchemaViolations(v: SchemaViolations, shown: string): string {
+  const lines = [`doctor: ${shown}: ${v.count} schema violation${v.count === 1 ? '' : 's'} (schema/graph.schema.json); no query reads this graph`];
+  for (const s of v.samples) lines.push(`  ${s}`);
+  if (v.count > v.samples.length) lines.push(`  … and ${v.count - v.samples.length} more`);
+  lines.push('doctor: FAIL: the graph does not match its schema; the six rules were not run');
+  return lines.join('\n') + '\n';
 }

@@ -2,6 +2,7 @@
 // processes) touch `process`.
 
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { run } from './run';
 import type { ServerContext } from './server';
 
@@ -33,7 +34,8 @@ const server: ServerContext = {
   execPath: process.execPath,
   script: script(),
   off: serverOff(process.env),
-  dir: process.env.KG_SERVER_DIR || undefined,
+  // Absolute: a server runs in the repository's folder, and must find the folder its client meant.
+  dir: process.env.KG_SERVER_DIR ? path.resolve(process.env.KG_SERVER_DIR) : undefined,
   pid: process.pid,
   onStop: (handler) => {
     process.once('SIGTERM', handler);

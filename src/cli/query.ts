@@ -5,7 +5,8 @@
 
 import * as path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { answerQuery, DEFAULT_BUDGET, DEFAULT_GRAPH_PATH, DEFAULT_TOP, graphStatus, loadGraphFile, QUERY_LIMIT, QUERY_NAMES, readPrevious, repositoryOfGraph, type QueryName, type QueryRequest, type QueryResult, type Staleness, type Unavailable } from '../graph';
+import { answerQuery, DEFAULT_BUDGET, DEFAULT_GRAPH_PATH, DEFAULT_TOP, defaultGraphFile, GRAPH_DIR, graphStatus, loadGraphFile, QUERY_LIMIT, QUERY_NAMES, readPrevious, repositoryOfGraph, type QueryName, type QueryRequest, type QueryResult, type Staleness, type Unavailable } from '../graph';
+import { findRepositoryRoot } from './find-root';
 import type { Command } from './run';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
@@ -96,7 +97,7 @@ function usageOf(name: QueryName): string {
 
 function helpOf(name: QueryName): string {
   const spec = SPECS[name];
-  const options = optionLines([...(spec.option ? [spec.option] : []), ['--graph FILE', `The graph to read (default: ./${DEFAULT_GRAPH_PATH}).`], COMMON_OPTIONS.help]);
+  const options = optionLines([...(spec.option ? [spec.option] : []), ['--graph FILE', `The graph to read (default: ${DEFAULT_GRAPH_PATH} in the repository around\nthe working directory: the nearest folder above with ${GRAPH_DIR} or .git).`], COMMON_OPTIONS.help]);
   return `${usageOf(name)}\n${spec.help}\n\nOptions:\n${options}\n\n${EXITS}\n`;
 }
 
@@ -145,7 +146,7 @@ function parse(name: QueryName, args: string[]): { help: true } | { help: false;
   const p = parsed.positionals;
   if (p.length < spec.positionals.length) throw new UsageError(`missing <${spec.positionals[p.length]}>`);
   if (p.length > spec.positionals.length) throw new UsageError(`unexpected argument "${p[spec.positionals.length]}"`);
-  return { help: false, graph: values.graph ?? DEFAULT_GRAPH_PATH, request: request(name, p, values) };
+  return { help: false, graph: values.graph ?? '', request: request(name, p, values) };
 }
 
 /** What to do about an unavailable answer, for the person reading stderr. */
@@ -159,6 +160,9 @@ function hint(u: Unavailable, graphShown: string): string {
       return u.suggestions && u.suggestions.length > 0
         ? `did you mean: ${u.suggestions.join(', ')}`
         : `find ids with "kg query <text>"; if the code is new, rebuild the graph with "kg build --apply"`;
+    case 'TOO_LARGE':
+      // A rebuild makes the same size again: the remedy is more heap, which the reason names.
+      return `${graphShown} is too large for this process to load; see the reason above`;
     default:
       return `${graphShown} cannot be used: rebuild it with "kg build --apply"`;
   }
@@ -186,7 +190,8 @@ function runQuery(name: QueryName, args: string[], io: CliIo): number {
     io.stdout.write(helpOf(name));
     return EXIT.OK;
   }
-  const file = path.resolve(io.cwd, parsed.graph);
+  // No --graph: the graph of the repository around the working directory (ADR 79).
+  const file = parsed.graph !== '' ? path.resolve(io.cwd, parsed.graph) : defaultGraphFile(findRepositoryRoot(io.cwd).root);
   const load = loadGraphFile(file);
   const staleness = load.ok ? stalenessOf(file) : undefined;
   const result: QueryResult = answerQuery(load, parsed.request, staleness ? { staleness } : undefined);

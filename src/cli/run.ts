@@ -2,7 +2,7 @@
 // One table of commands: each names its summary, its help and how it runs; the top-level help,
 // the dispatch and the usage errors all come from it (docs/cli.md).
 
-import { isGraphError, type GraphErrorCode } from '../graph';
+import { KG_VERSION, isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
@@ -75,6 +75,10 @@ export async function run(argv: string[], io: CliIo, ctx: RunContext = {}): Prom
   }
   if (name === '-h' || name === '--help' || name === 'help') {
     io.stdout.write(HELP);
+    return EXIT.OK;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(`kg ${KG_VERSION}\n`);
     return EXIT.OK;
   }
   const command = COMMANDS.find((c) => c.name === name);

@@ -18,11 +18,11 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile } from '../graph';
+import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile, unsafeDirReason, userStateBase } from '../graph';
+import { HIGH_MEMORY_IDLE_MS, memoryBudgetBytes, removeStaleLogs, rssBytesOf, serverLockFiles } from './server-limits';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
 
@@ -76,24 +76,32 @@ export function serverPaths(ctx: ServerContext, root: string): ServerPaths {
     .update([PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, root].join('\0'))
     .digest('hex')
     .slice(0, 20);
-  const dir = ctx.dir ?? path.join(os.tmpdir(), `knowledge-graph-servers-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`);
+  const dir = ctx.dir ?? path.join(userStateBase(), 'servers');
   const socket = process.platform === 'win32' ? `\\\\.\\pipe\\knowledge-graph-${id}` : path.join(dir, `${id}.sock`);
   return { root, socket, lockFile: path.join(dir, `${id}.lock`), logFile: path.join(dir, `${id}.log`) };
 }
 
 /** The socket folder, created private; undefined (no server) when it is not this user's alone. */
 function privateDir(dir: string): string | undefined {
+  return serverDirProblem(dir) === undefined ? dir : undefined;
+}
+
+/**
+ * Why the socket folder `dir` cannot be used (created 0700 when missing), or undefined when it can
+ * (ADR 77): a real folder, this user's, open to no one else. KG_SERVER_DIR naming a folder that is
+ * not is refused loudly, and no server is started anywhere else: a server the user's `kg server
+ * status|stop` (with the same KG_SERVER_DIR) could not see must not exist.
+ */
+export function serverDirProblem(dir: string): string | undefined {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = fs.statSync(dir);
-    if (process.platform !== 'win32') {
-      if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
-      if ((st.mode & 0o077) !== 0) return undefined;
+    if (!fs.existsSync(dir)) {
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(dir, { mode: 0o700 });
     }
-    return dir;
-  } catch {
-    return undefined;
+  } catch (e) {
+    return `cannot create it (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
   }
+  return unsafeDirReason(dir);
 }
 
 /**
@@ -189,6 +197,10 @@ export function startServerInBackground(ctx: ServerContext, paths: ServerPaths, 
   try {
     if (!privateDir(path.dirname(paths.lockFile))) return;
     if (serverPid(paths) !== undefined) return;
+    removeStaleLogs(path.dirname(paths.lockFile), (lockFile) => {
+      const holder = lockHolder(lockFile);
+      return holder !== undefined && isServerProcess(holder.pid);
+    });
     const log = fs.openSync(paths.logFile, 'w', 0o600); // the log of this server, not of every one before
     const child = spawn(ctx.execPath, [ctx.script, 'server', 'run', '--root', paths.root, ...flags], {
       cwd: paths.root,
@@ -251,7 +263,10 @@ async function serveBuilds(
     if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true });
     lock.release();
   };
+  let hasStopped = false;
   const stop = (why: string) => {
+    if (hasStopped) return;
+    hasStopped = true;
     log(`stopping: ${why}`);
     if (server.listening) server.close();
     cleanUp();
@@ -270,11 +285,25 @@ async function serveBuilds(
   }
 
   let idle: NodeJS.Timeout | undefined;
+  const budget = memoryBudgetBytes();
   const touch = () => {
     if (idle) clearTimeout(idle);
-    idle = setTimeout(() => stop(`idle for ${Math.round(opts.idleMs / 1000)} s`), opts.idleMs);
+    // Over the memory budget, a server waits less before giving its memory back (ADR 78).
+    const ms = process.memoryUsage().rss > budget ? Math.min(opts.idleMs, HIGH_MEMORY_IDLE_MS) : opts.idleMs;
+    idle = setTimeout(() => stop(`idle for ${Math.round(ms / 1000)} s`), ms);
     idle.unref();
   };
+  const releaseIfOverBudget = () => {
+    const rss = process.memoryUsage().rss;
+    if (rss <= budget || sessions.size === 0) return;
+    sessions.clear(); // the next build is cold, and the same bytes
+    log(`released its programs: ${Math.round(rss / 1048576)} MB resident, over the ${Math.round(budget / 1048576)} MB budget (KG_SERVER_MAX_MB)`);
+  };
+  // A server whose repository was deleted has nothing left to serve.
+  const rootWatch = setInterval(() => {
+    if (!fs.existsSync(paths.root)) stop(`its root ${paths.root} no longer exists`);
+  }, 5_000);
+  rootWatch.unref();
   let queue = Promise.resolve();
   let pending = 0;
   server.on('connection', (conn: net.Socket) => {
@@ -338,6 +367,7 @@ async function serveBuilds(
         send({ exit: code });
         conn.end();
         log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
+        releaseIfOverBudget();
         touch();
       }).finally(() => pending--);
     });
@@ -353,6 +383,20 @@ async function serveBuilds(
   return EXIT.OK;
 }
 
+/** `kg server stop --all`: every server of this user (in this server folder), each by its pid. */
+async function stopAll(dir: string, io: CliIo): Promise<number> {
+  const pids = new Set<number>();
+  for (const lockFile of serverLockFiles(dir)) {
+    const pid = lockHolder(lockFile)?.pid;
+    if (pid !== undefined && isServerProcess(pid)) pids.add(pid);
+  }
+  for (const pid of pids) process.kill(pid, 'SIGTERM');
+  for (let waited = 0; waited < 10_000 && [...pids].some((p) => processAlive(p)); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  const left = [...pids].filter((p) => processAlive(p));
+  io.stderr.write(`kg: stopped ${pids.size - left.length} build server${pids.size - left.length === 1 ? '' : 's'}${left.length > 0 ? `; still running: pid ${left.join(', ')}` : ''}\n`);
+  return left.length > 0 ? EXIT.FAILED : EXIT.OK;
+}
+
 function sameRoot(a: string, b: string): boolean {
   try {
     return fs.realpathSync(a) === b;
@@ -365,7 +409,7 @@ function sameRoot(a: string, b: string): boolean {
 // `kg server run|status|stop`.
 
 export const SERVER_HELP = `Usage: kg server status [--root DIR]
-       kg server stop [--root DIR]
+       kg server stop [--root DIR | --all]
        kg server run [--root DIR] [--idle-timeout SECONDS] [--extract-only] [--list-external]
 
 kg build hands its work to a build server for the repository when one is running, and starts
@@ -377,14 +421,19 @@ through the doctor. A server exits after --idle-timeout seconds without a reques
 Builds neither use nor start a server when the CI environment variable is set, with
 KG_SERVER=off, or with kg build --no-server; KG_SERVER=on overrides CI.
 
-  status   Print {"root", "running", "pid", "socket"} as JSON.
-  stop     Stop the server of the repository, if one runs (exit 0 once none runs).
+  status   Print {"root", "running", "pid", "rssMB", "socket"} as JSON (rssMB: the server's
+           resident memory, where the system says).
+  stop     Stop the server of the repository, if one runs (exit 0 once none runs); with --all,
+           every build server of this user.
   run      Serve in the foreground (what kg build starts in the background; its log is the
            "log" file status prints).
 
 Options:
   --root DIR              Repository root (default: the current directory).
-  --idle-timeout SECONDS  Exit after this long without a request (default: ${DEFAULT_IDLE_SECONDS}).
+  --idle-timeout SECONDS  Exit after this long without a request (default: ${DEFAULT_IDLE_SECONDS}; 60 while
+                          the server holds more than KG_SERVER_MAX_MB, default 1024, after which it
+                          also releases its programs).
+  --all                   With stop: every build server of this user.
   --extract-only          Warm the extraction tier's session (the one kg build --extract-only uses).
   --list-external         Warm the session of kg build --list-external.
   -h, --help              Show this help.
@@ -398,6 +447,7 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
       'idle-timeout': { type: 'string' },
       'extract-only': { type: 'boolean', default: false },
       'list-external': { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: true,
@@ -419,11 +469,17 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
     throw new GraphError('ROOT_NOT_FOUND', `root not found: ${values.root ?? io.cwd}`);
   }
   const paths = serverPaths(ctx, root);
+  const problem = serverDirProblem(path.dirname(paths.lockFile));
+  if (problem) throw new GraphError('INVALID_ARGUMENT', `${ctx.dir !== undefined ? `KG_SERVER_DIR=${ctx.dir}` : path.dirname(paths.lockFile)} is not a folder only this user can enter (${problem}); no build server can run there`);
   if (action === 'status') {
     const pid = serverPid(paths);
-    io.stdout.write(JSON.stringify({ root, running: pid !== undefined, ...(pid !== undefined ? { pid } : {}), socket: paths.socket, log: paths.logFile, ...(ctx.off ? { off: ctx.off } : {}) }) + '\n');
+    const rss = pid !== undefined ? rssBytesOf(pid) : undefined;
+    io.stdout.write(
+      JSON.stringify({ root, running: pid !== undefined, ...(pid !== undefined ? { pid } : {}), ...(rss !== undefined ? { rssMB: Math.round(rss / 1048576) } : {}), socket: paths.socket, log: paths.logFile, ...(ctx.off ? { off: ctx.off } : {}) }) + '\n',
+    );
     return EXIT.OK;
   }
+  if (action === 'stop' && values.all) return stopAll(path.dirname(paths.lockFile), io);
   if (action === 'stop') {
     const pid = serverPid(paths);
     if (pid === undefined) {

@@ -42,7 +42,9 @@ export function runStatus(args: string[], io: CliIo): number {
   const { graph, root, shown } = resolveGraphPaths(io, values.graph, values.root);
   const status = graphStatus(root, readPrevious(graph));
   if (!status.available) {
-    io.stdout.write(JSON.stringify({ available: false, graph: shown, reason: status.reason }) + '\n');
+    // The same `code` a query carries when it has no graph (NO_GRAPH), or cannot trust it (UNPARSABLE).
+    const code = readPrevious(graph).graphText === undefined ? 'NO_GRAPH' : 'UNPARSABLE';
+    io.stdout.write(JSON.stringify({ available: false, code, graph: shown, reason: status.reason }) + '\n');
     return EXIT.UNAVAILABLE;
   }
   const { stale, changedFiles, changed, added, deleted } = status;

@@ -33,7 +33,10 @@ export const COMMON_OPTIONS = {
     '--graph FILE',
     `The graph (default: <root>/${DEFAULT_GRAPH_PATH}). A graph inside a\n${GRAPH_DIR} folder describes that folder's parent unless --root says otherwise.`,
   ],
-  root: ['--root DIR', 'Repository root (default: the current directory).'],
+  root: [
+    '--root DIR',
+    `Repository root (default: the nearest folder at or above the current one\nholding ${GRAPH_DIR} or .git, else the outermost holding a tsconfig.json,\nelse the current directory).`,
+  ],
   out: ['--out FILE', `Where the graph lives (default: <root>/${DEFAULT_GRAPH_PATH}); the\nmanifest is written beside it.`],
   help: ['-h, --help', 'Show this help.'],
 } satisfies Record<string, [string, string]>;

@@ -38,8 +38,13 @@ export function docId(path: string, slug: string, index: number): string {
 }
 
 export function unresolvedId(name: string): string {
-  return UNRESOLVED_PREFIX + escapeIdPart(name);
+  // A name can be empty in a file with syntax errors (`@` with no decorator after it, `import ''`),
+  // and `unresolved:` alone is not an id the format accepts (found by the parser fuzz, ADR 75).
+  return UNRESOLVED_PREFIX + (name === '' ? EMPTY_NAME : escapeIdPart(name));
 }
+
+/** What an unresolved reference with an empty name is called. */
+export const EMPTY_NAME = '(empty)';
 
 export type ParsedId =
   | { prefix: 'mod'; dir: string }

@@ -144,7 +144,7 @@ describe('incremental build', () => {
   describe('throws rather than shrink', () => {
     const cases: Array<[string, (file: string) => void, RegExp]> = [
       ['a file emptied', (f) => fs.writeFileSync(f, ''), /src\/a\.ts had 2 symbols and now yields none \(the file is empty\); suspected parse failure/],
-      ['a file that no longer parses to any declaration', (f) => fs.writeFileSync(f, '}}} export function ((( {{{\n'), /src\/a\.ts had 2 symbols and now yields none \(it has syntax errors\)/],
+      ['a file that no longer parses to any declaration', (f) => fs.writeFileSync(f, '}}} export function ((( {{{\n'), /src\/a\.ts had 2 symbols and now yields none \(it has \d+ syntax errors?/],
       ['a file that turned binary', (f) => fs.writeFileSync(f, Buffer.from([0x65, 0x78, 0, 0, 0x70])), /src\/a\.ts had 2 symbols and now yields none \(binary file/],
     ];
     for (const [what, spoil, message] of cases) {

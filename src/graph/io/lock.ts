@@ -1,6 +1,6 @@
 // One writer per graph: a lock file per graph, created atomically (a complete file hard-linked
-// into place, so no reader ever sees a half-written lock). It lives in the system's temp folder,
-// named by a hash of the graph's real path, not beside the graph: a build that is killed cannot
+// into place, so no reader ever sees a half-written lock). It lives in this user's private state
+// folder (user-dir.ts, ADR 77), named by a hash of the graph's real path, not beside the graph: a build that is killed cannot
 // remove its lock, and a stale lock must not sit in a folder that may be committed. The lock names its
 // holder's pid and host; a lock whose holder died (a killed build) is stale and is broken — under
 // a second, short-lived `.break` lock, so two builds that find the same stale lock cannot both
@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GraphError } from '../errors';
 import { sweepTemps, tempPathFor } from './atomic';
+import { userStateDir } from './user-dir';
 
 export interface LockHolder {
   pid: number;
@@ -55,10 +56,13 @@ function realPathOf(p: string): string {
   }
 }
 
-/** Where the lock of a graph lives: `<tmp>/knowledge-graph-locks/<hash of its real path>.lock`. */
+/**
+ * Where the lock of a graph lives: `<this user's state folder>/locks/<hash of its real path>.lock`
+ * (ADR 77). Creates and verifies the folder; throws a GraphError when it is not private.
+ */
 export function lockPathFor(graphPath: string): string {
   const key = createHash('sha256').update(realPathOf(graphPath)).digest('hex').slice(0, 32);
-  return path.join(os.tmpdir(), 'knowledge-graph-locks', `${key}.lock`);
+  return path.join(userStateDir('locks'), `${key}.lock`);
 }
 
 /** A lock whose content cannot be read is treated as live until it is this old. */
@@ -200,11 +204,6 @@ export async function acquireBuildLock(graphPath: string, options: LockOptions =
   const me = newHolder();
   const started = Date.now();
   let told = false;
-  try {
-    fs.mkdirSync(path.dirname(lockPath), { recursive: true });
-  } catch {
-    // the create below reports the real problem
-  }
   // Temp files of lock attempts a killed build left (the lock itself is broken below when stale).
   const base = path.basename(lockPath);
   sweepTemps(path.dirname(lockPath), new Set([base, base + '.break']), (pid) => !processAlive(pid));

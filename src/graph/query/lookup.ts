@@ -9,13 +9,26 @@ import { REASONS, unavailable, type QueryOptions, type Unavailable } from './sha
 const MAX_SUGGESTIONS = 10;
 
 /** Node ids a person may have meant: same label first (`helper` → `sym:src/util.ts#helper`), else ids containing the text. */
-function suggestionsFor(g: IndexedGraph, asked: string): string[] {
+export function suggestionsFor(g: IndexedGraph, asked: string): string[] {
+  // An id that differs from a real one only by escaping (`#` typed where the id has `%23`, or
+  // `%2f` for `/`) means that one: it comes first.
+  const folded = foldEscapes(asked);
+  const sameUnescaped: string[] = [];
+  for (let r = 0; r < g.nodeCount && sameUnescaped.length < MAX_SUGGESTIONS; r++) {
+    if (g.ids[r] !== asked && foldEscapes(g.ids[r]) === folded) sameUnescaped.push(g.ids[r]);
+  }
+  if (sameUnescaped.length > 0) return sameUnescaped;
   const sameLabel: string[] = [];
   for (let r = 0; r < g.nodeCount && sameLabel.length < MAX_SUGGESTIONS; r++) {
     if (g.nodeAt[r]?.label === asked) sameLabel.push(g.ids[r]);
   }
   if (sameLabel.length > 0) return sameLabel;
   return asked === '' ? [] : matchIds(g, asked, MAX_SUGGESTIONS).matches;
+}
+
+/** An id with every `%XX` escape decoded (either case), for comparing ids that differ only by escaping. */
+function foldEscapes(id: string): string {
+  return id.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /**

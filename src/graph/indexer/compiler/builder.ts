@@ -19,6 +19,8 @@ import { createProjectProgram, SourceFileCache, type ProgramStore } from './prog
 import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
 import { fileShape, type FileShape } from './shape';
 import { RationaleLayer } from '../rationale/rationale';
+import { screenSources, type ScreenVerdict } from './screen';
+import { missingConfigFiles } from './missing-files';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -47,6 +49,8 @@ export interface BuildOptions {
    * reuses everything unchanged. Updated in place.
    */
   programs?: ProgramStore;
+  /** The screen's verdict on files already on record (an incremental build's unchanged files). */
+  screened?: (input: SourceInput) => ScreenVerdict | undefined;
 }
 
 /** A file's facts taken from a previous build instead of parsing and resolving it again. */
@@ -161,13 +165,19 @@ export function buildGraph(options: BuildOptions): BuildResult {
 
   const d = discover(host, root);
   const diagnostics: BuildDiagnostic[] = [];
-  const inputs = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics);
-  const skipped = d.skippedFiles + diagnostics.length;
-  for (const x of [...d.diagnostics, ...d.configDiagnostics]) diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
+  const read = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics);
+  const unread = diagnostics.length;
+  // Before any program sees them: too deep for the compiler → skipped; syntax errors → named (ADR 75).
+  const screened = screenSources(read, diagnostics, options.screened);
+  const inputs = screened.accepted;
+  const skipped = d.skippedFiles + unread + screened.skipped;
+  for (const x of [...d.diagnostics, ...d.configDiagnostics, ...missingConfigFiles(host, d)]) diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
   sink?.log?.('info', `discovered ${d.sourceFiles.length} source files in ${d.projects.length} project${d.projects.length === 1 ? '' : 's'}`);
   checkCancelled(sink);
   if (inputs.length === 0) {
-    throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}`);
+    // Say when .gitignore is why: a rule such as `*` hides every file, and nothing else would tell.
+    const hidden = d.ignoredByGitignore > 0 ? ` (.gitignore rules hide ${d.ignoredByGitignore} source file${d.ignoredByGitignore === 1 ? '' : 's'} or folder${d.ignoredByGitignore === 1 ? '' : 's'}: check them)` : '';
+    throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}${hidden}`);
   }
   const graphFiles = new Set(inputs.map((i) => i.path));
   const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));

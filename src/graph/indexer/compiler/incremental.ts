@@ -54,6 +54,7 @@ import {
   type ManifestOptions,
 } from '../files/manifest';
 import { buildInputPaths, engineOf } from './inputs';
+import { isSyntaxErrorReason } from './screen';
 import { fileShape, type FileShape } from './shape';
 
 /** What is on disk from the last build: raw texts, absent when the file does not exist. */
@@ -122,6 +123,8 @@ interface PreviousFacts {
   manifest: Manifest;
   nodesByFile: Map<string, GraphNode[]>;
   edgesByFile: Map<string, GraphEdge[]>;
+  /** The screen's syntax-error reason of each file that had one (ADR 75). */
+  syntaxByFile: Map<string, string>;
 }
 
 /** The previous build's facts by owning file, or why they cannot be used. */
@@ -163,7 +166,9 @@ function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions)
   for (const f of Object.keys(files)) {
     if (!nodesByFile.get(f)?.some((n) => n.kind === 'file')) return { problem: `the manifest lists ${f}, which graph.json does not hold` };
   }
-  return { manifest: parsed.manifest, nodesByFile, edgesByFile };
+  const syntaxByFile = new Map<string, string>();
+  for (const x of graph.diagnostics ?? []) if (isSyntaxErrorReason(x.reason)) syntaxByFile.set(x.path, x.reason);
+  return { manifest: parsed.manifest, nodesByFile, edgesByFile, syntaxByFile };
 }
 
 /** The files the last build's manifest lists, when it can be read at all. */
@@ -176,12 +181,6 @@ function lastFiles(p: PreviousBuild | undefined): Manifest['files'] {
 
 const symbolCount = (nodes: readonly GraphNode[] | undefined) => (nodes ?? []).filter((n) => n.kind !== 'file').length;
 
-/** True when the parser reported syntax errors for the text (internal field of the pinned compiler). */
-function hasSyntaxErrors(input: SourceInput, root: string): boolean {
-  const sf = parseSource(root + '/' + input.path, input.text, undefined);
-  const diags = (sf as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics;
-  return Array.isArray(diags) && diags.length > 0;
-}
 
 const outcomeKey = (o: ImportOutcome): string => (o.kind === 'file' ? o.path : '!' + o.reason);
 
@@ -308,7 +307,11 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
       return project.files.filter((f) => present.has(f) && (plan?.shapes.get(f) ?? { global: !!prev?.manifest.files[f]?.global }).global);
     },
   };
-  const result = buildGraph({ ...options, reuse });
+  // An unchanged file's screen verdict is on record: it was accepted, with the syntax errors the
+  // last graph lists for it (ADR 75). The verdict depends on the text alone, so it still holds.
+  const screened = (input: SourceInput) =>
+    prev && prev.manifest.files[input.path]?.sha256 === input.sha256 ? { syntax: prev.syntaxByFile.get(input.path) } : undefined;
+  const result = buildGraph({ ...options, reuse, screened });
   const d = discovery as Discovery;
 
   // Throw rather than shrink: a file that is still there, had symbols, and now yields none —
@@ -326,12 +329,17 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
         const why = result.graph.diagnostics?.find((x) => x.path === f)?.reason ?? 'it was not read';
         throw new GraphError('SUSPECTED_PARSE_FAILURE', `${f} had ${had} symbol${had === 1 ? '' : 's'} and now yields none (${why}); the graph is left as it was — fix the file, or run a full build (--full) to accept the loss`);
       }
-      if ((nowSymbols.get(f) ?? 0) > 0 || input.sha256 === prev.manifest.files[f].sha256) continue;
-      const blank = input.text.trim() === '';
-      if (blank || hasSyntaxErrors(input, d.root)) {
+      if (input.sha256 === prev.manifest.files[f].sha256) continue;
+      const now = nowSymbols.get(f) ?? 0;
+      if (now >= had) continue;
+      // Fewer symbols is an edit — unless the file no longer parses: then the parser may have
+      // swallowed them, and the loss is a suspected parse failure (ADR 75).
+      const syntax = result.graph.diagnostics?.find((x) => x.path === f && isSyntaxErrorReason(x.reason))?.reason;
+      const blank = now === 0 && input.text.trim() === '';
+      if (blank || syntax) {
         throw new GraphError(
           'SUSPECTED_PARSE_FAILURE',
-          `${f} had ${had} symbol${had === 1 ? '' : 's'} and now yields none (${blank ? 'the file is empty' : 'it has syntax errors'}); suspected parse failure, not a deletion — the graph is left as it was. Fix the file, or run a full build (--full) to accept it`,
+          `${f} had ${had} symbol${had === 1 ? '' : 's'} and now yields ${now === 0 ? 'none' : now} (${blank ? 'the file is empty' : `it has ${syntax}`}); suspected parse failure, not a deletion — the graph is left as it was. Fix the file, or run a full build (--full) to accept it`,
         );
       }
     }

@@ -1,5 +1,7 @@
 // Reading source files: decode UTF-8, drop a byte-order mark, and pass over binary (NUL-holding),
-// oversized and unreadable files with a reason. No compiler here: the staleness check reads the
+// non-UTF-8, oversized and unreadable files with a reason. A file that is not UTF-8 (Latin-1 saved
+// by an old editor) is skipped, never decoded with replacement characters: an id built from
+// `caf\uFFFD` names nothing in the source, and the parser may swallow the next declaration. No compiler here: the staleness check reads the
 // tree the same way without loading one.
 
 import { createHash } from 'node:crypto';
@@ -18,6 +20,41 @@ export interface SourceInput {
   sha256: string;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The text of UTF-8 bytes, or undefined when they are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why bytes that are not UTF-8 are skipped, with the line of the first bad byte so it can be found. */
+export function notUtf8Reason(bytes: Uint8Array): string {
+  // Decode growing prefixes would be quadratic; find the first bad sequence by hand instead.
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (n === 0 || i + n > bytes.length || (n > 1 && !strictDecodes(bytes.subarray(i, i + n)))) break;
+    i += n;
+  }
+  let line = 1;
+  for (let k = 0; k < i && k < bytes.length; k++) if (bytes[k] === 0x0a) line++;
+  return `not UTF-8 text (an invalid byte sequence on line ${line}); save it as UTF-8`;
+}
+
+function strictDecodes(seq: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(seq);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One file's text and fingerprint, or why the build passes over it. */
 export function readSource(host: FileHost, abs: string, maxBytes: number): { text: string; sha256: string } | { reason: string } {
   let bytes: Uint8Array;
@@ -30,7 +67,8 @@ export function readSource(host: FileHost, abs: string, maxBytes: number): { tex
     return { reason: `unreadable file (${typeof code === 'string' ? code : 'error'})` };
   }
   if (bytes.indexOf(0) >= 0) return { reason: 'binary file (contains NUL bytes)' };
-  let text = new TextDecoder('utf-8').decode(bytes);
+  let text = decodeUtf8(bytes);
+  if (text === undefined) return { reason: notUtf8Reason(bytes) };
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { text, sha256: createHash('sha256').update(bytes).digest('hex') };
 }

@@ -32,6 +32,8 @@ export interface WalkResult {
   /** Walked directories (absolute) → their non-ignored entries, for tsconfig `include` globs. */
   entries: Map<string, { files: string[]; directories: string[] }>;
   diagnostics: BuildDiagnostic[];
+  /** Source files and folders passed over because a .gitignore rule matched them. */
+  ignoredByGitignore: number;
 }
 
 function errorCode(e: unknown): string {
@@ -62,6 +64,7 @@ export function walk(host: FileHost, root: string): WalkResult {
     packageJsonFiles: [],
     entries: new Map(),
     diagnostics: [],
+    ignoredByGitignore: 0,
   };
   const rules = new Map<string, IgnoreRule[]>();
   try {
@@ -101,12 +104,19 @@ export function walk(host: FileHost, root: string): WalkResult {
         continue;
       }
       if (entry.type === 'directory') {
-        if (NEVER_ENTER.has(entry.name) || matcherFor(rules, rel, true)) continue;
+        if (NEVER_ENTER.has(entry.name)) continue;
+        if (matcherFor(rules, rel, true)) {
+          out.ignoredByGitignore++;
+          continue;
+        }
         listing.directories.push(entry.name);
         subdirs.push(rel);
         continue;
       }
-      if (matcherFor(rules, rel, false)) continue;
+      if (matcherFor(rules, rel, false)) {
+        if (isSourceFileName(entry.name)) out.ignoredByGitignore++;
+        continue;
+      }
       if (entry.type === 'symlink') {
         const target = host.stat(root + '/' + rel);
         if (isSourceFileName(entry.name) || target === undefined || target.type === 'directory') {

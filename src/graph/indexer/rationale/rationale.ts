@@ -13,6 +13,7 @@ import { configSection, readRepositoryConfig, reportUnknownKeys, repoPathList } 
 import { isSourceFileName, type WalkResult } from '../compiler/discover';
 import { exactEdge, unresolvedEdge } from '../edges';
 import type { FileHost } from '../files/file-host';
+import { decodeUtf8, notUtf8Reason } from '../files/read';
 import { parseMarkdown, slugify, type MdDocument, type MdPathRef } from './markdown';
 
 /** Where decision records live when the config does not say (ADR 40). */
@@ -83,7 +84,7 @@ export interface RationaleContext {
   summary: UnresolvedSummary;
 }
 
-/** Reads a markdown file as UTF-8; binary, oversized and unreadable files are reported and skipped. */
+/** Reads a markdown file as UTF-8; binary, non-UTF-8, oversized and unreadable files are reported and skipped. */
 function readMarkdown(ctx: RationaleContext, rel: string): string | undefined {
   const abs = ctx.root + '/' + rel;
   try {
@@ -97,7 +98,11 @@ function readMarkdown(ctx: RationaleContext, rel: string): string | undefined {
       ctx.diagnostics.push({ path: rel, reason: 'binary file (contains NUL bytes)' });
       return undefined;
     }
-    const text = new TextDecoder('utf-8').decode(bytes);
+    const text = decodeUtf8(bytes);
+    if (text === undefined) {
+      ctx.diagnostics.push({ path: rel, reason: notUtf8Reason(bytes) });
+      return undefined;
+    }
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (e) {
     const code = (e as { code?: unknown }).code;

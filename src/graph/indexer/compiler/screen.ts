@@ -1,0 +1,152 @@
+// The screen every source file passes before any program sees it (ADR 75): a file nested deeper
+// than the compiler can follow is skipped with a reason, and a file with syntax errors is named in
+// the build's diagnostics with the count and the first error's line.
+//
+// Why a limit of our own: the compiler's parser, binder and checker recurse once (or more) per
+// level of syntax, so a generated file with a chain of a thousand calls or twenty thousand nested
+// parentheses exhausts the stack, and a RangeError thrown inside a program stops the whole build
+// without naming the file. Where exactly each one fails depends on the stack already in use (a
+// build server's is deeper than a one-shot build's), so catching the error is not a verdict an
+// incremental build could repeat. The verdict is instead a pure function of the file's text: the
+// depth of its syntax tree, measured with an explicit stack, against MAX_SYNTAX_DEPTH — far below
+// the smallest depth at which any compiler call we make was measured to fail (the ADR lists them).
+// The parse below can itself overflow first on a file that is far too deep; that, too, means
+// "deeper than the limit", since the limit sits below every measured failure.
+
+import * as ts from 'typescript';
+import type { BuildDiagnostic } from '../../model';
+import type { SourceInput } from '../files/read';
+
+/**
+ * The deepest syntax tree a source file may have (ADR 75). The shallowest compiler failure
+ * measured is the parser's, at a depth of about 560 (nested type arguments `A<A<…>>`); nested
+ * calls and arrays fail at about 630 and 690, the checker at about 1,250 (a chain of 625 calls).
+ * Real code stays below 120 (the compiler's own 9 MB bundle: 65). The margin (almost 2×) leaves
+ * room for the stack a build server or the editor's host already uses.
+ */
+export const MAX_SYNTAX_DEPTH = 300;
+
+/** Whether a diagnostic's reason is the screen's report of syntax errors (the incremental build asks). */
+export function isSyntaxErrorReason(reason: string): boolean {
+  return /^\d+ syntax errors?\b/.test(reason);
+}
+
+export interface ScreenVerdict {
+  /** Why the file is skipped (too deep to analyse), when it is. */
+  skip?: string;
+  /** The file's syntax errors, as a diagnostic reason, when it has any. */
+  syntax?: string;
+}
+
+function scriptKindOf(file: string): ts.ScriptKind {
+  if (file.endsWith('.tsx')) return ts.ScriptKind.TSX;
+  if (file.endsWith('.jsx')) return ts.ScriptKind.JSX;
+  if (/\.[mc]?js$/.test(file)) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+/**
+ * What one level of nesting costs, in eighths of a level. Most syntax costs a whole level: the
+ * compiler recurses once per level. Three chains cost less, because the compiler walks them with
+ * a loop or recurses lightly (measured, ADR 75): a binary operator's left operand is free (parser,
+ * binder and checker all iterate over `a + b + c …`, so a 100,000-term sum is fine), its right
+ * operand (`a = b = c …`) an eighth (the parser fails past about 6,000), and an `else if` or a
+ * conditional's `: c ? …` a quarter (the binder and parser fail past about 2,500).
+ */
+function levelCost(parent: ts.Node, child: ts.Node): number {
+  if (ts.isBinaryExpression(parent) && ts.isBinaryExpression(child)) return child === parent.left ? 0 : 1;
+  if (ts.isIfStatement(parent) && child === parent.elseStatement && ts.isIfStatement(child)) return 2;
+  if (ts.isConditionalExpression(parent) && child === parent.whenFalse && ts.isConditionalExpression(child)) return 2;
+  return 8;
+}
+
+/**
+ * The nesting depth of the deepest node below `root`, in levels (see levelCost), with an explicit
+ * stack; it stops as soon as it passes `stopAbove`.
+ */
+export function syntaxDepth(root: ts.Node, stopAbove = Infinity): number {
+  let max = 0;
+  const limit = stopAbove * 8;
+  const nodes: ts.Node[] = [root];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop() as ts.Node;
+    const depth = depths.pop() as number;
+    if (depth > max) {
+      max = depth;
+      if (max > limit) break;
+    }
+    node.forEachChild((child) => {
+      nodes.push(child);
+      depths.push(depth + levelCost(node, child));
+    });
+  }
+  return Math.ceil(max / 8);
+}
+
+/** Syntax errors the parser reported (an internal field of the pinned compiler). */
+function parseDiagnostics(sf: ts.SourceFile): readonly ts.Diagnostic[] {
+  const d = (sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics;
+  return Array.isArray(d) ? d : [];
+}
+
+function describeSyntaxErrors(sf: ts.SourceFile, diags: readonly ts.Diagnostic[]): string {
+  const first = diags[0];
+  const { line, character } = sf.getLineAndCharacterOfPosition(first.start ?? 0);
+  const message = ts.flattenDiagnosticMessageText(first.messageText, ' ').replace(/\.$/, '');
+  const n = diags.length;
+  const where = `line ${line + 1}, column ${character + 1}: ${message}`;
+  return `${n === 1 ? `1 syntax error at ${where}` : `${n} syntax errors, the first at ${where}`}; declarations after it may be missing`;
+}
+
+/** The verdict on one file's text; `path` only chooses the dialect (its extension). */
+export function screenText(path: string, text: string): ScreenVerdict {
+  let sf: ts.SourceFile;
+  try {
+    sf = ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors }, false, scriptKindOf(path));
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return { skip: TOO_DEEP };
+  }
+  const depth = syntaxDepth(sf, MAX_SYNTAX_DEPTH);
+  if (depth > MAX_SYNTAX_DEPTH) return { skip: TOO_DEEP };
+  const diags = parseDiagnostics(sf);
+  return diags.length > 0 ? { syntax: describeSyntaxErrors(sf, diags) } : {};
+}
+
+const TOO_DEEP = `too deeply nested to analyse: its syntax nests more than ${MAX_SYNTAX_DEPTH} levels deep, beyond what the compiler follows safely (ADR 75); the file is skipped`;
+
+/** Verdicts already reached in this process, by dialect and content hash (a build server screens each text once). */
+const verdicts = new Map<string, ScreenVerdict>();
+const MAX_REMEMBERED = 50_000;
+
+/**
+ * Screens the inputs: returns those the compiler may see, and adds a diagnostic for each file
+ * skipped (too deep) and each file with syntax errors. `known` answers for files whose verdict is
+ * already on record (an incremental build's unchanged files), so they are not parsed again.
+ */
+export function screenSources(
+  inputs: readonly SourceInput[],
+  diagnostics: BuildDiagnostic[],
+  known?: (input: SourceInput) => ScreenVerdict | undefined,
+): { accepted: SourceInput[]; skipped: number } {
+  const accepted: SourceInput[] = [];
+  let skipped = 0;
+  for (const input of inputs) {
+    const key = `${scriptKindOf(input.path)}\u0000${input.sha256}`;
+    let verdict = known?.(input) ?? verdicts.get(key);
+    if (!verdict) {
+      verdict = screenText(input.path, input.text);
+      if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+      verdicts.set(key, verdict);
+    }
+    if (verdict.skip) {
+      diagnostics.push({ path: input.path, reason: verdict.skip });
+      skipped++;
+    } else {
+      if (verdict.syntax) diagnostics.push({ path: input.path, reason: verdict.syntax });
+      accepted.push(input);
+    }
+  }
+  return { accepted, skipped };
+}
