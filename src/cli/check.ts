@@ -19,6 +19,7 @@ import {
   type BreakingChange,
   GraphError,
 } from '../graph';
+import { findRepositoryRoot } from './find-root';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
 
@@ -68,7 +69,7 @@ export function runCheck(args: string[], io: CliIo): number {
     io.stdout.write(CHECK_HELP);
     return EXIT.OK;
   }
-  const root = path.resolve(io.cwd, values.root ?? '.');
+  const root = values.root !== undefined ? path.resolve(io.cwd, values.root) : findRepositoryRoot(io.cwd).root;
   const rootPosix = root.split(path.sep).join('/');
   if (nodeFileHost.stat(rootPosix)?.type !== 'directory') {
     throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);

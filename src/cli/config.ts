@@ -4,6 +4,7 @@
 
 import * as path from 'node:path';
 import { GraphError, nodeFileHost, readGraphConfig } from '../graph';
+import { findRepositoryRoot } from './find-root';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
 
@@ -45,7 +46,7 @@ export function runConfig(args: string[], io: CliIo): number {
     io.stdout.write(CONFIG_HELP);
     return EXIT.OK;
   }
-  const root = path.resolve(io.cwd, values.root ?? '.');
+  const root = values.root !== undefined ? path.resolve(io.cwd, values.root) : findRepositoryRoot(io.cwd).root;
   const host = nodeFileHost;
   const rootPosix = root.split(path.sep).join('/');
   if (host.stat(rootPosix)?.type !== 'directory') {
