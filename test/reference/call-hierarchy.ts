@@ -71,6 +71,8 @@ export interface EdgeCheck {
    * other members, the other parts of a merged declaration, `(a ? f : g)()`.
    */
   calleeBySymbol: number;
+  /** A few of those, to check by eye. */
+  bySymbolSamples: string[];
   /** Caller: the innermost enclosing declaration that holds code, mapped to its node, is the source. */
   callerConfirmed: number;
   residuals: Disagreement[];
@@ -420,7 +422,7 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
    * Every EXACT calls edge on its own: the callee by the language service's go-to-definition at
    * the evidence position, the caller by the innermost enclosing symbol around it.
    */
-  const edgeCheck: EdgeCheck = { edges: exact.length, calleeByDefinition: 0, calleeBySymbol: 0, callerConfirmed: 0, residuals: [] };
+  const edgeCheck: EdgeCheck = { edges: exact.length, calleeByDefinition: 0, calleeBySymbol: 0, bySymbolSamples: [], callerConfirmed: 0, residuals: [] };
   for (const e of exact) {
     const site = `${e.evidence?.file}:${e.evidence?.line}:${e.evidence?.column}`;
     if (!e.evidence) {
@@ -436,6 +438,7 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
       edgeCheck.calleeByDefinition++;
     } else if (token && symbolDeclares(token, e.target)) {
       edgeCheck.calleeBySymbol++;
+      if (edgeCheck.bySymbolSamples.length < 20) edgeCheck.bySymbolSamples.push(`${site} ${e.source} -> ${e.target} (go-to-definition: ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'})`);
     } else {
       callee = `callee: go-to-definition names ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'}`;
     }

@@ -7,6 +7,7 @@
 // (docs/adr/0081-the-project-s-own-compiler-semantics.md).
 
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as ts from 'typescript';
@@ -16,6 +17,9 @@ import { corpus, type CorpusName } from '../../bench/corpus';
 import { compareWithCallHierarchy, typescript59Options, type ReferenceReport } from '../reference/call-hierarchy';
 import { countAnyReceivers } from '../reference/any-receivers';
 import { assertValidGraph } from '../helpers/schema';
+import { removeTempDirs, tempDir } from '../helpers/fixtures';
+import type { Graph } from '../../src/graph/model';
+import type { Project } from '../../src/graph/indexer/compiler/discover';
 
 /**
  * Edges the independent per-edge check does not confirm, each explained. Keyed by
@@ -40,6 +44,7 @@ function print(name: string, r: ReferenceReport): void {
       `caller by the enclosing symbol ${c.callerConfirmed}; residuals ${c.residuals.length}`,
     ...r.falsePositives.slice(0, 20).map((d) => `  NOT CONFIRMED ${d.site} ${d.source} -> ${d.target} (${d.why})`),
     ...r.misses.slice(0, 20).map((d) => `  MISSED ${d.site} ${d.source} -> ${d.target}`),
+    ...c.bySymbolSamples.map((x) => `  BY SYMBOL ${x}`),
     ...c.residuals.slice(0, 40).map((d) => `  RESIDUAL ${d.source} -> ${d.target} @ ${d.site} (${d.why})`),
   ];
   console.log(lines.join('\n'));
@@ -61,21 +66,40 @@ describe('calls against the TypeScript language service', () => {
       const residuals = Object.fromEntries(report.edgeCheck.residuals.map((d) => [`${d.source} -> ${d.target} @ ${d.site}`, d.why]));
       assert.deepEqual(Object.keys(residuals).sort(), Object.keys(EXPLAINED_RESIDUALS[name]).sort(), 'every per-edge residual is listed and explained');
 
-      if (name === 'fabric') {
-        // The `any` receivers: TypeScript 6 with its own defaults, the options the graph was built
-        // with, and TypeScript 5.9's checker on the project's config — site for site.
-        const files = graph.nodes.filter((n) => n.kind === 'file' && /\.tsx?$/.test(n.sourceFile as string)).map((n) => path.join(c.root, n.sourceFile as string));
-        const config = ts.readConfigFile(path.join(c.root, 'tsconfig.json'), ts.sys.readFile);
-        const ts6Defaults = { ...ts.parseJsonConfigFileContent(config.config, ts.sys, c.root).options, ignoreDeprecations: '6.0' };
-        const built = discovery.projects.find((p) => p.configPath === 'tsconfig.json');
-        assert.ok(built);
-        const ts6 = countAnyReceivers(ts, files, ts6Defaults);
-        const graphOptions = countAnyReceivers(ts, files, built.options);
-        const ts5 = countAnyReceivers(ts59 as unknown as typeof ts, files, ts59.parseJsonConfigFileContent(ts59.readConfigFile(path.join(c.root, 'tsconfig.json'), ts59.sys.readFile).config, ts59.sys, c.root).options as ts.CompilerOptions);
-        const inGraph = graph.unresolved?.calls?.['any-receiver'] ?? 0;
-        console.log(`${name}: any-receiver call sites: TypeScript 6 defaults ${ts6}, TypeScript 5 semantics (the graph's options) ${graphOptions}, TypeScript 5.9's checker ${ts5}; UNRESOLVED any-receiver in the graph ${inGraph}`);
-        assert.ok(graphOptions <= ts5, `the graph's options leave ${graphOptions} any receivers, TypeScript 5.9 ${ts5}`);
-      }
+      if (name === 'fabric') assertAnyReceivers(name, c.root, graph, discovery.projects);
     });
   }
+
+  it('fabric without `strict` in its config: no more any receivers than TypeScript 5.9 leaves', () => {
+    // The same TypeScript 5 era sources and config (`moduleResolution: node`) with `strict` left
+    // unset, the case where TypeScript 6's default (strict on) types callbacks as `any`.
+    const root = corpus('fabric', tempDir('kg-fabric-nostrict-')).root;
+    const configPath = path.join(root, 'tsconfig.json');
+    const config = ts.readConfigFile(configPath, ts.sys.readFile).config as { compilerOptions: Record<string, unknown> };
+    delete config.compilerOptions.strict;
+    fs.writeFileSync(configPath, JSON.stringify(config, null, 2) + '\n');
+    const { graph, discovery } = buildGraph({ root });
+    assertAnyReceivers('fabric (strict unset)', root, graph, discovery.projects);
+    removeTempDirs();
+  });
 });
+
+/**
+ * The `any` receivers, site for site on the same files: TypeScript 6 with its own defaults, the
+ * options the graph was built with, and TypeScript 5.9's checker on the project's config. The
+ * graph's options must leave no more than TypeScript 5.9 does.
+ */
+function assertAnyReceivers(name: string, root: string, graph: Graph, projects: readonly Project[]): void {
+  const files = graph.nodes.filter((n) => n.kind === 'file' && /\.tsx?$/.test(n.sourceFile as string)).map((n) => path.join(root, n.sourceFile as string));
+  const configPath = path.join(root, 'tsconfig.json');
+  const ts6Defaults = { ...ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, root).options, ignoreDeprecations: '6.0' };
+  const built = projects.find((p) => p.configPath === 'tsconfig.json');
+  assert.ok(built);
+  const ts6 = countAnyReceivers(ts, files, ts6Defaults);
+  const graphOptions = countAnyReceivers(ts, files, built.options);
+  const ts5Options = ts59.parseJsonConfigFileContent(ts59.readConfigFile(configPath, ts59.sys.readFile).config, ts59.sys, root).options as ts.CompilerOptions;
+  const ts5 = countAnyReceivers(ts59 as unknown as typeof ts, files, ts5Options);
+  const inGraph = graph.unresolved?.calls?.['any-receiver'] ?? 0;
+  console.log(`${name}: any-receiver call sites: TypeScript 6 defaults ${ts6}, TypeScript 5 semantics (the graph's options) ${graphOptions}, TypeScript 5.9's checker ${ts5}; UNRESOLVED any-receiver edges in the graph ${inGraph}`);
+  assert.ok(graphOptions <= ts5, `the graph's options leave ${graphOptions} any receivers, TypeScript 5.9 ${ts5}`);
+}
