@@ -14,13 +14,27 @@
 //     else, and leaves the denominator (`widened`). (Go-to-definition alone is not enough: in call
 //     position it follows the resolved signature and names one constituent of a union.)
 //  3. It omits `super(...)`; it cannot be asked about values (a `const` holding a function, a
-//     function-typed property) and does not see through `(a ? f : g)()`. Such EXACT edges are
-//     confirmed instead by the language service's go-to-definition at the call site
-//     (`confirmedByDefinition`), never assumed.
+//     function-typed property) and does not see through `(a ? f : g)()`, `new (a ? B : C)()` or
+//     `new this()` (it finds calls by the callee's name). Such EXACT edges are confirmed instead
+//     by the language service's go-to-definition at the call site (`confirmedByDefinition`),
+//     never assumed.
 //  4. It attributes `new C()` to the class C — as the graph does.
 //  5. Its callers are at the granularity of every named function (nested ones too); the graph's
 //     are module-level symbols. Reference callers are projected onto the innermost enclosing
-//     graph node (function, method, class, namespace) or the file, by syntax containment.
+//     declaration that holds code and has a graph node (function, class, method, accessor,
+//     namespace, variable or property holding a function or class — whatever kind its merged node
+//     has, since a class merged with an earlier interface is an `interface` node), or the file.
+//
+// Then every EXACT edge is checked on its own (`edgeCheck`): its callee by go-to-definition at the
+// evidence position, its caller by the innermost enclosing declaration (rule 5). Go-to-definition
+// follows the signature the checker picked, so for a union receiver it names one member and for
+// a merged declaration one part; there the edge is confirmed by the declarations of the symbol at
+// the position (through aliases and root symbols) — the same question the graph asks
+// (docs/adr/0082-the-callee-is-the-symbol-not-the-signature.md). Anything else is a residual,
+// listed and explained in the test.
+//
+// The language service runs with the options TypeScript 5.9 computes from each corpus's config
+// (`typescript59Options`), since each corpus is written for TypeScript 5 or does not say (ADR 81).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -280,6 +294,12 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
     const decls = checker.getRootSymbols(sym).flatMap((r) => r.declarations ?? []);
     return decls.some((d) => idFor(d) === target || (ts.isConstructorDeclaration(d) && idFor(d.parent) === target));
   };
+  /** Whether a member name is reached through a union receiver (`(a: A | B).m()`). */
+  const throughUnion = (token: ts.Node): boolean => {
+    const p = token.parent;
+    if (!p || !ts.isPropertyAccessExpression(p) || p.name !== token) return false;
+    return checker.getNonNullableType(checker.getTypeAtLocation(p.expression)).isUnion();
+  };
   /** Graph ids the language service's go-to-definition reaches from a position. */
   const definitionIds = (file: string, pos: number): Set<string> => {
     const out = new Set<string>();
@@ -436,6 +456,10 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
     let callee = '';
     if (definitionIds(file, pos).has(e.target)) {
       edgeCheck.calleeByDefinition++;
+    } else if (token && symbolDeclares(token, e.target) && !throughUnion(token)) {
+      // Not a union: an intersection property (a mixin's `this`), whose symbol declares the base's
+      // member and the override; go-to-definition names one. Listed as a residual (ADR 82).
+      callee = `callee: the symbol declares it, go-to-definition names ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'} (intersection property)`;
     } else if (token && symbolDeclares(token, e.target)) {
       edgeCheck.calleeBySymbol++;
       if (edgeCheck.bySymbolSamples.length < 20) edgeCheck.bySymbolSamples.push(`${site} ${e.source} -> ${e.target} (go-to-definition: ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'})`);

@@ -28,7 +28,22 @@ import type { Project } from '../../src/graph/indexer/compiler/discover';
 const EXPLAINED_RESIDUALS: Record<CorpusName, Record<string, string>> = {
   rxjs: {},
   zod: {},
-  fabric: {},
+  // Intersection properties (ADR 82): the checker's symbol declares the base's member and the
+  // override, the graph records every declaration with a node, go-to-definition names the override.
+  fabric: {
+    // `class Group extends createCollectionMixin(FabricObject)`: `complexity` is declared by
+    // FabricObject and by the mixin's class expression (inside the mixin function: no node).
+    'sym:src/shapes/ActiveSelection.ts#ActiveSelection.toString -> sym:src/shapes/Object/Object.ts#FabricObject.complexity @ src/shapes/ActiveSelection.ts:208:40':
+      'mixin base: FabricObject.complexity and the collection mixin\'s override',
+    'sym:src/shapes/Group.ts#Group.toString -> sym:src/shapes/Object/Object.ts#FabricObject.complexity @ src/shapes/Group.ts:602:30':
+      'mixin base: FabricObject.complexity and the collection mixin\'s override',
+    // `this: TextSVGExportMixin & FabricText`: FabricText has FabricObjectSVGExportMixin's
+    // members through FabricObject's merged interface; TextSVGExportMixin overrides them.
+    'sym:src/shapes/Text/TextSVGExportMixin.ts#TextSVGExportMixin._wrapSVGTextAndBg -> sym:src/shapes/Object/FabricObjectSVGExportMixin.ts#FabricObjectSVGExportMixin.getSvgStyles @ src/shapes/Text/TextSVGExportMixin.ts:87:12':
+      'this: Mixin & FabricText: the base member beside the override go-to-definition names',
+    'sym:src/shapes/Text/TextSVGExportMixin.ts#TextSVGExportMixin.toSVG -> sym:src/shapes/Object/FabricObjectSVGExportMixin.ts#FabricObjectSVGExportMixin._toSVG @ src/shapes/Text/TextSVGExportMixin.ts:38:52':
+      'this: Mixin & FabricText: the base member beside the override go-to-definition names',
+  },
 };
 
 function print(name: string, r: ReferenceReport): void {
