@@ -165,7 +165,7 @@ interface Collected {
  * the graph does (ADR 80). `static` is a reserved word in class bodies and modules, so no member
  * or namespace of that name can produce the same id.
  */
-export const STATIC_TWIN = 'static';
+const STATIC_TWIN = 'static';
 
 function isStatic(m: ts.ClassElement | ts.TypeElement): boolean {
   return hasModifier(m, ts.SyntaxKind.StaticKeyword);
