@@ -7,11 +7,12 @@ import * as ts from 'typescript';
 
 type TypeScript = typeof ts;
 
-export function countAnyReceivers(tsm: TypeScript, files: readonly string[], options: ts.CompilerOptions): number {
+/** The `file:line:column` of each call site whose receiver the checker types as `any` or `unknown`. */
+export function anyReceiverSites(tsm: TypeScript, files: readonly string[], options: ts.CompilerOptions): Set<string> {
   const program = tsm.createProgram({ rootNames: files, options: { ...options, noEmit: true } });
   const checker = program.getTypeChecker();
   const anyFlags = tsm.TypeFlags.Any | tsm.TypeFlags.Unknown;
-  let count = 0;
+  const sites = new Set<string>();
   for (const file of files) {
     const sf = program.getSourceFile(file);
     if (!sf) continue;
@@ -23,12 +24,15 @@ export function countAnyReceivers(tsm: TypeScript, files: readonly string[], opt
       else if (tsm.isTaggedTemplateExpression(node)) callee = node.tag;
       while (callee && (tsm.isParenthesizedExpression(callee) || tsm.isNonNullExpression(callee))) callee = callee.expression;
       if (callee && tsm.isPropertyAccessExpression(callee) && !checker.getSymbolAtLocation(callee.name)) {
-        if ((checker.getTypeAtLocation(callee.expression).flags & anyFlags) !== 0) count++;
+        if ((checker.getTypeAtLocation(callee.expression).flags & anyFlags) !== 0) {
+          const lc = sf.getLineAndCharacterOfPosition(callee.name.getStart(sf));
+          sites.add(`${file}:${lc.line + 1}:${lc.character + 1}`);
+        }
       }
       tsm.forEachChild(node, (c) => {
         stack.push(c);
       });
     }
   }
-  return count;
+  return sites;
 }

@@ -217,6 +217,43 @@ function holdsCode(node: ts.Node): boolean {
   return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isClassExpression(init));
 }
 
+/**
+ * Whether a static member has an instance twin: a method, accessor or function-valued property of
+ * the same name, not static, in any declaration of its class or an interface merged with it in
+ * the same file (ADR 80: then its node is `<Class>.static.<member>`).
+ */
+function hasInstanceTwin(decl: ts.Node): boolean {
+  if (!ts.canHaveModifiers(decl) || !ts.getModifiers(decl)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) return false;
+  const owner = decl.parent;
+  const name = (decl as { name?: ts.Node }).name;
+  if (!name || !(ts.isClassDeclaration(owner) || ts.isClassExpression(owner))) return false;
+  const text = name.getText();
+  const ownerName = owner.name?.text;
+  const container = owner.parent;
+  const owners: ts.Node[] = [owner];
+  if (ownerName !== undefined && (ts.isSourceFile(container) || ts.isModuleBlock(container))) {
+    for (const st of container.statements) {
+      if ((ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st)) && st.name?.text === ownerName && st !== owner) owners.push(st);
+    }
+  }
+  const isFunctionValued = (m: ts.Node): boolean => {
+    if (ts.isMethodDeclaration(m) || ts.isMethodSignature(m) || ts.isAccessor(m)) return true;
+    if (ts.isPropertySignature(m)) return !!m.type && ts.isFunctionTypeNode(m.type);
+    if (ts.isPropertyDeclaration(m)) {
+      let init = m.initializer;
+      while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
+      return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init));
+    }
+    return false;
+  };
+  return owners.some((o) =>
+    (o as ts.ClassLikeDeclaration | ts.InterfaceDeclaration).members.some(
+      (m: ts.ClassElement | ts.TypeElement) =>
+        m !== decl && !!m.name && m.name.getText() === text && isFunctionValued(m) && !(ts.canHaveModifiers(m) && ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)),
+    ),
+  );
+}
+
 /** Whether a callee name reaches its call through a conditional or logical operator: `new (a ? B : C)()`. */
 function throughConditional(token: ts.Node): boolean {
   for (let n: ts.Node = token; n.parent; n = n.parent) {
@@ -256,7 +293,7 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
   const idFor = (decl: ts.Node): string | undefined => {
     const sf = decl.getSourceFile();
-    for (const twin of [true, false]) {
+    for (const twin of hasInstanceTwin(decl) ? [true] : [false]) {
       const name = graphName(decl, sf, twin);
       if (name === undefined) return undefined;
       const id = `sym:${escapePart(rel(sf.fileName))}#${escapePart(name)}`;
