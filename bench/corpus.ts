@@ -1,5 +1,8 @@
-// Real TypeScript code nobody here wrote, from npm: rxjs and zod ship their .ts sources. Each
-// corpus is copied (sources + a tsconfig) into a folder of its own so it is a repository root.
+// Real TypeScript code nobody here wrote, from npm: rxjs, zod and fabric ship their .ts sources.
+// Each corpus is copied (sources + a tsconfig) into a folder of its own so it is a repository root.
+// fabric is a TypeScript 5 era code base (its package.json names typescript ^5.5.4, its tsconfig
+// uses `moduleResolution: node`) with classes merged with interfaces, static/instance twins,
+// mixins, `new this()` in static factories and `typeof` object APIs.
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,28 +16,40 @@ export interface Corpus {
 
 const REPO = path.join(__dirname, '..');
 
-function copyDir(src: string, dest: string): void {
+function copyDir(src: string, dest: string, keep: (name: string) => boolean = () => true): void {
   fs.mkdirSync(dest, { recursive: true });
   for (const e of fs.readdirSync(src, { withFileTypes: true })) {
     const s = path.join(src, e.name);
     const d = path.join(dest, e.name);
-    if (e.isDirectory()) copyDir(s, d);
-    else if (e.isFile()) fs.copyFileSync(s, d);
+    if (e.isDirectory()) copyDir(s, d, keep);
+    else if (e.isFile() && keep(e.name)) fs.copyFileSync(s, d);
   }
 }
+
+export type CorpusName = 'rxjs' | 'zod' | 'fabric';
 
 function pkgDir(name: string): string {
   return path.join(REPO, 'node_modules', name);
 }
 
 /** Makes (once per version) and returns the corpus folder. `into` forces a fresh copy there. */
-export function corpus(name: 'rxjs' | 'zod', into?: string): Corpus {
+export function corpus(name: CorpusName, into?: string): Corpus {
   const src = pkgDir(name);
   const version = (JSON.parse(fs.readFileSync(path.join(src, 'package.json'), 'utf8')) as { version: string }).version;
   const root = into ?? path.join(os.tmpdir(), 'kg-corpus', `${name}-${version}`);
   const marker = path.join(root, '.corpus-complete');
   if (!into && fs.existsSync(marker)) return { name, version, root };
   fs.rmSync(root, { recursive: true, force: true });
+  if (name === 'fabric') {
+    // Its own config and package.json (which names the TypeScript it is written for), its sources
+    // without the unit tests (jest specs: their globals come from packages not installed here).
+    const source = (f: string) => !/\.(spec|test)\.ts$/.test(f);
+    copyDir(path.join(src, 'src'), path.join(root, 'src'), source);
+    copyDir(path.join(src, 'extensions'), path.join(root, 'extensions'), source);
+    for (const f of ['fabric.ts', 'index.ts', 'index.node.ts', 'tsconfig.json', 'package.json']) fs.copyFileSync(path.join(src, f), path.join(root, f));
+    if (!into) fs.writeFileSync(marker, '');
+    return { name, version, root };
+  }
   copyDir(path.join(src, 'src'), path.join(root, 'src'));
   if (name === 'rxjs') {
     // rxjs's own root config: strict, paths for its public entry points.

@@ -14,20 +14,85 @@
 //     else, and leaves the denominator (`widened`). (Go-to-definition alone is not enough: in call
 //     position it follows the resolved signature and names one constituent of a union.)
 //  3. It omits `super(...)`; it cannot be asked about values (a `const` holding a function, a
-//     function-typed property) and does not see through `(a ? f : g)()`. Such EXACT edges are
-//     confirmed instead by the language service's go-to-definition at the call site
-//     (`confirmedByDefinition`), never assumed.
+//     function-typed property) and does not see through `(a ? f : g)()`, `new (a ? B : C)()` or
+//     `new this()` (it finds calls by the callee's name). Such EXACT edges are confirmed instead
+//     by the language service's go-to-definition at the call site (`confirmedByDefinition`),
+//     never assumed.
 //  4. It attributes `new C()` to the class C — as the graph does.
 //  5. Its callers are at the granularity of every named function (nested ones too); the graph's
 //     are module-level symbols. Reference callers are projected onto the innermost enclosing
-//     graph node (function, method, class, namespace) or the file, by syntax containment.
+//     declaration that holds code and has a graph node (function, class, method, accessor,
+//     namespace, variable or property holding a function or class — whatever kind its merged node
+//     has, since a class merged with an earlier interface is an `interface` node), or the file.
+//
+// Then every EXACT edge is checked on its own (`edgeCheck`): its callee by go-to-definition at the
+// evidence position, its caller by the innermost enclosing declaration (rule 5). Go-to-definition
+// follows the signature the checker picked, so for a union receiver it names one member and for
+// a merged declaration one part; there the edge is confirmed by the declarations of the symbol at
+// the position (through aliases and root symbols) — the same question the graph asks
+// (docs/adr/0082-the-callee-is-the-symbol-not-the-signature.md). Anything else is a residual,
+// listed and explained in the test.
+//
+// The language service runs with the options TypeScript 5.9 computes from each corpus's config
+// (`typescript59Options`), since each corpus is written for TypeScript 5 or does not say (ADR 81).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
+import * as ts59 from 'ts59';
 import type { Graph, GraphNode } from '../../src/graph/model';
 
-interface Disagreement {
+/**
+ * The options TypeScript 5.9 itself computes from the config — the compiler every corpus here is
+ * written for (or, without a package.json, is assumed to be: docs/adr/0081-…) — spelled out for
+ * the bundled TypeScript 6. They come from TypeScript 5.9's own config parser and its own
+ * computed-option functions, not from the builder's code.
+ */
+export function typescript59Options(root: string, configFile = 'tsconfig.json'): ts.CompilerOptions {
+  const config = ts59.readConfigFile(path.join(root, configFile), ts59.sys.readFile);
+  const o = ts59.parseJsonConfigFileContent(config.config, ts59.sys, root).options;
+  const computed = ts59 as unknown as {
+    getEmitScriptTarget(o: ts59.CompilerOptions): number;
+    getEmitModuleKind(o: ts59.CompilerOptions): number;
+    getEmitModuleResolutionKind(o: ts59.CompilerOptions): number;
+    getESModuleInterop(o: ts59.CompilerOptions): boolean;
+    getAllowSyntheticDefaultImports(o: ts59.CompilerOptions): boolean;
+    getStrictOptionValue(o: ts59.CompilerOptions, flag: string): boolean;
+  };
+  const strictFlags = ['noImplicitAny', 'noImplicitThis', 'strictNullChecks', 'strictFunctionTypes', 'strictBindCallApply', 'strictPropertyInitialization', 'strictBuiltinIteratorReturn', 'alwaysStrict', 'useUnknownInCatchVariables'];
+  const out: Record<string, unknown> = {
+    ...o,
+    target: computed.getEmitScriptTarget(o),
+    module: computed.getEmitModuleKind(o),
+    moduleResolution: computed.getEmitModuleResolutionKind(o),
+    esModuleInterop: computed.getESModuleInterop(o),
+    allowSyntheticDefaultImports: computed.getAllowSyntheticDefaultImports(o),
+    types: o.types ?? ['*'],
+    ignoreDeprecations: '6.0',
+  };
+  for (const flag of strictFlags) out[flag] = computed.getStrictOptionValue(o, flag);
+  return out as ts.CompilerOptions;
+}
+
+/** The independent check of every EXACT calls edge (see `checkEveryEdge` below). */
+export interface EdgeCheck {
+  edges: number;
+  /** Callee: the language service's go-to-definition at the edge's evidence position names the target. */
+  calleeByDefinition: number;
+  /**
+   * Callee: go-to-definition names another declaration of the same symbol, and the symbol at the
+   * position (through aliases and its root symbols) declares the target — a union receiver's
+   * other members, the other parts of a merged declaration, `(a ? f : g)()`.
+   */
+  calleeBySymbol: number;
+  /** A few of those, to check by eye. */
+  bySymbolSamples: string[];
+  /** Caller: the innermost enclosing declaration that holds code, mapped to its node, is the source. */
+  callerConfirmed: number;
+  residuals: Disagreement[];
+}
+
+export interface Disagreement {
   source: string;
   target: string;
   site: string;
@@ -35,6 +100,8 @@ interface Disagreement {
 }
 
 export interface ReferenceReport {
+  /** The independent check of every EXACT calls edge. */
+  edgeCheck: EdgeCheck;
   /** EXACT calls pairs in the graph. */
   exactPairs: number;
   confirmedByCallHierarchy: number;
@@ -97,7 +164,7 @@ function tokenAt(sf: ts.SourceFile, pos: number): ts.Node | undefined {
 }
 
 /** The graph name of a module-level declaration (`f`, `C.m`, `N.f`), or undefined for locals. */
-function graphName(decl: ts.Node, sf: ts.SourceFile): string | undefined {
+function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): string | undefined {
   const nameOf = (d: ts.Node): string | undefined => {
     if (ts.isExportAssignment(d)) return 'default';
     const n = (d as { name?: ts.Node }).name;
@@ -114,6 +181,9 @@ function graphName(decl: ts.Node, sf: ts.SourceFile): string | undefined {
   const own = nameOf(d);
   if (own === undefined) return undefined;
   parts.unshift(own);
+  // A static member with an instance twin is `<Class>.static.<member>` (ADR 80); which spelling
+  // exists is decided by the caller, which tries this one first.
+  if (twin && ts.canHaveModifiers(d) && ts.getModifiers(d)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) parts.unshift('static');
   for (let p = d.parent; p && !ts.isSourceFile(p); p = p.parent) {
     if (ts.isClassDeclaration(p) || ts.isInterfaceDeclaration(p) || ts.isModuleDeclaration(p)) {
       const n = nameOf(p);
@@ -138,17 +208,73 @@ function graphName(decl: ts.Node, sf: ts.SourceFile): string | undefined {
   return parts.join('.');
 }
 
+function holdsCode(node: ts.Node): boolean {
+  if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isModuleDeclaration(node) || ts.isMethodDeclaration(node) || ts.isAccessor(node)) return true;
+  let init: ts.Node | undefined;
+  if (ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) init = node.initializer;
+  else if (ts.isExportAssignment(node)) init = node.expression;
+  while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isTypeAssertionExpression(init) || ts.isNonNullExpression(init))) init = init.expression;
+  return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isClassExpression(init));
+}
+
+/**
+ * Whether a static member has an instance twin: a method, accessor or function-valued property of
+ * the same name, not static, in any declaration of its class or an interface merged with it in
+ * the same file (ADR 80: then its node is `<Class>.static.<member>`).
+ */
+function hasInstanceTwin(decl: ts.Node): boolean {
+  if (!ts.canHaveModifiers(decl) || !ts.getModifiers(decl)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) return false;
+  const owner = decl.parent;
+  const name = (decl as { name?: ts.Node }).name;
+  if (!name || !(ts.isClassDeclaration(owner) || ts.isClassExpression(owner))) return false;
+  const text = name.getText();
+  const ownerName = owner.name?.text;
+  const container = owner.parent;
+  const owners: ts.Node[] = [owner];
+  if (ownerName !== undefined && (ts.isSourceFile(container) || ts.isModuleBlock(container))) {
+    for (const st of container.statements) {
+      if ((ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st)) && st.name?.text === ownerName && st !== owner) owners.push(st);
+    }
+  }
+  const isFunctionValued = (m: ts.Node): boolean => {
+    if (ts.isMethodDeclaration(m) || ts.isMethodSignature(m) || ts.isAccessor(m)) return true;
+    if (ts.isPropertySignature(m)) return !!m.type && ts.isFunctionTypeNode(m.type);
+    if (ts.isPropertyDeclaration(m)) {
+      let init = m.initializer;
+      while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
+      return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init));
+    }
+    return false;
+  };
+  return owners.some((o) =>
+    (o as ts.ClassLikeDeclaration | ts.InterfaceDeclaration).members.some(
+      (m: ts.ClassElement | ts.TypeElement) =>
+        m !== decl && !!m.name && m.name.getText() === text && isFunctionValued(m) && !(ts.canHaveModifiers(m) && ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)),
+    ),
+  );
+}
+
+/** Whether a callee name reaches its call through a conditional or logical operator: `new (a ? B : C)()`. */
+function throughConditional(token: ts.Node): boolean {
+  for (let n: ts.Node = token; n.parent; n = n.parent) {
+    const p = n.parent;
+    if (ts.isCallExpression(p) || ts.isNewExpression(p)) return false;
+    if (ts.isConditionalExpression(p) || ts.isBinaryExpression(p)) return true;
+  }
+  return false;
+}
+
 function escapePart(s: string): string {
   // eslint-disable-next-line no-control-regex -- ids escape control characters, as docs/graph-format.md says
   return s.replace(/[%#~@:\u0000-\u001f\u007f]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
 }
 
-export function compareWithCallHierarchy(root: string, graph: Graph, configFile = 'tsconfig.json'): ReferenceReport {
+export function compareWithCallHierarchy(root: string, graph: Graph, configFile = 'tsconfig.json', optionsOverride?: ts.CompilerOptions): ReferenceReport {
   const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
   const files = graph.nodes.filter((n) => n.kind === 'file').map((n) => path.join(root, n.sourceFile as string));
   const config = ts.readConfigFile(path.join(root, configFile), ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  const options: ts.CompilerOptions = { ...parsed.options, allowJs: true, noEmit: true };
+  const options: ts.CompilerOptions = { ...(optionsOverride ?? parsed.options), allowJs: true, noEmit: true };
   const lsHost: ts.LanguageServiceHost = {
     getCompilationSettings: () => options,
     getScriptFileNames: () => files,
@@ -167,10 +293,13 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
   const idFor = (decl: ts.Node): string | undefined => {
     const sf = decl.getSourceFile();
-    const name = graphName(decl, sf);
-    if (name === undefined) return undefined;
-    const id = `sym:${escapePart(rel(sf.fileName))}#${escapePart(name)}`;
-    return nodes.has(id) ? id : undefined;
+    for (const twin of hasInstanceTwin(decl) ? [true] : [false]) {
+      const name = graphName(decl, sf, twin);
+      if (name === undefined) return undefined;
+      const id = `sym:${escapePart(rel(sf.fileName))}#${escapePart(name)}`;
+      if (nodes.has(id)) return id;
+    }
+    return undefined;
   };
   const declarationAt = (file: string, pos: number): ts.Node | undefined => {
     const sf = program.getSourceFile(file);
@@ -193,6 +322,21 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
     const decls = checker.getRootSymbols(sym).flatMap((r) => r.declarations ?? []);
     return !decls.some((d) => idFor(d) === target.id || (ts.isConstructorDeclaration(d) && idFor(d.parent) === target.id));
   };
+  /** Whether the symbol at a token (through aliases and root symbols) has the target among its declarations. */
+  const symbolDeclares = (token: ts.Node, target: string): boolean => {
+    let sym = checker.getSymbolAtLocation(token);
+    if (!sym && token.kind === ts.SyntaxKind.ThisKeyword) sym = checker.getTypeAtLocation(token).getSymbol();
+    if (!sym) return false;
+    if (sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
+    const decls = checker.getRootSymbols(sym).flatMap((r) => r.declarations ?? []);
+    return decls.some((d) => idFor(d) === target || (ts.isConstructorDeclaration(d) && idFor(d.parent) === target));
+  };
+  /** Whether a member name is reached through a union receiver (`(a: A | B).m()`). */
+  const throughUnion = (token: ts.Node): boolean => {
+    const p = token.parent;
+    if (!p || !ts.isPropertyAccessExpression(p) || p.name !== token) return false;
+    return checker.getNonNullableType(checker.getTypeAtLocation(p.expression)).isUnion();
+  };
   /** Graph ids the language service's go-to-definition reaches from a position. */
   const definitionIds = (file: string, pos: number): Set<string> => {
     const out = new Set<string>();
@@ -208,12 +352,18 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
     }
     return out;
   };
-  /** The innermost enclosing graph caller of a site, or its file. */
+  /**
+   * The innermost enclosing graph caller of a site, or its file: the nearest enclosing
+   * declaration that holds code (a function, class, method, accessor, namespace, or a variable or
+   * property initialised with a function or class) and has a node — whatever kind that node has,
+   * since a class merged with an earlier interface is an `interface` node.
+   */
   const callerOf = (token: ts.Node): string => {
     for (let p = token.parent; p; p = p.parent) {
       if (ts.isSourceFile(p)) break;
+      if (!holdsCode(p)) continue;
       const id = idFor(p);
-      if (id && CALLER_KINDS.has((nodes.get(id) as GraphNode).kind)) return id;
+      if (id) return id;
     }
     return `file:${escapePart(rel(token.getSourceFile().fileName))}`;
   };
@@ -293,7 +443,14 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
       confirmedByCallHierarchy++;
       continue;
     }
-    const special = !preparable.has(e.target) || e.context === 'super' || e.context === 'conditional';
+    let special = !preparable.has(e.target) || e.context === 'super' || e.context === 'conditional';
+    if (!special && e.evidence) {
+      // Sites the call hierarchy cannot see, since it finds calls by the name of the callee:
+      // `new this()` and a branch of `new (a ? B : C)()`.
+      const sf = program.getSourceFile(path.join(root, e.evidence.file)) as ts.SourceFile;
+      const token = tokenAt(sf, sf.getPositionOfLineAndCharacter(e.evidence.line - 1, e.evidence.column - 1));
+      special = !!token && (token.kind === ts.SyntaxKind.ThisKeyword || throughConditional(token));
+    }
     if (special && e.evidence) {
       const file = path.join(root, e.evidence.file);
       const sf = program.getSourceFile(file) as ts.SourceFile;
@@ -318,7 +475,42 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
       misses.push({ source, target, site, why: 'no EXACT edge' });
     }
   }
+  /**
+   * Every EXACT calls edge on its own: the callee by the language service's go-to-definition at
+   * the evidence position, the caller by the innermost enclosing symbol around it.
+   */
+  const edgeCheck: EdgeCheck = { edges: exact.length, calleeByDefinition: 0, calleeBySymbol: 0, bySymbolSamples: [], callerConfirmed: 0, residuals: [] };
+  for (const e of exact) {
+    const site = `${e.evidence?.file}:${e.evidence?.line}:${e.evidence?.column}`;
+    if (!e.evidence) {
+      edgeCheck.residuals.push({ source: e.source, target: e.target, site, why: 'no evidence' });
+      continue;
+    }
+    const file = path.join(root, e.evidence.file);
+    const sf = program.getSourceFile(file) as ts.SourceFile;
+    const pos = sf.getPositionOfLineAndCharacter(e.evidence.line - 1, e.evidence.column - 1);
+    const token = tokenAt(sf, pos);
+    let callee = '';
+    if (definitionIds(file, pos).has(e.target)) {
+      edgeCheck.calleeByDefinition++;
+    } else if (token && symbolDeclares(token, e.target) && !throughUnion(token)) {
+      // Not a union: an intersection property (a mixin's `this`), whose symbol declares the base's
+      // member and the override; go-to-definition names one. Listed as a residual (ADR 82).
+      callee = `callee: the symbol declares it, go-to-definition names ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'} (intersection property)`;
+    } else if (token && symbolDeclares(token, e.target)) {
+      edgeCheck.calleeBySymbol++;
+      if (edgeCheck.bySymbolSamples.length < 20) edgeCheck.bySymbolSamples.push(`${site} ${e.source} -> ${e.target} (go-to-definition: ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'})`);
+    } else {
+      callee = `callee: go-to-definition names ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'}`;
+    }
+    const caller = token ? callerOf(token) : '';
+    if (caller === e.source) edgeCheck.callerConfirmed++;
+    const why = [callee, caller === e.source ? '' : `caller: the enclosing symbol is ${caller || 'unknown'}`].filter((x) => x !== '').join('; ');
+    if (why !== '') edgeCheck.residuals.push({ source: e.source, target: e.target, site, why });
+  }
+
   return {
+    edgeCheck,
     exactPairs: exact.length,
     confirmedByCallHierarchy,
     confirmedByDefinition,

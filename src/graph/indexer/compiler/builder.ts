@@ -335,8 +335,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
       out.nodes.push(...extraction.nodes);
       out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes));
       out.edges.push(...rationale.cite(cites));
-      const kinds = new Map(extraction.nodes.map((n) => [n.id, n.kind]));
-      const sites = collectSites(sf, extraction, kinds);
+      const sites = collectSites(sf, extraction);
       // Sites that share a key denote the same declarations: ask about the first of each.
       const asked: Site[] = [];
       const firstWithKey = new Map<string, Site>();

@@ -5,7 +5,7 @@
 
 import * as ts from 'typescript';
 import { fileId } from '../../ids';
-import type { NodeKind, Relation } from '../../model';
+import type { Relation } from '../../model';
 import { registeredId, type FileExtraction } from './extract';
 
 type SiteContext = 'new' | 'super' | 'tag' | 'decorator' | 'jsx' | 'conditional';
@@ -45,7 +45,46 @@ function isPlainExpression(node: ts.Node): boolean {
   return ts.isParenthesizedExpression(node) || ts.isCallExpression(node) || ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node);
 }
 
-const CALLER_KINDS: ReadonlySet<NodeKind> = new Set(['function', 'method', 'class', 'namespace']);
+/** Strips parentheses and type assertions around an initializer. */
+function skipOuter(expr: ts.Expression): ts.Expression {
+  let e = expr;
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  return e;
+}
+
+function holdsCode(init: ts.Expression | undefined): boolean {
+  if (!init) return false;
+  const e = skipOuter(init);
+  return ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isClassExpression(e);
+}
+
+/**
+ * Whether a registered declaration holds code that calls things: a function, class, method or
+ * namespace — decided by the declaration itself, not by the kind of the node it collapsed into.
+ * A class merged with an interface declared before it has an `interface` node, yet the calls in
+ * the class's constructor, field initializers and static blocks belong to that node
+ * (docs/graph-format.md, "Callers").
+ */
+function isCallerDeclaration(node: ts.Node): boolean {
+  switch (node.kind) {
+    case ts.SyntaxKind.FunctionDeclaration:
+    case ts.SyntaxKind.ClassDeclaration:
+    case ts.SyntaxKind.ModuleDeclaration:
+    case ts.SyntaxKind.MethodDeclaration:
+    case ts.SyntaxKind.MethodSignature:
+    case ts.SyntaxKind.GetAccessor:
+    case ts.SyntaxKind.SetAccessor:
+    case ts.SyntaxKind.PropertySignature:
+      return true;
+    case ts.SyntaxKind.VariableDeclaration:
+    case ts.SyntaxKind.PropertyDeclaration:
+      return holdsCode((node as ts.VariableDeclaration | ts.PropertyDeclaration).initializer);
+    case ts.SyntaxKind.ExportAssignment:
+      return holdsCode((node as ts.ExportAssignment).expression);
+    default:
+      return false;
+  }
+}
 
 function truncate(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ');
@@ -85,7 +124,7 @@ function calleeLeaves(expr: ts.Expression): Array<{ leaf: ts.Expression; conditi
 }
 
 /** Finds every call site and heritage clause of one file. Walks with an explicit stack. */
-export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, kinds: ReadonlyMap<string, NodeKind>): Site[] {
+export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Site[] {
   const sites: Site[] = [];
   const fid = fileId(extraction.path);
 
@@ -108,6 +147,10 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, kind
         } else {
           sites.push({ relation: 'calls', source, at: arg.getStart(sf), name: `[${truncate(arg.getText(sf))}]`, member: true, context: ctx, syntacticReason: 'dynamic-access' });
         }
+      } else if (leaf.kind === ts.SyntaxKind.ThisKeyword && context === 'new') {
+        // `new this()` in a static method constructs the class `this` denotes there: the checker
+        // is asked about `this` like about a name.
+        sites.push({ relation: 'calls', source, position: leaf.getStart(sf), at: leaf.getStart(sf), hint: leaf, name: 'this', member: false, context: ctx });
       } else if (leaf.kind === ts.SyntaxKind.SuperKeyword) {
         sites.push({ relation: 'calls', source, position: leaf.getStart(sf), at: leaf.getStart(sf), hint: leaf, name: 'super', member: false, context: 'super' });
       } else if (ts.isFunctionExpression(leaf) || ts.isArrowFunction(leaf) || ts.isClassExpression(leaf)) {
@@ -147,7 +190,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, kind
     const { node, caller: outer, region } = stack.pop() as (typeof stack)[number];
     let caller = outer;
     const own = idOf(node);
-    if (own !== undefined && CALLER_KINDS.has(kinds.get(own) as NodeKind)) caller = own;
+    if (own !== undefined && isCallerDeclaration(node)) caller = own;
 
     if (ts.isCallExpression(node)) {
       const callee = node.expression;

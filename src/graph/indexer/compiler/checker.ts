@@ -65,7 +65,7 @@ function nodeAt(sf: ts.SourceFile, position: number): ts.Node | undefined {
       if (next === undefined && child.pos <= position && position < child.end) next = child;
     });
     if (!next) return current.getStart(sf) === position ? current : undefined;
-    if (next.getStart(sf) === position && (ts.isIdentifier(next) || ts.isPrivateIdentifier(next) || next.kind === ts.SyntaxKind.SuperKeyword)) {
+    if (next.getStart(sf) === position && (ts.isIdentifier(next) || ts.isPrivateIdentifier(next) || next.kind === ts.SyntaxKind.SuperKeyword || next.kind === ts.SyntaxKind.ThisKeyword)) {
       return next;
     }
     current = next;
@@ -91,7 +91,7 @@ export class TsCheckerBackend implements CheckerBackend {
 
   private answer(node: ts.Node): SymbolAnswer {
     const checker = this.checker;
-    let symbol = checker.getSymbolAtLocation(node);
+    let symbol = node.kind === ts.SyntaxKind.ThisKeyword ? this.classOfThis(node) : checker.getSymbolAtLocation(node);
     if (!symbol) return { kind: 'none', reason: this.isAnyReceiver(node) ? 'any-receiver' : 'no-declaration' };
     // Follow import/export aliases and re-export chains to the real declaration.
     if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
@@ -110,6 +110,18 @@ export class TsCheckerBackend implements CheckerBackend {
         return { file: dsf.fileName, nameStart: declarationNameStart(d, dsf), callable: isCallableDeclaration(d) };
       }),
     };
+  }
+
+  /**
+   * The class `this` denotes where its type is the class's static side (`typeof C`): in a static
+   * method, static block or static initializer. Anywhere else (`this` an instance, or typed by a
+   * `this:` parameter) there is no class to name.
+   */
+  private classOfThis(node: ts.Node): ts.Symbol | undefined {
+    const type = this.checker.getTypeAtLocation(node);
+    const symbol = type.getSymbol();
+    if (!symbol || !(symbol.flags & ts.SymbolFlags.Class)) return undefined;
+    return this.checker.getTypeOfSymbol(symbol) === type ? symbol : undefined;
   }
 
   /** A property access whose receiver the checker types as `any` (or could not type at all). */

@@ -9,6 +9,7 @@ import type { BuildDiagnostic } from '../../model';
 import { compareStrings } from '../../model';
 import type { FileHost } from '../files/file-host';
 import { walk, type WalkResult } from '../files/walk';
+import { repositoryTypeScript, withTypeScript5Semantics } from './semantics';
 
 export { isSourceFileName, type WalkResult } from '../files/walk';
 
@@ -144,9 +145,21 @@ export function discover(host: FileHost, root: string): Discovery {
       .map(rel)
       .filter((f) => sourceSet.has(f))
       .sort(compareStrings);
+    // The project's own compiler semantics (ADR 81): TypeScript 5's defaults where the repository
+    // is written for TypeScript 5 (or does not say) and the config leaves an option unset.
+    let options = parsed.options;
+    const own = repositoryTypeScript(host, root, path.posix.dirname(abs));
+    if (own.major === undefined || own.major < 6) {
+      const adjusted = withTypeScript5Semantics(options);
+      options = adjusted.options;
+      if (adjusted.adjustments.length > 0) {
+        const which = own.from === undefined ? 'no TypeScript version found' : `typescript ${own.version} in ${own.from}`;
+        configDiagnostics.push({ path: configRel, reason: `TypeScript 5 semantics (${which}): ${adjusted.adjustments.join(', ')}` });
+      }
+    }
     projects.push({
       configPath: configRel,
-      options: parsed.options,
+      options,
       projectReferences: parsed.projectReferences,
       files: [...new Set(files)],
     });

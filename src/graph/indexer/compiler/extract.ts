@@ -156,6 +156,20 @@ function defaultKeyword(st: ts.ExportAssignment, sf: ts.SourceFile): ts.Node {
 interface Collected {
   node: GraphNode;
   kinds: Set<SymbolKind>;
+  /** Name start of the declaration the node sits at: the earliest one. */
+  start: number;
+}
+
+/**
+ * The word between a class and a static member's name when an instance member of the class has
+ * the same name (`Model.static.save` beside `Model.save`): the checker keeps the two apart, so
+ * the graph does (ADR 80). `static` is a reserved word in class bodies and modules, so no member
+ * or namespace of that name can produce the same id.
+ */
+const STATIC_TWIN = 'static';
+
+function isStatic(m: ts.ClassElement | ts.TypeElement): boolean {
+  return hasModifier(m, ts.SyntaxKind.StaticKeyword);
 }
 
 const MIGHT_IMPORT_DYNAMICALLY = /\bimport\s*\(|\brequire\s*\(/;
@@ -179,15 +193,29 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       existing.kinds.add(kind);
       existing.node.declarationCount = (existing.node.declarationCount ?? 1) + 1;
       if (exported) existing.node.exported = true;
+      // Static members are declared after the rest of the file (see `declareMembers`), so the
+      // earliest declaration is not always the first one declared: it still wins.
+      if (start < existing.start) {
+        existing.start = start;
+        existing.node.kind = kind;
+        existing.node.line = position.line;
+        existing.node.column = position.column;
+      }
     } else {
       const node: GraphNode = { id, kind, label: name, sourceFile: relPath, line: position.line, column: position.column };
       if (exported) node.exported = true;
-      collected.set(id, { node, kinds: new Set([kind]) });
+      collected.set(id, { node, kinds: new Set([kind]), start });
     }
     edges.push(exactEdge(parent, id, 'contains', 'SYNTAX', { evidence: position, ast: true }));
     declarations.set(start, id);
     return id;
   };
+
+  // Instance member names of each class or interface (every declaration of it in the file), and
+  // the static members, declared once all of those are known: a static member whose name an
+  // instance member also has is spelled `<Class>.static.<name>` (ADR 80).
+  const instanceNames = new Map<string, Set<string>>();
+  const statics: Array<{ m: ts.ClassElement; name: string; owner: string; ownerId: string }> = [];
 
   const declareMembers = (members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, owner: string, ownerId: string) => {
     for (const m of members) {
@@ -202,6 +230,13 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       if (!isMethod) continue;
       const name = memberName(m.name, sf);
       if (name === undefined) continue;
+      if (isStatic(m)) {
+        statics.push({ m: m as ts.ClassElement, name, owner, ownerId });
+        continue;
+      }
+      let names = instanceNames.get(owner);
+      if (!names) instanceNames.set(owner, (names = new Set()));
+      names.add(name);
       declare(`${owner}.${name}`, 'method', m, ownerId, false);
     }
   };
@@ -284,6 +319,11 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         }
       }
     }
+  }
+
+  for (const { m, name, owner, ownerId } of statics) {
+    const twin = instanceNames.get(owner)?.has(name) === true;
+    declare(twin ? `${owner}.${STATIC_TWIN}.${name}` : `${owner}.${name}`, 'method', m, ownerId, false);
   }
 
   for (const name of localExports) {
