@@ -11,9 +11,8 @@ import { after, describe, it } from 'node:test';
 import { buildGraph, buildTracked, commitGeneration, isGraphError, readPrevious, runDoctor, serializeGraph } from '../../src/graph';
 import { REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
+import { SEED } from '../helpers/seed';
 
-const SEED = Number(process.env.KG_SEED ?? 16);
-const KNOWN_DOCTOR_REJECTIONS = Number(process.env.KG_FUZZ_KNOWN_REJECTIONS ?? 3);
 const INPUTS = Number(process.env.KG_FUZZ_INPUTS ?? 90);
 
 function mulberry32(seed: number): () => number {
@@ -105,9 +104,8 @@ describe(`parser fuzz (seed ${SEED}, ${INPUTS} inputs; KG_SEED replays)`, () => 
       tally[key] = (tally[key] ?? 0) + 1;
     }
     console.log(`# parser fuzz results: ${JSON.stringify(tally)}; doctor rejected inputs ${JSON.stringify(rejected)}`);
-    // Known: token soup can build a graph the doctor rejects (a builder defect in the compiler
-    // tier, reported in issue 16's note); the generation keeps the graph whole meanwhile. Allow
-    // at most that many until it is fixed, so a new kind of failure still fails here.
-    assert.ok(rejected.length <= KNOWN_DOCTOR_REJECTIONS, `the doctor rejected ${rejected.length} fuzz graphs: ${JSON.stringify(rejected)}`);
+    // Every graph a build writes must pass the doctor: a rejection is a builder defect (the
+    // generation keeps the previous graph whole, but the defect is still ours).
+    assert.deepEqual(rejected, [], `the doctor rejected ${rejected.length} fuzz graphs (seed ${SEED})`);
   });
 });

@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { buildGraph, fileId, symbolId, unresolvedId, type Graph, type GraphEdge, type GraphNode } from '../../src/graph';
+import { buildGraph, fileId, memoryFileHost, runDoctor, symbolId, unresolvedId, type Graph, type GraphEdge, type GraphNode } from '../../src/graph';
 import { copyFixture, removeTempDirs } from '../helpers/fixtures';
 import { positionIn } from '../helpers/positions';
 import { assertValidGraph } from '../helpers/schema';
@@ -146,6 +146,21 @@ describe('extraction', () => {
     const g = build('syntax-errors');
     for (const name of ['good', 'broken', 'StillHere', 'after']) node(g, symbolId('broken.ts', name));
     edge(g, fileId('fine.ts'), fileId('broken.ts'), 'imports');
+  });
+
+  it('declares nothing for a name the parser invented while recovering from an error', () => {
+    // Each of these leaves a missing identifier (text '') where a name should be; none may become
+    // a symbol named '' or 'a.' (found by the parser fuzz, test/robustness/parser-fuzz.test.ts).
+    const broken = ['module a. {}', 'namespace a.b. { export function f() {} }', 'interface {}', 'type = 1;', 'const = 1;', 'let [, ] = [];', "class C { ''() {} }", 'enum {}'];
+    for (const text of broken) {
+      const { graph } = buildGraph({ root: '/mem', host: memoryFileHost('/mem', { 'a.ts': text + '\nexport function ok() {}\n' }) });
+      for (const n of graph.nodes.filter((x) => x.kind !== 'file' && x.kind !== 'module')) {
+        const name = n.id.slice(n.id.indexOf('#') + 1);
+        assert.ok(name !== '' && name.split('.').every((part) => part !== ''), `${JSON.stringify(text)} declared ${n.id}`);
+      }
+      node(graph, symbolId('a.ts', 'ok'));
+      assert.equal(runDoctor(graph).ok, true, `${JSON.stringify(text)}: the doctor accepts the graph`);
+    }
   });
 
   it('ignores a BOM and counts CRLF lines like an editor', () => {

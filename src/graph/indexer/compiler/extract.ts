@@ -229,7 +229,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         (ts.isPropertySignature(m) && !!m.type && ts.isFunctionTypeNode(m.type));
       if (!isMethod) continue;
       const name = memberName(m.name, sf);
-      if (name === undefined) continue;
+      if (!name) continue; // '' is a name the parser invented while recovering from an error
       if (isStatic(m)) {
         statics.push({ m: m as ts.ClassElement, name, owner, ownerId });
         continue;
@@ -246,6 +246,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     while (pending.length > 0) {
       const b = pending.shift() as (typeof pending)[number];
       if (ts.isIdentifier(b.name)) {
+        if (b.name.text === '') continue; // a name the parser invented while recovering
         const init = b.initializer ? skipOuter(b.initializer) : undefined;
         if (init && ts.isClassExpression(init)) {
           const id = declare(prefix + b.name.text, 'class', b.decl, parent, exported);
@@ -279,19 +280,19 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
           const id = declare(prefix + name, 'class', st, parent, exported);
           declareMembers(st.members, prefix + name, id);
         }
-      } else if (ts.isInterfaceDeclaration(st)) {
+      } else if (ts.isInterfaceDeclaration(st) && st.name.text !== '') {
         const id = declare(prefix + st.name.text, 'interface', st, parent, exported);
         declareMembers(st.members, prefix + st.name.text, id);
       } else if (ts.isEnumDeclaration(st) && st.name.text !== '') {
         declare(prefix + st.name.text, 'enum', st, parent, exported);
-      } else if (ts.isTypeAliasDeclaration(st)) {
+      } else if (ts.isTypeAliasDeclaration(st) && st.name.text !== '') {
         declare(prefix + st.name.text, 'type', st, parent, exported);
-      } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name)) {
+      } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name) && st.name.text !== '') {
         // namespace A.B.C { } nests bodies; each level is a namespace.
         let decl: ts.ModuleDeclaration = st;
         let name = prefix + st.name.text;
         let id = declare(name, 'namespace', st, parent, exported);
-        while (decl.body && ts.isModuleDeclaration(decl.body) && ts.isIdentifier(decl.body.name)) {
+        while (decl.body && ts.isModuleDeclaration(decl.body) && ts.isIdentifier(decl.body.name) && decl.body.name.text !== '') {
           decl = decl.body;
           name = name + '.' + (decl.name as ts.Identifier).text;
           id = declare(name, 'namespace', decl, id, true);
