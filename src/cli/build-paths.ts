@@ -4,10 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GraphError } from '../graph';
-
-function usage(message: string): Error {
-  return Object.assign(new Error(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
-}
+import { UsageError } from './usage';
 
 /** Throws when --root is not a folder, or --out is empty or names a folder. */
 export function checkBuildPaths(cwd: string, root: string | undefined, out: string | undefined): void {
@@ -20,11 +17,11 @@ export function checkBuildPaths(cwd: string, root: string | undefined, out: stri
   }
   if (!st.isDirectory()) throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root ?? cwd}`);
   if (out === undefined) return;
-  if (out.trim() === '') throw usage('--out must name a file (it is empty)');
+  if (out.trim() === '') throw new UsageError('--out must name a file (it is empty)');
   try {
-    if (fs.statSync(path.resolve(cwd, out)).isDirectory()) throw usage(`--out must name a file, not a folder: ${out} (for example ${path.join(out, 'graph.json')})`);
+    if (fs.statSync(path.resolve(cwd, out)).isDirectory()) throw new UsageError(`--out must name a file, not a folder: ${out} (for example ${path.join(out, 'graph.json')})`);
   } catch (e) {
-    if ((e as { code?: unknown }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw e;
+    if (e instanceof UsageError) throw e;
     // a graph that does not exist yet is what --out usually names
   }
 }
