@@ -80,27 +80,17 @@ function describeMode(r: TrackedBuildResult): string {
  * client's cancel); `server` when this process is the kg command and may hand the build to one.
  */
 export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}, server?: ServerContext): Promise<number> {
-  const { values } = parseCommandArgs({
-    args,
-    options: {
-      apply: { type: 'boolean', default: false },
-      full: { type: 'boolean', default: false },
-      'extract-only': { type: 'boolean', default: false },
-      root: { type: 'string' },
-      out: { type: 'string' },
-      'list-external': { type: 'boolean', default: false },
-      'no-wait': { type: 'boolean', default: false },
-      'no-server': { type: 'boolean', default: false },
-      progress: { type: 'string', default: 'text' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    allowPositionals: false,
-    strict: true,
+  const { values } = parseCommandArgs(args, {
+    apply: { type: 'boolean', default: false },
+    full: { type: 'boolean', default: false },
+    'extract-only': { type: 'boolean', default: false },
+    root: { type: 'string' },
+    out: { type: 'string' },
+    'list-external': { type: 'boolean', default: false },
+    'no-wait': { type: 'boolean', default: false },
+    'no-server': { type: 'boolean', default: false },
+    progress: { type: 'string', default: 'text' },
   });
-  if (values.help) {
-    io.stdout.write(BUILD_HELP);
-    return EXIT.OK;
-  }
   if (values.progress !== 'text' && values.progress !== 'json') {
     throw new UsageError(`--progress must be "text" or "json", not "${values.progress}"`);
   }
@@ -130,7 +120,8 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
     if (code !== undefined) return code;
   }
   const report = values.progress === 'json' ? jsonReporter(io) : textReporter(io);
-  if (found && found.root !== path.resolve(io.cwd)) report.log('info', `repository root: ${found.root} (${found.why}; --root chooses another)`);
+  if (found && found.root !== path.resolve(io.cwd))
+    report.log('info', `repository root: ${found.root} (${found.why}; --root chooses another)`);
   let code: number;
   try {
     code = await buildAndReport(values, io, report, ctx);
@@ -138,7 +129,11 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
     report.error(e);
     throw e;
   }
-  if (paths && server) startServerInBackground(server, paths, [...(values['extract-only'] ? ['--extract-only'] : []), ...(values['list-external'] ? ['--list-external'] : [])]);
+  if (paths && server)
+    startServerInBackground(server, paths, [
+      ...(values['extract-only'] ? ['--extract-only'] : []),
+      ...(values['list-external'] ? ['--list-external'] : []),
+    ]);
   return code;
 }
 
@@ -222,7 +217,10 @@ async function applyBuild(a: {
     if (commit.status === 'rejected') {
       const kept = path.relative(a.cwd, commit.rejectedPath) || commit.rejectedPath;
       if (commit.report) for (const line of formatDoctorReport(commit.report, kept).trimEnd().split('\n')) log('warn', line);
-      throw new GraphError('GRAPH_INVALID', `the new graph failed the doctor${commit.problem ? ` (${commit.problem})` : ''}; it is kept at ${kept} and ${shown} is untouched`);
+      throw new GraphError(
+        'GRAPH_INVALID',
+        `the new graph failed the doctor${commit.problem ? ` (${commit.problem})` : ''}; it is kept at ${kept} and ${shown} is untouched`,
+      );
     }
     return result;
   } finally {
@@ -269,7 +267,15 @@ function jsonReporter(io: CliIo): Reporter {
     progress: (phase, done, total) => emit({ event: 'progress', phase, done, total }),
     note: (p, reason) => emit({ event: 'note', path: p, reason }),
     done: (out, { graph, stats }) =>
-      emit({ event: 'done', out, nodes: graph.nodes.length, edges: graph.edges.length, layers: [...graph.layers], files: stats.files, skipped: stats.skipped }),
+      emit({
+        event: 'done',
+        out,
+        nodes: graph.nodes.length,
+        edges: graph.edges.length,
+        layers: [...graph.layers],
+        files: stats.files,
+        skipped: stats.skipped,
+      }),
     error: (e) => emit({ event: 'error', code: isGraphError(e) ? e.code : 'INTERNAL', message: (e as Error)?.message ?? String(e) }),
   };
 }

@@ -55,20 +55,10 @@ unavailable (absent, unreadable, invalid, or built without the calls layer):
 `;
 
 export function runCheck(args: string[], io: CliIo): number {
-  const { values } = parseCommandArgs({
-    args,
-    options: {
-      root: { type: 'string' },
-      base: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    allowPositionals: false,
-    strict: true,
+  const { values } = parseCommandArgs(args, {
+    root: { type: 'string' },
+    base: { type: 'string' },
   });
-  if (values.help) {
-    io.stdout.write(CHECK_HELP);
-    return EXIT.OK;
-  }
   const root = values.root !== undefined ? path.resolve(io.cwd, values.root) : findRepositoryRoot(io.cwd).root;
   const rootPosix = root.split(path.sep).join('/');
   if (nodeFileHost.stat(rootPosix)?.type !== 'directory') {
@@ -91,7 +81,10 @@ export function runCheck(args: string[], io: CliIo): number {
   if (!index.calls) return unavailable('calls layer not built in this projection', 'LAYER_MISSING');
 
   const problems: string[] = [];
-  if (!index.signatures) problems.push('the base graph records no signatures (built by an older kg): only removed, renamed and unexported symbols are found; rebuild it to compare signatures');
+  if (!index.signatures)
+    problems.push(
+      'the base graph records no signatures (built by an older kg): only removed, renamed and unexported symbols are found; rebuild it to compare signatures',
+    );
   const changes: BreakingChange[] = [];
   const files = guardedFiles(index);
   for (const file of files) {

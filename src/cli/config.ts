@@ -33,19 +33,9 @@ missing root.
 `;
 
 export function runConfig(args: string[], io: CliIo): number {
-  const { values } = parseCommandArgs({
-    args,
-    options: {
-      root: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    allowPositionals: false,
-    strict: true,
+  const { values } = parseCommandArgs(args, {
+    root: { type: 'string' },
   });
-  if (values.help) {
-    io.stdout.write(CONFIG_HELP);
-    return EXIT.OK;
-  }
   const root = values.root !== undefined ? path.resolve(io.cwd, values.root) : findRepositoryRoot(io.cwd).root;
   const host = nodeFileHost;
   const rootPosix = root.split(path.sep).join('/');

@@ -33,27 +33,20 @@ Exit codes: 0 all rules pass, 1 a rule failed or the file is not a graph, 2 bad 
 `;
 
 export function runDoctorCommand(args: string[], io: CliIo): number {
-  const { values } = parseCommandArgs({
-    args,
-    options: {
-      graph: { type: 'string' },
-      root: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    allowPositionals: false,
-    strict: true,
+  const { values } = parseCommandArgs(args, {
+    graph: { type: 'string' },
+    root: { type: 'string' },
+    json: { type: 'boolean', default: false },
   });
-  if (values.help) {
-    io.stdout.write(DOCTOR_HELP);
-    return EXIT.OK;
-  }
   const { graph, shown } = resolveGraphPaths(io, values.graph, values.root);
   let text: string;
   try {
     text = fs.readFileSync(graph, 'utf8');
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? `there is no graph at ${shown}; build one with kg build --apply` : `cannot read ${shown}: ${(e as Error).message}`;
+    const reason =
+      (e as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `there is no graph at ${shown}; build one with kg build --apply`
+        : `cannot read ${shown}: ${(e as Error).message}`;
     if (values.json) io.stdout.write(JSON.stringify({ available: false, graph: shown, reason }) + '\n');
     io.stderr.write(`kg: ${reason}\n`);
     return EXIT.UNAVAILABLE;
@@ -86,7 +79,9 @@ export function runDoctorCommand(args: string[], io: CliIo): number {
 
 /** The schema's verdict as text: the count, then up to 20 violations, one a line. */
 function formatSchemaViolations(v: SchemaViolations, shown: string): string {
-  const lines = [`doctor: ${shown}: ${v.count} schema violation${v.count === 1 ? '' : 's'} (schema/graph.schema.json); no query reads this graph`];
+  const lines = [
+    `doctor: ${shown}: ${v.count} schema violation${v.count === 1 ? '' : 's'} (schema/graph.schema.json); no query reads this graph`,
+  ];
   for (const s of v.samples) lines.push(`  ${s}`);
   if (v.count > v.samples.length) lines.push(`  … and ${v.count - v.samples.length} more`);
   lines.push('doctor: FAIL: the graph does not match its schema; the six rules were not run');

@@ -133,20 +133,16 @@ function request(name: QueryName, p: string[], values: { budget?: string; top?: 
   }
 }
 
-function parse(name: QueryName, args: string[]): { help: true } | { help: false; graph: string; request: QueryRequest } {
+function parse(name: QueryName, args: string[]): { graph: string; request: QueryRequest } {
   const spec = SPECS[name];
-  const options: NonNullable<ParseArgsConfig['options']> = {
-    graph: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  };
+  const options: NonNullable<ParseArgsConfig['options']> = { graph: { type: 'string' } };
   if (spec.numeric) options[spec.numeric] = { type: 'string' };
-  const parsed = parseCommandArgs({ args, options, allowPositionals: true, strict: true });
-  const values = parsed.values as { graph?: string; help?: boolean; budget?: string; top?: string };
-  if (values.help) return { help: true };
+  const parsed = parseCommandArgs(args, options, true);
+  const values = parsed.values as { graph?: string; budget?: string; top?: string };
   const p = parsed.positionals;
   if (p.length < spec.positionals.length) throw new UsageError(`missing <${spec.positionals[p.length]}>`);
   if (p.length > spec.positionals.length) throw new UsageError(`unexpected argument "${p[spec.positionals.length]}"`);
-  return { help: false, graph: values.graph ?? '', request: request(name, p, values) };
+  return { graph: values.graph ?? '', request: request(name, p, values) };
 }
 
 /** What to do about an unavailable answer, for the person reading stderr. */
@@ -186,10 +182,6 @@ function stalenessOf(graphFile: string): Staleness | undefined {
 
 function runQuery(name: QueryName, args: string[], io: CliIo): number {
   const parsed = parse(name, args);
-  if (parsed.help) {
-    io.stdout.write(helpOf(name));
-    return EXIT.OK;
-  }
   // No --graph: the graph of the repository around the working directory (ADR 79).
   const file = parsed.graph !== '' ? path.resolve(io.cwd, parsed.graph) : defaultGraphFile(findRepositoryRoot(io.cwd).root);
   const load = loadGraphFile(file);

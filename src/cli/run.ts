@@ -11,7 +11,7 @@ import { QUERY_COMMANDS } from './query';
 import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
 import { STATUS_HELP, runStatus } from './status';
 import { EXIT, type CliIo } from './streams';
-import { UsageError, usageErrorText } from './usage';
+import { asksForHelp, UsageError, usageErrorText } from './usage';
 
 export interface RunContext {
   /** Set by main.ts (the kg command itself): builds may use a build server. */
@@ -85,6 +85,10 @@ export async function run(argv: string[], io: CliIo, ctx: RunContext = {}): Prom
   if (!command) {
     io.stderr.write(`kg: unknown command "${name}"\n\n${HELP}`);
     return EXIT.USAGE;
+  }
+  if (asksForHelp(rest)) {
+    io.stdout.write(command.help);
+    return EXIT.OK;
   }
   try {
     return await command.run(rest, io, ctx);

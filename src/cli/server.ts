@@ -297,7 +297,9 @@ async function serveBuilds(
     const rss = process.memoryUsage().rss;
     if (rss <= budget || sessions.size === 0) return;
     sessions.clear(); // the next build is cold, and the same bytes
-    log(`released its programs: ${Math.round(rss / 1048576)} MB resident, over the ${Math.round(budget / 1048576)} MB budget (KG_SERVER_MAX_MB)`);
+    log(
+      `released its programs: ${Math.round(rss / 1048576)} MB resident, over the ${Math.round(budget / 1048576)} MB budget (KG_SERVER_MAX_MB)`,
+    );
   };
   // A server whose repository was deleted has nothing left to serve.
   const rootWatch = setInterval(() => {
@@ -328,7 +330,12 @@ async function serveBuilds(
         conn.end();
         return;
       }
-      if (request.kg !== PROTOCOL || !Array.isArray(request.argv) || !request.argv.every((a) => typeof a === 'string') || typeof request.cwd !== 'string') {
+      if (
+        request.kg !== PROTOCOL ||
+        !Array.isArray(request.argv) ||
+        !request.argv.every((a) => typeof a === 'string') ||
+        typeof request.cwd !== 'string'
+      ) {
         send({ refused: 'a request this server does not understand' });
         conn.end();
         return;
@@ -349,27 +356,33 @@ async function serveBuilds(
         send({ e: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
       }
       pending++;
-      queue = queue.then(async () => {
-        if (closed) {
-          log(`build ${argv.join(' ')} skipped: client gone before it started`);
-          return;
-        }
-        const t0 = performance.now();
-        const clientIo: CliIo = { stdout: { write: (s: string) => send({ o: s }) }, stderr: { write: (s: string) => send({ e: s }) }, cwd };
-        const code = await runBuildCommand(argv, clientIo, {
-          session: (root, extractOnly, listExternal) => (sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal) : undefined),
-          cancelled: () => closed,
-          by: `the build server (pid ${ctx.pid})`,
-        }).catch((e: unknown) => {
-          send({ e: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
-          return EXIT.FAILED;
-        });
-        send({ exit: code });
-        conn.end();
-        log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
-        releaseIfOverBudget();
-        touch();
-      }).finally(() => pending--);
+      queue = queue
+        .then(async () => {
+          if (closed) {
+            log(`build ${argv.join(' ')} skipped: client gone before it started`);
+            return;
+          }
+          const t0 = performance.now();
+          const clientIo: CliIo = {
+            stdout: { write: (s: string) => send({ o: s }) },
+            stderr: { write: (s: string) => send({ e: s }) },
+            cwd,
+          };
+          const code = await runBuildCommand(argv, clientIo, {
+            session: (root, extractOnly, listExternal) => (sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal) : undefined),
+            cancelled: () => closed,
+            by: `the build server (pid ${ctx.pid})`,
+          }).catch((e: unknown) => {
+            send({ e: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
+            return EXIT.FAILED;
+          });
+          send({ exit: code });
+          conn.end();
+          log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
+          releaseIfOverBudget();
+          touch();
+        })
+        .finally(() => pending--);
     });
   });
   server.on('error', (e) => stop(`socket error: ${e.message}`));
@@ -393,7 +406,9 @@ async function stopAll(dir: string, io: CliIo): Promise<number> {
   for (const pid of pids) process.kill(pid, 'SIGTERM');
   for (let waited = 0; waited < 10_000 && [...pids].some((p) => processAlive(p)); waited += 50) await new Promise((r) => setTimeout(r, 50));
   const left = [...pids].filter((p) => processAlive(p));
-  io.stderr.write(`kg: stopped ${pids.size - left.length} build server${pids.size - left.length === 1 ? '' : 's'}${left.length > 0 ? `; still running: pid ${left.join(', ')}` : ''}\n`);
+  io.stderr.write(
+    `kg: stopped ${pids.size - left.length} build server${pids.size - left.length === 1 ? '' : 's'}${left.length > 0 ? `; still running: pid ${left.join(', ')}` : ''}\n`,
+  );
   return left.length > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
@@ -439,24 +454,23 @@ Options:
   -h, --help              Show this help.
 `;
 
-export async function runServerCommand(args: string[], io: CliIo, ctx: ServerContext | undefined, runBuildCommand: Runner): Promise<number> {
-  const { values, positionals } = parseCommandArgs({
+export async function runServerCommand(
+  args: string[],
+  io: CliIo,
+  ctx: ServerContext | undefined,
+  runBuildCommand: Runner,
+): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
     args,
-    options: {
+    {
       root: { type: 'string' },
       'idle-timeout': { type: 'string' },
       'extract-only': { type: 'boolean', default: false },
       'list-external': { type: 'boolean', default: false },
       all: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
     },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    io.stdout.write(SERVER_HELP);
-    return EXIT.OK;
-  }
+    true,
+  );
   const [action, ...extra] = positionals;
   if (!['run', 'status', 'stop'].includes(action ?? '') || extra.length > 0) {
     throw new UsageError(`expected "status", "stop" or "run"${action ? `, not "${positionals.join(' ')}"` : ''}`);
@@ -470,12 +484,24 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
   }
   const paths = serverPaths(ctx, root);
   const problem = serverDirProblem(path.dirname(paths.lockFile));
-  if (problem) throw new GraphError('INVALID_ARGUMENT', `${ctx.dir !== undefined ? `KG_SERVER_DIR=${ctx.dir}` : path.dirname(paths.lockFile)} is not a folder only this user can enter (${problem}); no build server can run there`);
+  if (problem)
+    throw new GraphError(
+      'INVALID_ARGUMENT',
+      `${ctx.dir !== undefined ? `KG_SERVER_DIR=${ctx.dir}` : path.dirname(paths.lockFile)} is not a folder only this user can enter (${problem}); no build server can run there`,
+    );
   if (action === 'status') {
     const pid = serverPid(paths);
     const rss = pid !== undefined ? rssBytesOf(pid) : undefined;
     io.stdout.write(
-      JSON.stringify({ root, running: pid !== undefined, ...(pid !== undefined ? { pid } : {}), ...(rss !== undefined ? { rssMB: Math.round(rss / 1048576) } : {}), socket: paths.socket, log: paths.logFile, ...(ctx.off ? { off: ctx.off } : {}) }) + '\n',
+      JSON.stringify({
+        root,
+        running: pid !== undefined,
+        ...(pid !== undefined ? { pid } : {}),
+        ...(rss !== undefined ? { rssMB: Math.round(rss / 1048576) } : {}),
+        socket: paths.socket,
+        log: paths.logFile,
+        ...(ctx.off ? { off: ctx.off } : {}),
+      }) + '\n',
     );
     return EXIT.OK;
   }
@@ -488,12 +514,20 @@ export async function runServerCommand(args: string[], io: CliIo, ctx: ServerCon
     }
     process.kill(pid, 'SIGTERM');
     for (let waited = 0; waited < 10_000 && processAlive(pid); waited += 50) await new Promise((r) => setTimeout(r, 50));
-    io.stderr.write(processAlive(pid) ? `kg: the build server (pid ${pid}) has not stopped yet\n` : `kg: stopped the build server (pid ${pid})\n`);
+    io.stderr.write(
+      processAlive(pid) ? `kg: the build server (pid ${pid}) has not stopped yet\n` : `kg: stopped the build server (pid ${pid})\n`,
+    );
     return processAlive(pid) ? EXIT.FAILED : EXIT.OK;
   }
   const idle = values['idle-timeout'] === undefined ? DEFAULT_IDLE_SECONDS : Number(values['idle-timeout']);
   if (!Number.isFinite(idle) || idle <= 0) {
     throw new UsageError(`--idle-timeout must be a positive number of seconds, not "${values['idle-timeout']}"`);
   }
-  return serveBuilds(ctx, paths, { idleMs: idle * 1000, extractOnly: values['extract-only'], listExternal: values['list-external'] }, runBuildCommand, io);
+  return serveBuilds(
+    ctx,
+    paths,
+    { idleMs: idle * 1000, extractOnly: values['extract-only'], listExternal: values['list-external'] },
+    runBuildCommand,
+    io,
+  );
 }

@@ -25,20 +25,10 @@ or no manifest that describes it): {"available": false, "reason": "..."}.
 `;
 
 export function runStatus(args: string[], io: CliIo): number {
-  const { values } = parseCommandArgs({
-    args,
-    options: {
-      graph: { type: 'string' },
-      root: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    allowPositionals: false,
-    strict: true,
+  const { values } = parseCommandArgs(args, {
+    graph: { type: 'string' },
+    root: { type: 'string' },
   });
-  if (values.help) {
-    io.stdout.write(STATUS_HELP);
-    return EXIT.OK;
-  }
   const { graph, root, shown } = resolveGraphPaths(io, values.graph, values.root);
   const status = graphStatus(root, readPrevious(graph));
   if (!status.available) {

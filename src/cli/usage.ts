@@ -2,19 +2,34 @@
 // one way a usage error is reported (`kg <command>: <what>`, the usage line, where the help is).
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
 import { DEFAULT_GRAPH_PATH, GRAPH_DIR } from '../graph';
 
 /** A mistake in the command line: exit 2 with the command's usage (run.ts reports it). */
 export class UsageError extends Error {}
 
-/** parseArgs with every complaint turned into a UsageError. */
-export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+/**
+ * parseArgs, strict, with every complaint turned into a UsageError. `-h`/`--help` never reach a
+ * command: run.ts answers them from the command table (docs/cli.md).
+ */
+export function parseCommandArgs<const O extends Options, const P extends boolean = false>(
+  args: string[],
+  options: O,
+  allowPositionals?: P,
+): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: P; strict: true }>> {
   try {
-    return parseArgs(config);
+    return parseArgs({ args, options, allowPositionals: (allowPositionals ?? false) as P, strict: true }) as ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: P; strict: true }>>;
   } catch (e) {
     if (typeof (e as { code?: unknown }).code === 'string' && (e as { code: string }).code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((e as Error).message);
     throw e;
   }
+}
+
+/** Whether the arguments ask for a command's help (`-h`/`--help` before any `--`). */
+export function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '-h' || a === '--help');
 }
 
 /** Options as a help page lists them, the descriptions aligned in one column. */
