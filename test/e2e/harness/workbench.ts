@@ -145,7 +145,13 @@ export class Workbench {
       try {
         await row.waitFor({ timeout: 2_000 });
         await row.click();
-        await this.quickInput().waitFor({ state: 'hidden', timeout: 15_000 });
+        // The palette is gone once its input is hidden or holds no command filter any more: a
+        // command may open a quick pick of its own (Show Callers) in the same widget at once.
+        await this.page.waitForFunction(
+          `(() => { const i = document.querySelector('.quick-input-widget .quick-input-box input'); return !i || i.offsetParent === null || !i.value.startsWith('>'); })()`,
+          undefined,
+          { timeout: 15_000 },
+        );
         return;
       } catch (e) {
         if (Date.now() > end) {
