@@ -44,7 +44,7 @@ export function unresolvedId(name: string): string {
 }
 
 /** What an unresolved reference with an empty name is called. */
-export const EMPTY_NAME = '(empty)';
+const EMPTY_NAME = '(empty)';
 
 export type ParsedId =
   | { prefix: 'mod'; dir: string }

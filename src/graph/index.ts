@@ -8,7 +8,7 @@ export { nodeFileHost, memoryFileHost, type FileHost } from './indexer/files/fil
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
-export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES, schemaViolations, type LoadOptions, type SchemaViolations } from './io/load';
+export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES, schemaViolations, type SchemaViolations } from './io/load';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/dispatch';
 export { queryCallers } from './query/callers';
@@ -73,11 +73,11 @@ export {
 export { EditorGuard, type GuardResult } from './governance/editor-guard';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type BuildOutcome, type BuildSchedulerOptions, type SchedulerState, type SchedulerTimers } from './governance/build-scheduler';
 export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
-export { KG_VERSION, compareFingerprints, parseManifest, serializeManifest, staleness, type Manifest, type StalenessReport } from './indexer/files/manifest';
-export { fingerprintTree, graphStatus, type GraphStatus } from './status';
-export { commitGeneration, manifestPathFor, readPrevious, sweepStaleTemps, type CommitResult } from './io/generations';
+export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
+export { fingerprintTree, graphStatus } from './status';
+export { commitGeneration, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
 export { unsafeDirReason, userStateBase } from './io/user-dir';
-export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile, type BuildLock, type LockHolder, type LockOptions } from './io/lock';
+export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './io/lock';
 
 import type * as Engine from './indexer/compiler/engine';
 import type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/builder';

@@ -75,7 +75,7 @@ export function typescript59Options(root: string, configFile = 'tsconfig.json'):
 }
 
 /** The independent check of every EXACT calls edge (see `checkEveryEdge` below). */
-export interface EdgeCheck {
+interface EdgeCheck {
   edges: number;
   /** Callee: the language service's go-to-definition at the edge's evidence position names the target. */
   calleeByDefinition: number;
@@ -92,7 +92,7 @@ export interface EdgeCheck {
   residuals: Disagreement[];
 }
 
-export interface Disagreement {
+interface Disagreement {
   source: string;
   target: string;
   site: string;

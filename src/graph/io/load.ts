@@ -122,7 +122,7 @@ export function checkGraph(value: unknown): GraphLoad {
 }
 
 /** At most this many schema violations are described; the rest are only counted. */
-export const SCHEMA_SAMPLE_LIMIT = 20;
+const SCHEMA_SAMPLE_LIMIT = 20;
 
 export interface SchemaViolations {
   /** How many places break the schema: each node or edge counts once, and each other field. */

@@ -31,7 +31,7 @@ export function unsafeDirReason(dir: string): string | undefined {
 }
 
 /** Creates `dir` (0700) unless it exists, then verifies it; throws a GraphError naming the problem. */
-export function ensurePrivateDir(dir: string): string {
+function ensurePrivateDir(dir: string): string {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (e) {

@@ -9,7 +9,7 @@ import { REASONS, unavailable, type QueryOptions, type Unavailable } from './sha
 const MAX_SUGGESTIONS = 10;
 
 /** Node ids a person may have meant: same label first (`helper` → `sym:src/util.ts#helper`), else ids containing the text. */
-export function suggestionsFor(g: IndexedGraph, asked: string): string[] {
+function suggestionsFor(g: IndexedGraph, asked: string): string[] {
   // An id that differs from a real one only by escaping (`#` typed where the id has `%23`, or
   // `%2f` for `/`) means that one: it comes first.
   const folded = foldEscapes(asked);

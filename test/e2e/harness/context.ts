@@ -28,7 +28,7 @@ export const E2E = {
   },
 };
 
-export const WORKSPACES = path.join(__dirname, '..', 'workspaces');
+const WORKSPACES = path.join(__dirname, '..', 'workspaces');
 let copies = 0;
 
 /** A fresh copy of test/e2e/workspaces/<name>, in the run's state folder (the server reads it). */

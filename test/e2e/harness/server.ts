@@ -75,7 +75,7 @@ export function installVsix(p: ServerPaths, vsix: string, extensionId: string): 
   return path.join(p.stateDir, 'extensions', dir);
 }
 
-export function writeUserSettings(stateDir: string, extra: Record<string, unknown> = {}): void {
+function writeUserSettings(stateDir: string, extra: Record<string, unknown> = {}): void {
   const dir = path.join(stateDir, 'data', 'User');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ ...E2E_SETTINGS, ...extra }, null, 2));

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.KG_E2E_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.KG_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 const BROWSER_ARGS = [
   '--no-sandbox', // the tests run as root in CI, where Chromium's sandbox cannot start

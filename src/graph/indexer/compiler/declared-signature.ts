@@ -11,7 +11,7 @@ import * as ts from 'typescript';
 import type { GraphEdge, GraphNode, SymbolKind } from '../../model';
 
 /** Hex characters kept from the SHA-256 (48 bits: only one symbol's old and new are compared). */
-export const SIGNATURE_LENGTH = 12;
+const SIGNATURE_LENGTH = 12;
 
 const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard);
 const CLOSERS = new Set(['}', ')', ']', '>']);
@@ -218,7 +218,7 @@ export function signDeclarations(sf: ts.SourceFile, nodes: readonly GraphNode[],
   }
 }
 
-export function signatureHash(kind: SymbolKind, exported: boolean, parts: readonly string[]): string {
+function signatureHash(kind: SymbolKind, exported: boolean, parts: readonly string[]): string {
   return createHash('sha256')
     .update(`${kind}\n${exported ? 'export' : ''}\n${parts.join('\n')}`)
     .digest('hex')

@@ -24,7 +24,7 @@ import type { SourceInput } from '../files/read';
  * Real code stays below 120 (the compiler's own 9 MB bundle: 65). The margin (almost 2×) leaves
  * room for the stack a build server or the editor's host already uses.
  */
-export const MAX_SYNTAX_DEPTH = 300;
+const MAX_SYNTAX_DEPTH = 300;
 
 /** Whether a diagnostic's reason is the screen's report of syntax errors (the incremental build asks). */
 export function isSyntaxErrorReason(reason: string): boolean {
@@ -64,7 +64,7 @@ function levelCost(parent: ts.Node, child: ts.Node): number {
  * The nesting depth of the deepest node below `root`, in levels (see levelCost), with an explicit
  * stack; it stops as soon as it passes `stopAbove`.
  */
-export function syntaxDepth(root: ts.Node, stopAbove = Infinity): number {
+function syntaxDepth(root: ts.Node, stopAbove = Infinity): number {
   let max = 0;
   const limit = stopAbove * 8;
   const nodes: ts.Node[] = [root];
@@ -100,7 +100,7 @@ function describeSyntaxErrors(sf: ts.SourceFile, diags: readonly ts.Diagnostic[]
 }
 
 /** The verdict on one file's text; `path` only chooses the dialect (its extension). */
-export function screenText(path: string, text: string): ScreenVerdict {
+function screenText(path: string, text: string): ScreenVerdict {
   let sf: ts.SourceFile;
   try {
     sf = ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors }, false, scriptKindOf(path));
