@@ -1,4 +1,4 @@
-// The seven query commands as a user runs them: the bundled CLI in a child process, graph files on
+// The eight query commands as a user runs them: the bundled CLI in a child process, graph files on
 // disk. Every exit-code path: 0 for any answer (an empty one too), 2 for usage errors with the
 // message on stderr, 3 whenever the result is unavailable.
 
@@ -171,7 +171,7 @@ describe('kg query commands', () => {
     assert.match(unknown.stderr, /unknown command "caller"/);
     const help = kg(['--help'], cwd);
     assert.equal(help.code, 0);
-    for (const name of ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query']) assert.match(help.stdout, new RegExp(`^  ${name} `, 'm'));
+    for (const name of ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query', 'why']) assert.match(help.stdout, new RegExp(`^  ${name} `, 'm'));
   });
 
   it('each command has its own --help', () => {
