@@ -67,6 +67,31 @@ describe('kg query commands', () => {
     assert.deepEqual(query.matches, ['file:src/util.ts', HELPER]);
   });
 
+  it('kg why: the notes on a symbol and the records around it, from a graph kg built', () => {
+    const cwd = tempDir();
+    writeTree(cwd, {
+      'tsconfig.json': '{}',
+      'src/a.ts': '// WHY(speed@2026-08-10): memoised, see ADR-1.\nexport function f() {}\n',
+      'docs/adr/0001-speed.md': '# ADR 1: Speed\n\n`src/a.ts#f` is memoised.\n',
+    });
+    const built = spawnSync(process.execPath, [CLI, 'build', '--apply'], { cwd, encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    assert.equal(built.status, 0, built.stderr);
+    const why = kg(['why', 'sym:src/a.ts#f'], cwd);
+    assert.equal(why.code, 0, why.stderr);
+    const a = why.json();
+    assert.deepEqual(
+      a.notes.map((n: { id: string; sitsOn: boolean; line: number; column: number }) => [n.id, n.sitsOn, n.line, n.column]),
+      [['rationale:src/a.ts#speed@2026-08-10~0', true, 1, 4]],
+    );
+    assert.deepEqual(a.records.map((r: { id: string }) => r.id), ['adr:1'], 'the record names src/a.ts#f');
+    assert.deepEqual(a.cited.map((r: { id: string }) => r.id), ['adr:1'], 'the comment directly above f names ADR-1');
+    assert.deepEqual([a.fileNotes, a.fileRecords], [[], []]);
+    const unknown = kg(['why', 'sym:src/a.ts#g'], cwd);
+    assert.equal(unknown.code, 3);
+    assert.equal(unknown.json().code, 'UNKNOWN_NODE');
+    assert.equal(kg(['why'], cwd).code, 2);
+  });
+
   it('an empty answer is still exit 0', () => {
     const cwd = repoWithGraph();
     const r = kg(['callers', MAIN], cwd);

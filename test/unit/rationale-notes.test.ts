@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { answerQuery, buildGraph, buildTracked, indexGraph, parseId, parseManifest, rationaleId, runDoctor, serializeGraph, type Graph, type GraphEdge, type GraphNode } from '../../src/graph';
+import { answerQuery, buildGraph, buildTracked, indexGraph, parseId, parseManifest, rationaleId, runDoctor, serializeGraph, symbolAt, type Graph, type GraphEdge, type GraphNode, type WhyResult } from '../../src/graph';
+import { whyHoverMarkdown } from '../../src/host/graph-text';
 import { isCalendarDate, parseHeader } from '../../src/graph/indexer/rationale/notes';
 import { copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { positionIn, positionInText } from '../helpers/positions';
@@ -302,5 +303,51 @@ describe('kg why', () => {
     const none = answerQuery(plain, { query: 'why', id: 'sym:src/a.ts#a' });
     assert.ok(none.available && 'notes' in none, 'a graph without records or notes answers');
     assert.deepEqual([none.notes, none.records, none.cited, none.fileNotes, none.fileRecords], [[], [], [], [], []]);
+  });
+});
+
+describe('the rationale hover', () => {
+  after(removeTempDirs);
+
+  it('finds the declaration whose name is under the cursor, and nothing beside it', () => {
+    const g = buildFixture();
+    const syms = g.nodes.filter((n) => n.sourceFile === CACHE && n.id.startsWith('sym:'));
+    const cache = positionIn(FIXTURE, CACHE, 'Cache {');
+    const run = positionIn(FIXTURE, CACHE, 'run()');
+    const at = (line: number, column: number) => symbolAt(syms, line, column)?.id;
+    assert.equal(at(cache.line, cache.column), `sym:${CACHE}#Cache`, 'the first character');
+    assert.equal(at(cache.line, cache.column + 4), `sym:${CACHE}#Cache`, 'the last character');
+    assert.equal(at(cache.line, cache.column + 5), `sym:${CACHE}#Cache`, 'just after it (where VS Code puts a cursor at the word end)');
+    assert.equal(at(cache.line, cache.column + 6), undefined, 'the brace');
+    assert.equal(at(cache.line, cache.column - 2), undefined, 'the keyword before it');
+    assert.equal(at(run.line, run.column + 1), `sym:${CACHE}#Cache.run`, 'a method by its own name, not its dotted label');
+    assert.equal(at(cache.line + 1, cache.column), undefined);
+  });
+
+  it('says the notes and records as markdown, escaping what the graph holds', () => {
+    const load = indexGraph(JSON.parse(serializeGraph(buildFixture())) as Graph);
+    const md = whyHoverMarkdown(answerQuery(load, { query: 'why', id: `sym:${CACHE}#Cache` }) as WhyResult);
+    assert.ok(md);
+    const line = positionIn(FIXTURE, CACHE, 'WHY(cache@2026-08-10): entries').line;
+    assert.ok(md.includes(`- \`cache@2026-08-10\` entries live until the server restarts, because the worker owns them \\(ADR\\-2\\)\\. — src/cache\\.ts:${line}`), md);
+    assert.ok(md.includes('*Decision records citing it*\n\n- ADR 1: Keep a cache — docs/adr/0001\\-keep\\-a\\-cache\\.md:1'), md);
+    assert.ok(md.includes('*(names it)*'), 'the guide only names Cache');
+    assert.ok(md.includes('*Notes on its file*'));
+    assert.ok(!md.includes('Decision records citing its file'), 'an empty section is left out');
+    const hostile: WhyResult = {
+      available: true,
+      id: 'sym:a.ts#f',
+      notes: [{ id: 'rationale:a.ts#x@2026-01-01~0', label: 'x', area: 'x', stamp: '2026-01-01', text: 'WHY(x@2026-01-01): <img src=x> [link](command:evil) *bold*', sitsOn: true }],
+      records: [],
+      cited: [],
+      fileNotes: [],
+      fileRecords: [],
+      evidenceClass: 'GRAPH_DERIVED',
+    };
+    const escaped = whyHoverMarkdown(hostile) ?? '';
+    assert.ok(escaped.includes('\\<img src=x\\> \\[link\\]\\(command:evil\\) \\*bold\\*'), escaped);
+    const empty: WhyResult = { ...hostile, notes: [] };
+    assert.equal(whyHoverMarkdown(empty), undefined, 'nothing written: no hover');
+    assert.equal(whyHoverMarkdown({ available: false, reason: 'unknown node: x', code: 'UNKNOWN_NODE', evidenceClass: 'GRAPH_DERIVED' }), undefined);
   });
 });

@@ -5,6 +5,7 @@
 // empty, and that is the answer (records and notes are read by every build).
 
 import { fileId, fileOfId, parseId } from '../ids';
+import type { GraphNode } from '../model';
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 import { rankOrDegrade } from './lookup';
 import { answered, type QueryOptions, type WhyEntry, type WhyNote, type WhyResult } from './shapes';
@@ -71,4 +72,19 @@ export function queryWhy(g: IndexedGraph, id: string, opts?: QueryOptions): WhyR
   const fr = file !== undefined && !id.startsWith('file:') ? g.rankOf.get(fileId(file)) : undefined;
   const ofFile = fr !== undefined ? citing(g, fr) : { notes: [], records: [] };
   return answered({ id, notes: own.notes, records: own.records, cited: cited(g, r), fileNotes: ofFile.notes, fileRecords: ofFile.records }, opts);
+}
+
+/**
+ * The symbol among `nodes` (one file's `sym:` nodes) whose declared name spans a 1-based line and
+ * UTF-16 column: the name starts at the node's position and is as long as the last part of its
+ * dotted name. What an editor's hover on a declaration asks about.
+ */
+export function symbolAt(nodes: readonly GraphNode[], line: number, column: number): GraphNode | undefined {
+  return nodes.find((n) => {
+    if (n.line !== line || n.column === undefined) return false;
+    const p = parseId(n.id);
+    if (p?.prefix !== 'sym') return false;
+    const name = p.name.slice(p.name.lastIndexOf('.') + 1);
+    return column >= n.column && column <= n.column + Math.max(1, name.length);
+  });
 }
