@@ -13,6 +13,7 @@ import { whyHoverMarkdown } from '../../src/host/graph-text';
 import { isCalendarDate, parseHeader } from '../../src/graph/indexer/rationale/notes';
 import { copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { positionIn, positionInText } from '../helpers/positions';
+import { graphOf } from '../helpers/graphs';
 import { assertValidGraph } from '../helpers/schema';
 
 const FIXTURE = 'rationale-notes';
@@ -288,6 +289,31 @@ describe('kg why', () => {
     assert.ok(file.available && 'notes' in file);
     assert.deepEqual(file.notes.map((n) => n.id), [`rationale:${CACHE}#cache@2026-08-10~0`]);
     assert.deepEqual(file.cited.map((r) => r.id), ['adr:1'], 'the file-level comment names ADR-1: the note cites it, and so does the file (ADR 41)');
+  });
+
+  it('counts EXACT cites from notes and records only, each once, sorted', () => {
+    const F = 'sym:src/a.ts#f';
+    const note = 'rationale:src/a.ts#x@2026-01-01~0';
+    const g = graphOf([
+      [note, F, 'cites'],
+      [note, F, 'cites'],
+      ['adr:1', F, 'cites'],
+      ['adr:10', F, 'cites'],
+      ['adr:5', F, 'cites', 'CANDIDATE'],
+      ['doc:guide.md#h~0', F, 'cites'],
+      ['adr:2', 'file:src/a.ts', 'cites'],
+      [F, 'adr:3', 'cites'],
+      [F, 'unresolved:ADR-4', 'cites'],
+      ['sym:src/a.ts#g', F, 'calls'],
+      ['file:src/a.ts', F, 'contains'],
+    ]);
+    const why = answerQuery(indexGraph(g), { query: 'why', id: F });
+    assert.ok(why.available && 'notes' in why);
+    assert.deepEqual(why.notes.map((n) => [n.id, n.area, n.stamp, n.sitsOn]), [[note, 'x', '2026-01-01', false]], 'a cites edge that is not SYNTAX only names it');
+    assert.deepEqual(why.records.map((r) => r.id), ['adr:1', 'adr:10'], 'a CANDIDATE citation and a heading are not records');
+    assert.deepEqual(why.cited.map((r) => r.id), ['adr:3'], 'an unresolved record number is not listed');
+    assert.deepEqual(why.fileRecords.map((r) => r.id), ['adr:2']);
+    assert.deepEqual(why.fileNotes, []);
   });
 
   it('degrades on an unknown id, and answers for files it names and graphs without rationale', () => {
