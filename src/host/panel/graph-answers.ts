@@ -114,6 +114,7 @@ export async function detailsMessage(access: GraphAccess, folder: string, reques
       candidates: d.candidates.map(call),
       callees: d.callees.map(call),
       citedBy: d.citedBy.map((c) => views.get(c) ?? nodeView(c, undefined)),
+      ...(d.node.text !== undefined ? { text: d.node.text } : {}),
     },
   };
 }
