@@ -110,7 +110,7 @@ export function commentRunAt(sf: ts.SourceFile, pos: number, found = descend(sf,
 }
 
 /** The span of text a symbol answers for, and its id. */
-interface SymbolScope {
+export interface SymbolScope {
   start: number;
   end: number;
   id: string;
@@ -164,11 +164,24 @@ function innermostScope(scopes: readonly SymbolScope[], pos: number): SymbolScop
  * The id of the innermost symbol whose scope holds `pos`, or undefined at top level. Only nodes
  * on the path to `pos` can hold it, or a sibling just before the path whose trailing comment does.
  */
-export function enclosingSymbol(sf: ts.SourceFile, pos: number, declarations: ReadonlyMap<number, string>, found = descend(sf, pos)): string | undefined {
+export function enclosingSymbol(
+  sf: ts.SourceFile,
+  pos: number,
+  declarations: ReadonlyMap<number, string>,
+  found = descend(sf, pos),
+  cache?: Map<ts.Node, SymbolScope | null>,
+): string | undefined {
   const scopes: SymbolScope[] = [];
   for (const node of [...found.path, ...found.before]) {
-    const id = declaredBy(node, sf, declarations);
-    if (id !== undefined) scopes.push(scopeOf(sf, node, id));
+    // A scope costs a scan of the node's leading comments; many positions in one long comment
+    // (stamped notes, ADR 88) share the nodes, so a caller may keep the scopes it computed.
+    let scope = cache?.get(node);
+    if (scope === undefined) {
+      const id = declaredBy(node, sf, declarations);
+      scope = id === undefined ? null : scopeOf(sf, node, id);
+      cache?.set(node, scope);
+    }
+    if (scope) scopes.push(scope);
   }
   return innermostScope(scopes, pos)?.id;
 }

@@ -8,7 +8,7 @@
 
 import * as ts from 'typescript';
 import { fileId } from '../../ids';
-import { commentRunAt, descend, enclosingSymbol } from './comments';
+import { commentRunAt, descend, enclosingSymbol, type SymbolScope } from './comments';
 import { parseMarkdown, type MdCommentLine, type MdPathRef } from './markdown';
 
 /**
@@ -169,14 +169,18 @@ export function sourceNotes(sf: ts.SourceFile, relPath: string, declarations: Re
   const text = sf.text;
   if (!MIGHT_HOLD_NOTE.test(text)) return [];
   const notes: Array<Omit<SourceNote, 'index'>> = [];
-  const done = new Set<number>();
-  const anchorOf = (header: NoteLine) => enclosingSymbol(sf, header.pos, declarations) ?? fileId(relPath);
-  for (let at = text.indexOf('WHY('); at >= 0; at = text.indexOf('WHY(', at + 4)) {
+  const scopes = new Map<ts.Node, SymbolScope | null>();
+  const anchorOf = (header: NoteLine) => enclosingSymbol(sf, header.pos, declarations, descend(sf, header.pos), scopes) ?? fileId(relPath);
+  for (let at = text.indexOf('WHY('); at >= 0; ) {
     const found = descend(sf, at);
     const run = commentRunAt(sf, at, found);
-    if (!run || done.has(run[0].pos)) continue;
-    done.add(run[0].pos);
-    notes.push(...splitNotes(commentLines(sf, run), anchorOf));
+    let next = at + 4;
+    if (run) {
+      notes.push(...splitNotes(commentLines(sf, run), anchorOf));
+      // The whole comment is read: the search goes on after it, so a comment is read once.
+      next = run[run.length - 1].end;
+    }
+    at = text.indexOf('WHY(', next);
   }
   return numbered(notes);
 }
