@@ -4,17 +4,19 @@
 // text, a fenced or indented code block, a code span, and near misses of the syntax) each sit in
 // the fixture beside a real note, so "no node" means the rule, not a missing file.
 
+import fc from 'fast-check';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { answerQuery, buildGraph, buildTracked, indexGraph, parseId, parseManifest, rationaleId, runDoctor, serializeGraph, symbolAt, type Graph, type GraphEdge, type GraphNode, type WhyResult } from '../../src/graph';
+import { answerQuery, buildGraph, buildTracked, indexGraph, memoryFileHost, parseId, parseManifest, rationaleId, runDoctor, serializeGraph, symbolAt, type Graph, type GraphEdge, type GraphNode, type WhyResult } from '../../src/graph';
 import { whyHoverMarkdown } from '../../src/host/graph-text';
 import { isCalendarDate, parseHeader } from '../../src/graph/indexer/rationale/notes';
 import { copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { positionIn, positionInText } from '../helpers/positions';
 import { graphOf } from '../helpers/graphs';
 import { assertValidGraph } from '../helpers/schema';
+import '../helpers/seed';
 
 const FIXTURE = 'rationale-notes';
 const CACHE = 'src/cache.ts';
@@ -207,6 +209,49 @@ describe('stamped notes in the graph', () => {
     assert.ok(g.edges.some((e) => e.source === `sym:${CACHE}#Cache` && e.target === 'adr:2' && e.relation === 'cites'));
     // Holes are counted like every citation's: src/gone.ts (not-found); ADR-9 twice (the note and View's comment).
     assert.deepEqual(g.unresolved?.cites, { 'not-found': 1, 'unknown-record': 2 });
+  });
+
+  it('finds exactly the headers placed in comments, at their positions, among random code and traps', () => {
+    // Each fragment is code, a comment holding a header (area c<i>), or a trap holding one (area t<i>)
+    // in a string, a template, a regular expression or a comment that only looks like a header.
+    type Fragment = { text: string; note?: { area: string; line: number; column: number } };
+    const fragment = (kind: number, i: number): Fragment => {
+      switch (kind) {
+        case 0:
+          return { text: `// WHY(c${i}@2026-01-0${1 + (i % 9)}): line note ${i}\n`, note: { area: `c${i}`, line: 0, column: 4 } };
+        case 1:
+          return { text: `/* WHY(c${i}@2026-02-0${1 + (i % 9)}): block note ${i} */\n`, note: { area: `c${i}`, line: 0, column: 4 } };
+        case 2:
+          return { text: `/**\n * Docs.\n * WHY(c${i}@2026-03-0${1 + (i % 9)}): jsdoc note ${i}\n */\n`, note: { area: `c${i}`, line: 2, column: 4 } };
+        case 3:
+          return { text: `export const s${i} = '// WHY(t${i}@2026-01-01): a string';\n` };
+        case 4:
+          return { text: `export const t${i} = \`\n// WHY(t${i}@2026-01-01): a template \${s}\n\`;\n`.replace('${s}', '${1}') };
+        case 5:
+          return { text: `export const r${i} = /WHY\\(t${i}@2026-01-01\\): re/;\n` };
+        case 6:
+          return { text: `// see WHY(t${i}@2026-01-01): not at the start\n` };
+        default:
+          return { text: `export function f${i}(): number {\n  return ${i};\n}\n\n` };
+      }
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 12 }), (kinds) => {
+        let text = '';
+        let line = 1;
+        const want: string[] = [];
+        kinds.forEach((k, i) => {
+          const f = fragment(k, i);
+          if (f.note) want.push(`c${i} ${line + f.note.line}:${f.note.column}`);
+          text += f.text;
+          line += f.text.split('\n').length - 1;
+        });
+        const g = buildGraph({ root: '/r', host: memoryFileHost('/r', { 'tsconfig.json': '{}', 'src/a.ts': text }) }).graph;
+        const got = notes(g).map((n) => `${(parseId(n.id) as { area: string }).area} ${n.line}:${n.column}`);
+        assert.deepEqual(got.sort(), want.sort(), text);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('numbers notes of one area and stamp in file order, whatever comes between', () => {
