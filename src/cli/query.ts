@@ -1,4 +1,4 @@
-// The seven queries: `kg callers|affected|impact|neighbors|path|god-nodes|query`. Each loads the
+// The eight queries: `kg callers|affected|impact|neighbors|path|god-nodes|query|why`. Each loads the
 // graph once, answers, prints the result as JSON on stdout and exits 0 for any answer (an empty
 // one included), 3 when the result is unavailable (the reason also goes to stderr, with the fix),
 // 2 for a usage error (with the command's usage on stderr).
@@ -87,6 +87,21 @@ unresolved: target (unplaced calls that merely share a name).`,
     help: `Node ids that contain the text (case-sensitive, as the ids are written — e.g. "#" inside a
 name is "%23"), sorted, at most ${QUERY_LIMIT}; "truncated" says whether there were more.`,
   },
+  why: {
+    positionals: ['id'],
+    summary: 'The rationale around a node: stamped notes and decision records.',
+    help: `The reasons written down about a node (docs/adr/0089-kg-why.md):
+
+  "notes"        stamped notes (WHY(area@date): … comments) that cite it; "sitsOn" is true
+                 for a note written on it, false for one that only names it
+  "records"      decision records that cite it
+  "cited"        decision records it cites (its comments name them)
+  "fileNotes"    for a node inside a file: the notes and records that cite the file
+  "fileRecords"
+
+Each entry has its id, label and position; a note adds its area, stamp and text. Needs no
+layer: a graph without records or notes answers with empty lists.`,
+  },
 };
 
 function usageOf(name: QueryName): string {
@@ -101,7 +116,7 @@ function helpOf(name: QueryName): string {
   return `${usageOf(name)}\n${spec.help}\n\nOptions:\n${options}\n\n${EXITS}\n`;
 }
 
-/** The seven queries as entries of the command table (run.ts). */
+/** The eight queries as entries of the command table (run.ts). */
 export const QUERY_COMMANDS: Command[] = QUERY_NAMES.map((name) => ({
   name,
   group: 'query',
@@ -121,6 +136,7 @@ function request(name: QueryName, p: string[], values: { budget?: string; top?: 
     case 'callers':
     case 'affected':
     case 'impact':
+    case 'why':
       return { query: name, id: p[0] };
     case 'neighbors':
       return { query: name, id: p[0], budget: positiveInteger('budget', values.budget) };

@@ -7,7 +7,7 @@
 // `contains` edge from its file or class; a decision record or doc concept by its source file.
 
 import { GraphError } from './errors';
-import { escapeIdPart, parseId, type ParsedId } from './ids';
+import { escapeIdPart, fileOfId, parseId, rationaleId, type ParsedId } from './ids';
 import {
   CONFIDENCES,
   EVIDENCE_CLASSES,
@@ -88,6 +88,8 @@ function canonicalId(p: ParsedId): string {
       return 'adr:' + String(p.num);
     case 'doc':
       return 'doc:' + escapeIdPart(p.path) + '#' + escapeIdPart(p.slug) + '~' + String(p.index);
+    case 'rationale':
+      return rationaleId(p.path, p.area, p.stamp, p.index);
     case 'unresolved':
       return UNRESOLVED_PREFIX + escapeIdPart(p.name);
   }
@@ -103,7 +105,7 @@ function ownerFile(node: Row | undefined, id: string): string | undefined {
   const sf = node ? str(node.sourceFile) : undefined;
   if (sf !== undefined) return sf;
   const p = parseId(id);
-  return p && (p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc') ? p.path : undefined;
+  return p ? fileOfId(id) : undefined;
 }
 
 class Collector {
@@ -270,7 +272,7 @@ export function runDoctor(graph: unknown): DoctorReport {
       }
       continue;
     }
-    const idPath = p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc' ? p.path : undefined;
+    const idPath = fileOfId(id);
     if (sf === undefined) {
       c.add('invalid_repository_ownership', 'node', id, 'no sourceFile: no file owns this node');
       continue;

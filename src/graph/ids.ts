@@ -37,6 +37,11 @@ export function docId(path: string, slug: string, index: number): string {
   return 'doc:' + escapeIdPart(path) + '#' + escapeIdPart(slug) + '~' + String(index);
 }
 
+/** A stamped note (ADR 88): its file, area and stamp, and how many notes of that file came before with both. */
+export function rationaleId(path: string, area: string, stamp: string, index: number): string {
+  return 'rationale:' + escapeIdPart(path) + '#' + escapeIdPart(area) + '@' + escapeIdPart(stamp) + '~' + String(index);
+}
+
 export function unresolvedId(name: string): string {
   // A name can be empty in a file with syntax errors (`@` with no decorator after it, `import ''`),
   // and `unresolved:` alone is not an id the format accepts (found by the parser fuzz, ADR 75).
@@ -52,6 +57,7 @@ export type ParsedId =
   | { prefix: 'sym'; path: string; name: string }
   | { prefix: 'adr'; num: number }
   | { prefix: 'doc'; path: string; slug: string; index: number }
+  | { prefix: 'rationale'; path: string; area: string; stamp: string; index: number }
   | { prefix: 'unresolved'; name: string };
 
 /** Splits an id into its parts, or returns undefined when it is not a well-formed id. */
@@ -81,6 +87,11 @@ export function parseId(id: string): ParsedId | undefined {
       if (!m) return undefined;
       return { prefix, path: unescapeIdPart(m[1]), slug: unescapeIdPart(m[2]), index: Number(m[3]) };
     }
+    case 'rationale': {
+      const m = /^([^#]+)#([^#@~]+)@([^#@~]+)~(\d+)$/.exec(rest);
+      if (!m) return undefined;
+      return { prefix, path: unescapeIdPart(m[1]), area: unescapeIdPart(m[2]), stamp: unescapeIdPart(m[3]), index: Number(m[4]) };
+    }
     case 'unresolved':
       return { prefix, name: unescapeIdPart(rest) };
     default:
@@ -92,5 +103,5 @@ export function parseId(id: string): ParsedId | undefined {
 export function fileOfId(id: string): string | undefined {
   const p = parseId(id);
   if (!p) return undefined;
-  return p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc' ? p.path : undefined;
+  return p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc' || p.prefix === 'rationale' ? p.path : undefined;
 }

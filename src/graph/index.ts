@@ -18,6 +18,7 @@ export { queryNeighbors, DEFAULT_BUDGET } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
 export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
 export { queryIds, QUERY_LIMIT } from './query/search-ids';
+export { queryWhy, symbolAt } from './query/why';
 export type * from './query/shapes';
 export {
   runDoctor,

@@ -135,6 +135,11 @@ export interface GraphNode {
    * signature change from an implementation change without the old text (docs/graph-format.md).
    */
   signature?: string;
+  /**
+   * On stamped notes (`rationale:` nodes, ADR 88): the note's text, comment decoration removed,
+   * lines joined with `\n`, at most 2000 UTF-16 units (a longer note ends with `…`).
+   */
+  text?: string;
 }
 
 export interface GraphEdge {
@@ -197,6 +202,7 @@ export const NODE_KEY_ORDER = [
   'symbolKinds',
   'exported',
   'signature',
+  'text',
 ] as const;
 export const EDGE_KEY_ORDER = [
   'source',

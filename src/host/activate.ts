@@ -10,6 +10,7 @@ import type { FolderGraphState } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { registerGraphViews, type GraphViewsApi } from './panel';
 import { GraphService, type EditorGraphAccess } from './graph-service';
+import { RationaleHoverProvider } from './rationale-hover';
 import { StatusBar } from './status-bar';
 
 export type { BuildOutcome } from './build-service';
@@ -43,12 +44,12 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
   const commands = new Commands(graph, builds, log);
   context.subscriptions.push(...commands.register());
   const lenses = new CallersLensProvider(graph);
+  const sources = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].map((language) => ({ language, scheme: 'file' }));
   context.subscriptions.push(
     lenses,
-    vscode.languages.registerCodeLensProvider(
-      ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].map((language) => ({ language, scheme: 'file' })),
-      lenses,
-    ),
+    vscode.languages.registerCodeLensProvider(sources, lenses),
+    // Stamped notes and decision records on a declaration (ADR 88, ADR 89).
+    vscode.languages.registerHoverProvider(sources, new RationaleHoverProvider(graph)),
   );
   const status = new StatusBar(graph);
   context.subscriptions.push(status, new GodNodesTree(graph));

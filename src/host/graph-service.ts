@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GraphNode, QueryRequest, QueryResult } from '../graph';
+import type { GraphNode, QueryRequest, QueryResult, WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
@@ -23,6 +23,8 @@ export interface EditorGraphAccess extends GraphAccess {
   neighbourGroups(folder: string, id: string, budget: number): Promise<NeighbourGroup[]>;
   /** The doctor's report on the folder's graph.json. */
   doctor(folder: string): Promise<{ ok: boolean; text: string } | undefined>;
+  /** `kg why` for the declaration at a position of a file (1-based line, UTF-16 column), if one is there. */
+  whyAt(folder: string, file: string, line: number, column: number): Promise<{ id: string; answer: WhyResult } | undefined>;
   /** `uri` as a repo-relative POSIX path of its folder, if it lies inside it. */
   relativePath(folder: string, uri: vscode.Uri): string | undefined;
   /** A repo-relative path as a URI inside the folder, or undefined when it would leave it (ADR 31). */
@@ -151,6 +153,10 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
 
   neighbourGroups(folder: string, id: string, budget: number): Promise<NeighbourGroup[]> {
     return this.call(folder, (w) => w.request('neighbourGroups', { id, budget }), []);
+  }
+
+  whyAt(folder: string, file: string, line: number, column: number): Promise<{ id: string; answer: WhyResult } | undefined> {
+    return this.call(folder, (w) => w.request('whyAt', { file, line, column }), undefined);
   }
 
   async doctor(folder: string): Promise<{ ok: boolean; text: string } | undefined> {

@@ -1,6 +1,7 @@
 // The words the editor's surfaces use for the graph: a lens title, the status bar's text and the
-// sentence behind it. No `vscode` here, so the unit tests check them in Node.
+// sentence behind it, the rationale hover. No `vscode` here, so the unit tests check them in Node.
 
+import type { WhyEntry, WhyNote, WhyResult } from '../graph';
 import type { FolderGraphState } from './graph-access';
 import type { CallerCounts } from './graph-worker-protocol';
 
@@ -55,4 +56,42 @@ export function describeState(s: FolderGraphState): string {
       return `${size}; up to date.`;
     }
   }
+}
+
+/** How much of a note's text the hover shows (the rest is one click away, at the note). */
+const HOVER_NOTE_CHARS = 400;
+
+/** Text as literal markdown: every character markdown could read as syntax is escaped. */
+function literal(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, '\\$&');
+}
+
+function where(e: WhyEntry): string {
+  return e.file === undefined ? '' : ` — ${literal(e.line === undefined ? e.file : `${e.file}:${e.line}`)}`;
+}
+
+function noteLine(n: WhyNote): string {
+  // The header is in the stamp already: show the words after it, on one line.
+  const words = n.text.replace(/^WHY\([^)]*\):\s*/, '').replace(/\s+/g, ' ').trim();
+  const cut = words.length > HOVER_NOTE_CHARS ? words.slice(0, HOVER_NOTE_CHARS - 1) + '…' : words;
+  return `- \`${n.area}@${n.stamp}\` ${literal(cut)}${n.sitsOn ? '' : ' *(names it)*'}${where(n)}`;
+}
+
+/**
+ * The hover on a declaration: its stamped notes and the decision records around it, as markdown
+ * with every graph-supplied text escaped (ADR 89). Undefined when nothing is written about it, or
+ * when the graph could not answer: a hover never says "no reasons" for a graph that cannot know.
+ */
+export function whyHoverMarkdown(answer: WhyResult): string | undefined {
+  if (!answer.available) return undefined;
+  const sections: Array<[string, string[]]> = [
+    ['Notes', answer.notes.map(noteLine)],
+    ['Decision records citing it', answer.records.map((r) => `- ${literal(r.label)}${where(r)}`)],
+    ['Decision records it follows', answer.cited.map((r) => `- ${literal(r.label)}${where(r)}`)],
+    ['Notes on its file', answer.fileNotes.map(noteLine)],
+    ['Decision records citing its file', answer.fileRecords.map((r) => `- ${literal(r.label)}${where(r)}`)],
+  ];
+  const shown = sections.filter(([, lines]) => lines.length > 0);
+  if (shown.length === 0) return undefined;
+  return ['**Why** (Knowledge Graph)', ...shown.map(([title, lines]) => `*${title}*\n\n${lines.join('\n')}`)].join('\n\n');
 }

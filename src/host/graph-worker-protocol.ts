@@ -4,7 +4,7 @@
 // host (docs/adr/0060-the-graph-lives-in-a-worker-thread.md). No `vscode` here: the benchmark and
 // unit tests drive the worker from plain Node.
 
-import type { DegradeCode, GraphNode, NodeKind, QueryRequest, QueryResult } from '../graph';
+import type { DegradeCode, GraphNode, NodeKind, QueryRequest, QueryResult, WhyResult } from '../graph';
 import type { CallSite, NodeDetails } from './graph-access';
 
 /** What a load found: the graph's size and layers, or the loader's degrade. */
@@ -50,6 +50,8 @@ export interface WorkerRequests {
   counts: { args: { ids: string[] }; result: Array<CallerCounts | undefined> };
   neighbourGroups: { args: { id: string; budget: number }; result: NeighbourGroup[] };
   doctor: { args: { file: string }; result: { ok: boolean; text: string } };
+  /** `kg why` for the declaration whose name spans a position (1-based line, UTF-16 column) of a file (ADR 89). */
+  whyAt: { args: { file: string; line: number; column: number }; result: { id: string; answer: WhyResult } | undefined };
 }
 
 export type WorkerOp = keyof WorkerRequests;

@@ -13,7 +13,9 @@ import {
   isGraphError,
   loadGraphFile,
   manifestPathFor,
+  queryWhy,
   runDoctor,
+  symbolAt,
   type GraphLoad,
   type GraphNode,
   type IndexedGraph,
@@ -29,6 +31,22 @@ const LENS_KINDS = new Set(['function', 'class', 'method']);
 let load: GraphLoad | undefined;
 /** Lens-worthy node ranks of each source file, by position. Built on first use. */
 let byFile: Map<string, number[]> | undefined;
+/** Every `sym:` node of each source file, for the hover's position lookup. Built on first use. */
+let symbolsByFile: Map<string, GraphNode[]> | undefined;
+
+function fileSymbolNodes(g: IndexedGraph, file: string): GraphNode[] {
+  if (!symbolsByFile) {
+    symbolsByFile = new Map();
+    for (let r = 0; r < g.nodeCount; r++) {
+      const n = g.nodeAt[r] as GraphNode;
+      if (!n.sourceFile || n.line === undefined || !n.id.startsWith('sym:')) continue;
+      let list = symbolsByFile.get(n.sourceFile);
+      if (!list) symbolsByFile.set(n.sourceFile, (list = []));
+      list.push(n);
+    }
+  }
+  return symbolsByFile.get(file) ?? [];
+}
 
 function graph(): IndexedGraph {
   if (!load) throw new Error('no graph is loaded in this worker');
@@ -139,6 +157,7 @@ const handlers: Handlers = {
     const t0 = performance.now();
     load = loadGraphFile(file);
     byFile = undefined;
+    symbolsByFile = undefined;
     if (!load.ok) return { ok: false, code: load.unavailable.code, reason: load.unavailable.reason };
     const g = load.graph;
     return { ok: true, nodes: g.nodeCount, edges: g.graph.edges.length, layers: [...g.graph.layers], callsLayer: g.layers.has('calls'), loadMs: performance.now() - t0 };
@@ -191,6 +210,11 @@ const handlers: Handlers = {
   },
   neighbourGroups({ id, budget }) {
     return neighbourGroups(graph(), id, budget);
+  },
+  whyAt({ file, line, column }) {
+    const g = graph();
+    const n = symbolAt(fileSymbolNodes(g, file), line, column);
+    return n ? { id: n.id, answer: queryWhy(g, n.id) } : undefined;
   },
   doctor({ file }) {
     try {

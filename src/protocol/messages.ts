@@ -60,6 +60,8 @@ export interface DetailsView {
   candidates: CallView[];
   callees: CallView[];
   citedBy: NodeView[];
+  /** For a stamped note (`rationale:`, ADR 88): what it says. */
+  text?: string;
 }
 
 /** What the explorer shows; also what it keeps across a reload. */

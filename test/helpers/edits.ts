@@ -1,6 +1,6 @@
 // Random edits to a repository on disk, for the equivalence property test: add, delete and rename
-// files; add, remove and rename functions, calls and imports; move code down a line; break the
-// syntax; touch a config. An edit is plain data (a kind and three numbers) interpreted against the
+// files; add, remove and rename functions, calls and imports; add and remove stamped notes
+// (`WHY(area@date): …` comments, ADR 88); move code down a line; break the syntax; touch a config. An edit is plain data (a kind and three numbers) interpreted against the
 // files as they are when it runs, so any sequence applies to any tree and shrinks well; `apply`
 // says in words what it did, so a failing sequence reads as a story.
 
@@ -21,6 +21,8 @@ export const EDIT_KINDS = [
   'addImport',
   'removeImport',
   'renameImport',
+  'addNote',
+  'removeNote',
   'moveDown',
   'breakSyntax',
   'touchConfig',
@@ -227,6 +229,34 @@ function editText(
       if (!victim || !other) return undefined;
       const spec = relSpecifier(file, other);
       return { text: splice(text, start(victim) + 1, victim.getEnd() - 1, spec), what: `import '${victim.text}' → '${spec}'` };
+    }
+    case 'addNote': {
+      // Above a statement, inside a function body, or two headers in one block comment; the text
+      // names a record or a file now and then, so the notes' citations change too.
+      const areas = ['cache', 'ids', 'build/server'];
+      const area = areas[edit.c % areas.length];
+      const stamp = `2026-0${1 + (edit.c % 9)}-1${edit.b % 10}`;
+      const named = ['', ' See ADR-1.', ' See `rationale-notes/src/store.ts`.', ' See `src/util.ts`.'][edit.b % 4];
+      const fn = edit.c % 3 === 0 ? pick(functionsWithBodies(sf), edit.b) : undefined;
+      if (fn?.body && ts.isBlock(fn.body)) {
+        const at = fn.body.getStart(sf) + 1;
+        return { text: splice(text, at, at, `\n  // WHY(${area}@${stamp}): inside a body.${named}`), what: `add a note ${area}@${stamp} in a body at offset ${at}` };
+      }
+      const stmt = pick(sf.statements, edit.b);
+      const at = stmt ? stmt.getStart(sf) : text.length;
+      const note =
+        edit.c % 3 === 1
+          ? `/**\n * WHY(${area}@${stamp}): first of two.${named}\n * WHY(${area}@${stamp}): second of two.\n */\n`
+          : `// WHY(${area}@${stamp}): above a statement.${named}\n// A second line of it.\n`;
+      return { text: splice(text, at, at, note), what: `add a note ${area}@${stamp} at offset ${at}` };
+    }
+    case 'removeNote': {
+      const lines = text.split('\n');
+      const noted = lines.map((l, i) => (l.includes('WHY(') ? i : -1)).filter((i) => i >= 0);
+      const victim = pick(noted, edit.b);
+      if (victim === undefined) return undefined;
+      lines.splice(victim, 1);
+      return { text: lines.join('\n'), what: `remove the note line ${victim + 1}` };
     }
     case 'moveDown': {
       const stmt = pick(sf.statements, edit.b);

@@ -40,9 +40,9 @@ const EXACT_PROVENANCE: Record<Relation, GraphEdge['provenance']> = {
 function nodeFor(id: string): GraphNode {
   const p = parseId(id);
   assert.ok(p && p.prefix !== 'unresolved', `not a node id: ${id}`);
-  const kinds: Record<string, NodeKind> = { mod: 'module', file: 'file', sym: 'function', adr: 'rationale', doc: 'doc-concept' };
+  const kinds: Record<string, NodeKind> = { mod: 'module', file: 'file', sym: 'function', adr: 'rationale', doc: 'doc-concept', rationale: 'rationale' };
   const node: GraphNode = { id, kind: kinds[p.prefix], label: id.slice(id.lastIndexOf(p.prefix === 'sym' ? '#' : ':') + 1) };
-  if (p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc') node.sourceFile = p.path;
+  if (p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc' || p.prefix === 'rationale') node.sourceFile = p.path;
   if (p.prefix === 'adr') node.sourceFile = `docs/adr/${p.num}.md`;
   return node;
 }

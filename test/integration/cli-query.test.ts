@@ -1,4 +1,4 @@
-// The seven query commands as a user runs them: the bundled CLI in a child process, graph files on
+// The eight query commands as a user runs them: the bundled CLI in a child process, graph files on
 // disk. Every exit-code path: 0 for any answer (an empty one too), 2 for usage errors with the
 // message on stderr, 3 whenever the result is unavailable.
 
@@ -65,6 +65,31 @@ describe('kg query commands', () => {
 
     const query = kg(['query', 'src/u'], cwd).json();
     assert.deepEqual(query.matches, ['file:src/util.ts', HELPER]);
+  });
+
+  it('kg why: the notes on a symbol and the records around it, from a graph kg built', () => {
+    const cwd = tempDir();
+    writeTree(cwd, {
+      'tsconfig.json': '{}',
+      'src/a.ts': '// WHY(speed@2026-08-10): memoised, see ADR-1.\nexport function f() {}\n',
+      'docs/adr/0001-speed.md': '# ADR 1: Speed\n\n`src/a.ts#f` is memoised.\n',
+    });
+    const built = spawnSync(process.execPath, [CLI, 'build', '--apply'], { cwd, encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    assert.equal(built.status, 0, built.stderr);
+    const why = kg(['why', 'sym:src/a.ts#f'], cwd);
+    assert.equal(why.code, 0, why.stderr);
+    const a = why.json();
+    assert.deepEqual(
+      a.notes.map((n: { id: string; sitsOn: boolean; line: number; column: number }) => [n.id, n.sitsOn, n.line, n.column]),
+      [['rationale:src/a.ts#speed@2026-08-10~0', true, 1, 4]],
+    );
+    assert.deepEqual(a.records.map((r: { id: string }) => r.id), ['adr:1'], 'the record names src/a.ts#f');
+    assert.deepEqual(a.cited.map((r: { id: string }) => r.id), ['adr:1'], 'the comment directly above f names ADR-1');
+    assert.deepEqual([a.fileNotes, a.fileRecords], [[], []]);
+    const unknown = kg(['why', 'sym:src/a.ts#g'], cwd);
+    assert.equal(unknown.code, 3);
+    assert.equal(unknown.json().code, 'UNKNOWN_NODE');
+    assert.equal(kg(['why'], cwd).code, 2);
   });
 
   it('an empty answer is still exit 0', () => {
@@ -172,7 +197,7 @@ describe('kg query commands', () => {
     assert.match(unknown.stderr, /unknown command "caller"/);
     const help = kg(['--help'], cwd);
     assert.equal(help.code, 0);
-    for (const name of ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query']) assert.match(help.stdout, new RegExp(`^  ${name} `, 'm'));
+    for (const name of ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query', 'why']) assert.match(help.stdout, new RegExp(`^  ${name} `, 'm'));
   });
 
   it('each command has its own --help', () => {

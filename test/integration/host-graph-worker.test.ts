@@ -73,6 +73,26 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
     assert.equal(calledBy.items.length, 1);
   });
 
+  it('answers kg why for the declaration under a position, and nothing between declarations', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), '{}');
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(path.join(dir, 'src', 'a.ts'), 'export class Box {\n  // WHY(box@2026-08-10): opened lazily.\n  open() {}\n}\n');
+    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', dir], { encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    assert.equal(r.status, 0, r.stderr);
+    const other = new GraphWorkerClient(WORKER);
+    try {
+      assert.ok((await other.request('load', { file: path.join(dir, '.knowledge-graph', 'graph.json') })).ok);
+      const found = await other.request('whyAt', { file: 'src/a.ts', line: 3, column: 4 });
+      assert.equal(found?.id, 'sym:src/a.ts#Box.open');
+      assert.ok(found.answer.available);
+      assert.deepEqual(found.answer.notes.map((n) => [n.id, n.text]), [['rationale:src/a.ts#box@2026-08-10~0', 'WHY(box@2026-08-10): opened lazily.']]);
+      assert.equal(await other.request('whyAt', { file: 'src/a.ts', line: 2, column: 6 }), undefined, 'a comment is not a declaration');
+    } finally {
+      await other.terminate();
+    }
+  });
+
   it('answers staleness from the manifest: a changed file is listed, nothing else', async () => {
     assert.deepEqual(await w.request('status', { root, file }), { known: true, changedFiles: [] });
     fs.appendFileSync(path.join(root, 'src', 'draw.ts'), '\n// edited\n');

@@ -62,6 +62,25 @@ describe('markdown scanner', () => {
     assert.deepEqual(mentions(md), [4]);
   });
 
+  it('keeps the content of HTML comments outside code, line by line, with positions (ADR 88)', () => {
+    const md = '> <!-- a\n> b -->\n\n- item <!-- c --> x\n\n```\n<!-- no -->\n```\n    <!-- no -->\n\n<!-- d\n        e\n-->\n\nText `<!-- no -->` too.\n';
+    assert.deepEqual(parseMarkdown(md).comments, [
+      // In a block quote: the markers are not content; the comment ends at -->.
+      [
+        { text: ' a', line: 1, offset: 6 },
+        { text: 'b ', line: 2, offset: 2 },
+      ],
+      // Inline, in a list item's paragraph.
+      [{ text: ' c ', line: 4, offset: 11 }],
+      // An open comment keeps an indented line (it is not indented code), and its closing line.
+      [
+        { text: ' d', line: 11, offset: 4 },
+        { text: '        e', line: 12, offset: 0 },
+        { text: '', line: 13, offset: 0 },
+      ],
+    ]);
+  });
+
   it('hides an unclosed fence to the end of the document', () => {
     assert.deepEqual(refs('text\n```\n[a](a.ts)\n# not a heading\n'), []);
     assert.deepEqual(headings('text\n```\n# not a heading\n'), []);

@@ -137,6 +137,18 @@ describe('graph answers for the webviews', () => {
     assert.ok(unresolved.every((c) => c.reason && c.node.kind === 'unresolved'));
   });
 
+  it('details of a stamped note carry its text; other nodes carry none', async () => {
+    const { access, load } = accessOver('rationale-notes');
+    assert.ok(load.ok);
+    const id = 'rationale:src/cache.ts#cache@2026-08-10~1';
+    const note = await detailsMessage(access, FOLDER, 6, id);
+    assert.ok(note.type === 'details');
+    assert.equal(note.details.text, nodeOf(load.graph, id)?.text);
+    assert.ok(note.details.text?.startsWith('WHY(cache@2026-08-10): entries live'));
+    const sym = await detailsMessage(access, FOLDER, 7, 'sym:src/cache.ts#Cache');
+    assert.ok(sym.type === 'details' && !('text' in sym.details));
+  });
+
   it('details of an unresolved name say what it is', async () => {
     const { access } = accessOver('calls-unplaced');
     const m = await detailsMessage(access, FOLDER, 4, 'unresolved:whatever');

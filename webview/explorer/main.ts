@@ -464,6 +464,8 @@ function renderDetails(d: DetailsView): void {
     h('h2', { class: 'details-title' }, n.label),
     h('div', { class: 'muted' }, n.kind),
     h('div', { class: 'where' }, where(n)),
+    // A stamped note's words (ADR 88), as text: never read as markup.
+    ...(d.text !== undefined ? [h('pre', { class: 'note-text' }, d.text)] : []),
     h('div', {}, `degree ${d.degree}`),
     h('div', { class: 'counts' }, h('strong', {}, `${d.callers.length} proven caller${d.callers.length === 1 ? '' : 's'}`), d.candidates.length ? ` · +${d.candidates.length} candidate${d.candidates.length === 1 ? '' : 's'} (guesses)` : ''),
     h('div', { class: 'counts' }, `${exactCallees} proven callee${exactCallees === 1 ? '' : 's'}`, candCallees ? ` · +${candCallees} candidate${candCallees === 1 ? '' : 's'}` : '', unresolved.length ? ` · ${unresolved.length} unresolved` : ''),

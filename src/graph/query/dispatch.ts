@@ -10,9 +10,10 @@ import type { GraphLoad } from './indexed';
 import { queryNeighbors } from './neighbors';
 import { queryPath } from './shortest-path';
 import { queryIds } from './search-ids';
+import { queryWhy } from './why';
 import { withStaleness, type QueryOptions, type QueryResult } from './shapes';
 
-export const QUERY_NAMES = ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query'] as const;
+export const QUERY_NAMES = ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query', 'why'] as const;
 export type QueryName = (typeof QUERY_NAMES)[number];
 
 export type QueryRequest =
@@ -22,7 +23,8 @@ export type QueryRequest =
   | { query: 'neighbors'; id: string; budget?: number }
   | { query: 'path'; from: string; to: string }
   | { query: 'god-nodes'; top?: number }
-  | { query: 'query'; text: string };
+  | { query: 'query'; text: string }
+  | { query: 'why'; id: string };
 
 export function answerQuery(load: GraphLoad, request: QueryRequest, opts?: QueryOptions): QueryResult {
   if (!load.ok) return withStaleness(load.unavailable, opts);
@@ -42,6 +44,8 @@ export function answerQuery(load: GraphLoad, request: QueryRequest, opts?: Query
       return queryGodNodes(g, request.top, opts);
     case 'query':
       return queryIds(g, request.text, opts);
+    case 'why':
+      return queryWhy(g, request.id, opts);
   }
 }
 

@@ -123,6 +123,37 @@ interface QueryIdsAnswer extends Answered {
   truncated: boolean;
 }
 
+/** A node as `why` lists it: enough to show and open it. */
+export interface WhyEntry {
+  id: string;
+  label: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/** A stamped note as `why` lists it (ADR 88). */
+export interface WhyNote extends WhyEntry {
+  area: string;
+  stamp: string;
+  text: string;
+  /** True when the note is written on this node (its SYNTAX edge); false when it only names it. */
+  sitsOn: boolean;
+}
+
+interface WhyAnswer extends Answered {
+  id: string;
+  /** Stamped notes citing the node, sorted by id. */
+  notes: WhyNote[];
+  /** Decision records citing the node, sorted by id. */
+  records: WhyEntry[];
+  /** Decision records the node cites (its comments name them), sorted by id. */
+  cited: WhyEntry[];
+  /** For a node inside a file: the notes and records citing that file ([] for files and modules). */
+  fileNotes: WhyNote[];
+  fileRecords: WhyEntry[];
+}
+
 export type CallersResult = CallersAnswer | Unavailable;
 export type AffectedResult = AffectedAnswer | Unavailable;
 export type ImpactResult = ImpactAnswer | Unavailable;
@@ -130,7 +161,8 @@ export type NeighborsResult = NeighborsAnswer | Unavailable;
 export type PathResult = PathAnswer | Unavailable;
 export type GodNodesResult = GodNodesAnswer | Unavailable;
 export type QueryIdsResult = QueryIdsAnswer | Unavailable;
-export type QueryResult = CallersResult | AffectedResult | ImpactResult | NeighborsResult | PathResult | GodNodesResult | QueryIdsResult;
+export type WhyResult = WhyAnswer | Unavailable;
+export type QueryResult = CallersResult | AffectedResult | ImpactResult | NeighborsResult | PathResult | GodNodesResult | QueryIdsResult | WhyResult;
 
 /** The result with `stale`/`changedFiles` added when the caller knows them. */
 export function withStaleness<T extends object>(result: T, opts: QueryOptions | undefined): T {

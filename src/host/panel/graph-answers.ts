@@ -63,7 +63,7 @@ export async function neighborhoodMessage(access: GraphAccess, folder: string, r
  */
 export async function resolveEnd(access: GraphAccess, folder: string, text: string): Promise<string> {
   const [asId] = await access.nodes(folder, [text]);
-  if (asId || /^(sym|file|mod|adr|doc|unresolved):/.test(text)) return text;
+  if (asId || /^(sym|file|mod|adr|doc|rationale|unresolved):/.test(text)) return text;
   const r = await access.ask(folder, { query: 'query', text });
   if (isUnavailable(r) || !('matches' in r)) return text;
   const nodes = await access.nodes(folder, r.matches);
@@ -114,6 +114,7 @@ export async function detailsMessage(access: GraphAccess, folder: string, reques
       candidates: d.candidates.map(call),
       callees: d.callees.map(call),
       citedBy: d.citedBy.map((c) => views.get(c) ?? nodeView(c, undefined)),
+      ...(d.node.text !== undefined ? { text: d.node.text } : {}),
     },
   };
 }

@@ -30,11 +30,11 @@ export interface GraphViewsApi {
 
 /** A node id from a command argument: an id string, or an object carrying one (tree items, lenses). */
 export function idFromArg(arg: unknown): string | undefined {
-  if (typeof arg === 'string' && /^(sym|file|mod|adr|doc|unresolved):/.test(arg)) return arg;
+  if (typeof arg === 'string' && /^(sym|file|mod|adr|doc|rationale|unresolved):/.test(arg)) return arg;
   if (typeof arg === 'object' && arg !== null) {
     for (const key of ['id', 'nodeId']) {
       const v = (arg as Record<string, unknown>)[key];
-      if (typeof v === 'string' && /^(sym|file|mod|adr|doc|unresolved):/.test(v)) return v;
+      if (typeof v === 'string' && /^(sym|file|mod|adr|doc|rationale|unresolved):/.test(v)) return v;
     }
   }
   return undefined;

@@ -19,6 +19,7 @@ import { createProjectProgram, SourceFileCache, type ProgramStore } from './prog
 import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
 import { fileShape, type FileShape } from './shape';
 import { RationaleLayer } from '../rationale/rationale';
+import { sourceNotes, type SourceNote } from '../rationale/notes';
 import { screenSources, type ScreenVerdict } from './screen';
 import { missingConfigFiles } from './missing-files';
 
@@ -63,6 +64,8 @@ export interface CarriedFacts {
   edges: GraphEdge[];
   imports: ImportRef[];
   cites: CommentCitation[];
+  /** Its stamped notes (ADR 88), emitted and resolved by the rationale layer every build. */
+  notes: SourceNote[];
   residue: Residue;
   shape: FileShape;
 }
@@ -90,6 +93,7 @@ interface FileRecord {
   /** Where each import reference led, in order. */
   outcomes: ImportOutcome[];
   cites: CommentCitation[];
+  notes: SourceNote[];
   residue: Residue;
   /** The file's shape (resolution tier only; empty for the extraction tier). */
   shape: FileShape;
@@ -235,8 +239,9 @@ function emitCarried(ctx: TierContext, out: TierOutput, input: SourceInput, c: C
   const outcomes: ImportOutcome[] = [];
   out.nodes.push(...c.nodes);
   out.edges.push(...c.edges, ...importEdges(ctx.resolver, input, c, ctx.summary, ctx.listExternal, outcomes), ...ctx.rationale.cite(c.cites));
+  ctx.rationale.addNotes(input.path, c.notes);
   resolution?.replay(input.path, c.residue);
-  ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: c.imports, outcomes, cites: c.cites, residue: c.residue, shape: c.shape, carried: true });
+  ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: c.imports, outcomes, cites: c.cites, notes: c.notes, residue: c.residue, shape: c.shape, carried: true });
 }
 
 /** Extraction only: parse each file on its own, no programs, no checker. */
@@ -254,9 +259,11 @@ function extractionTier(ctx: TierContext): TierOutput {
       const extraction = extractFile(sf, input.path);
       const outcomes: ImportOutcome[] = [];
       const cites = commentCitations(sf, input.path, extraction.declarations);
+      const notes = sourceNotes(sf, input.path, extraction.declarations);
+      rationale.addNotes(input.path, notes);
       out.nodes.push(...extraction.nodes);
       out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes), ...rationale.cite(cites));
-      ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: extraction.imports, outcomes, cites, residue: { counted: {}, sites: [] }, shape: NO_SHAPE, carried: false });
+      ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: extraction.imports, outcomes, cites, notes, residue: { counted: {}, sites: [] }, shape: NO_SHAPE, carried: false });
     }
     done++;
     if (done % 200 === 0 || done === inputs.length) {
@@ -332,6 +339,8 @@ function resolutionTier(ctx: TierContext): TierOutput {
       const extraction = extractionOf(rel, sf);
       const outcomes: ImportOutcome[] = [];
       const cites = commentCitations(sf, rel, extraction.declarations);
+      const notes = sourceNotes(sf, rel, extraction.declarations);
+      rationale.addNotes(rel, notes);
       out.nodes.push(...extraction.nodes);
       out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes));
       out.edges.push(...rationale.cite(cites));
@@ -360,6 +369,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
         imports: extraction.imports,
         outcomes,
         cites,
+        notes,
         residue: resolution.residues.get(rel) ?? { counted: {}, sites: [] },
         shape: fileShape(sf),
         carried: false,

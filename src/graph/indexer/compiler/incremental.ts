@@ -105,6 +105,8 @@ export interface TrackedBuildResult extends BuildResult {
  */
 function carriedEdge(e: GraphEdge): boolean {
   if (e.source.startsWith('mod:')) return false;
+  // Stamped notes are emitted by the rationale layer from the manifest every build (ADR 88).
+  if (e.source.startsWith(NOTE_PREFIX) || e.target.startsWith(NOTE_PREFIX)) return false;
   switch (e.relation) {
     case 'imports':
     case 're-exports':
@@ -148,7 +150,7 @@ function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions)
   for (const n of graph.nodes) {
     if (n.sourceFile === undefined) continue;
     ownerOf.set(n.id, n.sourceFile);
-    if (files[n.sourceFile] === undefined) continue;
+    if (files[n.sourceFile] === undefined || n.id.startsWith(NOTE_PREFIX)) continue;
     const list = nodesByFile.get(n.sourceFile) ?? [];
     list.push(n);
     nodesByFile.set(n.sourceFile, list);
@@ -179,6 +181,8 @@ function lastFiles(p: PreviousBuild | undefined): Manifest['files'] {
   return 'manifest' in r ? r.manifest.files : {};
 }
 
+/** The id prefix of stamped notes (ADR 88): facts of a file, but not its symbols. */
+const NOTE_PREFIX = 'rationale:';
 const symbolCount = (nodes: readonly GraphNode[] | undefined) => (nodes ?? []).filter((n) => n.kind !== 'file').length;
 
 
@@ -298,6 +302,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
         edges: prev.edgesByFile.get(input.path) ?? [],
         imports: fromManifestImports(input.path, before.imports),
         cites: fromManifestCites(input.path, before.cites),
+        notes: before.notes ?? [],
         residue: before.residue,
         shape: { shape: before.shape, global: !!before.global },
       };
@@ -320,7 +325,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     const present = new Set(d.sourceFiles);
     const read = new Map(inputs.map((i) => [i.path, i]));
     const nowSymbols = new Map<string, number>();
-    for (const n of result.graph.nodes) if (n.kind !== 'file' && n.sourceFile !== undefined) nowSymbols.set(n.sourceFile, (nowSymbols.get(n.sourceFile) ?? 0) + 1);
+    for (const n of result.graph.nodes) if (n.kind !== 'file' && n.sourceFile !== undefined && !n.id.startsWith(NOTE_PREFIX)) nowSymbols.set(n.sourceFile, (nowSymbols.get(n.sourceFile) ?? 0) + 1);
     for (const f of Object.keys(prev.manifest.files).sort(compareStrings)) {
       const had = symbolCount(prev.nodesByFile.get(f));
       if (had === 0 || !present.has(f)) continue;
@@ -359,6 +364,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
       ...(f.shape.global ? { global: true as const } : {}),
       imports: toManifestImports(f.imports, f.outcomes),
       cites: toManifestCites(f.cites),
+      ...(f.notes.length > 0 ? { notes: f.notes } : {}),
       residue: f.residue,
     };
   }

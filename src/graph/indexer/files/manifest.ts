@@ -1,7 +1,7 @@
 // The manifest beside graph.json: what the graph was built from. For each source file: its
 // SHA-256, its import references and where they led (so an incremental build resolves every import
 // again without parsing unchanged files, and sees which files' imports now lead elsewhere), its
-// comment citations of decision records, what its call sites left besides proven edges (counted
+// comment citations of decision records, its stamped notes (ADR 88), what its call sites left besides proven edges (counted
 // references, UNRESOLVED sites, sites waiting for a name match — replayed, since records and
 // names elsewhere can change their answer), and its shape (what other files can see of it). Then
 // the fingerprints of everything else that shapes a build (tsconfigs, package.json files,
@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../../model';
 import type { CommentCitation } from '../rationale/comments';
+import type { SourceNote } from '../rationale/notes';
 import type { ImportKind, ImportRef, ImportSyntax } from '../compiler/extract';
 import type { FileHost } from './file-host';
 import type { WalkResult } from './walk';
@@ -20,7 +21,7 @@ import type { ImportOutcome } from '../compiler/imports';
 import type { Residue, ResidueSite } from '../compiler/resolve';
 import { CONFIG_FILE } from './repository-config';
 
-export const MANIFEST_VERSION = 2;
+export const MANIFEST_VERSION = 3;
 
 /**
  * The engine's version, recorded so that facts extracted by another version are never carried
@@ -59,6 +60,8 @@ interface ManifestFile {
   global?: true;
   imports: ManifestImport[];
   cites: ManifestCite[];
+  /** Its stamped notes, as extracted (absent when it has none). */
+  notes?: SourceNote[];
   residue: Residue;
 }
 
@@ -167,6 +170,22 @@ function sortedCounts(counted: Residue['counted']): Record<string, Record<string
   return out;
 }
 
+/** A stamped note with its keys in a fixed order. */
+function canonicalNote(n: SourceNote): Record<string, unknown> {
+  return {
+    area: n.area,
+    stamp: n.stamp,
+    index: n.index,
+    anchor: n.anchor,
+    line: n.line,
+    column: n.column,
+    label: n.label,
+    text: n.text,
+    refs: n.refs.map((r) => ({ kind: r.kind, target: r.target, line: r.line, column: r.column })),
+    mentions: n.mentions.map((m) => ({ num: m.num, line: m.line, column: m.column })),
+  };
+}
+
 /** One file's record with its keys in a fixed order. */
 function canonicalFile(e: ManifestFile): Record<string, unknown> {
   const imports = e.imports.map((i) => {
@@ -187,6 +206,7 @@ function canonicalFile(e: ManifestFile): Record<string, unknown> {
   if (e.global) out.global = true;
   out.imports = imports;
   out.cites = cites;
+  if (e.notes && e.notes.length > 0) out.notes = e.notes.map(canonicalNote);
   out.residue = { counted: sortedCounts(e.residue.counted), sites };
   return out;
 }
@@ -238,6 +258,24 @@ function validCite(x: unknown): boolean {
   return isObj(x) && typeof x.source === 'string' && isInt(x.num) && isInt(x.line) && isInt(x.column);
 }
 
+function validNote(x: unknown): boolean {
+  return (
+    isObj(x) &&
+    typeof x.area === 'string' &&
+    typeof x.stamp === 'string' &&
+    isInt(x.index) &&
+    typeof x.anchor === 'string' &&
+    isInt(x.line) &&
+    isInt(x.column) &&
+    typeof x.label === 'string' &&
+    typeof x.text === 'string' &&
+    Array.isArray(x.refs) &&
+    x.refs.every((r) => isObj(r) && (r.kind === 'link' || r.kind === 'code') && typeof r.target === 'string' && isInt(r.line) && isInt(r.column)) &&
+    Array.isArray(x.mentions) &&
+    x.mentions.every((m) => isObj(m) && isInt(m.num) && isInt(m.line) && isInt(m.column))
+  );
+}
+
 function validSite(x: unknown): x is ResidueSite {
   return (
     isObj(x) &&
@@ -272,6 +310,7 @@ function validFile(e: unknown): boolean {
     e.imports.every(validImport) &&
     Array.isArray(e.cites) &&
     e.cites.every(validCite) &&
+    (e.notes === undefined || (Array.isArray(e.notes) && e.notes.every(validNote))) &&
     validResidue(e.residue)
   );
 }

@@ -23,7 +23,7 @@ function isJsDocKind(kind: ts.SyntaxKind): boolean {
 
 /** The nodes whose full span (leading trivia included) holds `pos`, outermost first, and for each
  * level the last sibling that ends at or before `pos` (whose trailing comments may hold it). */
-function descend(sf: ts.SourceFile, pos: number): { path: ts.Node[]; before: ts.Node[] } {
+export function descend(sf: ts.SourceFile, pos: number): { path: ts.Node[]; before: ts.Node[] } {
   const path: ts.Node[] = [sf];
   const before: ts.Node[] = [];
   for (let node: ts.Node = sf; ; ) {
@@ -57,6 +57,17 @@ export function commentAt(sf: ts.SourceFile, pos: number): CommentRange | undefi
 
 /** `commentAt`, given the innermost node whose span holds `pos`. */
 function commentIn(sf: ts.SourceFile, pos: number, innermost: ts.Node): CommentRange | undefined {
+  const found = triviaComments(sf, pos, innermost);
+  if (!found) return undefined;
+  const r = found.ranges[found.index];
+  return { pos: r.pos, end: r.end };
+}
+
+/**
+ * The comments of the trivia that holds `pos` and the index of the one holding it, or undefined
+ * when `pos` is code or inside a string, template, regular expression or JSX text.
+ */
+function triviaComments(sf: ts.SourceFile, pos: number, innermost: ts.Node): { ranges: ts.CommentRange[]; index: number } | undefined {
   let token = innermost;
   for (;;) {
     const holder = token.getChildren(sf).find((c) => !isJsDocKind(c.kind) && c.pos <= pos && pos < c.end);
@@ -67,14 +78,39 @@ function commentIn(sf: ts.SourceFile, pos: number, innermost: ts.Node): CommentR
   // The trivia before a token: the previous token's trailing comments (up to the line end),
   // then this token's leading comments.
   const text = sf.text;
+  // At the start of a file both lists hold the first line's comments: keep one of each.
+  const ranges: ts.CommentRange[] = [];
   for (const r of [...(ts.getTrailingCommentRanges(text, token.pos) ?? []), ...(ts.getLeadingCommentRanges(text, token.pos) ?? [])]) {
-    if (r.pos <= pos && pos < r.end) return { pos: r.pos, end: r.end };
+    if (ranges.length === 0 || r.pos >= ranges[ranges.length - 1].end) ranges.push(r);
   }
-  return undefined;
+  const index = ranges.findIndex((r) => r.pos <= pos && pos < r.end);
+  return index < 0 ? undefined : { ranges, index };
+}
+
+/** Only spaces or tabs, then one line break, then spaces or tabs: two comments on adjacent lines. */
+const ADJACENT_LINES = /^[ \t]*(?:\r\n|\r|\n)[ \t]*$/;
+
+/**
+ * The comment holding `pos` as a reader sees it, or undefined when `pos` is not in a comment: a
+ * block comment, or a run of `//` comments on adjacent lines with nothing but spaces between
+ * them (ADR 88: one note may span several `//` lines).
+ */
+export function commentRunAt(sf: ts.SourceFile, pos: number, found = descend(sf, pos)): ts.CommentRange[] | undefined {
+  const trivia = triviaComments(sf, pos, found.path[found.path.length - 1]);
+  if (!trivia) return undefined;
+  const { ranges, index } = trivia;
+  const line = (r: ts.CommentRange) => r.kind === ts.SyntaxKind.SingleLineCommentTrivia;
+  if (!line(ranges[index])) return [ranges[index]];
+  const joined = (a: ts.CommentRange, b: ts.CommentRange) => line(a) && line(b) && ADJACENT_LINES.test(sf.text.slice(a.end, b.pos));
+  let first = index;
+  while (first > 0 && joined(ranges[first - 1], ranges[first])) first--;
+  let last = index;
+  while (last + 1 < ranges.length && joined(ranges[last], ranges[last + 1])) last++;
+  return ranges.slice(first, last + 1);
 }
 
 /** The span of text a symbol answers for, and its id. */
-interface SymbolScope {
+export interface SymbolScope {
   start: number;
   end: number;
   id: string;
@@ -128,11 +164,24 @@ function innermostScope(scopes: readonly SymbolScope[], pos: number): SymbolScop
  * The id of the innermost symbol whose scope holds `pos`, or undefined at top level. Only nodes
  * on the path to `pos` can hold it, or a sibling just before the path whose trailing comment does.
  */
-export function enclosingSymbol(sf: ts.SourceFile, pos: number, declarations: ReadonlyMap<number, string>, found = descend(sf, pos)): string | undefined {
+export function enclosingSymbol(
+  sf: ts.SourceFile,
+  pos: number,
+  declarations: ReadonlyMap<number, string>,
+  found = descend(sf, pos),
+  cache?: Map<ts.Node, SymbolScope | null>,
+): string | undefined {
   const scopes: SymbolScope[] = [];
   for (const node of [...found.path, ...found.before]) {
-    const id = declaredBy(node, sf, declarations);
-    if (id !== undefined) scopes.push(scopeOf(sf, node, id));
+    // A scope costs a scan of the node's leading comments; many positions in one long comment
+    // (stamped notes, ADR 88) share the nodes, so a caller may keep the scopes it computed.
+    let scope = cache?.get(node);
+    if (scope === undefined) {
+      const id = declaredBy(node, sf, declarations);
+      scope = id === undefined ? null : scopeOf(sf, node, id);
+      cache?.set(node, scope);
+    }
+    if (scope) scopes.push(scope);
   }
   return innermostScope(scopes, pos)?.id;
 }

@@ -28,10 +28,23 @@ interface MdRecordMention {
   column: number;
 }
 
+/** One line of an HTML comment's content: the text, its 1-based line, its 0-based offset in that line. */
+export interface MdCommentLine {
+  text: string;
+  line: number;
+  offset: number;
+}
+
 export interface MdDocument {
   headings: MdHeading[];
   refs: MdPathRef[];
   mentions: MdRecordMention[];
+  /**
+   * The content of every HTML comment outside code (`<!--` and `-->` excluded), line by line, in
+   * document order: block comments (their opener gated by code, their body read to `-->` whatever
+   * its indentation) and comments inline in paragraphs and headings. Stamped notes live here (ADR 88).
+   */
+  comments: MdCommentLine[][];
 }
 
 /**
@@ -92,6 +105,8 @@ interface InlineResult {
   markup: Uint8Array;
   /** 1 where a character is inside a code span. */
   inCode: Uint8Array;
+  /** Inline HTML comments: the offsets of their content (after `<!--`, before `-->`). */
+  comments: Array<{ from: number; to: number }>;
 }
 
 /** Offsets of every maximal backtick run, grouped by run length, in increasing order. */
@@ -195,7 +210,7 @@ const AUTOLINK = /<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>/y;
 
 /** The inline structure of one paragraph or heading text (lines joined with `\n`). */
 function scanInline(s: string): InlineResult {
-  const res: InlineResult = { code: [], links: [], markup: new Uint8Array(s.length), inCode: new Uint8Array(s.length) };
+  const res: InlineResult = { code: [], links: [], markup: new Uint8Array(s.length), inCode: new Uint8Array(s.length), comments: [] };
   const runs = backtickRuns(s);
   const mark = (from: number, to: number, arr: Uint8Array) => arr.fill(1, from, to);
   const brackets: number[] = [];
@@ -241,6 +256,7 @@ function scanInline(s: string): InlineResult {
         const end = commentEnd;
         if (end >= 0) {
           mark(i, end + 3, res.markup);
+          res.comments.push({ from: i + 4, to: end });
           i = end + 3;
           continue;
         }
@@ -331,7 +347,7 @@ const LINK_DEFINITION = /^\[((?!\^)(?:[^\]\\\n]|\\.){1,999})\]:[ \t]*(<[^>\n]*>|
 
 /** Scans a markdown document. Never throws; unknown syntax is paragraph text. */
 export function parseMarkdown(text: string): MdDocument {
-  const doc: MdDocument = { headings: [], refs: [], mentions: [] };
+  const doc: MdDocument = { headings: [], refs: [], mentions: [], comments: [] };
   const lines = text.split(/\r\n|\r|\n/);
   let first = 0;
   // YAML front matter: a `---` first line up to the next `---` or `...` line.
@@ -345,7 +361,8 @@ export function parseMarkdown(text: string): MdDocument {
   }
 
   let fence: Fence | undefined;
-  let inComment = false;
+  /** The open block comment's lines, while one is open. */
+  let comment: MdCommentLine[] | undefined;
   let inIndentedCode = false;
   let paragraph: Segment[] = [];
   let paragraphQuote = 0;
@@ -369,6 +386,18 @@ export function parseMarkdown(text: string): MdDocument {
     };
     for (const c of r.code) doc.refs.push({ kind: 'code', target: c.content, ...where(c.at) });
     for (const l of r.links) doc.refs.push({ kind: 'link', target: l.dest, ...where(l.at) });
+    for (const c of r.comments) {
+      const lines: MdCommentLine[] = [];
+      for (let from = c.from; ; ) {
+        const nl = s.indexOf('\n', from);
+        const to = nl < 0 || nl > c.to ? c.to : nl;
+        const at = where(from);
+        lines.push({ text: s.slice(from, to), line: at.line, offset: at.column - 1 });
+        if (to === c.to) break;
+        from = to + 1;
+      }
+      doc.comments.push(lines);
+    }
     // A mention counts when every character of it is prose (not markup, not code).
     for (const m of findRecordMentions(s)) {
       const end = m.index + m.length;
@@ -413,8 +442,12 @@ export function parseMarkdown(text: string): MdDocument {
         continue;
       }
     }
-    if (inComment) {
-      if (content.includes('-->')) inComment = false;
+    if (comment) {
+      // An open comment runs to `-->` whatever the indentation of its lines: only its opener is
+      // gated by code.
+      const close = content.indexOf('-->');
+      comment.push({ text: close < 0 ? content : content.slice(0, close), line: lineNo, offset: col });
+      if (close >= 0) comment = undefined;
       prevBlank = false;
       continue;
     }
@@ -453,7 +486,11 @@ export function parseMarkdown(text: string): MdDocument {
     }
     if (t.startsWith('<!--')) {
       endParagraph();
-      inComment = !t.slice(4).includes('-->');
+      const body = t.slice(4);
+      const close = body.indexOf('-->');
+      const lines: MdCommentLine[] = [{ text: close < 0 ? body : body.slice(0, close), line: lineNo, offset: offset + 4 }];
+      doc.comments.push(lines);
+      comment = close < 0 ? lines : undefined;
       continue;
     }
     const atx = ATX.exec(t);

@@ -2,11 +2,12 @@
 // `cites` edges — from a record to the files, symbols, headings and records it names, and from
 // source code to the records its comments name. Markdown files become `file:` nodes, so they sit
 // in modules like sources. The decisions behind this file: ADR-40 (what is a record, what is a
-// documentation file), ADR-41 (comments), ADR-42 (what a record's markdown cites).
+// documentation file), ADR-41 (comments), ADR-42 (what a record's markdown cites), ADR-88 (stamped
+// notes: `rationale:` nodes from `WHY(area@stamp): …` comments in sources and markdown).
 
 import * as path from 'node:path';
 import type * as ts from 'typescript';
-import { adrId, docId, fileId, moduleId, symbolId, unresolvedId } from '../../ids';
+import { adrId, docId, fileId, moduleId, rationaleId, symbolId, unresolvedId } from '../../ids';
 import type { BuildDiagnostic, Evidence, GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../../model';
 import { commentCitations, type CommentCitation } from './comments';
 import { configSection, readRepositoryConfig, reportUnknownKeys, repoPathList } from '../files/repository-config';
@@ -15,6 +16,7 @@ import { exactEdge, unresolvedEdge } from '../edges';
 import type { FileHost } from '../files/file-host';
 import { decodeUtf8, notUtf8Reason } from '../files/read';
 import { parseMarkdown, slugify, type MdDocument, type MdPathRef } from './markdown';
+import { markdownNotes, type SourceNote } from './notes';
 
 /** Where decision records live when the config does not say (ADR 40). */
 const DEFAULT_RECORD_FOLDERS: readonly string[] = ['adr', 'decisions', 'doc/adr', 'docs/adr', 'docs/decisions'];
@@ -147,6 +149,8 @@ export class RationaleLayer {
   private readonly records = new Map<number, DecisionRecord>();
   private readonly recordFiles: MarkdownInput[] = [];
   private readonly docFiles: MarkdownInput[] = [];
+  /** Each source file's stamped notes, as its extraction (or the manifest) gave them. */
+  private readonly sourceNotes = new Map<string, readonly SourceNote[]>();
 
   private constructor(private readonly ctx: RationaleContext) {}
 
@@ -219,6 +223,11 @@ export class RationaleLayer {
     return citations.map((c) => this.recordCitation(c.source, c.num, c.evidence));
   }
 
+  /** Records a source file's stamped notes; `finish` makes them nodes and resolves what they name. */
+  addNotes(relPath: string, notes: readonly SourceNote[]): void {
+    if (notes.length > 0) this.sourceNotes.set(relPath, notes);
+  }
+
   /** The layer's nodes and edges, with record citations resolved against the resolver's nodes. */
   finish(resolverNodes: readonly GraphNode[]): RationaleOutput {
     const out: RationaleOutput = { nodes: [], edges: [], files: [] };
@@ -234,6 +243,7 @@ export class RationaleLayer {
       out.edges.push(contains(fileId(r.path), r.node));
     }
     const anchors = new Map<string, Map<string, string>>();
+    const notes: Array<[string, readonly SourceNote[]]> = [];
     for (const f of this.docFiles) {
       out.files.push(f.path);
       out.nodes.push(markdownFileNode(f.path));
@@ -255,7 +265,17 @@ export class RationaleLayer {
         ids.push(node.id);
       }
       anchors.set(f.path, anchorMap(slugs, ids));
+      // A note in a documentation file sits in the section of the last heading at or before it.
+      const headings = f.doc.headings.map((h, k) => ({ line: h.line, id: ids[k] }));
+      notes.push([f.path, markdownNotes(f.doc.comments, (line) => headings.filter((h) => h.line <= line).pop()?.id ?? fileId(f.path))]);
     }
+    for (const f of this.recordFiles) {
+      // A note in a decision record sits in the record; in a file that lost its number, in the file.
+      const num = recordNumber(path.posix.basename(f.path));
+      const owner = num !== undefined && this.records.get(num)?.path === f.path ? adrId(num) : fileId(f.path);
+      notes.push([f.path, markdownNotes(f.doc.comments, () => owner)]);
+    }
+    for (const [p, list] of this.sourceNotes) notes.push([p, list]);
 
     const resolver = this.pathResolver(resolverNodes, out.files, anchors);
     for (const r of this.records.values()) {
@@ -272,7 +292,29 @@ export class RationaleLayer {
       }
       for (const m of r.doc.mentions) if (m.num !== r.num) out.edges.push(this.recordCitation(source, m.num, at(m)));
     }
+    for (const [p, list] of notes) for (const n of list) this.emitNote(out, p, n, resolver);
     return out;
+  }
+
+  /**
+   * A stamped note's node, its containment in its file, its `cites` edge to what it sits on, and
+   * the `cites` edges of what its text names, by the rules a record's text follows (ADR 88).
+   */
+  private emitNote(out: RationaleOutput, file: string, n: SourceNote, resolver: (ref: MdPathRef, from: string) => Resolution): void {
+    const id = rationaleId(file, n.area, n.stamp, n.index);
+    const node: GraphNode = { id, kind: 'rationale', label: n.label, sourceFile: file, line: n.line, column: n.column, text: n.text };
+    const header: Evidence = { file, line: n.line, column: n.column };
+    out.nodes.push(node);
+    out.edges.push(exactEdge(fileId(file), id, 'contains', 'SYNTAX', { evidence: header, ast: true }));
+    out.edges.push(exactEdge(id, n.anchor, 'cites', 'SYNTAX', { evidence: header, ast: true }));
+    const at = (x: { line: number; column: number }): Evidence => ({ file, line: x.line, column: x.column });
+    for (const ref of n.refs) {
+      const res = resolver(ref, file);
+      if (!res) continue;
+      if ('target' in res) out.edges.push(exactEdge(id, res.target, 'cites', 'DECISION_RECORD', { evidence: at(ref), ast: true }));
+      else out.edges.push(this.unresolved(id, res.name, res.reason, at(ref)));
+    }
+    for (const m of n.mentions) out.edges.push(this.recordCitation(id, m.num, at(m)));
   }
 
   /** Resolves what a record names to a node, a declared hole, or nothing worth recording. */

@@ -1,0 +1,29 @@
+// The rationale hover: on a declaration the graph knows, the stamped notes written on it and the
+// decision records around it (`kg why`, ADR 89), answered by the graph worker (ADR 60). Nothing is
+// shown on a file changed since the build (the positions may have moved) or when nothing is
+// written about the declaration.
+
+import * as vscode from 'vscode';
+import type { EditorGraphAccess } from './graph-service';
+import { whyHoverMarkdown } from './graph-text';
+
+export class RationaleHoverProvider implements vscode.HoverProvider {
+  constructor(private readonly graph: EditorGraphAccess) {}
+
+  async provideHover(doc: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+    const folder = this.graph.folderOf(doc.uri);
+    if (!folder) return undefined;
+    const state = this.graph.state(folder);
+    const rel = this.graph.relativePath(folder, doc.uri);
+    if (!state || state.kind !== 'ready' || !rel || state.staleFiles.includes(rel) || doc.isDirty) return undefined;
+    const found = await this.graph.whyAt(folder, rel, position.line + 1, position.character + 1);
+    if (!found || token.isCancellationRequested) return undefined;
+    const text = whyHoverMarkdown(found.answer);
+    if (text === undefined) return undefined;
+    // Graph text is escaped and the string is not trusted: no command links, no HTML.
+    const md = new vscode.MarkdownString(text);
+    md.isTrusted = false;
+    md.supportHtml = false;
+    return new vscode.Hover(md, doc.getWordRangeAtPosition(position));
+  }
+}
