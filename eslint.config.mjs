@@ -102,4 +102,16 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', '*.mjs'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  {
+    // Random tests take fast-check from the seed helper, so every run is repeatable and prints its
+    // seed (docs/development.md).
+    files: ['test/**/*.ts'],
+    ignores: ['test/helpers/seed.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'fast-check', message: 'Import fc from test/helpers/seed.ts: it fixes the seed (KG_SEED) and prints it.' }] },
+      ],
+    },
+  },
 );

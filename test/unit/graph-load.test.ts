@@ -7,12 +7,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import Ajv from 'ajv';
-import fc from 'fast-check';
 import { buildGraph, checkGraph, loadGraphFile, MAX_GRAPH_BYTES, parseGraphText, queryCallers, serializeGraph, type Graph, type GraphLoad } from '../../src/graph';
 import { REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { graphOf } from '../helpers/graphs';
 import { assertValidGraph } from '../helpers/schema';
-import '../helpers/seed';
+import { fc } from '../helpers/seed';
 
 function failed(load: GraphLoad) {
   assert.equal(load.ok, false, 'expected the load to fail');

@@ -2,9 +2,8 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import { adrId, docId, escapeIdPart, fileId, moduleId, parseId, symbolId, unescapeIdPart, unresolvedId } from '../../src/graph/ids';
-import '../helpers/seed';
+import { fc } from '../helpers/seed';
 
 const part = fc.string({ minLength: 1, maxLength: 30, unit: 'binary' });
 

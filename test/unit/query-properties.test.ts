@@ -9,10 +9,9 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import { queryIds, queryNeighbors, queryPath, type Graph } from '../../src/graph';
 import { graphOf, indexed, ok, type EdgeSpec } from '../helpers/graphs';
-import '../helpers/seed';
+import { fc } from '../helpers/seed';
 
 const RUNS = 200;
 

@@ -4,7 +4,6 @@
 // text, a fenced or indented code block, a code span, and near misses of the syntax) each sit in
 // the fixture beside a real note, so "no node" means the rule, not a missing file.
 
-import fc from 'fast-check';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,7 +15,7 @@ import { copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixt
 import { positionIn, positionInText } from '../helpers/positions';
 import { graphOf } from '../helpers/graphs';
 import { assertValidGraph } from '../helpers/schema';
-import '../helpers/seed';
+import { fc } from '../helpers/seed';
 
 const FIXTURE = 'rationale-notes';
 const CACHE = 'src/cache.ts';

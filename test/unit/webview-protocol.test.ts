@@ -3,10 +3,10 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import * as fc from 'fast-check';
 import type { WebviewMessage } from '../../src/protocol/messages';
 import { WEBVIEW_MESSAGE_SCHEMAS } from '../../src/protocol/schema';
 import { checkWebviewMessage, preview } from '../../src/host/panel/validate';
+import { fc } from '../helpers/seed';
 
 const VALID: WebviewMessage[] = [
   { type: 'ready' },
