@@ -374,7 +374,10 @@ describe('the graph explorer and the path finder on rxjs', () => {
     'a reload of the window brings back the explorer`s picture and the path finder`s hops',
     () => wb,
     async () => {
-      await wb.page.reload();
+      // The command, not a page reload: the workbench saves the views' state as it shuts down.
+      const reloaded = wb.page.waitForEvent('load', { timeout: 60_000 });
+      await wb.runCommand('Developer: Reload Window');
+      await reloaded;
       await wb.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       explorer = await frameWith(wb, '#cy', 90_000);
       const d = await drawnWhen(wb, explorer, beforeReload.nodes, 'the picture it drew before the reload', 90_000);
