@@ -395,6 +395,20 @@ describe('the graph explorer and the path finder on rxjs', () => {
     },
   );
 
+  /** Clicks Find path in path mode and waits for the path to be highlighted again. */
+  async function findPathAgain(w: Workbench): Promise<void> {
+    await explorer.locator('#find-path').click();
+    const end = Date.now() + 30_000;
+    const onPath = async () =>
+      JSON.stringify(sorted((await drawn(explorer)).nodes.filter((n) => n.classes.includes('on-path')).map((n) => n.id)));
+    while ((await onPath()) !== JSON.stringify(beforeReload.onPath)) {
+      if (Date.now() > end) throw new Error('the path was not drawn again');
+      await w.page.waitForTimeout(250);
+    }
+    // The layout and the zoom to the path come after the highlight: a frame or two.
+    await w.page.waitForTimeout(500);
+  }
+
   for (const [theme, workbenchClass, bodyClass, name] of [
     ['Default Dark Modern', 'vs-dark', 'vscode-dark', 'dark'],
     ['Default High Contrast', 'hc-black', 'vscode-high-contrast', 'high-contrast'],
@@ -404,10 +418,15 @@ describe('the graph explorer and the path finder on rxjs', () => {
       () => wb,
       async () => {
         await switchTheme(wb, ws, explorer, theme, workbenchClass, bodyClass);
-        // The side bar closed: the explorer gets the window's width for the screenshots.
-        await wb.runCommand('View: Toggle Primary Side Bar Visibility');
+        // The explorer's group maximized, as one does to explore: the screenshots get the window's width.
+        await wb.page.locator('.tabs-container .tab', { hasText: 'Graph: ' }).first().click();
+        await wb.runCommand('View: Toggle Maximize Editor Group');
         await wb.page.waitForTimeout(800);
-        assertLineStyles(await drawn(explorer));
+        // Find again: the path is brought into view in the larger canvas.
+        await findPathAgain(wb);
+        const p = await drawn(explorer);
+        assertLineStyles(p);
+        await wb.page.waitForTimeout(500);
         await wb.screenshot(`${name}-path-mode`);
         await explorer.locator('label[for="mode-neighbors"]').click();
         const d = await drawnWhen(wb, explorer, beforeReload.nodes, 'the neighbourhood again');
@@ -416,20 +435,13 @@ describe('the graph explorer and the path finder on rxjs', () => {
           [],
         );
         assertLineStyles(d);
+        await explorer.locator('#fit').click();
         await wb.page.waitForTimeout(500);
         await wb.screenshot(`${name}-neighbourhood`);
-        // Back to the path for the next theme.
+        // Back to the path for the next theme, and the editor beside it again.
         await explorer.locator('label[for="mode-path"]').click();
-        await explorer.locator('#find-path').click();
-        const end = Date.now() + 30_000;
-        while (
-          JSON.stringify(sorted((await drawn(explorer)).nodes.filter((n) => n.classes.includes('on-path')).map((n) => n.id))) !==
-          JSON.stringify(beforeReload.onPath)
-        ) {
-          if (Date.now() > end) throw new Error('the path was not drawn again');
-          await wb.page.waitForTimeout(250);
-        }
-        await wb.runCommand('View: Toggle Primary Side Bar Visibility');
+        await findPathAgain(wb);
+        await wb.runCommand('View: Toggle Maximize Editor Group');
       },
     );
   }
