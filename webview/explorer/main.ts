@@ -376,15 +376,17 @@ function fitReadable(): void {
   autoFit = true;
 }
 
-// A panel opened beside the editor is still settling its size while the first layout runs.
+// A panel opened beside the editor is still settling its size while the first layout runs, and
+// the canvas also changes size without the window doing so: under the canvas in a narrow panel,
+// the details and hubs take the height their content needs. So the canvas itself is watched.
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-window.addEventListener('resize', () => {
+new ResizeObserver(() => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     cy.resize();
     if (autoFit && cy.nodes().length > 0) fitReadable();
   }, 100);
-});
+}).observe(cyEl);
 cy.on('dragpan scrollzoom', () => {
   autoFit = false;
 });
