@@ -128,6 +128,19 @@ async function drawnWhen(wb: Workbench, f: Frame, expected: string[], what: stri
 }
 
 /** Every edge's line says what it is: solid proven, dashed guessed, dotted unresolved. */
+/** Where a path's length is said, so is whether it rests on a guess: as many as `kg path` has. */
+function assertProofSaid(text: string, edges: Edge[]): void {
+  const guesses = edges.filter((e) => e.confidence !== 'EXACT').length;
+  assert.match(text, new RegExp(`\\b${edges.length} hops?, `), text);
+  if (guesses === 0) assert.match(text, /all proven/, text);
+  else
+    assert.match(
+      text,
+      new RegExp(`${guesses === edges.length ? '(a guess|all guesses)' : `${guesses} of them (a guess|guesses)`} \\(CANDIDATE\\)`),
+      text,
+    );
+}
+
 function assertLineStyles(d: Drawn): void {
   const want: Record<string, string> = { EXACT: 'solid', CANDIDATE: 'dashed', UNRESOLVED: 'dotted' };
   const wrong = d.edges.filter((e) => e.lineStyle !== want[e.confidence]).map((e) => `${edgeKey(e)} drawn ${e.lineStyle}`);
@@ -311,6 +324,9 @@ describe('the graph explorer and the path finder on rxjs', () => {
         hopEdges.map((t) => t.replace(/^[↓↑] /, '').replace(/ \(against the arrow\)$/, '')),
         expected.edges.map((e) => `${e.relation} · ${e.confidence}`),
       );
+      assertProofSaid(await explorer.locator('#notice').innerText(), expected.edges);
+      // (textContent: the heading is upper-cased by the stylesheet)
+      assertProofSaid((await explorer.locator('#hops h3').textContent()) ?? '', expected.edges);
       const from = nodeById.get(FOCUS)?.label ?? '';
       const to = nodeById.get(PATH_TO)?.label ?? '';
       await wb.page.locator('.tabs-container .tab', { hasText: `Graph: ${from} → ${to}` }).waitFor({ timeout: 15_000 });
@@ -349,6 +365,12 @@ describe('the graph explorer and the path finder on rxjs', () => {
         hopEdges.map((t) => t.replace(/^[↓↑] /, '').replace(/ \(against the arrow\)$/, '')),
         expected.edges.map((e) => `${e.relation} · ${e.confidence}`),
       );
+      // This path takes a guessed hop: the summary says so, not only that hop.
+      assert.ok(
+        expected.edges.some((e) => e.confidence === 'CANDIDATE'),
+        'kg path: no guessed hop on the path finder`s path',
+      );
+      assertProofSaid(await finder.locator('#path-summary').innerText(), expected.edges);
       await wb.page.waitForTimeout(300);
       await wb.screenshot('light-path-finder');
 
