@@ -1,10 +1,11 @@
 // The graph explorer and the path finder in a real VS Code, on rxjs (the bench corpus) built by the
-// CLI: from the callers lens above refCount, Explore Neighbors draws what `kg neighbors` returns;
-// expanding a hub adds what `kg neighbors <hub>` returns; path mode highlights what `kg path`
-// returns; the path finder in the side bar lists the same hops and a click on one lands on its
-// declaration's line; a reload brings back both pictures; light, dark and high-contrast
-// screenshots of the neighbourhood and the path. What is drawn is read from the explorer's
-// Cytoscape instance inside the webview (docs/adr/0065, docs/adr/0069), never from our own code.
+// CLI: on refCount, under its callers lens (whose own click opens the callers, docs/adr/0061),
+// Explore Neighbors from the editor's context menu draws what `kg neighbors` returns; expanding a
+// hub adds what `kg neighbors <hub>` returns; path mode highlights what `kg path` returns; the
+// path finder in the side bar lists the same hops and a click on one lands on its declaration's
+// line; a reload brings back both pictures; light, dark and high-contrast screenshots of the
+// neighbourhood and the path. What is drawn is read from the Cytoscape instance inside the webview
+// (docs/adr/0065, docs/adr/0069) and compared with the CLI's JSON, never with numbers written here.
 
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
