@@ -11,6 +11,7 @@ import { assertNever, type Banner, type DetailsView, type EdgeView, type HostMes
 import { renderBanner } from '../shared/banner';
 import { clear, h, must } from '../shared/dom';
 import { connect } from '../shared/host';
+import { hopsPhrase } from '../shared/path-text';
 import { readTheme, watchTheme } from '../shared/theme';
 import { addAll, buildElements, edgeKeyOf, emptyDrawn, type Drawn, type Grouping } from './elements';
 import { graphStyle } from './style';
@@ -376,15 +377,17 @@ function fitReadable(): void {
   autoFit = true;
 }
 
-// A panel opened beside the editor is still settling its size while the first layout runs.
+// A panel opened beside the editor is still settling its size while the first layout runs, and
+// the canvas also changes size without the window doing so: under the canvas in a narrow panel,
+// the details and hubs take the height their content needs. So the canvas itself is watched.
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-window.addEventListener('resize', () => {
+new ResizeObserver(() => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     cy.resize();
     if (autoFit && cy.nodes().length > 0) fitReadable();
   }, 100);
-});
+}).observe(cyEl);
 cy.on('dragpan scrollzoom', () => {
   autoFit = false;
 });
@@ -503,7 +506,7 @@ function renderDetails(d: DetailsView): void {
 function renderHops(): void {
   clear(hopsEl);
   if (!pathHops || pathHops.nodes.length === 0) return;
-  hopsEl.append(h('h3', {}, `Path: ${pathHops.nodes.length - 1} hop${pathHops.nodes.length === 2 ? '' : 's'}`));
+  hopsEl.append(h('h3', {}, `Path: ${hopsPhrase(pathHops.edges)}`));
   const ol = h('ol', { class: 'hop-list' });
   pathHops.nodes.forEach((n, i) => {
     const li = h('li', {}, nodeButton(n), h('span', { class: 'muted' }, ` ${where(n)}`));
@@ -831,7 +834,7 @@ function handle(m: HostMessage): void {
         addAll(drawn, m.nodes, m.edges);
         drawn.path = m.nodes.map((n) => n.id);
         drawn.pathEdges = new Set(m.edges.map(edgeKeyOf));
-        say(`Shortest path: ${m.nodes.length - 1} hop${m.nodes.length === 2 ? '' : 's'} from ${m.from.label} to ${m.to.label}.${banner && !banner.blocking ? ` (${banner.reason})` : ''}`, 'answer');
+        say(`Shortest path from ${m.from.label} to ${m.to.label}: ${hopsPhrase(m.edges)}.${banner && !banner.blocking ? ` (${banner.reason})` : ''}`, 'answer');
       }
       if (!overlay) drawn.focus = m.from.id;
       renderHops();

@@ -51,7 +51,8 @@ export function graphStyle(t: Theme): StylesheetJson {
       selector: 'node.hub',
       style: { shape: 'diamond', width: 24, height: 24, 'background-opacity': 0.25, 'border-width': 2 * w, 'border-style': 'double', 'font-style': 'italic' },
     },
-    { selector: 'node.focus', style: { width: 26, height: 26, 'border-width': 3 * w, 'border-color': t.foreground, 'font-weight': 'bold', 'font-size': 13 } },
+    // The focus and the path are drawn above the rest, so that their labels stay legible where labels crowd.
+    { selector: 'node.focus', style: { width: 26, height: 26, 'border-width': 3 * w, 'border-color': t.foreground, 'font-weight': 'bold', 'font-size': 13, 'z-index': 30 } },
     {
       selector: 'node.aggregate',
       style: { shape: 'round-rectangle', width: 'mapData(count, 2, 200, 30, 90)', height: 22, 'background-color': t.muted, 'background-opacity': 0.2, 'border-style': 'dashed', 'border-color': t.muted, 'text-valign': 'center' },
@@ -106,7 +107,7 @@ export function graphStyle(t: Theme): StylesheetJson {
     // labels of ordinary nodes appear once zoomed in (min-zoomed-font-size) or on selection.
     { selector: 'edge.large', style: { 'curve-style': 'straight' } },
     { selector: 'node.large', style: { 'text-background-opacity': 0, 'min-zoomed-font-size': 9 } },
-    { selector: 'node.on-path', style: { 'border-color': t.focus, 'border-width': 4 * w, 'font-weight': 'bold' } },
+    { selector: 'node.on-path', style: { 'border-color': t.focus, 'border-width': 4 * w, 'font-weight': 'bold', 'z-index': 20 } },
     { selector: 'edge.on-path', style: { width: 4 * w, opacity: 1, 'z-index': 10 } },
     { selector: '.match', style: { 'border-color': t.find, 'border-width': 4 * w, 'underlay-color': t.find, 'underlay-opacity': 0.35, 'underlay-padding': 4 } },
     { selector: 'node:selected', style: { 'border-color': t.focus, 'border-width': 4 * w, 'overlay-color': t.focus, 'overlay-opacity': 0.15, 'overlay-padding': 4 } },

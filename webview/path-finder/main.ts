@@ -7,6 +7,7 @@ import { assertNever, type Banner, type EdgeView, type HostMessage, type NodeVie
 import { renderBanner } from '../shared/banner';
 import { clear, h, must } from '../shared/dom';
 import { connect } from '../shared/host';
+import { hopsPhrase } from '../shared/path-text';
 
 interface SavedState {
   v: 1;
@@ -79,7 +80,7 @@ function renderResult(): void {
     result.append(h('p', { class: 'not-connected', id: 'not-connected' }, `Not connected: nothing links ${r.from.label} and ${r.to.label} in the graph.${caveat}`));
     return;
   }
-  result.append(h('p', { class: 'muted' }, `${r.nodes.length - 1} hop${r.nodes.length === 2 ? '' : 's'}${banner && !banner.blocking ? ` — ${banner.reason}` : ''}`));
+  result.append(h('p', { class: 'muted', id: 'path-summary' }, `${hopsPhrase(r.edges)}${banner && !banner.blocking ? ` — ${banner.reason}` : ''}`));
   const ol = h('ol', { class: 'hop-list', id: 'hops' });
   r.nodes.forEach((n, i) => {
     const open = h('button', { type: 'button', class: 'link node-name hop', 'data-id': n.id, title: `Open ${n.id}` }, n.label);
