@@ -245,6 +245,7 @@ function expand(id: string): void {
 function selectNode(id: string | null, center = false): void {
   cy.elements().unselect();
   state.selected = id;
+  markNear(id ? cy.getElementById(id) : null);
   if (!id) {
     renderDetailsPlaceholder();
     save();
@@ -272,6 +273,34 @@ function drawEmpty(): void {
   host.post({ type: 'drawn', mode: 'empty', nodes: [], aggregated: 0, title: '' });
 }
 
+/** Past this many drawn nodes, only the nodes that matter are labelled until the user zooms in (docs/adr/0069). */
+const CROWDED = 24;
+/** The most neighbours of a hovered or selected node that are labelled with it in a crowded picture. */
+const NEAR_LABELS = 15;
+
+/** The nodes most connected in the picture keep their labels in a crowded one (docs/adr/0069). */
+const KEY_LABELS = 10;
+
+function markKeyNodes(): void {
+  const ranked = cy
+    .nodes()
+    .filter((n) => !n.isParent() && !n.hasClass('aggregate'))
+    .sort((a, b) => (b as NodeSingular).degree(false) - (a as NodeSingular).degree(false) || (a.id() < b.id() ? -1 : 1));
+  ranked.slice(0, KEY_LABELS).addClass('key');
+}
+
+/** Marks a node's neighbourhood (hovered or selected) so that it is labelled and stands out; null clears. */
+function markNear(n: NodeSingular | null): void {
+  cy.batch(() => {
+    cy.elements('.near').removeClass('near near-label');
+    if (!n || n.empty()) return;
+    const near = n.closedNeighborhood();
+    near.addClass('near');
+    // Its neighbours' labels too, while they are few enough to be read; else the node's own.
+    (near.nodes().length <= NEAR_LABELS ? near.nodes() : n).addClass('near-label');
+  });
+}
+
 function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
   if (usePositions && state.positions) {
     const pos = state.positions;
@@ -289,8 +318,9 @@ function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
     animate: false,
     fit: false,
     padding: 30,
-    nodeRepulsion: () => 9000,
-    idealEdgeLength: () => 80,
+    // A crowded neighbourhood gets more room per node, so that its labels can be read apart once zoomed.
+    nodeRepulsion: () => (count > CROWDED ? 16000 : 9000),
+    idealEdgeLength: () => (count > CROWDED ? 110 : 80),
     edgeElasticity: () => 0.45,
     nestingFactor: 0.1,
     numIter: 2500,
@@ -312,8 +342,9 @@ function redraw(usePositions = false): void {
   cy.resize();
   cy.startBatch();
   cy.elements().remove();
-  const large = built.shown.length > 300 ? ' large' : '';
+  const large = (built.shown.length > CROWDED ? ' crowded' : '') + (built.shown.length > 300 ? ' large' : '');
   cy.add(built.elements.map((e) => ({ group: e.group, data: e.data, classes: e.classes + large })));
+  if (large) markKeyNodes();
   cy.endBatch();
   empty.hidden = built.elements.length > 0;
   const canPreset = usePositions && state.positions !== undefined && built.shown.every((id) => state.positions?.[id] !== undefined);
@@ -638,9 +669,12 @@ cy.on('mouseover', 'node', (e) => {
   const n = e.target as NodeSingular;
   const view = drawn.nodes.get(n.id());
   cyEl.title = view ? `${view.label} — ${view.kind}${view.file ? ` · ${view.file}${view.line ? `:${view.line}` : ''}` : ''}\n${view.id}` : String(n.data('path') ?? n.data('label') ?? '');
+  markNear(n);
 });
 cy.on('mouseout', 'node', () => {
   cyEl.title = '';
+  const selected = cy.nodes(':selected');
+  markNear(selected.nonempty() ? selected.first() : null);
 });
 cy.on('dbltap', 'node', (e) => {
   const n = e.target as NodeSingular;

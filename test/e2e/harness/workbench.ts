@@ -8,6 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 
+/** The command palette's own placeholder (VS Code 1.100). */
+const PALETTE_PLACEHOLDER = 'Type the name of a command to run.';
+
 const CHROMIUM = process.env.KG_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 const BROWSER_ARGS = [
@@ -145,10 +148,11 @@ export class Workbench {
       try {
         await row.waitFor({ timeout: 2_000 });
         await row.click();
-        // The palette is gone once its input is hidden or holds no command filter any more: a
-        // command may open a quick pick of its own (Show Callers) in the same widget at once.
+        // The palette is gone once its input is hidden, or once the widget shows a quick pick of
+        // the command's own (Show Callers opens one in the same widget at once): another
+        // placeholder. While the palette closes, its input is visible with the palette's placeholder.
         await this.page.waitForFunction(
-          `(() => { const i = document.querySelector('.quick-input-widget .quick-input-box input'); return !i || i.offsetParent === null || !i.value.startsWith('>'); })()`,
+          `(() => { const i = document.querySelector('.quick-input-widget .quick-input-box input'); return !i || i.offsetParent === null || (i.placeholder !== ${JSON.stringify(PALETTE_PLACEHOLDER)} && !i.value.startsWith('>')); })()`,
           undefined,
           { timeout: 15_000 },
         );
