@@ -2,7 +2,8 @@
 // sources with the CLI (scripts/demo.mjs prints the summary and the top nodes), then opens that
 // folder in a real VS Code (code-server, with the packaged .vsix installed) at a local address,
 // runs "Knowledge Graph: Build Knowledge Graph" there once to show it working (a screenshot goes
-// to .e2e-artifacts/demo-editor.png), and serves the editor until Ctrl+C.
+// to .e2e-artifacts/demo-editor.png), opens the graph explorer around rxjs's `map` (demo-explorer.png),
+// and serves the editor until Ctrl+C.
 //
 // env: KG_DEMO_PORT (default 8765; 0 picks a free one), KG_DEMO_ONCE=1 stops after the screenshot.
 
@@ -14,6 +15,9 @@ import { EXTENSION_ID, BUILD_TITLE } from '../test/e2e/expected';
 import { REPO } from '../test/e2e/harness/bundle';
 import { installVsix, startServer } from '../test/e2e/harness/server';
 import { Workbench } from '../test/e2e/harness/workbench';
+
+const DEMO_FILE = 'src/internal/operators/map.ts';
+const DEMO_DECLARATION = 'export function map<T, R>(project: (value: T, index: number) => R): OperatorFunction<T, R>;';
 
 function step(cmd: string, args: string[], what: string, capture = false): string {
   const r = spawnSync(cmd, args, { cwd: REPO, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], encoding: 'utf8' });
@@ -49,6 +53,19 @@ async function main(): Promise<void> {
       await wb.page.screenshot({ path: path.join(artifacts, 'demo-editor.png') });
       console.log(`\nIn the editor: ${note.message}`);
       console.log(`Screenshot: ${path.relative(process.cwd(), path.join(artifacts, 'demo-editor.png'))}`);
+      // The explorer on one operator: its callers lens, then Explore Neighbors at the declaration.
+      try {
+        await wb.openFile(DEMO_FILE, DEMO_DECLARATION);
+        await wb.waitForCodeLens(/caller/);
+        await wb.page.locator('.monaco-editor .view-line', { hasText: DEMO_DECLARATION }).first().click();
+        await wb.runCommand('Knowledge Graph: Explore Neighbors');
+        await wb.webview().locator('#cy canvas').first().waitFor({ timeout: 60_000 });
+        await wb.page.waitForTimeout(1500); // the layout settles and is painted
+        await wb.page.screenshot({ path: path.join(artifacts, 'demo-explorer.png') });
+        console.log(`The graph explorer around map: ${path.relative(process.cwd(), path.join(artifacts, 'demo-explorer.png'))}`);
+      } catch (e) {
+        console.log(`demo:editor: the explorer did not open (${(e as Error).message.split('\n')[0]}); the editor is still served`);
+      }
     } finally {
       await wb.close();
     }
