@@ -2,14 +2,18 @@
 // the context. Returns the extension's API (what in-host tests and other extensions call).
 
 import * as vscode from 'vscode';
+import { AutoIndex } from './auto-index';
+import { BreakingChangeGuard } from './breaking-guard';
 import { BuildService, type BuildOutcome } from './build-service';
 import { CallersLensProvider } from './callers-lens';
+import { FolderConfigs } from './folder-config';
 import { Commands } from './commands';
 import { GodNodesTree } from './god-nodes-tree';
 import type { FolderGraphState } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { registerGraphViews, type GraphViewsApi } from './panel';
 import { GraphService, type EditorGraphAccess } from './graph-service';
+import { editorSurfaces, SOURCE_LANGUAGES } from './modes';
 import { StatusBar } from './status-bar';
 
 export type { BuildOutcome } from './build-service';
@@ -31,6 +35,12 @@ export interface KnowledgeGraphApi {
   readonly statusText: string;
   /** What the graph explorer last drew (mode, node ids, folded count), for tests and other extensions. */
   explorerDrawn: GraphViewsApi['explorerDrawn'];
+  /** The resolved mode of the folder containing `uri` (its .knowledge-graph/config.json, ADR-70). */
+  modeOf(uri: vscode.Uri): string | undefined;
+  /** The breaking-change guard's diagnostics on a document now, once no check is pending. */
+  guardDiagnostics(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]>;
+  /** Resolves once no autoIndex build waits or runs. */
+  autoIndexIdle(): Promise<void>;
 }
 
 export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
@@ -42,14 +52,24 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
   context.subscriptions.push(builds);
   const commands = new Commands(graph, builds, log);
   context.subscriptions.push(...commands.register());
-  const lenses = new CallersLensProvider(graph);
+  // Each folder's .knowledge-graph/config.json: its mode decides the lenses and the guard, its
+  // autoIndex the builds after a save (docs/configuration.md).
+  const configs = new FolderConfigs(log);
+  context.subscriptions.push(configs);
+  const lenses = new CallersLensProvider(graph, {
+    lensesOn: (folder) => editorSurfaces(configs.config(folder)?.resolved.mode ?? 'off').lenses,
+    onDidChange: configs.onDidChange,
+  });
   context.subscriptions.push(
     lenses,
     vscode.languages.registerCodeLensProvider(
-      ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].map((language) => ({ language, scheme: 'file' })),
+      SOURCE_LANGUAGES.map((language) => ({ language, scheme: 'file' })),
       lenses,
     ),
   );
+  const guard = new BreakingChangeGuard(graph, configs, log);
+  const autoIndex = new AutoIndex(graph, configs, builds, log);
+  context.subscriptions.push(guard, autoIndex);
   const status = new StatusBar(graph);
   context.subscriptions.push(status, new GodNodesTree(graph));
   // The explorer and the path finder (src/host/panel): registered now, synchronously, so that a
@@ -84,6 +104,15 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
       return status.text;
     },
     explorerDrawn: () => views.explorerDrawn(),
+    modeOf: (uri) => {
+      const folder = graph.folderOf(uri);
+      return folder ? configs.config(folder)?.resolved.mode : undefined;
+    },
+    guardDiagnostics: async (uri) => {
+      await guard.settled();
+      return guard.diagnosticsOf(uri);
+    },
+    autoIndexIdle: () => autoIndex.idle(),
   };
 }
 
