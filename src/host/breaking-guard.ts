@@ -3,7 +3,8 @@
 // graph worker (debounced), which compares what the file declares now with the graph, parser
 // only, and answers with plain diagnostics and log lines. Here they become `vscode.Diagnostic`s
 // in the "knowledgeGraph" collection (guarded: warnings, strict: errors), each consumer's use
-// site a related location; in shadow they only go to the log. The host never sees the graph.
+// site a related location; in shadow they only go to the log. The host never sees the graph
+// (docs/adr/0084-the-guard-runs-where-the-graph-is.md).
 
 import * as vscode from 'vscode';
 import { GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic, type Mode } from '../graph';

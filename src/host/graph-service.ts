@@ -441,7 +441,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       return this.fire(e);
     }
     // The guard's baselines for breaks it reported survive the rebuild their own save triggered
-    // (ADR-73): the old worker hands them to the new one before it answers anything.
+    // (ADR-73, ADR-84): the old worker hands them to the new one before it answers anything.
     const held = await this.heldBaselines(e.worker);
     if (held.length > 0) await worker.request('guardRestore', { held }).catch(() => null);
     if (seq !== e.loadSeq || !this.entries.has(e.key)) {

@@ -34,7 +34,7 @@ let load: GraphLoad | undefined;
 let byFile: Map<string, number[]> | undefined;
 
 /**
- * The breaking-change guard over this worker's graph (ADR-73), indexed on the first edit it is
+ * The breaking-change guard over this worker's graph (ADR-73, ADR-84), indexed on the first edit it is
  * asked about: a folder in advisory never pays for the index. Baselines held by the previous
  * worker's guard wait in `restored` until then.
  */

@@ -15,7 +15,7 @@ export interface EditorSurfaces {
 }
 
 /**
- * off: nothing inline. shadow: the guard runs and writes to the log only ("nothing inline", so
+ * off: nothing inline. shadow (ADR-84): the guard runs and writes to the log only ("nothing inline", so
  * no lenses either: shadow ranks below advisory). advisory: lenses. guarded and strict: lenses
  * and diagnostics.
  */
