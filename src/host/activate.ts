@@ -35,8 +35,8 @@ export interface KnowledgeGraphApi {
   readonly statusText: string;
   /** What the graph explorer last drew (mode, node ids, folded count), for tests and other extensions. */
   explorerDrawn: GraphViewsApi['explorerDrawn'];
-  /** The resolved mode of the folder containing `uri` (its .knowledge-graph/config.json, ADR-70). */
-  modeOf(uri: vscode.Uri): string | undefined;
+  /** How the configuration of the folder containing `uri` resolves now (its .knowledge-graph/config.json, ADR-70). */
+  configOf(uri: vscode.Uri): { mode: string; autoIndex: boolean } | undefined;
   /** The breaking-change guard's diagnostics on a document now, once no check is pending. */
   guardDiagnostics(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]>;
   /** Resolves once no autoIndex build waits or runs. */
@@ -104,9 +104,10 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
       return status.text;
     },
     explorerDrawn: () => views.explorerDrawn(),
-    modeOf: (uri) => {
+    configOf: (uri) => {
       const folder = graph.folderOf(uri);
-      return folder ? configs.config(folder)?.resolved.mode : undefined;
+      const c = folder ? configs.config(folder)?.resolved : undefined;
+      return c && { mode: c.mode, autoIndex: c.autoIndex };
     },
     guardDiagnostics: async (uri) => {
       await guard.settled();
