@@ -23,6 +23,7 @@ export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeAction
   private readonly logged = new Map<string, string>();
   /** Per folder, the graph generation and state the documents were last checked against. */
   private readonly seen = new Map<string, string>();
+  /** Folder and graph generation whose worker has loaded the parser (a new graph is a new worker). */
   private readonly warmed = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
   private readonly inFlight = new Set<Promise<void>>();
@@ -68,8 +69,9 @@ export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeAction
 
   /** Checks every open document of the folder again (a new graph, a new mode). */
   private recheck(folder: string): void {
-    if (editorSurfaces(this.modeOf(folder)).guard && this.graph.state(folder)?.kind === 'ready' && !this.warmed.has(folder)) {
-      this.warmed.add(folder);
+    const warm = `${folder}\u0000${this.graph.generation}`;
+    if (editorSurfaces(this.modeOf(folder)).guard && this.graph.state(folder)?.kind === 'ready' && !this.warmed.has(warm)) {
+      this.warmed.add(warm);
       // The first edit would otherwise pay for loading the parser (ADR-73).
       void this.graph.guardWarm(folder).then((ms) => ms !== undefined && this.log.debug(`guard: parser loaded in ${Math.round(ms)} ms`));
     }
