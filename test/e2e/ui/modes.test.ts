@@ -155,6 +155,49 @@ describe('modes in the editor: guarded, strict, off', () => {
     writeConfig(ws, { mode: 'advisory' }, 4);
     await wb.waitForCodeLens(/^1 caller/);
   });
+
+  itInEditor('autoIndex: a save whose build fails keeps the previous graph and says why in the status bar', () => wb, async () => {
+    const tsconfig = path.join(ws, 'tsconfig.json');
+    const good = fs.readFileSync(tsconfig, 'utf8');
+    const nodes = (JSON.parse(fs.readFileSync(path.join(ws, '.knowledge-graph', 'graph.json'), 'utf8')) as { nodes: unknown[] }).nodes.length;
+    const touchAndSave = async () => {
+      await wb.page.locator('.monaco-editor .view-line', { hasText: 'export function draw' }).first().click();
+      await wb.page.keyboard.press('End');
+      await wb.page.keyboard.type(' ');
+      await wb.page.keyboard.press('Control+S');
+    };
+    fs.writeFileSync(tsconfig, '{ "include": [\n');
+    try {
+      await wb.openFile('src/draw.ts', 'export function draw');
+      await touchAndSave();
+      const failed = wb.page.locator('.statusbar-item', { hasText: 'KG: build failed' }).first();
+      await failed.waitFor({ timeout: 30_000 });
+      await failed.hover();
+      const tip = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'The last build failed' }).first();
+      await tip.waitFor({ timeout: 15_000 });
+      const text = (await tip.innerText()).replace(/\s+/g, ' ');
+      assert.match(text, /The last build failed: tsconfig\.json:\d+:\d+: cannot parse/);
+      assert.match(text, /The previous graph still answers/);
+      assert.ok(text.includes(`${nodes} nodes`), text);
+      await wb.screenshot('autoindex-build-failed');
+      assert.equal(await wb.page.locator('.notifications-toasts .notification-list-item', { hasText: /failed/ }).count(), 0, 'no pop-up for a build nobody started by hand');
+    } finally {
+      fs.writeFileSync(tsconfig, good);
+    }
+    await touchAndSave();
+    await wb.page.locator('.statusbar-item', { hasText: `${nodes} nodes` }).first().waitFor({ timeout: 30_000 });
+  });
+
+  itInEditor('config.json is checked against the shipped schema while it is edited (jsonValidation)', () => wb, async () => {
+    writeConfig(ws, { mode: 'advisory', humanflip: true }, 4);
+    await wb.openFile('.knowledge-graph/config.json', 'humanflip');
+    await wb.page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
+    await wb.page.locator('.monaco-editor .view-line span', { hasText: /humanflip/ }).first().hover();
+    const hover = wb.page.locator('.monaco-hover-content').filter({ hasText: /humanflip/ }).first();
+    await hover.waitFor({ timeout: 15_000 });
+    assert.match((await hover.innerText()).replace(/\s+/g, ' '), /Property humanflip is not allowed/);
+    await wb.screenshot('config-schema');
+  });
 });
 
 describe('autoIndex on rxjs, through the warm build server', () => {
