@@ -12,7 +12,7 @@ import type { FolderConfigs } from './folder-config';
 import type { GraphService } from './graph-service';
 import { editorSurfaces, GUARD_DEBOUNCE_MS, SOURCE_LANGUAGES } from './modes';
 
-export const ACCEPT_BREAKING_CHANGE_COMMAND = 'knowledgeGraph.acceptBreakingChange';
+const ACCEPT_BREAKING_CHANGE_COMMAND = 'knowledgeGraph.acceptBreakingChange';
 
 export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeActionProvider {
   private readonly collection = vscode.languages.createDiagnosticCollection('knowledgeGraph');

@@ -40,7 +40,7 @@ export function statusText(s: FolderGraphState | undefined): { text: string; war
 }
 
 /** The sentence for a failed build: why, and that the previous graph (if any) still answers (ADR-74). */
-export function buildFailureText(reason: string, graphKind: FolderGraphState['kind']): string {
+function buildFailureText(reason: string, graphKind: FolderGraphState['kind']): string {
   const after = graphKind === 'ready' || graphKind === 'loading' ? ' The previous graph still answers; save or build to try again.' : ' Save or build to try again.';
   return `The last build failed: ${reason.replace(/[.\s]+$/, '')}.${after}`;
 }
