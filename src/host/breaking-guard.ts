@@ -114,10 +114,11 @@ export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeAction
     if (!reply) return;
     const diagnostics = editorSurfaces(mode).diagnostics ? reply.diagnostics.map((d) => this.toDiagnostic(folder, d)) : [];
     this.collection.set(doc.uri, diagnostics);
-    const text = reply.log.join('\n');
+    const lines = reply.log.map((line) => `${mode}: ${line}`);
+    const text = lines.join('\n');
     if (text !== (this.logged.get(k) ?? '')) {
       this.logged.set(k, text);
-      for (const line of reply.log) this.log.info(`${mode}: ${line}`);
+      for (const line of lines) this.log.info(line);
     }
   }
 

@@ -37,15 +37,15 @@ function writeConfig(ws: string, graph: Record<string, unknown>, level: number):
 }
 
 /**
- * Typing in the editor types exactly what is typed: no brackets or quotes closed for us. And no
- * auto-save (the web workbench saves after a second by default): a buffer stays unsaved until
+ * Typing in the editor types exactly what is typed: no brackets or quotes closed for us, no
+ * suggestion list over the code (it hides the hover the test reads). And no auto-save (the web workbench saves after a second by default): a buffer stays unsaved until
  * the test saves it.
  */
 function plainTyping(ws: string, extra: Record<string, unknown> = {}): void {
   fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
   fs.writeFileSync(
     path.join(ws, '.vscode', 'settings.json'),
-    JSON.stringify({ 'files.autoSave': 'off', 'editor.autoClosingBrackets': 'never', 'editor.autoClosingQuotes': 'never', 'editor.autoIndent': 'none', 'editor.formatOnType': false, 'editor.formatOnSave': false, ...extra }),
+    JSON.stringify({ 'files.autoSave': 'off', 'editor.quickSuggestions': { other: false, comments: false, strings: false }, 'editor.suggestOnTriggerCharacters': false, 'editor.autoClosingBrackets': 'never', 'editor.autoClosingQuotes': 'never', 'editor.autoIndent': 'none', 'editor.formatOnType': false, 'editor.formatOnSave': false, ...extra }),
   );
 }
 
@@ -57,6 +57,12 @@ async function lensTexts(scope: { locator: Workbench['page']['locator'] }): Prom
 /** The Problems panel's rows, each as its text on one line. */
 async function problemRows(wb: Workbench): Promise<string[]> {
   return (await wb.page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+/** Brings an open file's tab to the front. */
+async function showTab(wb: Workbench, name: string, expectText: string): Promise<void> {
+  await wb.page.locator('.tabs-container .tab', { hasText: name }).first().click();
+  await wb.page.locator('.monaco-editor .view-lines', { hasText: expectText }).first().waitFor({ timeout: 15_000 });
 }
 
 async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeout = 20_000): Promise<T> {
@@ -136,8 +142,37 @@ describe('modes in the editor: guarded, strict, off', () => {
     await wb.screenshot('strict-problems');
   });
 
+  itInEditor('shadow: nothing inline, no lenses; what the edit breaks is written to the "Knowledge Graph" log', () => wb, async () => {
+    writeConfig(ws, { mode: 'shadow' }, 5);
+    await until('the error to go', async () => wb.page.locator('.monaco-editor .squiggly-error').count(), (n) => n === 0);
+    await until('the Problems panel to empty', () => problemRows(wb), (r) => !r.some((t) => /breaks/.test(t)));
+    // The extension's log, as the editor writes it to disk (what Show Log opens).
+    const logFile = (): string => {
+      const found: string[] = [];
+      const walk = (dir: string) => {
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) walk(p);
+          else if (e.name === 'Knowledge Graph.log') found.push(p);
+        }
+      };
+      walk(path.join(E2E.state, 'data', 'logs'));
+      return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    };
+    const log = await until('the shadow line in the log', async () => logFile(), (t) => /\[info\] shadow: guard: src\/shapes\.ts: Changing the signature of function helper breaks 2 consumers in 1 file: draw \(src\/draw\.ts:4\), twice \(src\/draw\.ts:13\)/.test(t));
+    assert.match(log, /mode shadow; autoIndex on; level 5 \(\.knowledge-graph\/config\.json\)/);
+    // No callers lens: in a file opened now (the edited one may keep a drawn lens until
+    // TypeScript's lens on the same line resolves).
+    await wb.openFile('src/draw.ts', 'export function draw');
+    await wb.waitForCodeLens(/references?/);
+    await wb.page.waitForTimeout(1000);
+    assert.deepEqual(await lensTexts(wb.page), []);
+  });
+
   itInEditor('off: no diagnostics, and no callers lens in any file', () => wb, async () => {
     writeConfig(ws, { mode: 'off' }, 7);
+    // The edited file's tab (draw.ts, open too, has TypeScript's own errors about the new parameter).
+    await showTab(wb, 'shapes.ts', 'export class Circle');
     await until('the error to go', async () => wb.page.locator('.monaco-editor .squiggly-error').count(), (n) => n === 0);
     await until('the Problems panel to empty', () => problemRows(wb), (r) => !r.some((t) => /breaks/.test(t)));
     // Undo the edit, so that the file is clean, then look at the other file's lenses.
