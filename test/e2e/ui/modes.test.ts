@@ -180,7 +180,7 @@ describe('modes in the editor: guarded, strict, off', () => {
     const original = wb.page.locator('.monaco-editor .view-line', { hasText: HELPER });
     for (let i = 0; i < 30 && (await original.count()) === 0; i++) await wb.page.keyboard.press('Control+Z');
     await original.first().waitFor({ timeout: 10_000 });
-    await wb.openFile('src/draw.ts', 'export function draw');
+    await showTab(wb, 'draw.ts', 'export function draw'); // opened by the shadow test
     // TypeScript's own "N references" lenses show: the editor has rendered its lenses, none of ours.
     await wb.waitForCodeLens(/references?/);
     await wb.page.waitForTimeout(1000);
@@ -203,7 +203,7 @@ describe('modes in the editor: guarded, strict, off', () => {
     };
     fs.writeFileSync(tsconfig, '{ "include": [\n');
     try {
-      await wb.openFile('src/draw.ts', 'export function draw');
+      await showTab(wb, 'draw.ts', 'export function draw');
       await touchAndSave();
       const failed = wb.page.locator('.statusbar-item', { hasText: 'KG: build failed' }).first();
       await failed.waitFor({ timeout: 30_000 });
@@ -241,6 +241,7 @@ describe('autoIndex on rxjs, through the warm build server', () => {
   let ws: string;
   let cli: string;
   let state: string;
+  let node: string;
   let serverEnv: NodeJS.ProcessEnv;
   const CALLER = 'src/internal/operators/map.ts';
   const CALLEE = 'src/internal/util/identity.ts';
@@ -263,7 +264,7 @@ describe('autoIndex on rxjs, through the warm build server', () => {
     // The graph and a warm server, as a user has them after working a while: the first build
     // starts the server; the next ones are its (the installed kg's: one server per installed kg).
     // With the editor's own Node binary: that is part of the server's identity.
-    const node = nodeFor(E2E.csDir);
+    node = nodeFor(E2E.csDir);
     kgWith(node, serverEnv, cli, 'build', '--apply', '--root', ws);
     await until('the build server to be warm', async () => kgWith(node, serverEnv, cli, 'build', '--apply', '--root', ws).stderr, (e) => /built by the build server/.test(e), 60_000);
     server = await startServer({ csDir: E2E.csDir, stateDir: state }, ws, 0, serverEnv);
@@ -277,8 +278,9 @@ describe('autoIndex on rxjs, through the warm build server', () => {
     // This editor's logs (the "Knowledge Graph" log says when each autoIndex build ran) beside the run's.
     if (state && fs.existsSync(path.join(state, 'data', 'logs'))) fs.cpSync(path.join(state, 'data', 'logs'), path.join(E2E.artifacts, 'logs', 'autoindex-code-server'), { recursive: true });
     if (cli) {
-      kg(serverEnv, cli, 'server', 'stop', '--all');
-      const status = JSON.parse(kg(serverEnv, cli, 'server', 'status', '--root', ws).stdout) as { running: boolean };
+      kgWith(node, serverEnv, cli, 'server', 'stop', '--all');
+      // Asked as the editor's builds ask: the server's identity includes the Node binary.
+      const status = JSON.parse(kgWith(node, serverEnv, cli, 'server', 'status', '--root', ws).stdout) as { running: boolean };
       assert.equal(status.running, false, 'the build server this test started is stopped');
     }
   });
