@@ -159,8 +159,9 @@ describe('properties', () => {
         const asked = typeof raw === 'string' && (MODES as readonly string[]).includes(raw) ? (raw as Mode) : 'advisory';
         assert.ok(modeRank(r.resolved.mode) <= modeRank(asked));
         if (modeRank(r.resolved.mode) > modeRank('advisory')) {
-          const i = input as { graph: { enabled: unknown; humanFlip: unknown }; level: unknown };
-          assert.equal(i.graph.enabled, true);
+          const i = input as { graph: { enabled?: unknown; humanFlip: unknown }; level: unknown };
+          // An absent `enabled` is the shipped default, true (ADR 70); a present one must be true.
+          assert.ok(!('enabled' in i.graph) || i.graph.enabled === true);
           assert.equal(i.graph.humanFlip, true);
           assert.ok(typeof i.level === 'number' && i.level >= 7);
         }
