@@ -5,6 +5,7 @@ export * from './ids';
 export { GraphError, isGraphError, type GraphErrorCode } from './errors';
 export type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/builder';
 export { nodeFileHost, memoryFileHost, type FileHost } from './indexer/files/file-host';
+export { CONFIG_FILE } from './indexer/files/repository-config';
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
@@ -58,6 +59,7 @@ export {
   type BreakingChangeKind,
   type ConsumerSite,
   type CurrentSymbol,
+  type Guarded,
   type GuardIndex,
 } from './governance/breaking';
 export {

@@ -2,8 +2,11 @@
 // the context. Returns the extension's API (what in-host tests and other extensions call).
 
 import * as vscode from 'vscode';
+import { AutoIndex } from './auto-index';
+import { BreakingChangeGuard } from './breaking-guard';
 import { BuildService, type BuildOutcome } from './build-service';
 import { CallersLensProvider } from './callers-lens';
+import { FolderConfigs } from './folder-config';
 import { Commands } from './commands';
 import { GodNodesTree } from './god-nodes-tree';
 import type { FolderGraphState } from './graph-access';
@@ -11,6 +14,7 @@ import { resolveGraphPath } from './graph-path';
 import { registerGraphViews, type GraphViewsApi } from './panel';
 import { GraphService, type EditorGraphAccess } from './graph-service';
 import { RationaleHoverProvider } from './rationale-hover';
+import { editorSurfaces, SOURCE_LANGUAGES } from './modes';
 import { StatusBar } from './status-bar';
 
 export type { BuildOutcome } from './build-service';
@@ -32,6 +36,12 @@ export interface KnowledgeGraphApi {
   readonly statusText: string;
   /** What the graph explorer last drew (mode, node ids, folded count), for tests and other extensions. */
   explorerDrawn: GraphViewsApi['explorerDrawn'];
+  /** How the configuration of the folder containing `uri` resolves now (its .knowledge-graph/config.json, ADR-70). */
+  configOf(uri: vscode.Uri): { mode: string; autoIndex: boolean } | undefined;
+  /** The breaking-change guard's diagnostics on a document now, once no check is pending. */
+  guardDiagnostics(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]>;
+  /** Resolves once no autoIndex build waits or runs. */
+  autoIndexIdle(): Promise<void>;
 }
 
 export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
@@ -43,14 +53,29 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
   context.subscriptions.push(builds);
   const commands = new Commands(graph, builds, log);
   context.subscriptions.push(...commands.register());
-  const lenses = new CallersLensProvider(graph);
-  const sources = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].map((language) => ({ language, scheme: 'file' }));
+  // Each folder's .knowledge-graph/config.json: its mode decides the lenses and the guard, its
+  // autoIndex the builds after a save (docs/configuration.md).
+  const configs = new FolderConfigs(log);
+  context.subscriptions.push(configs);
+  const lenses = new CallersLensProvider(graph, {
+    lensesOn: (folder) => editorSurfaces(configs.config(folder)?.resolved.mode ?? 'off').lenses,
+    onDidChange: configs.onDidChange,
+  });
   context.subscriptions.push(
     lenses,
-    vscode.languages.registerCodeLensProvider(sources, lenses),
+    vscode.languages.registerCodeLensProvider(
+      SOURCE_LANGUAGES.map((language) => ({ language, scheme: 'file' })),
+      lenses,
+    ),
     // Stamped notes and decision records on a declaration (ADR 88, ADR 89).
-    vscode.languages.registerHoverProvider(sources, new RationaleHoverProvider(graph)),
+    vscode.languages.registerHoverProvider(
+      SOURCE_LANGUAGES.map((language) => ({ language, scheme: 'file' })),
+      new RationaleHoverProvider(graph),
+    ),
   );
+  const guard = new BreakingChangeGuard(graph, configs, log);
+  const autoIndex = new AutoIndex(graph, configs, builds, log);
+  context.subscriptions.push(guard, autoIndex);
   const status = new StatusBar(graph);
   context.subscriptions.push(status, new GodNodesTree(graph));
   // The explorer and the path finder (src/host/panel): registered now, synchronously, so that a
@@ -85,6 +110,16 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
       return status.text;
     },
     explorerDrawn: () => views.explorerDrawn(),
+    configOf: (uri) => {
+      const folder = graph.folderOf(uri);
+      const c = folder ? configs.config(folder)?.resolved : undefined;
+      return c && { mode: c.mode, autoIndex: c.autoIndex };
+    },
+    guardDiagnostics: async (uri) => {
+      await guard.settled();
+      return guard.diagnosticsOf(uri);
+    },
+    autoIndexIdle: () => autoIndex.idle(),
   };
 }
 

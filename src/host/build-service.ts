@@ -28,8 +28,18 @@ function summaryText(s: BuildSummary): string {
   return `${plural(s.nodes, 'node')}, ${plural(s.edges, 'edge')}, layers ${s.layers.join(', ') || '(none)'}, ${plural(s.skipped, 'file')} skipped`;
 }
 
+/**
+ * `quiet`: a build nobody asked for by hand (autoIndex after a save, ADR-74): its progress is in
+ * the status bar, not a notification, success says nothing, and a failure is said by the status
+ * bar and the log instead of a pop-up.
+ */
+export interface BuildRequest {
+  full?: boolean;
+  quiet?: boolean;
+}
+
 export class BuildService implements vscode.Disposable {
-  private running: { folder: string; abort: AbortController } | undefined;
+  private running: { folder: string; abort: AbortController; done: Promise<unknown> } | undefined;
 
   constructor(
     private readonly cli: string,
@@ -40,6 +50,11 @@ export class BuildService implements vscode.Disposable {
 
   get isBuilding(): boolean {
     return this.running !== undefined;
+  }
+
+  /** Resolves once no build runs (at once when none does). */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running.done.catch(() => undefined);
   }
 
   /** Stops the running build, as its notification's Cancel button does. */
@@ -92,25 +107,38 @@ export class BuildService implements vscode.Disposable {
     return { kind: 'busy' };
   }
 
-  async build(folder: vscode.WorkspaceFolder, opts: { full?: boolean } = {}): Promise<BuildOutcome> {
-    if (this.running) return this.busy();
+  async build(folder: vscode.WorkspaceFolder, opts: BuildRequest = {}): Promise<BuildOutcome> {
+    if (this.running) return opts.quiet ? { kind: 'busy' } : this.busy();
+    let finished: () => void = () => {};
+    const done = new Promise<void>((r) => (finished = r));
+    try {
+      return await this.run(folder, opts, done);
+    } finally {
+      finished();
+    }
+  }
+
+  private async run(folder: vscode.WorkspaceFolder, opts: BuildRequest, done: Promise<unknown>): Promise<BuildOutcome> {
     const name = folder.name;
     if (folder.uri.scheme !== 'file') {
-      return this.fail(name, 'UNSUPPORTED_FOLDER', `"${name}" is not on the local file system (${folder.uri.scheme}:)`, undefined);
+      return this.fail(name, 'UNSUPPORTED_FOLDER', `"${name}" is not on the local file system (${folder.uri.scheme}:)`, undefined, opts.quiet);
     }
     const root = folder.uri.fsPath;
     const setting = vscode.workspace.getConfiguration('knowledgeGraph', folder.uri).get<string>('graphPath');
     const where = resolveGraphPath(root, setting);
-    if (!where.ok) return this.fail(name, 'BAD_GRAPH_PATH', where.reason, undefined);
+    if (!where.ok) return this.fail(name, 'BAD_GRAPH_PATH', where.reason, undefined, opts.quiet);
     const out = where.path;
     const abort = new AbortController();
-    this.running = { folder: name, abort };
-    this.log.info(`${opts.full ? 'Full build' : 'Build'} started: ${root} → ${out}`);
+    this.running = { folder: name, abort, done };
+    this.log.info(`${opts.full ? 'Full build' : opts.quiet ? 'Build after a save (autoIndex)' : 'Build'} started: ${root} → ${out}`);
     let built = false;
+    let failure: string | undefined;
     this.listener?.buildStarted(folder);
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Knowledge Graph: ${opts.full ? 'rebuilding' : 'building'} "${name}"`, cancellable: true },
+        opts.quiet
+          ? { location: vscode.ProgressLocation.Window, title: `Knowledge Graph: indexing "${name}"` }
+          : { location: vscode.ProgressLocation.Notification, title: `Knowledge Graph: ${opts.full ? 'rebuilding' : 'building'} "${name}"`, cancellable: true },
         (progress, token) => {
           token.onCancellationRequested(() => {
             this.log.info('Cancel requested: stopping the build process.');
@@ -132,16 +160,19 @@ export class BuildService implements vscode.Disposable {
         void vscode.window.showInformationMessage(`Knowledge Graph: build of "${name}" cancelled; ${this.previous(out)}`);
         return { kind: 'cancelled', folder: name };
       }
-      if (result.kind === 'failed') return this.fail(name, result.code, result.message, out);
+      if (result.kind === 'failed') {
+        failure = result.message;
+        return this.fail(name, result.code, result.message, out, opts.quiet);
+      }
       built = true;
       const s = result.summary;
       const text = summaryText(s);
       this.log.info(`Built ${name}: ${text} (${s.files} source files, ${s.seconds.toFixed(2)} s) → ${s.out}`);
-      void this.notify('info', `Knowledge Graph: built "${name}": ${text}.`);
+      if (!opts.quiet) void this.notify('info', `Knowledge Graph: built "${name}": ${text}.`);
       return { kind: 'built', folder: name, ...s };
     } finally {
       this.running = undefined;
-      this.listener?.buildEnded(folder, built);
+      this.listener?.buildEnded(folder, built, failure);
     }
   }
 
@@ -173,8 +204,9 @@ export class BuildService implements vscode.Disposable {
     return fs.existsSync(out) ? 'the previous graph is unchanged.' : 'no graph was written.';
   }
 
-  private fail(name: string, code: string, message: string, out: string | undefined): BuildOutcome {
+  private fail(name: string, code: string, message: string, out: string | undefined, quiet = false): BuildOutcome {
     this.log.error(`Build of ${name} failed (${code}): ${message}`);
+    if (quiet) return { kind: 'failed', folder: name, code, message };
     const reason = message.replace(/[.\s]+$/, ''); // the sentence below supplies the full stop
     void this.notify('error', `Knowledge Graph: the build of "${name}" failed: ${reason}. ${capitalize(this.previous(out))}`);
     return { kind: 'failed', folder: name, code, message };

@@ -2,12 +2,19 @@
 // first from one per-file request; the titles are resolved lazily, and the lenses VS Code resolves
 // together are counted in one request to the worker. A file changed since the build gets a stale
 // marker instead of a number (a wrong count is worse than none), and a graph built without its
-// calls layer gets one lens saying so (docs/adr/0061-what-a-callers-lens-says.md).
+// calls layer gets one lens saying so (docs/adr/0061-what-a-callers-lens-says.md). The folder's
+// mode decides whether there are lenses at all: none in off and shadow (docs/configuration.md).
 
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
 import type { CallerCounts, FileSymbol } from './graph-worker-protocol';
 import { callersTitle } from './graph-text';
+
+/** Whether a folder's mode shows lenses, and when that may have changed (FolderConfigs). */
+export interface LensGate {
+  lensesOn(folder: string): boolean;
+  readonly onDidChange: vscode.Event<string>;
+}
 
 export const SHOW_CALLERS_OF_COMMAND = 'knowledgeGraph.showCallersOf';
 export const BUILD_COMMAND = 'knowledgeGraph.build';
@@ -38,10 +45,14 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
   private batch = new Map<string, Array<{ id: string; resolve(c: CallerCounts | undefined): void }>>();
   private flushScheduled = false;
 
-  constructor(private readonly graph: EditorGraphAccess) {
+  constructor(
+    private readonly graph: EditorGraphAccess,
+    private readonly gate?: LensGate,
+  ) {
     this.subscriptions = [
       this.changed,
       graph.onDidChangeState(() => this.changed.fire()),
+      ...(gate ? [gate.onDidChange(() => this.changed.fire())] : []),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('knowledgeGraph.codeLens')) this.changed.fire();
       }),
@@ -51,7 +62,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
   async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
     if (!vscode.workspace.getConfiguration('knowledgeGraph.codeLens', doc.uri).get<boolean>('enabled', true)) return [];
     const folder = this.graph.folderOf(doc.uri);
-    if (!folder) return [];
+    if (!folder || (this.gate && !this.gate.lensesOn(folder))) return [];
     const state = this.graph.state(folder);
     const rel = this.graph.relativePath(folder, doc.uri);
     // Absent and unusable graphs are said once, by the status bar and the tree, not on every file.

@@ -44,6 +44,8 @@ export interface FolderGraphState {
   staleFiles: string[];
   /** Set while a build of this folder runs (the previous graph, if any, still answers). */
   building?: BuildProgress;
+  /** Why the last build of this folder failed, until one succeeds (the previous graph, if any, still answers). */
+  buildFailure?: string;
 }
 
 /** One caller or callee as a surface lists it: the other end, and where the call was seen. */

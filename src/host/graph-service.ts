@@ -7,11 +7,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GraphNode, QueryRequest, QueryResult, WhyResult } from '../graph';
+import type { GraphNode, Mode, QueryRequest, QueryResult, WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
-import type { CallerCounts, FileSymbol, NeighbourGroup } from './graph-worker-protocol';
+import type { CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from './graph-worker-protocol';
 
 /** What the editor's own surfaces ask beyond GraphAccess: the per-file requests the lenses make. */
 export interface EditorGraphAccess extends GraphAccess {
@@ -58,7 +58,8 @@ const STATUS_DEBOUNCE_MS = 400;
 export interface BuildListener {
   buildStarted(folder: vscode.WorkspaceFolder): void;
   buildProgress(folder: vscode.WorkspaceFolder, p: BuildProgress): void;
-  buildEnded(folder: vscode.WorkspaceFolder, built: boolean): void;
+  /** `failure`: why the build failed (the status bar says it until a build succeeds); undefined when it did not fail. */
+  buildEnded(folder: vscode.WorkspaceFolder, built: boolean, failure?: string): void;
 }
 
 export class GraphService implements EditorGraphAccess, BuildListener, vscode.Disposable {
@@ -159,6 +160,24 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     return this.call(folder, (w) => w.request('whyAt', { file, line, column }), undefined);
   }
 
+  /**
+   * The breaking-change guard on an unsaved buffer, run in the folder's worker (ADR-73): plain
+   * diagnostics and log lines. Undefined when the folder's graph cannot answer.
+   */
+  guard(folder: string, file: string, text: string, mode: Mode): Promise<GuardReply | undefined> {
+    return this.call(folder, (w) => w.request('guard', { file, text, mode }), undefined);
+  }
+
+  /** Loads the guard's parser in the folder's worker ahead of the first edit; its time in ms. */
+  guardWarm(folder: string): Promise<number | undefined> {
+    return this.call(folder, (w) => w.request('guardWarm', {}), undefined);
+  }
+
+  /** "The change is intended": the guard forgets the baseline it held for `file` over rebuilds. */
+  guardAccept(folder: string, file: string): Promise<null> {
+    return this.call(folder, (w) => w.request('guardAccept', { file }), null);
+  }
+
   async doctor(folder: string): Promise<{ ok: boolean; text: string } | undefined> {
     const e = this.entries.get(folder);
     if (!e || !fs.existsSync(e.state.graphPath)) return undefined;
@@ -220,7 +239,10 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     this.setBuilding(folder, p);
   }
 
-  buildEnded(folder: vscode.WorkspaceFolder, built: boolean): void {
+  buildEnded(folder: vscode.WorkspaceFolder, built: boolean, failure?: string): void {
+    const e = this.entries.get(folder.uri.toString());
+    if (e && built) delete e.state.buildFailure;
+    else if (e && failure !== undefined) e.state.buildFailure = failure;
     this.setBuilding(folder, undefined);
     // The watcher sees the new graph too; this covers a graph path the watcher cannot see.
     if (built) void this.reload(folder.uri.toString());
@@ -374,7 +396,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   private async load(e: Entry): Promise<void> {
     const seq = ++e.loadSeq;
     const where = this.graphPathOf(e.folder);
-    const base = { folder: e.key, folderName: e.folder.name, callsLayer: false, staleFiles: [] as string[], building: e.state.building };
+    const base = { folder: e.key, folderName: e.folder.name, callsLayer: false, staleFiles: [] as string[], building: e.state.building, buildFailure: e.state.buildFailure };
     if (!where.ok) {
       this.install(e, undefined);
       e.state = { ...base, graphPath: '', kind: 'unusable', reason: `${where.reason}. Fix the knowledgeGraph.graphPath setting.` };
@@ -424,6 +446,14 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       this.log.warn(`${e.folder.name}: the graph at ${file} cannot be used: ${info.reason}`);
       return this.fire(e);
     }
+    // The guard's baselines for breaks it reported survive the rebuild their own save triggered
+    // (ADR-73, ADR-84): the old worker hands them to the new one before it answers anything.
+    const held = await this.heldBaselines(e.worker);
+    if (held.length > 0) await worker.request('guardRestore', { held }).catch(() => null);
+    if (seq !== e.loadSeq || !this.entries.has(e.key)) {
+      void worker.terminate();
+      return;
+    }
     this.install(e, worker);
     e.loadedStamp = stamp;
     this.gen++;
@@ -431,6 +461,15 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     this.log.info(`${e.folder.name}: graph loaded in ${Date.now() - t0} ms (${info.nodes} nodes, ${info.edges} edges, layers ${info.layers.join(', ')})`);
     this.fire(e);
     await this.refreshStatus(e);
+  }
+
+  private async heldBaselines(w: GraphWorkerClient | undefined): Promise<HeldBaselines> {
+    if (!w?.alive) return [];
+    try {
+      return await w.request('guardHeld', {});
+    } catch {
+      return [];
+    }
   }
 
   /** Makes `worker` the folder's graph (or none), stopping the one it replaces. */

@@ -25,6 +25,7 @@ export function statusText(s: FolderGraphState | undefined): { text: string; war
     const count = s.building.total > 0 ? ` ${s.building.done}/${s.building.total}` : '';
     return { text: `$(sync~spin) KG: building${count}`, warning: false, error: false };
   }
+  if (s.buildFailure !== undefined && s.kind !== 'unusable') return { text: '$(error) KG: build failed', warning: false, error: true };
   switch (s.kind) {
     case 'absent':
       return { text: '$(circle-slash) KG: no graph', warning: false, error: false };
@@ -39,8 +40,19 @@ export function statusText(s: FolderGraphState | undefined): { text: string; war
   }
 }
 
+/** The sentence for a failed build: why, and that the previous graph (if any) still answers (ADR-74). */
+function buildFailureText(reason: string, graphKind: FolderGraphState['kind']): string {
+  const after = graphKind === 'ready' || graphKind === 'loading' ? ' The previous graph still answers; save or build to try again.' : ' Save or build to try again.';
+  return `The last build failed: ${reason.replace(/[.\s]+$/, '')}.${after}`;
+}
+
 /** One sentence about a folder's state (the status bar's tooltip and the quick pick's hint). */
 export function describeState(s: FolderGraphState): string {
+  if (!s.building && s.buildFailure !== undefined && s.kind !== 'unusable') return `${buildFailureText(s.buildFailure, s.kind)} ${describeGraph(s)}`;
+  return describeGraph(s);
+}
+
+function describeGraph(s: FolderGraphState): string {
   if (s.building) return `Building: ${s.building.phase} ${s.building.done} of ${s.building.total} files; the previous graph answers meanwhile.`;
   switch (s.kind) {
     case 'absent':

@@ -4,7 +4,7 @@
 // host (docs/adr/0060-the-graph-lives-in-a-worker-thread.md). No `vscode` here: the benchmark and
 // unit tests drive the worker from plain Node.
 
-import type { DegradeCode, GraphNode, NodeKind, QueryRequest, QueryResult, WhyResult } from '../graph';
+import type { DegradeCode, GraphNode, Guarded, GuardDiagnostic, Mode, NodeKind, QueryRequest, QueryResult, WhyResult } from '../graph';
 import type { CallSite, NodeDetails } from './graph-access';
 
 /** What a load found: the graph's size and layers, or the loader's degrade. */
@@ -40,6 +40,15 @@ export interface NeighbourGroup {
   total: number;
 }
 
+/** What the guard says about one edited buffer (ADR-73): diagnostics to show (guarded, strict), lines to log. */
+export interface GuardReply {
+  diagnostics: GuardDiagnostic[];
+  log: string[];
+}
+
+/** The baselines the guard holds for reported breaks, per file (EditorGuard.held), carried from one worker to the next. */
+export type HeldBaselines = Array<[string, Guarded[]]>;
+
 export interface WorkerRequests {
   load: { args: { file: string }; result: LoadInfo };
   status: { args: { root: string; file: string }; result: StatusInfo };
@@ -52,6 +61,15 @@ export interface WorkerRequests {
   doctor: { args: { file: string }; result: { ok: boolean; text: string } };
   /** `kg why` for the declaration whose name spans a position (1-based line, UTF-16 column) of a file (ADR 89). */
   whyAt: { args: { file: string; line: number; column: number }; result: { id: string; answer: WhyResult } | undefined };
+  /** The breaking-change guard on an unsaved buffer (repository-relative path), parser only. */
+  guard: { args: { file: string; text: string; mode: Mode }; result: GuardReply };
+  /** Loads the parser the guard uses, so the first edit does not pay for it; the milliseconds it took. */
+  guardWarm: { args: Record<string, never>; result: number };
+  /** The baselines held over rebuilds, to hand to the next worker. */
+  guardHeld: { args: Record<string, never>; result: HeldBaselines };
+  guardRestore: { args: { held: HeldBaselines }; result: null };
+  /** "The change is intended": forget the held baseline of one file (all files when absent). */
+  guardAccept: { args: { file?: string }; result: null };
 }
 
 export type WorkerOp = keyof WorkerRequests;

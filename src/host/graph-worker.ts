@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import {
   answerQuery,
+  createEditorGuard,
+  declaredSymbols,
   formatDoctorReport,
   graphStatus,
   isGraphError,
@@ -16,12 +18,13 @@ import {
   queryWhy,
   runDoctor,
   symbolAt,
+  type EditorGuard,
   type GraphLoad,
   type GraphNode,
   type IndexedGraph,
 } from '../graph';
 import type { CallSite, NodeDetails } from './graph-access';
-import type { CallerCounts, NeighbourGroup, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from './graph-worker-protocol';
+import type { CallerCounts, HeldBaselines, NeighbourGroup, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from './graph-worker-protocol';
 
 /** Confidence codes of the index (src/graph/query/indexed.ts CONFIDENCE_CODE), by code. */
 const CONFIDENCE = ['EXACT', 'CANDIDATE', 'UNRESOLVED'] as const;
@@ -46,6 +49,23 @@ function fileSymbolNodes(g: IndexedGraph, file: string): GraphNode[] {
     }
   }
   return symbolsByFile.get(file) ?? [];
+}
+
+/**
+ * The breaking-change guard over this worker's graph (ADR-73, ADR-84), indexed on the first edit it is
+ * asked about: a folder in advisory never pays for the index. Baselines held by the previous
+ * worker's guard wait in `restored` until then.
+ */
+let guard: EditorGuard | undefined;
+let restored: HeldBaselines = [];
+
+function editorGuard(): EditorGuard {
+  if (guard) return guard;
+  const g = createEditorGuard();
+  g.setGraph(graph().graph);
+  g.restoreHeld(restored);
+  restored = [];
+  return (guard = g);
 }
 
 function graph(): IndexedGraph {
@@ -158,6 +178,7 @@ const handlers: Handlers = {
     load = loadGraphFile(file);
     byFile = undefined;
     symbolsByFile = undefined;
+    guard = undefined;
     if (!load.ok) return { ok: false, code: load.unavailable.code, reason: load.unavailable.reason };
     const g = load.graph;
     return { ok: true, nodes: g.nodeCount, edges: g.graph.edges.length, layers: [...g.graph.layers], callsLayer: g.layers.has('calls'), loadMs: performance.now() - t0 };
@@ -223,6 +244,30 @@ const handlers: Handlers = {
     } catch (e) {
       return { ok: false, text: `doctor: ${file}: ${isGraphError(e) ? e.message : (e as Error).message}` };
     }
+  },
+  guard({ file, text, mode }) {
+    const g = editorGuard();
+    g.setMode(mode);
+    const r = g.check(file, text);
+    return { diagnostics: r.diagnostics, log: r.log };
+  },
+  guardWarm() {
+    const t0 = performance.now();
+    declaredSymbols('kg-warm.ts', 'export function warm(): void {}\n');
+    return performance.now() - t0;
+  },
+  guardHeld() {
+    return guard ? guard.held() : restored;
+  },
+  guardRestore({ held }) {
+    if (guard) guard.restoreHeld(held);
+    else restored = [...restored, ...held];
+    return null;
+  },
+  guardAccept({ file }) {
+    if (guard) guard.accept(file);
+    restored = file === undefined ? [] : restored.filter(([f]) => f !== file);
+    return null;
   },
 };
 

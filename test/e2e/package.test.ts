@@ -61,6 +61,7 @@ const ALLOWED = [
   /^extension\/dist\/typescript-LICENSE\.txt$/,
   /^extension\/dist\/webview\/[\w-]+\.js$/,
   /^extension\/schema\/graph\.schema\.json$/,
+  /^extension\/schema\/config\.schema\.json$/,
   /^extension\/docs\/([\w-]+\.md|adr\/\d{4}-[\w-]+\.md)$/,
 ];
 
@@ -81,7 +82,7 @@ describe('the packaged .vsix', () => {
 
   it('holds what the extension needs to run: both bundles, the compiler libraries, icon, schema, docs', () => {
     for (const n of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/engine-build.js', 'extension/dist/graph-worker.js', 'extension/media/graph.svg', 'extension/dist/lib.d.ts', 'extension/dist/lib.es5.d.ts',
-      'extension/dist/lib.es2022.d.ts', 'extension/media/icon.png', 'extension/schema/graph.schema.json', 'extension/readme.md',
+      'extension/dist/lib.es2022.d.ts', 'extension/media/icon.png', 'extension/schema/graph.schema.json', 'extension/schema/config.schema.json', 'extension/readme.md',
       'extension/changelog.md', 'extension/LICENSE.txt', 'extension/docs/cli.md']) {
       assert.ok(names.includes(n), `${n} is packaged`);
     }

@@ -113,6 +113,45 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
     }
   });
 
+  it('guards an unsaved buffer per mode, and a break survives the rebuild its save triggers (held baselines, next worker)', async () => {
+    const shapes = fs.readFileSync(path.join(root, 'src', 'shapes.ts'), 'utf8');
+    const edited = shapes.replace('helper(n: number)', 'helper(n: string)');
+    assert.notEqual(edited, shapes);
+    const guarded = await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' });
+    assert.deepEqual(guarded.diagnostics.map((d) => [d.severity, d.symbol, d.range.line, d.related.map((r) => `${r.file}:${r.line} ${r.message}`)]), [
+      ['warning', 'sym:src/shapes.ts#helper', 9, ['src/draw.ts:4 draw calls helper here', 'src/draw.ts:13 twice calls helper here']],
+    ]);
+    assert.match(guarded.diagnostics[0].message, /^Changing the signature of function helper breaks 2 consumers in 1 file: draw \(src\/draw\.ts:4\), twice \(src\/draw\.ts:13\)$/);
+    assert.equal((await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'strict' })).diagnostics[0].severity, 'error');
+    const shadow = await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'shadow' });
+    assert.deepEqual([shadow.diagnostics.length, shadow.log.length], [0, 1]);
+    assert.deepEqual(await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'advisory' }), { diagnostics: [], log: [] });
+    assert.deepEqual(await w.request('guard', { file: 'src/shapes.ts', text: shapes.replace('n * 2', 'n * 3'), mode: 'guarded' }), { diagnostics: [], log: [] });
+    assert.ok((await w.request('guardWarm', {})) >= 0);
+
+    // Saved and rebuilt: the new graph records the new signature; the old worker's held
+    // baseline, handed to the new worker, keeps the break visible until it is accepted.
+    await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' });
+    const held = await w.request('guardHeld', {});
+    assert.deepEqual(held.map(([f, entries]) => [f, entries.map((e) => e.node.id)]), [['src/shapes.ts', ['sym:src/shapes.ts#helper']]]);
+    const other = tempDir();
+    fs.cpSync(root, other, { recursive: true });
+    fs.writeFileSync(path.join(other, 'src', 'shapes.ts'), edited);
+    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', other], { encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    assert.equal(r.status, 0, r.stderr);
+    const next = new GraphWorkerClient(WORKER);
+    try {
+      assert.ok((await next.request('load', { file: path.join(other, '.knowledge-graph', 'graph.json') })).ok);
+      assert.deepEqual((await next.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' })).diagnostics, [], 'the rebuilt graph alone sees no change');
+      await next.request('guardRestore', { held });
+      assert.deepEqual((await next.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' })).diagnostics.map((d) => d.symbol), ['sym:src/shapes.ts#helper']);
+      await next.request('guardAccept', { file: 'src/shapes.ts' });
+      assert.deepEqual((await next.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' })).diagnostics, []);
+    } finally {
+      await next.terminate();
+    }
+  });
+
   it('a terminated worker fails every request with the reason', async () => {
     const w3 = new GraphWorkerClient(WORKER);
     await w3.terminate();

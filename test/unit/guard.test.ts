@@ -137,6 +137,26 @@ describe('EditorGuard (what the host keeps per folder)', () => {
     assert.deepEqual(guard.check('src/lib.ts', edit).changes, []);
   });
 
+  it('held baselines move to another guard as plain data (the editor`s next graph worker) and keep the break visible there', () => {
+    const rebuiltGraph = buildGraph({ root: '/r', host: memoryFileHost('/r', { ...TREE, 'src/lib.ts': edit }) }).graph;
+    const first = createEditorGuard();
+    first.setMode('guarded');
+    first.setGraph(built);
+    first.check('src/lib.ts', edit);
+    const held = structuredClone(first.held());
+    assert.deepEqual(held.map(([f, e]) => [f, e.map((g) => [g.node.id, g.consumers.length])]), [['src/lib.ts', [['sym:src/lib.ts#add', 4]]]]);
+    const next = createEditorGuard();
+    next.setMode('strict');
+    next.setGraph(rebuiltGraph);
+    assert.deepEqual(next.check('src/lib.ts', edit).changes, [], 'the rebuilt graph alone records the new signature');
+    next.restoreHeld(held);
+    assert.deepEqual(next.check('src/lib.ts', edit).diagnostics.map((d) => [d.symbol, d.severity, d.related.length]), [['sym:src/lib.ts#add', 'error', 4]]);
+    assert.deepEqual(next.pendingFiles(), ['src/lib.ts']);
+    // What the next guard already holds for a file wins over what is handed over.
+    next.restoreHeld([['src/lib.ts', []]]);
+    assert.equal(next.check('src/lib.ts', edit).changes.length, 1);
+  });
+
   it('a removed symbol stays reported, with its consumers, after the rebuild that drops its node', () => {
     const removed = 'export function solo(): void {}\n';
     const guard = createEditorGuard();

@@ -38,4 +38,14 @@ describe('the words of the editor surfaces', () => {
     assert.match(describeState({ ...base, kind: 'absent' }), /^No graph yet: build one/);
     assert.match(describeState({ ...base, building: { phase: 'resolve', done: 3, total: 9 } }), /^Building: resolve 3 of 9 files; the previous graph answers meanwhile\.$/);
   });
+
+  it('a failed build: said in the status bar until a build succeeds, with the reason and that the previous graph still answers', () => {
+    const failed = { ...base, buildFailure: 'tsconfig.json: not valid JSON.' };
+    assert.deepEqual(statusText(failed), { text: '$(error) KG: build failed', warning: false, error: true });
+    assert.equal(describeState(failed), 'The last build failed: tsconfig.json: not valid JSON. The previous graph still answers; save or build to try again. 1,234 nodes, 56,789 edges; up to date.');
+    assert.equal(statusText({ ...failed, building: { phase: 'extract', done: 1, total: 2 } }).text, '$(sync~spin) KG: building 1/2');
+    assert.equal(describeState({ ...failed, kind: 'absent' }), 'The last build failed: tsconfig.json: not valid JSON. Save or build to try again. No graph yet: build one to see callers and god nodes.');
+    // An unusable graph already says why it cannot be used, in red.
+    assert.equal(statusText({ ...failed, kind: 'unusable', reason: 'x' }).text, '$(error) KG: unavailable');
+  });
 });

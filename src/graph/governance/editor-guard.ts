@@ -50,6 +50,24 @@ export class EditorGuard {
     this.rebase();
   }
 
+  /**
+   * The baselines held for reported breaks, per file, as plain data: a host that moves to a new
+   * graph in a new place (the editor's worker per load, ADR-60) hands them to the next guard's
+   * `restoreHeld`, so a break survives the rebuild its own save triggers.
+   */
+  held(): Array<[string, Guarded[]]> {
+    return [...this.pending].map(([file, entries]) => [file, [...entries.values()]]);
+  }
+
+  /** Takes over baselines another guard held (`held()`); entries for files already held here are kept. */
+  restoreHeld(held: ReadonlyArray<readonly [string, readonly Guarded[]]>): void {
+    for (const [file, entries] of held) {
+      if (this.pending.has(file) || entries.length === 0) continue;
+      this.pending.set(file, new Map(entries.map((g) => [g.node.id, g])));
+    }
+    this.rebase();
+  }
+
   /** Files with breaking changes held over a rebuild, sorted. */
   pendingFiles(): string[] {
     return [...this.pending.keys()].sort();

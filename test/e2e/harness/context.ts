@@ -22,6 +22,14 @@ export const E2E = {
   get artifacts(): string {
     return need('KG_E2E_ARTIFACTS');
   },
+  /** The packaged .vsix. */
+  get vsix(): string {
+    return need('KG_E2E_VSIX');
+  },
+  /** The code-server install (a test that needs an editor of its own starts one from it). */
+  get csDir(): string {
+    return need('KG_E2E_CS_DIR');
+  },
   /** The folder the packaged .vsix was installed into. */
   get extensionDir(): string {
     return need('KG_E2E_EXTENSION_DIR');

@@ -35,17 +35,18 @@ export interface ServerPaths {
   stateDir: string;
 }
 
-function nodeFor(csDir: string): string {
+/** The Node binary code-server (and so the extension host, and the builds it starts) runs on. */
+export function nodeFor(csDir: string): string {
   const f = path.join(csDir, '.kg-node');
   return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim() : process.execPath;
 }
 
-function serverEnv(stateDir: string): NodeJS.ProcessEnv {
+function serverEnv(stateDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const tmp = path.join(stateDir, 'tmp');
   fs.mkdirSync(tmp, { recursive: true });
   // code-server writes its config and logs under XDG dirs, VS Code its IPC sockets under TMPDIR:
   // keep all of it inside the run's state directory.
-  return { ...process.env, XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'), XDG_DATA_HOME: path.join(stateDir, 'xdg-data'), TMPDIR: tmp };
+  return { ...process.env, ...extra, XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'), XDG_DATA_HOME: path.join(stateDir, 'xdg-data'), TMPDIR: tmp };
 }
 
 function csArgs(p: ServerPaths): string[] {
@@ -89,7 +90,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(p: ServerPaths, folder: string, port = 0): Promise<RunningServer> {
+/** `env`: variables the editor (and so the extension host and the builds it starts) sees besides the test's own. */
+export async function startServer(p: ServerPaths, folder: string, port = 0, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   writeUserSettings(p.stateDir);
   const logFile = path.join(p.stateDir, 'server.log');
   const fd = fs.openSync(logFile, 'w');
@@ -97,7 +99,7 @@ export async function startServer(p: ServerPaths, folder: string, port = 0): Pro
     '--disable-workspace-trust', '--disable-getting-started-override', folder];
   // detached: the child calls setsid(), so its pid is the id of a new process group that every
   // process it starts inherits.
-  const child = spawn(nodeFor(p.csDir), args, { env: serverEnv(p.stateDir), stdio: ['ignore', fd, fd], detached: true });
+  const child = spawn(nodeFor(p.csDir), args, { env: serverEnv(p.stateDir, env), stdio: ['ignore', fd, fd], detached: true });
   fs.closeSync(fd);
   const pid = child.pid;
   if (pid === undefined) throw new Error('code-server did not start');

@@ -66,6 +66,12 @@ describe('callers lenses, the status bar and the graph states', () => {
     cli = path.join(ext.extensionPath, 'dist', 'cli.js');
     graphFile = path.join(folder().uri.fsPath, '.knowledge-graph', 'graph.json');
     fs.cpSync(LENSES_FIXTURE, path.join(folder().uri.fsPath, 'src', 'lenses'), { recursive: true });
+    // autoIndex off: these tests are about saved edits the graph does not know yet (with autoIndex
+    // a save rebuilds it; test/e2e/ui/modes.test.ts covers that). Written before the build, so
+    // the file is part of what the graph was built from.
+    fs.mkdirSync(path.join(folder().uri.fsPath, '.knowledge-graph'), { recursive: true });
+    fs.writeFileSync(path.join(folder().uri.fsPath, '.knowledge-graph', 'config.json'), JSON.stringify({ graph: { autoIndex: false } }));
+    await waitFor('the configuration to be read again', () => (api.configOf(folder().uri)?.autoIndex === false ? true : undefined));
     const outcome = await api.build(folder().uri);
     assert.equal(outcome.kind, 'built', JSON.stringify(outcome));
     await waitFor('a ready graph holding src/lenses', async () => {
