@@ -29,24 +29,12 @@ export {
   type DoctorRule,
 } from './doctor';
 export {
-  DEFAULT_GRAPH_CONFIG,
-  LEVEL_ENABLED,
-  LEVEL_GUARDED,
-  MAX_LEVEL,
-  MIN_LEVEL,
-  MODE_RULES,
-  MODE_RULE_TEXT,
   MODES,
-  isMode,
   modeRank,
   readGraphConfig,
   resolveGraphConfig,
-  resolveMode,
   type GraphConfigReport,
-  type GraphConfigValues,
   type Mode,
-  type ModeRule,
-  type ResolvedGraphConfig,
 } from './governance/config';
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';
 export {
@@ -54,27 +42,19 @@ export {
   buildGuardIndex,
   consumerCount,
   guardedFiles,
-  GUARD_RELATIONS,
   type BreakingChange,
-  type BreakingChangeKind,
-  type ConsumerSite,
-  type CurrentSymbol,
   type Guarded,
   type GuardIndex,
 } from './governance/breaking';
 export {
   formatBreakingChange,
   guardDiagnostics,
-  guardSeverity,
   GUARD_CODE,
   GUARD_SOURCE,
-  MESSAGE_CONSUMERS,
   type GuardDiagnostic,
-  type GuardRange,
-  type GuardRelated,
 } from './governance/diagnostics';
-export { EditorGuard, type GuardResult } from './governance/editor-guard';
-export { AUTO_INDEX_DELAY_MS, BuildScheduler, type BuildOutcome, type BuildSchedulerOptions, type SchedulerState, type SchedulerTimers } from './governance/build-scheduler';
+export { EditorGuard } from './governance/editor-guard';
+export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
 export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus } from './status';

@@ -10,15 +10,15 @@ import type { CallSite } from './graph-access';
 import { describeState } from './graph-text';
 import type { EditorGraphAccess } from './graph-service';
 
-export const SHOW_CALLERS_COMMAND = 'knowledgeGraph.showCallers';
-export const RUN_DOCTOR_COMMAND = 'knowledgeGraph.runDoctor';
-export const COPY_ID_COMMAND = 'knowledgeGraph.copyId';
+const SHOW_CALLERS_COMMAND = 'knowledgeGraph.showCallers';
+const RUN_DOCTOR_COMMAND = 'knowledgeGraph.runDoctor';
+const COPY_ID_COMMAND = 'knowledgeGraph.copyId';
 export const OPEN_NODE_COMMAND = 'knowledgeGraph.openNode';
 export const STATUS_ACTIONS_COMMAND = 'knowledgeGraph.statusActions';
-export const FOCUS_TREE_COMMAND = 'knowledgeGraph.godNodes.focus';
+const FOCUS_TREE_COMMAND = 'knowledgeGraph.godNodes.focus';
 
 /** What the tree passes to its context-menu commands. */
-export interface NodeRef {
+interface NodeRef {
   folder: string;
   id: string;
 }

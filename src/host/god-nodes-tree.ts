@@ -10,7 +10,7 @@ import type { CallSite } from './graph-access';
 import type { EditorGraphAccess } from './graph-service';
 import type { NeighbourGroup } from './graph-worker-protocol';
 
-export const GOD_NODES_VIEW = 'knowledgeGraph.godNodes';
+const GOD_NODES_VIEW = 'knowledgeGraph.godNodes';
 
 type Element =
   | { type: 'folder'; folder: string; name: string }
@@ -55,7 +55,7 @@ function displayLabel(node: GraphNode | undefined, id: string): string {
   return node.kind === 'module' && node.label === '.' ? '(root folder)' : node.label;
 }
 
-export function groupLabel(g: { relation: string; direction: 'in' | 'out' }): string {
+function groupLabel(g: { relation: string; direction: 'in' | 'out' }): string {
   const pair = GROUP_LABEL[g.relation] ?? [g.relation, `${g.relation} (in)`];
   return g.direction === 'out' ? pair[0] : pair[1];
 }

@@ -7,7 +7,7 @@ import type * as vscode from 'vscode';
 import type { DegradeCode, Evidence, GraphNode, QueryRequest, QueryResult } from '../graph';
 
 /** Why a folder's graph cannot answer, or that it can. Exactly one per folder at any time. */
-export type GraphStateKind =
+type GraphStateKind =
   /** No graph.json at the folder's graph path. */
   | 'absent'
   /** graph.json exists and is being read (first load or a reload after it changed on disk). */

@@ -8,12 +8,12 @@ import type { DegradeCode, GraphNode, Guarded, GuardDiagnostic, Mode, NodeKind, 
 import type { CallSite, NodeDetails } from './graph-access';
 
 /** What a load found: the graph's size and layers, or the loader's degrade. */
-export type LoadInfo =
+type LoadInfo =
   | { ok: true; nodes: number; edges: number; layers: string[]; callsLayer: boolean; loadMs: number }
   | { ok: false; code: DegradeCode; reason: string };
 
 /** The manifest's verdict on the working tree: which files changed since the build, or why it cannot tell. */
-export type StatusInfo = { known: true; changedFiles: string[] } | { known: false; reason: string };
+type StatusInfo = { known: true; changedFiles: string[] } | { known: false; reason: string };
 
 /** A declaration that gets a callers lens: where it is (1-based line and UTF-16 column). */
 export interface FileSymbol {

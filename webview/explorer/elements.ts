@@ -38,19 +38,19 @@ export function addAll(d: Drawn, nodes: readonly NodeView[], edges: readonly Edg
 }
 
 /** The module (directory) a node belongs to: its file's directory, or its own path for a module. */
-export function moduleOf(n: NodeView): string {
+function moduleOf(n: NodeView): string {
   if (n.kind === 'module') return n.id.replace(/^mod:/, '') || '.';
   if (!n.file) return n.kind === 'unresolved' ? '(unresolved names)' : '(other)';
   const slash = n.file.lastIndexOf('/');
   return slash < 0 ? '.' : n.file.slice(0, slash);
 }
 
-export function fileOf(n: NodeView): string {
+function fileOf(n: NodeView): string {
   if (n.file) return n.file;
   return n.kind === 'unresolved' ? '(unresolved names)' : moduleOf(n);
 }
 
-export interface ElementDef {
+interface ElementDef {
   group: 'nodes' | 'edges';
   data: Record<string, string | number | undefined>;
   classes: string;
@@ -63,7 +63,7 @@ export const READABLE_GROUPS = 60;
 /** Merged edges carry their counts as labels only while there are few enough to read them. */
 const LABELLED_MERGED_EDGES = 40;
 
-export interface Aggregation {
+interface Aggregation {
   by: 'file' | 'module';
   /** Aggregate nodes drawn, and how many real nodes they hold. */
   groups: number;

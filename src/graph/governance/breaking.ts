@@ -8,7 +8,7 @@ import type { Graph, GraphNode } from '../model';
 import { compareStrings } from '../model';
 
 /** The relations through which a node consumes a symbol (what `affected` lists, files' imports aside). */
-export const GUARD_RELATIONS: ReadonlySet<string> = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports', 'imports']);
+const GUARD_RELATIONS: ReadonlySet<string> = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports', 'imports']);
 
 /** One place that depends on a guarded symbol. */
 export interface ConsumerSite {
@@ -21,7 +21,7 @@ export interface ConsumerSite {
   column: number;
 }
 
-export type BreakingChangeKind = 'removed' | 'renamed' | 'unexported' | 'signature-changed';
+type BreakingChangeKind = 'removed' | 'renamed' | 'unexported' | 'signature-changed';
 
 export interface BreakingChange {
   symbol: string;

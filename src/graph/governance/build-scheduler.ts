@@ -8,7 +8,7 @@ export interface SchedulerTimers {
   clearTimeout(handle: unknown): void;
 }
 
-export type BuildOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+type BuildOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 export interface BuildSchedulerOptions<T> {
   /** Quiet time after the last save before a build starts. */

@@ -12,18 +12,18 @@ import { CONFIG_FILE, readRepositoryConfig } from '../indexer/files/repository-c
 export const MODES = ['off', 'shadow', 'advisory', 'guarded', 'strict'] as const;
 export type Mode = (typeof MODES)[number];
 
-export const MIN_LEVEL = 0;
-export const MAX_LEVEL = 10;
+const MIN_LEVEL = 0;
+const MAX_LEVEL = 10;
 /** Below this level the capability is off. */
-export const LEVEL_ENABLED = 4;
+const LEVEL_ENABLED = 4;
 /** `guarded` and `strict` need at least this level. */
-export const LEVEL_GUARDED = 7;
+const LEVEL_GUARDED = 7;
 
 /**
  * The shipped configuration: what applies when the file, or a key, is absent. An absent key is
  * not a problem; a key present with a bad value is.
  */
-export const DEFAULT_GRAPH_CONFIG = { enabled: true, mode: 'advisory', humanFlip: false, autoIndex: true, level: LEVEL_ENABLED } as const;
+const DEFAULT_GRAPH_CONFIG = { enabled: true, mode: 'advisory', humanFlip: false, autoIndex: true, level: LEVEL_ENABLED } as const;
 
 /**
  * The rows of the resolution table, first match wins, in the documented order.
@@ -33,10 +33,9 @@ export const DEFAULT_GRAPH_CONFIG = { enabled: true, mode: 'advisory', humanFlip
  * - guarded-without-human-flip: `guarded` or `strict` requested without `humanFlip` → advisory
  * - as-requested: anything else (off, shadow, advisory at level ≥ 4; guarded/strict at level ≥ 7 with humanFlip)
  */
-export const MODE_RULES = ['disabled', 'level-below-4', 'guarded-below-level-7', 'guarded-without-human-flip', 'as-requested'] as const;
-export type ModeRule = (typeof MODE_RULES)[number];
+type ModeRule = 'disabled' | 'level-below-4' | 'guarded-below-level-7' | 'guarded-without-human-flip' | 'as-requested';
 
-export const MODE_RULE_TEXT: Readonly<Record<ModeRule, string>> = {
+const MODE_RULE_TEXT: Readonly<Record<ModeRule, string>> = {
   disabled: '`enabled` is not exactly `true` → off',
   'level-below-4': 'level below 4 → off',
   'guarded-below-level-7': '`guarded` or `strict` requested below level 7 → advisory',
@@ -44,7 +43,7 @@ export const MODE_RULE_TEXT: Readonly<Record<ModeRule, string>> = {
   'as-requested': 'the requested mode at level 4 or above (guarded and strict: at level 7 or above with `humanFlip`) → as requested',
 };
 
-export interface GraphConfigValues {
+interface GraphConfigValues {
   enabled: boolean;
   /** For `requested`, the default stands in for an unknown or mistyped mode (see problems). */
   mode: Mode;
@@ -83,7 +82,7 @@ function show(v: unknown): string {
   }
 }
 
-export function isMode(v: unknown): v is Mode {
+function isMode(v: unknown): v is Mode {
   return typeof v === 'string' && (MODES as readonly string[]).includes(v);
 }
 
@@ -176,7 +175,7 @@ export function resolveGraphConfig(config: unknown, initialProblems: readonly st
 }
 
 /** The resolution table itself, over well-typed values; first matching row wins. */
-export function resolveMode(v: Pick<GraphConfigValues, 'enabled' | 'mode' | 'humanFlip' | 'level'>): { mode: Mode; rule: ModeRule } {
+function resolveMode(v: Pick<GraphConfigValues, 'enabled' | 'mode' | 'humanFlip' | 'level'>): { mode: Mode; rule: ModeRule } {
   if (v.enabled !== true) return { mode: 'off', rule: 'disabled' };
   if (!(v.level >= LEVEL_ENABLED)) return { mode: 'off', rule: 'level-below-4' };
   const guarded = v.mode === 'guarded' || v.mode === 'strict';

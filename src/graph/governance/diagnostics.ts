@@ -11,14 +11,14 @@ export const GUARD_SOURCE = 'Knowledge Graph';
 export const GUARD_CODE = 'breaks-consumers';
 
 /** 1-based lines and UTF-16 columns, end exclusive (as graph.json's positions). */
-export interface GuardRange {
+interface GuardRange {
   line: number;
   column: number;
   endLine: number;
   endColumn: number;
 }
 
-export interface GuardRelated {
+interface GuardRelated {
   file: string;
   line: number;
   column: number;
@@ -40,12 +40,12 @@ export interface GuardDiagnostic {
 }
 
 /** guarded → warnings, strict → errors; off, shadow and advisory show none (shadow logs: formatBreakingChange). */
-export function guardSeverity(mode: Mode): 'warning' | 'error' | undefined {
+function guardSeverity(mode: Mode): 'warning' | 'error' | undefined {
   return mode === 'strict' ? 'error' : mode === 'guarded' ? 'warning' : undefined;
 }
 
 /** How far the message lists consumers by name before "and N more" (the related list has them all). */
-export const MESSAGE_CONSUMERS = 3;
+const MESSAGE_CONSUMERS = 3;
 
 /** The consuming symbol's name; undefined for a file's top-level code. */
 function consumerName(c: ConsumerSite): string | undefined {

@@ -8,7 +8,7 @@ import type { GraphAccess } from '../graph-access';
 import { WebviewConnection, type ConnectionDeps } from './connection';
 import { buildWebviewHtml } from './html';
 
-export const EXPLORER_VIEW_TYPE = 'knowledgeGraph.explorer';
+const EXPLORER_VIEW_TYPE = 'knowledgeGraph.explorer';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {

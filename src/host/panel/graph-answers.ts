@@ -9,7 +9,7 @@ import type { CallSite, GraphAccess } from '../graph-access';
 
 const UNRESOLVED = 'unresolved:';
 
-export function nodeView(id: string, n: GraphNode | undefined): NodeView {
+function nodeView(id: string, n: GraphNode | undefined): NodeView {
   if (n) return { id, label: n.label, kind: n.kind, ...(n.sourceFile ? { file: n.sourceFile } : {}), ...(n.line ? { line: n.line } : {}) };
   if (id.startsWith(UNRESOLVED)) return { id, label: id.slice(UNRESOLVED.length), kind: 'unresolved' };
   return { id, label: id, kind: 'unknown' };
@@ -61,7 +61,7 @@ export async function neighborhoodMessage(access: GraphAccess, folder: string, r
  * node carries as its label — so a user may type a name instead of picking an id. Anything else is
  * passed on as typed, and the query answers "unknown node" with its suggestions.
  */
-export async function resolveEnd(access: GraphAccess, folder: string, text: string): Promise<string> {
+async function resolveEnd(access: GraphAccess, folder: string, text: string): Promise<string> {
   const [asId] = await access.nodes(folder, [text]);
   if (asId || /^(sym|file|mod|adr|doc|rationale|unresolved):/.test(text)) return text;
   const r = await access.ask(folder, { query: 'query', text });

@@ -10,7 +10,7 @@ import { ExplorerPanels } from './explorer-panel';
 import { PathFinderView } from './path-finder-view';
 import { nodeAtCursor } from './symbol-at-cursor';
 
-export const GRAPH_VIEW_COMMANDS = {
+const GRAPH_VIEW_COMMANDS = {
   openExplorer: 'knowledgeGraph.openExplorer',
   exploreNeighbors: 'knowledgeGraph.exploreNeighbors',
   findPath: 'knowledgeGraph.findPath',
@@ -20,8 +20,8 @@ export const GRAPH_VIEW_COMMANDS = {
   explorerDrawn: 'knowledgeGraph.explorer.drawn',
 } as const;
 
-export const DEFAULT_NODE_CAP = 500;
-export const DEFAULT_BUDGET = 40;
+const DEFAULT_NODE_CAP = 500;
+const DEFAULT_BUDGET = 40;
 
 export interface GraphViewsApi {
   /** What the explorer last drew: its mode and the node ids drawn one by one (folded ones counted). */
@@ -29,7 +29,7 @@ export interface GraphViewsApi {
 }
 
 /** A node id from a command argument: an id string, or an object carrying one (tree items, lenses). */
-export function idFromArg(arg: unknown): string | undefined {
+function idFromArg(arg: unknown): string | undefined {
   if (typeof arg === 'string' && /^(sym|file|mod|adr|doc|rationale|unresolved):/.test(arg)) return arg;
   if (typeof arg === 'object' && arg !== null) {
     for (const key of ['id', 'nodeId']) {

@@ -9,7 +9,7 @@ import { htmlFor, webviewOptions } from './explorer-panel';
 import { nodeViews } from './graph-answers';
 import { nodeAtCursor } from './symbol-at-cursor';
 
-export const PATH_FINDER_VIEW_ID = 'knowledgeGraph.pathFinder';
+const PATH_FINDER_VIEW_ID = 'knowledgeGraph.pathFinder';
 
 export class PathFinderView implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;

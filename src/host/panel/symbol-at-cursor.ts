@@ -12,7 +12,7 @@ export interface NodeAt {
 }
 
 /** The repo-relative POSIX path of a document inside a folder, or undefined when it lies outside. */
-export function relativePath(folder: string, uri: vscode.Uri): string | undefined {
+function relativePath(folder: string, uri: vscode.Uri): string | undefined {
   const root = vscode.Uri.parse(folder).fsPath;
   const rel = path.relative(root, uri.fsPath);
   if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
