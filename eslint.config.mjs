@@ -16,17 +16,20 @@ const NO_VSCODE = {
 };
 const NO_TYPESCRIPT = {
   group: ['typescript'],
-  message: 'Only the compiler side of the indexer (src/graph/indexer/compiler, indexer/rationale) may load the TypeScript compiler: everything else works from graph.json or plain files (docs/architecture.md, "The compiler boundary").',
+  message:
+    'Only the compiler side of the indexer (src/graph/indexer/compiler, indexer/rationale) may load the TypeScript compiler: everything else works from graph.json or plain files (docs/architecture.md, "The compiler boundary").',
 };
 const FILES_NO_COMPILER = {
   group: ['../compiler/*', '../rationale/*', '../compiler', '../rationale'],
   allowTypeImports: true,
-  message: 'indexer/files (walk, gitignore, read, manifest) is what `kg status` and the extension load to tell staleness: it must never pull in the compiler side, except for types (docs/architecture.md, "The compiler boundary").',
+  message:
+    'indexer/files (walk, gitignore, read, manifest) is what `kg status` and the extension load to tell staleness: it must never pull in the compiler side, except for types (docs/architecture.md, "The compiler boundary").',
 };
 const OUTSIDE_INDEXER_NO_COMPILER = {
   group: ['**/indexer/compiler/*', '**/indexer/rationale/*'],
   allowTypeImports: true,
-  message: 'Outside the indexer only src/graph/index.ts loads the compiler side, lazily (loadEngine): status, io, doctor and queries must start without the compiler (docs/architecture.md, "The compiler boundary").',
+  message:
+    'Outside the indexer only src/graph/index.ts loads the compiler side, lazily (loadEngine): status, io, doctor and queries must start without the compiler (docs/architecture.md, "The compiler boundary").',
 };
 const NO_CYTOSCAPE = {
   group: ['cytoscape', 'cytoscape-*'],
@@ -57,13 +60,39 @@ const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/fixtures/**', 'test/e2e/workspaces/**', '.e2e-artifacts/**', '.demo/**', 'scratch/**', '.knowledge-graph/**', '**/*.d.ts'],
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      'test/fixtures/**',
+      'test/e2e/workspaces/**',
+      '.e2e-artifacts/**',
+      '.demo/**',
+      'scratch/**',
+      '.knowledge-graph/**',
+      '**/*.d.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { console: 'readonly', process: 'readonly', performance: 'readonly', URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable' },
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        performance: 'readonly',
+        URL: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        Buffer: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
@@ -79,7 +108,15 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': [
         'error',
         // node:test runs what describe/it return itself; awaiting them would serialise nothing.
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
     },
@@ -90,9 +127,19 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   { files: ['src/graph/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI) },
-  { files: ['src/graph/**/*.ts'], ignores: ['src/graph/indexer/**', 'src/graph/index.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, OUTSIDE_INDEXER_NO_COMPILER) },
-  { files: ['src/graph/indexer/files/**/*.ts', 'src/graph/indexer/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, FILES_NO_COMPILER) },
-  { files: ['src/graph/model.ts', 'src/graph/ids.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE) },
+  {
+    files: ['src/graph/**/*.ts'],
+    ignores: ['src/graph/indexer/**', 'src/graph/index.ts'],
+    rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, OUTSIDE_INDEXER_NO_COMPILER),
+  },
+  {
+    files: ['src/graph/indexer/files/**/*.ts', 'src/graph/indexer/*.ts'],
+    rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, FILES_NO_COMPILER),
+  },
+  {
+    files: ['src/graph/model.ts', 'src/graph/ids.ts'],
+    rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE),
+  },
   { files: ['src/graph/query/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, QUERY_PURE) },
   { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
   { files: ['src/protocol/**/*.ts'], rules: restrict(NO_VSCODE, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, ENGINE_VIA_FACADE) },

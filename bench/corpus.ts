@@ -46,7 +46,8 @@ export function corpus(name: CorpusName, into?: string): Corpus {
     const source = (f: string) => !/\.(spec|test)\.ts$/.test(f);
     copyDir(path.join(src, 'src'), path.join(root, 'src'), source);
     copyDir(path.join(src, 'extensions'), path.join(root, 'extensions'), source);
-    for (const f of ['fabric.ts', 'index.ts', 'index.node.ts', 'tsconfig.json', 'package.json']) fs.copyFileSync(path.join(src, f), path.join(root, f));
+    for (const f of ['fabric.ts', 'index.ts', 'index.node.ts', 'tsconfig.json', 'package.json'])
+      fs.copyFileSync(path.join(src, f), path.join(root, f));
     if (!into) fs.writeFileSync(marker, '');
     return { name, version, root };
   }
@@ -59,7 +60,15 @@ export function corpus(name: CorpusName, into?: string): Corpus {
       path.join(root, 'tsconfig.json'),
       JSON.stringify(
         {
-          compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], skipLibCheck: true, noEmit: true },
+          compilerOptions: {
+            strict: true,
+            target: 'ES2022',
+            module: 'ESNext',
+            moduleResolution: 'Bundler',
+            lib: ['ES2022', 'DOM'],
+            skipLibCheck: true,
+            noEmit: true,
+          },
           include: ['src'],
         },
         null,

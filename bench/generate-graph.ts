@@ -8,7 +8,21 @@
 // usage: node --import tsx bench/generate-graph.ts <out.json> [edges]
 
 import * as fs from 'node:fs';
-import { compareEdges, compareStrings, edgeKey, fileId, graphSignature, moduleId, symbolId, unresolvedId, type Graph, type GraphEdge, type GraphNode, type Layer, LAYER_OF_RELATION } from '../src/graph';
+import {
+  compareEdges,
+  compareStrings,
+  edgeKey,
+  fileId,
+  graphSignature,
+  moduleId,
+  symbolId,
+  unresolvedId,
+  type Graph,
+  type GraphEdge,
+  type GraphNode,
+  type Layer,
+  LAYER_OF_RELATION,
+} from '../src/graph';
 import { serializeGraph } from '../src/graph';
 import { candidateEdge, exactEdge, unresolvedEdge } from '../src/graph/indexer/edges';
 
@@ -43,8 +57,14 @@ export function generateGraph(targetEdges = 1_000_000, seed = 20240601): Generat
     edges.push(e);
     return true;
   };
-  const exact = (source: string, target: string, relation: GraphEdge['relation'], provenance: 'SYNTAX' | 'FILE_SYSTEM' | 'MODULE_RESOLUTION' | 'TYPESCRIPT_CHECKER', file?: string, line = 1): GraphEdge =>
-    exactEdge(source, target, relation, provenance, file ? { ast: true, evidence: { file, line, column: 3 } } : {});
+  const exact = (
+    source: string,
+    target: string,
+    relation: GraphEdge['relation'],
+    provenance: 'SYNTAX' | 'FILE_SYSTEM' | 'MODULE_RESOLUTION' | 'TYPESCRIPT_CHECKER',
+    file?: string,
+    line = 1,
+  ): GraphEdge => exactEdge(source, target, relation, provenance, file ? { ast: true, evidence: { file, line, column: 3 } } : {});
 
   // Scale the tree to the edge budget: about 40 edges per file end to end.
   const fileCount = Math.max(10, Math.round(targetEdges / 40));
@@ -106,7 +126,8 @@ export function generateGraph(targetEdges = 1_000_000, seed = 20240601): Generat
   for (let i = 0; i < files.length; i++) {
     const imports = 2 + Math.floor(rand() * 6);
     for (let k = 0; k < imports; k++) {
-      const j = rand() < 0.7 ? Math.min(files.length - 1, Math.max(0, i + Math.floor(rand() * 80) - 40)) : Math.floor(rand() * files.length);
+      const j =
+        rand() < 0.7 ? Math.min(files.length - 1, Math.max(0, i + Math.floor(rand() * 80) - 40)) : Math.floor(rand() * files.length);
       if (j !== i) add(exact(fileId(files[i]), fileId(files[j]), 'imports', 'MODULE_RESOLUTION', files[i], 1 + k));
     }
   }
@@ -118,11 +139,21 @@ export function generateGraph(targetEdges = 1_000_000, seed = 20240601): Generat
     const r = rand();
     const line = 1 + Math.floor(rand() * 400);
     if (r < 0.04) {
-      add(unresolvedEdge(source, unresolvedId(`dynamic${Math.floor(rand() * 3000)}`), 'calls', 'any-receiver', { ast: true, evidence: { file, line, column: 5 } }));
+      add(
+        unresolvedEdge(source, unresolvedId(`dynamic${Math.floor(rand() * 3000)}`), 'calls', 'any-receiver', {
+          ast: true,
+          evidence: { file, line, column: 5 },
+        }),
+      );
     } else if (r < 0.1) {
       add(candidateEdge(source, pick(symbols), 'calls', true, { ast: true, evidence: { file, line, column: 5 } }));
     } else {
-      const target = rand() < 0.25 ? popularTarget() : rand() < 0.6 ? pick(symbolsOfFile[Math.min(files.length - 1, fi + Math.floor(rand() * 20))]) : pick(symbols);
+      const target =
+        rand() < 0.25
+          ? popularTarget()
+          : rand() < 0.6
+            ? pick(symbolsOfFile[Math.min(files.length - 1, fi + Math.floor(rand() * 20))])
+            : pick(symbols);
       add(exact(source, target, 'calls', 'TYPESCRIPT_CHECKER', file, line));
     }
   }

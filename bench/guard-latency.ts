@@ -67,13 +67,42 @@ function main(): void {
   const text = guardText(process.argv[2]);
   const symbols = declaredSymbols(REL, text);
   // A graph in which every symbol of the file has a consumer elsewhere: all of them are compared.
-  const nodes: GraphNode[] = [{ id: 'file:src/consumer.ts', kind: 'file', label: 'consumer.ts', sourceFile: 'src/consumer.ts' }, { id: `file:${REL}`, kind: 'file', label: 'edited.ts', sourceFile: REL }];
+  const nodes: GraphNode[] = [
+    { id: 'file:src/consumer.ts', kind: 'file', label: 'consumer.ts', sourceFile: 'src/consumer.ts' },
+    { id: `file:${REL}`, kind: 'file', label: 'edited.ts', sourceFile: REL },
+  ];
   const edges: GraphEdge[] = [];
   for (const s of symbols) {
-    nodes.push({ id: s.id, kind: s.kind as GraphNode['kind'], label: s.label, sourceFile: REL, line: s.line, column: s.column, signature: s.signature, ...(s.exported ? { exported: true as const } : {}) });
-    edges.push({ source: 'file:src/consumer.ts', target: s.id, relation: 'calls', confidence: 'EXACT', provenance: 'TYPESCRIPT_CHECKER', resolution: 'EXTRACTED', evidenceClass: 'DETERMINISTIC', confidenceScore: null, evidence: { file: 'src/consumer.ts', line: 1, column: 1 } });
+    nodes.push({
+      id: s.id,
+      kind: s.kind as GraphNode['kind'],
+      label: s.label,
+      sourceFile: REL,
+      line: s.line,
+      column: s.column,
+      signature: s.signature,
+      ...(s.exported ? { exported: true as const } : {}),
+    });
+    edges.push({
+      source: 'file:src/consumer.ts',
+      target: s.id,
+      relation: 'calls',
+      confidence: 'EXACT',
+      provenance: 'TYPESCRIPT_CHECKER',
+      resolution: 'EXTRACTED',
+      evidenceClass: 'DETERMINISTIC',
+      confidenceScore: null,
+      evidence: { file: 'src/consumer.ts', line: 1, column: 1 },
+    });
   }
-  const graph: Graph = { schemaVersion: 1, graphSignature: '000000000000', layers: ['calls', 'structural'], grammarVersions: {}, nodes, edges };
+  const graph: Graph = {
+    schemaVersion: 1,
+    graphSignature: '000000000000',
+    layers: ['calls', 'structural'],
+    grammarVersions: {},
+    nodes,
+    edges,
+  };
   const index = buildGuardIndex(graph);
   // A keystroke inside a body: a different text each time, no signature changes.
   const at = text.indexOf('return ');
@@ -84,9 +113,17 @@ function main(): void {
   });
   if (found !== 0) throw new Error(`a body edit was reported as ${found} breaking changes`);
   const parse = time((i) => {
-    ts.createSourceFile('/' + REL, variant(i), { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors }, false, ts.ScriptKind.TS);
+    ts.createSourceFile(
+      '/' + REL,
+      variant(i),
+      { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
+      false,
+      ts.ScriptKind.TS,
+    );
   });
-  console.log(JSON.stringify({ lines: text.split('\n').length - 1, bytes: text.length, symbols: symbols.length, runs: RUNS, guard, parse }));
+  console.log(
+    JSON.stringify({ lines: text.split('\n').length - 1, bytes: text.length, symbols: symbols.length, runs: RUNS, guard, parse }),
+  );
 }
 
 main();

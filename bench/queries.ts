@@ -21,7 +21,10 @@ const LOAD_RATIO_BAR = 2.0;
 const P99_BARS: Record<string, number> = { callers: 5, affected: 5, impact: 5, neighbors: 5, query: 5, path: 100, 'god-nodes': 50 };
 
 function run(script: string, args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, script), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} failed:\n${r.stderr}`);
   return r.stdout;
 }
@@ -63,7 +66,8 @@ export function queryBench(samples: number): QueryBenchResult {
   const floor: number[] = [];
   const loadRss: number[] = [];
   const floorRss: number[] = [];
-  const measure = (task: string) => JSON.parse(run('worker.ts', [task, file]).trim().split('\n').pop() as string) as { ms: number; maxRssKb: number };
+  const measure = (task: string) =>
+    JSON.parse(run('worker.ts', [task, file]).trim().split('\n').pop() as string) as { ms: number; maxRssKb: number };
   for (let i = 0; i < samples; i++) {
     const f = measure('graph-parse-floor');
     floor.push(f.ms);
@@ -79,13 +83,23 @@ export function queryBench(samples: number): QueryBenchResult {
   const loadPass = ratio <= LOAD_RATIO_BAR;
   const result: QueryBenchResult = {
     graph: { file, bytes: fs.statSync(file).size, edges: EDGES },
-    load: { loadMs: median(load), parseFloorMs: median(floor), ratio, bar: LOAD_RATIO_BAR, loadRssMb: median(loadRss), parseRssMb: median(floorRss), pass: loadPass },
+    load: {
+      loadMs: median(load),
+      parseFloorMs: median(floor),
+      ratio,
+      bar: LOAD_RATIO_BAR,
+      loadRssMb: median(loadRss),
+      parseRssMb: median(floorRss),
+      pass: loadPass,
+    },
     latency,
     pass: loadPass && Object.values(latency).every((r) => r.pass),
   };
 
   const fmt = (n: number, d = 2) => n.toFixed(d);
-  console.log(`\nqueries on a generated graph: ${EDGES.toLocaleString('en-US')} edges, ${fmt(result.graph.bytes / 1024 / 1024, 0)} MB (${samples} samples, median, each in a fresh process)`);
+  console.log(
+    `\nqueries on a generated graph: ${EDGES.toLocaleString('en-US')} edges, ${fmt(result.graph.bytes / 1024 / 1024, 0)} MB (${samples} samples, median, each in a fresh process)`,
+  );
   console.log(
     `load+index ${fmt(result.load.loadMs, 0)} ms vs JSON.parse ${fmt(result.load.parseFloorMs, 0)} ms: ${fmt(ratio)}× (bar ≤${LOAD_RATIO_BAR}), ` +
       `peak ${fmt(result.load.loadRssMb, 0)}/${fmt(result.load.parseRssMb, 0)} MB  ${loadPass ? 'PASS' : 'FAIL'}`,
@@ -94,7 +108,16 @@ export function queryBench(samples: number): QueryBenchResult {
   for (const [name, r] of Object.entries(latency)) {
     const wall = `${fmt(r.wall.p50, 3)}/${fmt(r.wall.p99, 3)}/${fmt(r.wall.max, 1)}`;
     console.log(
-      [name.padEnd(10), String(r.n).padStart(5), fmt(r.cpu.p50, 3).padStart(11), fmt(r.cpu.p99, 3).padStart(11), fmt(r.cpu.max, 3).padStart(11), `≤${r.bar}`.padStart(9), wall.padStart(22), r.pass ? '  PASS' : '  FAIL'].join(' '),
+      [
+        name.padEnd(10),
+        String(r.n).padStart(5),
+        fmt(r.cpu.p50, 3).padStart(11),
+        fmt(r.cpu.p99, 3).padStart(11),
+        fmt(r.cpu.max, 3).padStart(11),
+        `≤${r.bar}`.padStart(9),
+        wall.padStart(22),
+        r.pass ? '  PASS' : '  FAIL',
+      ].join(' '),
     );
   }
   return result;

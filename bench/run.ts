@@ -18,11 +18,13 @@ interface Sample {
 }
 
 function measure(task: string, root: string): Sample {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker.ts'), task, root], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker.ts'), task, root], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) throw new Error(`${task} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop() as string) as Sample;
 }
-
 
 interface Comparison {
   corpus: string;
@@ -83,7 +85,8 @@ function prepareIncremental(name: 'rxjs'): Corpus {
   const r = spawnSync(process.execPath, [cli, 'build', '--apply', '--no-server', '--root', root], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`preparing ${root} failed:\n${r.stderr}`);
   fs.mkdirSync(root + '.saved');
-  for (const f of ['graph.json', 'graph.manifest.json']) fs.copyFileSync(path.join(root, '.knowledge-graph', f), path.join(root + '.saved', f));
+  for (const f of ['graph.json', 'graph.manifest.json'])
+    fs.copyFileSync(path.join(root, '.knowledge-graph', f), path.join(root + '.saved', f));
   fs.copyFileSync(path.join(root, EDIT_FILE), path.join(root + '.saved', path.basename(EDIT_FILE)));
   return { ...base, root };
 }
@@ -105,7 +108,8 @@ function startBuildServer(root: string): { stop(): void } {
   fs.closeSync(log);
   const t0 = Date.now();
   while (!/listening on/.test(fs.readFileSync(logFile, 'utf8'))) {
-    if (child.exitCode !== null || Date.now() - t0 > 120_000) throw new Error(`the build server did not start:\n${fs.readFileSync(logFile, 'utf8')}`);
+    if (child.exitCode !== null || Date.now() - t0 > 120_000)
+      throw new Error(`the build server did not start:\n${fs.readFileSync(logFile, 'utf8')}`);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
   }
   process.env.KG_SERVER_DIR = dir;
@@ -149,7 +153,9 @@ function main(): void {
   }
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log(`samples per measurement: ${SAMPLES} (median), each in a fresh process\n`);
-  console.log('corpus          subject              floor            subject ms   floor ms   time ×  (bar)   peak MB subj/floor   mem ×  (bar)   result');
+  console.log(
+    'corpus          subject              floor            subject ms   floor ms   time ×  (bar)   peak MB subj/floor   mem ×  (bar)   result',
+  );
   for (const r of results) {
     console.log(
       [
@@ -214,7 +220,9 @@ function guardSection(c: Corpus, outDir: string): void {
   };
   const pass = g.guard.cpu.p50 <= GUARD_BAR_MS;
   const fmt = (n: number) => n.toFixed(2);
-  console.log(`\neditor guard on a ${g.lines}-line file of ${c.name}@${c.version} sources (${g.symbols} symbols, all guarded; ${g.runs} keystrokes in one process)`);
+  console.log(
+    `\neditor guard on a ${g.lines}-line file of ${c.name}@${c.version} sources (${g.symbols} symbols, all guarded; ${g.runs} keystrokes in one process)`,
+  );
   console.log(
     `guard cpu p50 ${fmt(g.guard.cpu.p50)} ms, p99 ${fmt(g.guard.cpu.p99)} ms (wall p50 ${fmt(g.guard.wall.p50)} ms) vs parse alone cpu p50 ${fmt(g.parse.cpu.p50)} ms: ` +
       `${fmt(g.guard.cpu.p50 / g.parse.cpu.p50)}×; bar p50 ≤ ${GUARD_BAR_MS} ms  ${pass ? 'PASS' : 'FAIL'}`,

@@ -96,10 +96,14 @@ async function measure(count: number, nodeCap: number, bar: number | undefined):
       await wp.post({ type: 'show', request: { mode: 'neighbors', id: focus.id } });
       const done = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors', since, 120_000);
       const cpu1 = childCpuMs();
-      const request = (await wp.page.evaluate<Posted[]>(`window.__kg.posted.slice(${since}, ${since} + 3)`)).find((p) => p.m.type === 'neighbors');
+      const request = (await wp.page.evaluate<Posted[]>(`window.__kg.posted.slice(${since}, ${since} + 3)`)).find(
+        (p) => p.m.type === 'neighbors',
+      );
       if (!request) throw new Error('no neighbors request seen');
       drawn = done.m as Extract<WebviewMessage, { type: 'drawn' }>;
-      const measures = await wp.page.evaluate<Array<[string, number]>>(`performance.getEntriesByType('measure').map((m) => [m.name, m.duration])`);
+      const measures = await wp.page.evaluate<Array<[string, number]>>(
+        `performance.getEntriesByType('measure').map((m) => [m.name, m.duration])`,
+      );
       if (i === 0) continue;
       samples.push(done.t - request.t);
       cpu.push(cpu1 - cpu0);
@@ -129,7 +133,12 @@ async function measure(count: number, nodeCap: number, bar: number | undefined):
 
 async function main(): Promise<void> {
   const dist = await buildWebviewBundles();
-  const bundles = Object.fromEntries(fs.readdirSync(dist).filter((f) => f.endsWith('.js')).map((f) => [f, fs.statSync(path.join(dist, f)).size]));
+  const bundles = Object.fromEntries(
+    fs
+      .readdirSync(dist)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => [f, fs.statSync(path.join(dist, f)).size]),
+  );
   const rows: Row[] = [];
   rows.push(await measure(40, 2000, undefined));
   rows.push(await measure(200, 2000, 500));
@@ -138,7 +147,9 @@ async function main(): Promise<void> {
   rows.push(await measure(1000, 500, undefined));
   const bundlePass = (bundles['explorer.js'] ?? Infinity) <= BUNDLE_BAR;
   const load = os.loadavg()[0];
-  console.log(`\nwebview: request → laid out and painted, headless Chromium, production bundle, ${SAMPLES} samples (median); load average ${load.toFixed(1)} on ${os.cpus().length} cores`);
+  console.log(
+    `\nwebview: request → laid out and painted, headless Chromium, production bundle, ${SAMPLES} samples (median); load average ${load.toFixed(1)} on ${os.cpus().length} cores`,
+  );
   console.log('nodes  cap    drawn  folded   median ms   CPU ms   layout ms   paint ms   bar      result   samples (wall ms)');
   for (const r of rows) {
     console.log(
@@ -157,10 +168,16 @@ async function main(): Promise<void> {
       ].join(' '),
     );
   }
-  for (const [f, size] of Object.entries(bundles)) console.log(`bundle ${f}: ${(size / 1024).toFixed(0)} kB${f === 'explorer.js' ? ` (bar ≤ ${BUNDLE_BAR / 1024} kB) ${bundlePass ? 'PASS' : 'FAIL'}` : ''}`);
+  for (const [f, size] of Object.entries(bundles))
+    console.log(
+      `bundle ${f}: ${(size / 1024).toFixed(0)} kB${f === 'explorer.js' ? ` (bar ≤ ${BUNDLE_BAR / 1024} kB) ${bundlePass ? 'PASS' : 'FAIL'}` : ''}`,
+    );
   const outDir = path.join(__dirname, 'results');
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, 'webview.json'), JSON.stringify({ samples: SAMPLES, loadAverage: load, rows, bundles, bundlePass }, null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(outDir, 'webview.json'),
+    JSON.stringify({ samples: SAMPLES, loadAverage: load, rows, bundles, bundlePass }, null, 2) + '\n',
+  );
   if (!bundlePass || rows.some((r) => !r.pass)) process.exitCode = 1;
 }
 

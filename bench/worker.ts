@@ -44,7 +44,13 @@ const typecheckFloor: Task = (root) => {
         const sf = program.getSourceFile(f);
         if (!sf) continue;
         const visit = (n: ts.Node): void => {
-          if (ts.isCallExpression(n) || ts.isNewExpression(n) || ts.isTaggedTemplateExpression(n) || ts.isDecorator(n) || ts.isJsxOpeningLikeElement(n)) {
+          if (
+            ts.isCallExpression(n) ||
+            ts.isNewExpression(n) ||
+            ts.isTaggedTemplateExpression(n) ||
+            ts.isDecorator(n) ||
+            ts.isJsxOpeningLikeElement(n)
+          ) {
             if (checker.getResolvedSignature(n)) resolved++;
           }
           ts.forEachChild(n, visit);
@@ -125,7 +131,10 @@ const cliIncremental: Task = (root) => {
   editedCopy(root);
   if (!process.env.KG_SERVER_DIR) throw new Error('cli-incremental needs the build server run.ts starts');
   return () =>
-    cliBuild(root, [], /built by the build server[\s\S]*incremental build: 1 changed, 0 added, 0 deleted; 1 file parsed/, { ...process.env, KG_SERVER: 'on' });
+    cliBuild(root, [], /built by the build server[\s\S]*incremental build: 1 changed, 0 added, 0 deleted; 1 file parsed/, {
+      ...process.env,
+      KG_SERVER: 'on',
+    });
 };
 
 /** The extension's warm rebuild: a session that has built once (untimed), then one edit. */
@@ -136,7 +145,8 @@ const warmRebuild: Task = (root) => {
   fs.writeFileSync(path.join(root, EDIT_FILE), editOneLine(fs.readFileSync(path.join(root, EDIT_FILE), 'utf8')));
   return () => {
     const r = session.rebuild();
-    if (r.mode !== 'incremental' || r.delta.extracted !== 1) throw new Error(`the warm rebuild was ${r.mode}, ${r.delta.extracted} files parsed`);
+    if (r.mode !== 'incremental' || r.delta.extracted !== 1)
+      throw new Error(`the warm rebuild was ${r.mode}, ${r.delta.extracted} files parsed`);
   };
 };
 

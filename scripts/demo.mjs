@@ -14,14 +14,18 @@ if (!fs.existsSync(path.join(root, 'src'))) {
   fs.copyFileSync(path.join(src, 'tsconfig.json'), path.join(root, 'tsconfig.json'));
 }
 const cli = path.join(repo, 'dist', 'cli.js');
-const build = spawnSync(process.execPath, [cli, 'build', '--apply', '--no-server', '--root', root], { stdio: ['ignore', 'inherit', 'inherit'] });
+const build = spawnSync(process.execPath, [cli, 'build', '--apply', '--no-server', '--root', root], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 const graphFile = path.join(root, '.knowledge-graph', 'graph.json');
 const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8'));
 const count = (pred) => graph.edges.filter(pred).length;
 const calls = (c) => count((e) => e.relation === 'calls' && e.confidence === c);
 console.log(`\nGraph of rxjs sources: ${graph.nodes.length} nodes, ${graph.edges.length} edges, layers ${graph.layers.join(', ')}`);
-console.log(`calls: ${calls('EXACT')} EXACT (proven by the checker), ${calls('CANDIDATE')} CANDIDATE (name guesses), ${calls('UNRESOLVED')} UNRESOLVED (listed holes)`);
+console.log(
+  `calls: ${calls('EXACT')} EXACT (proven by the checker), ${calls('CANDIDATE')} CANDIDATE (name guesses), ${calls('UNRESOLVED')} UNRESOLVED (listed holes)`,
+);
 const god = spawnSync(process.execPath, [cli, 'god-nodes', '--top', '10', '--graph', graphFile], { encoding: 'utf8' });
 if (god.status !== 0) {
   process.stderr.write(god.stderr);

@@ -31,14 +31,17 @@ const edges = [
 ];
 
 function distToSegment(px_, py, a, b) {
-  const dx = b.x - a.x, dy = b.y - a.y;
+  const dx = b.x - a.x,
+    dy = b.y - a.y;
   const t = Math.max(0, Math.min(1, ((px_ - a.x) * dx + (py - a.y) * dy) / (dx * dx + dy * dy)));
   return { d: Math.hypot(px_ - (a.x + t * dx), py - (a.y + t * dy)), t, len: Math.hypot(dx, dy) };
 }
 
 function colourAt(x, y) {
   // rounded square background, radius 24
-  const r = 24, cx = Math.min(Math.max(x, r), N - r), cy = Math.min(Math.max(y, r), N - r);
+  const r = 24,
+    cx = Math.min(Math.max(x, r), N - r),
+    cy = Math.min(Math.max(y, r), N - r);
   if (Math.hypot(x - cx, y - cy) > r) return null;
   let c = bg;
   for (const [a, b, dashed] of edges) {
@@ -54,17 +57,26 @@ function colourAt(x, y) {
 
 for (let y = 0; y < N; y++) {
   for (let x = 0; x < N; x++) {
-    let r = 0, g = 0, b = 0, a = 0;
+    let r = 0,
+      g = 0,
+      b = 0,
+      a = 0;
     for (let sy = 0; sy < S; sy++) {
       for (let sx = 0; sx < S; sx++) {
         const c = colourAt(x + (sx + 0.5) / S, y + (sy + 0.5) / S);
         if (!c) continue;
-        r += c[0]; g += c[1]; b += c[2]; a += 1;
+        r += c[0];
+        g += c[1];
+        b += c[2];
+        a += 1;
       }
     }
     const k = (y * N + x) * 4;
     const n = S * S;
-    px[k] = a ? r / a : 0; px[k + 1] = a ? g / a : 0; px[k + 2] = a ? b / a : 0; px[k + 3] = (255 * a) / n;
+    px[k] = a ? r / a : 0;
+    px[k + 1] = a ? g / a : 0;
+    px[k + 2] = a ? b / a : 0;
+    px[k + 3] = (255 * a) / n;
   }
 }
 
@@ -85,14 +97,21 @@ const crc = (buf) => {
   return (c ^ 0xffffffff) >>> 0;
 };
 const chunk = (type, data) => {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
   const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const c = Buffer.alloc(4); c.writeUInt32BE(crc(td));
+  const c = Buffer.alloc(4);
+  c.writeUInt32BE(crc(td));
   return Buffer.concat([len, td, c]);
 };
 const ihdr = Buffer.alloc(13);
-ihdr.writeUInt32BE(N, 0); ihdr.writeUInt32BE(N, 4);
-ihdr[8] = 8; ihdr[9] = 6; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0; // 8-bit RGBA
+ihdr.writeUInt32BE(N, 0);
+ihdr.writeUInt32BE(N, 4);
+ihdr[8] = 8;
+ihdr[9] = 6;
+ihdr[10] = 0;
+ihdr[11] = 0;
+ihdr[12] = 0; // 8-bit RGBA
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   chunk('IHDR', ihdr),

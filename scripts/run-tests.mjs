@@ -49,7 +49,11 @@ for (const t of tier === 'all' ? TIERS : [tier]) {
   const concurrency = t === 'unit' ? Math.max(1, Math.min(2, os.availableParallelism())) : 1;
   console.log(`[tests] ${t}: ${files.length} file${files.length === 1 ? '' : 's'}`);
   const started = Date.now();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+    { stdio: 'inherit', env },
+  );
   console.log(`[tests] ${t}: ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

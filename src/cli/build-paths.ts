@@ -19,7 +19,8 @@ export function checkBuildPaths(cwd: string, root: string | undefined, out: stri
   if (out === undefined) return;
   if (out.trim() === '') throw new UsageError('--out must name a file (it is empty)');
   try {
-    if (fs.statSync(path.resolve(cwd, out)).isDirectory()) throw new UsageError(`--out must name a file, not a folder: ${out} (for example ${path.join(out, 'graph.json')})`);
+    if (fs.statSync(path.resolve(cwd, out)).isDirectory())
+      throw new UsageError(`--out must name a file, not a folder: ${out} (for example ${path.join(out, 'graph.json')})`);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     // a graph that does not exist yet is what --out usually names

@@ -8,7 +8,11 @@ import { defaultGraphFile, repositoryOfGraph } from '../graph';
 import type { CliIo } from './streams';
 import { findRepositoryRoot } from './find-root';
 
-export function resolveGraphPaths(io: CliIo, graph: string | undefined, root: string | undefined): { graph: string; root: string; shown: string } {
+export function resolveGraphPaths(
+  io: CliIo,
+  graph: string | undefined,
+  root: string | undefined,
+): { graph: string; root: string; shown: string } {
   let rootAbs: string;
   let graphAbs: string;
   if (graph !== undefined) {

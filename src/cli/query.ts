@@ -5,7 +5,25 @@
 
 import * as path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { answerQuery, DEFAULT_BUDGET, DEFAULT_GRAPH_PATH, DEFAULT_TOP, defaultGraphFile, GRAPH_DIR, graphStatus, loadGraphFile, QUERY_LIMIT, QUERY_NAMES, readPrevious, repositoryOfGraph, type QueryName, type QueryRequest, type QueryResult, type Staleness, type Unavailable } from '../graph';
+import {
+  answerQuery,
+  DEFAULT_BUDGET,
+  DEFAULT_GRAPH_PATH,
+  DEFAULT_TOP,
+  defaultGraphFile,
+  GRAPH_DIR,
+  graphStatus,
+  loadGraphFile,
+  QUERY_LIMIT,
+  QUERY_NAMES,
+  readPrevious,
+  repositoryOfGraph,
+  type QueryName,
+  type QueryRequest,
+  type QueryResult,
+  type Staleness,
+  type Unavailable,
+} from '../graph';
 import { findRepositoryRoot } from './find-root';
 import type { Command } from './run';
 import { EXIT, type CliIo } from './streams';
@@ -112,7 +130,14 @@ function usageOf(name: QueryName): string {
 
 function helpOf(name: QueryName): string {
   const spec = SPECS[name];
-  const options = optionLines([...(spec.option ? [spec.option] : []), ['--graph FILE', `The graph to read (default: ${DEFAULT_GRAPH_PATH} in the repository around\nthe working directory: the nearest folder above with ${GRAPH_DIR} or .git).`], COMMON_OPTIONS.help]);
+  const options = optionLines([
+    ...(spec.option ? [spec.option] : []),
+    [
+      '--graph FILE',
+      `The graph to read (default: ${DEFAULT_GRAPH_PATH} in the repository around\nthe working directory: the nearest folder above with ${GRAPH_DIR} or .git).`,
+    ],
+    COMMON_OPTIONS.help,
+  ]);
   return `${usageOf(name)}\n${spec.help}\n\nOptions:\n${options}\n\n${EXITS}\n`;
 }
 
@@ -127,7 +152,8 @@ export const QUERY_COMMANDS: Command[] = QUERY_NAMES.map((name) => ({
 
 function positiveInteger(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${flag} must be a whole number, at least 1 (got "${text}")`);
+  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(`--${flag} must be a whole number, at least 1 (got "${text}")`);
   return Number(text);
 }
 

@@ -32,18 +32,49 @@ export interface Command {
 }
 
 const COMMANDS: readonly Command[] = [
-  { name: 'build', group: 'command', summary: 'Build the knowledge graph (dry run unless --apply).', help: BUILD_HELP, run: (args, io, ctx) => runBuild(args, io, ctx.build, ctx.server) },
-  { name: 'doctor', group: 'command', summary: 'Check a graph against the six invariants.', help: DOCTOR_HELP, run: (args, io) => runDoctorCommand(args, io) },
-  { name: 'status', group: 'command', summary: 'List files changed since the graph was built.', help: STATUS_HELP, run: (args, io) => runStatus(args, io) },
+  {
+    name: 'build',
+    group: 'command',
+    summary: 'Build the knowledge graph (dry run unless --apply).',
+    help: BUILD_HELP,
+    run: (args, io, ctx) => runBuild(args, io, ctx.build, ctx.server),
+  },
+  {
+    name: 'doctor',
+    group: 'command',
+    summary: 'Check a graph against the six invariants.',
+    help: DOCTOR_HELP,
+    run: (args, io) => runDoctorCommand(args, io),
+  },
+  {
+    name: 'status',
+    group: 'command',
+    summary: 'List files changed since the graph was built.',
+    help: STATUS_HELP,
+    run: (args, io) => runStatus(args, io),
+  },
   {
     name: 'server',
     group: 'command',
     summary: 'The background build server kg build uses: status, stop.',
     help: SERVER_HELP,
-    run: (args, io, ctx) => runServerCommand(args, io, ctx.server, (buildArgs, clientIo, build) => run(['build', ...buildArgs], clientIo, { build })),
+    run: (args, io, ctx) =>
+      runServerCommand(args, io, ctx.server, (buildArgs, clientIo, build) => run(['build', ...buildArgs], clientIo, { build })),
   },
-  { name: 'config', group: 'command', summary: 'The graph configuration as it resolves (mode, rules, problems).', help: CONFIG_HELP, run: (args, io) => runConfig(args, io) },
-  { name: 'check', group: 'command', summary: 'Breaking changes against the graph, for CI (exit 1 in strict mode).', help: CHECK_HELP, run: (args, io) => runCheck(args, io) },
+  {
+    name: 'config',
+    group: 'command',
+    summary: 'The graph configuration as it resolves (mode, rules, problems).',
+    help: CONFIG_HELP,
+    run: (args, io) => runConfig(args, io),
+  },
+  {
+    name: 'check',
+    group: 'command',
+    summary: 'Breaking changes against the graph, for CI (exit 1 in strict mode).',
+    help: CHECK_HELP,
+    run: (args, io) => runCheck(args, io),
+  },
   ...QUERY_COMMANDS,
 ];
 

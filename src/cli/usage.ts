@@ -19,9 +19,12 @@ export function parseCommandArgs<const O extends Options, const P extends boolea
   allowPositionals?: P,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: P; strict: true }>> {
   try {
-    return parseArgs({ args, options, allowPositionals: (allowPositionals ?? false) as P, strict: true }) as ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: P; strict: true }>>;
+    return parseArgs({ args, options, allowPositionals: (allowPositionals ?? false) as P, strict: true }) as ReturnType<
+      typeof parseArgs<{ args: string[]; options: O; allowPositionals: P; strict: true }>
+    >;
   } catch (e) {
-    if (typeof (e as { code?: unknown }).code === 'string' && (e as { code: string }).code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((e as Error).message);
+    if (typeof (e as { code?: unknown }).code === 'string' && (e as { code: string }).code.startsWith('ERR_PARSE_ARGS_'))
+      throw new UsageError((e as Error).message);
     throw e;
   }
 }
@@ -33,7 +36,10 @@ export function asksForHelp(args: readonly string[]): boolean {
 }
 
 /** Options as a help page lists them, the descriptions aligned in one column. */
-export function optionLines(rows: Array<[flag: string, description: string]>, width = Math.max(...rows.map(([flag]) => flag.length)) + 2): string {
+export function optionLines(
+  rows: Array<[flag: string, description: string]>,
+  width = Math.max(...rows.map(([flag]) => flag.length)) + 2,
+): string {
   return rows
     .map(([flag, description]) => {
       const [first, ...rest] = description.split('\n');

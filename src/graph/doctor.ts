@@ -36,7 +36,7 @@ const DOCTOR_RULE_DESCRIPTIONS: Readonly<Record<DoctorRule, string>> = {
   missing_evidence_file: 'an edge whose evidence file is not a file node',
   duplicate_stable_key: 'one stable key (node id) on two nodes',
   unknown_confidence: 'a confidence, provenance or other value outside the vocabulary, or EXACT backed by non-exact provenance',
-  invalid_repository_ownership: "a node or edge whose owning file does not match its id, its containment or its evidence",
+  invalid_repository_ownership: 'a node or edge whose owning file does not match its id, its containment or its evidence',
 };
 
 /** At most this many samples are listed under a failing rule. */
@@ -146,7 +146,12 @@ export function runDoctor(graph: unknown): DoctorReport {
       return;
     }
     if (byId.has(id)) {
-      c.add('duplicate_stable_key', 'node', id, `the id is used by more than one node (kinds ${String(byId.get(id)?.kind)} and ${String(n.kind)})`);
+      c.add(
+        'duplicate_stable_key',
+        'node',
+        id,
+        `the id is used by more than one node (kinds ${String(byId.get(id)?.kind)} and ${String(n.kind)})`,
+      );
       return;
     }
     byId.set(id, n);
@@ -208,24 +213,33 @@ export function runDoctor(graph: unknown): DoctorReport {
     const target = str(e.target);
     const vocab: string[] = [];
     if (source === undefined || target === undefined) vocab.push('source and target must be strings');
-    if (!(RELATIONS as readonly unknown[]).includes(e.relation)) vocab.push(`relation ${JSON.stringify(e.relation)} is not in the vocabulary`);
-    if (!(CONFIDENCES as readonly unknown[]).includes(e.confidence)) vocab.push(`confidence ${JSON.stringify(e.confidence)} is not in the vocabulary`);
-    if (!(PROVENANCES as readonly unknown[]).includes(e.provenance)) vocab.push(`provenance ${JSON.stringify(e.provenance)} is not in the vocabulary`);
-    if (!(RESOLUTIONS as readonly unknown[]).includes(e.resolution)) vocab.push(`resolution ${JSON.stringify(e.resolution)} is not in the vocabulary`);
-    if (!(EVIDENCE_CLASSES as readonly unknown[]).includes(e.evidenceClass)) vocab.push(`evidenceClass ${JSON.stringify(e.evidenceClass)} is not in the vocabulary`);
-    if (e.reason !== undefined && !(UNRESOLVED_REASONS as readonly unknown[]).includes(e.reason)) vocab.push(`reason ${JSON.stringify(e.reason)} is not in the vocabulary`);
+    if (!(RELATIONS as readonly unknown[]).includes(e.relation))
+      vocab.push(`relation ${JSON.stringify(e.relation)} is not in the vocabulary`);
+    if (!(CONFIDENCES as readonly unknown[]).includes(e.confidence))
+      vocab.push(`confidence ${JSON.stringify(e.confidence)} is not in the vocabulary`);
+    if (!(PROVENANCES as readonly unknown[]).includes(e.provenance))
+      vocab.push(`provenance ${JSON.stringify(e.provenance)} is not in the vocabulary`);
+    if (!(RESOLUTIONS as readonly unknown[]).includes(e.resolution))
+      vocab.push(`resolution ${JSON.stringify(e.resolution)} is not in the vocabulary`);
+    if (!(EVIDENCE_CLASSES as readonly unknown[]).includes(e.evidenceClass))
+      vocab.push(`evidenceClass ${JSON.stringify(e.evidenceClass)} is not in the vocabulary`);
+    if (e.reason !== undefined && !(UNRESOLVED_REASONS as readonly unknown[]).includes(e.reason))
+      vocab.push(`reason ${JSON.stringify(e.reason)} is not in the vocabulary`);
     const toUnresolved = target?.startsWith(UNRESOLVED_PREFIX) ?? false;
     if (e.confidence === 'EXACT') {
-      if (typeof e.provenance === 'string' && !exact.has(e.provenance) && vocab.length === 0) vocab.push(`EXACT backed by non-exact provenance ${e.provenance}`);
+      if (typeof e.provenance === 'string' && !exact.has(e.provenance) && vocab.length === 0)
+        vocab.push(`EXACT backed by non-exact provenance ${e.provenance}`);
       if (e.resolution !== 'EXTRACTED' && vocab.length === 0) vocab.push(`EXACT with resolution ${String(e.resolution)}`);
       if (e.evidenceClass !== 'DETERMINISTIC' && vocab.length === 0) vocab.push(`EXACT with evidenceClass ${String(e.evidenceClass)}`);
     } else if (e.confidence === 'CANDIDATE') {
-      if (e.provenance !== 'NAME_MATCH' && vocab.length === 0) vocab.push(`CANDIDATE with provenance ${String(e.provenance)} (a guess is a NAME_MATCH)`);
+      if (e.provenance !== 'NAME_MATCH' && vocab.length === 0)
+        vocab.push(`CANDIDATE with provenance ${String(e.provenance)} (a guess is a NAME_MATCH)`);
     } else if (e.confidence === 'UNRESOLVED') {
       if (!toUnresolved && vocab.length === 0) vocab.push('UNRESOLVED edge whose target is not unresolved:<name>');
       if (e.provenance !== 'NONE' && vocab.length === 0) vocab.push(`UNRESOLVED with provenance ${String(e.provenance)}`);
     }
-    if (toUnresolved && e.confidence !== 'UNRESOLVED' && vocab.length === 0) vocab.push(`${String(e.confidence)} edge to an unresolved placeholder`);
+    if (toUnresolved && e.confidence !== 'UNRESOLVED' && vocab.length === 0)
+      vocab.push(`${String(e.confidence)} edge to an unresolved placeholder`);
     if (vocab.length > 0) c.add('unknown_confidence', 'edge', key, vocab.join('; '));
 
     if (e.confidence === 'EXACT' && source !== undefined && target !== undefined) {
@@ -261,7 +275,8 @@ export function runDoctor(graph: unknown): DoctorReport {
       continue;
     }
     if (p.prefix === 'mod') {
-      if (sf !== undefined) c.add('invalid_repository_ownership', 'node', id, `a module is derived from the file set and has no sourceFile (has ${sf})`);
+      if (sf !== undefined)
+        c.add('invalid_repository_ownership', 'node', id, `a module is derived from the file set and has no sourceFile (has ${sf})`);
       const from = containers.get(id) ?? [];
       for (const s of from) {
         const sp = parseId(s);
@@ -291,14 +306,21 @@ export function runDoctor(graph: unknown): DoctorReport {
         if (s !== want) c.add('invalid_repository_ownership', 'node', id, `contained by ${s}; its module is ${want}`);
       } else {
         const owner = ownerFile(byId.get(s), s);
-        if (owner !== sf) c.add('invalid_repository_ownership', 'node', id, `contained by ${s}, which belongs to ${owner ?? 'no file'}, not ${sf}`);
+        if (owner !== sf)
+          c.add('invalid_repository_ownership', 'node', id, `contained by ${s}, which belongs to ${owner ?? 'no file'}, not ${sf}`);
       }
     }
   }
 
   const rules: DoctorRuleResult[] = DOCTOR_RULES.map((rule) => {
     const r = c.results.get(rule) as { count: number; samples: DoctorSample[] };
-    return { rule, description: DOCTOR_RULE_DESCRIPTIONS[rule], status: r.count === 0 ? 'PASS' : 'FAIL', count: r.count, samples: r.samples };
+    return {
+      rule,
+      description: DOCTOR_RULE_DESCRIPTIONS[rule],
+      status: r.count === 0 ? 'PASS' : 'FAIL',
+      count: r.count,
+      samples: r.samples,
+    };
   });
   return { ok: rules.every((r) => r.status === 'PASS'), nodes: nodes.length, edges: edges.length, rules };
 }

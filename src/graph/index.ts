@@ -21,21 +21,8 @@ export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
 export { queryIds, QUERY_LIMIT } from './query/search-ids';
 export { queryWhy, symbolAt } from './query/why';
 export type * from './query/shapes';
-export {
-  runDoctor,
-  formatDoctorReport,
-  DOCTOR_RULES,
-  DOCTOR_SAMPLE_LIMIT,
-  type DoctorRule,
-} from './doctor';
-export {
-  MODES,
-  modeRank,
-  readGraphConfig,
-  resolveGraphConfig,
-  type GraphConfigReport,
-  type Mode,
-} from './governance/config';
+export { runDoctor, formatDoctorReport, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
+export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';
 export {
   breakingChanges,
@@ -46,13 +33,7 @@ export {
   type Guarded,
   type GuardIndex,
 } from './governance/breaking';
-export {
-  formatBreakingChange,
-  guardDiagnostics,
-  GUARD_CODE,
-  GUARD_SOURCE,
-  type GuardDiagnostic,
-} from './governance/diagnostics';
+export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic } from './governance/diagnostics';
 export { EditorGuard } from './governance/editor-guard';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
 export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';

@@ -226,11 +226,7 @@ export function compareStrings(a: string, b: string): number {
 }
 
 export function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  return (
-    compareStrings(a.source, b.source) ||
-    compareStrings(a.target, b.target) ||
-    compareStrings(a.relation, b.relation)
-  );
+  return compareStrings(a.source, b.source) || compareStrings(a.target, b.target) || compareStrings(a.relation, b.relation);
 }
 
 /** The identity of an edge: one edge per (source, target, relation). NUL cannot occur in an id. */

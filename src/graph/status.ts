@@ -3,7 +3,15 @@
 // manifest are enough — so `kg status`, the query commands and the editor's stale markers stay
 // light (the builder and TypeScript load only to build).
 
-import { hashInputs, parseManifest, sha256Hex, staleness, walkInputPaths, type Manifest, type StalenessReport } from './indexer/files/manifest';
+import {
+  hashInputs,
+  parseManifest,
+  sha256Hex,
+  staleness,
+  walkInputPaths,
+  type Manifest,
+  type StalenessReport,
+} from './indexer/files/manifest';
 import { nodeFileHost, type FileHost } from './indexer/files/file-host';
 import { DEFAULT_MAX_FILE_BYTES, readSource } from './indexer/files/read';
 import { walk } from './indexer/files/walk';
@@ -34,13 +42,25 @@ export function fingerprintTree(root: string, m: Manifest, host: FileHost = node
 export type GraphStatus = ({ available: true } & StalenessReport) | { available: false; reason: string };
 
 /** What changed in the working tree at `root` since the graph in `previous` was built. */
-export function graphStatus(root: string, previous: { graphText?: string; manifestText?: string }, host: FileHost = nodeFileHost): GraphStatus {
+export function graphStatus(
+  root: string,
+  previous: { graphText?: string; manifestText?: string },
+  host: FileHost = nodeFileHost,
+): GraphStatus {
   if (previous.graphText === undefined) return { available: false, reason: 'there is no graph.json; build one with kg build --apply' };
-  if (previous.manifestText === undefined) return { available: false, reason: 'there is no manifest beside graph.json, so what it was built from is unknown; rebuild with kg build --apply' };
+  if (previous.manifestText === undefined)
+    return {
+      available: false,
+      reason: 'there is no manifest beside graph.json, so what it was built from is unknown; rebuild with kg build --apply',
+    };
   const parsed = parseManifest(previous.manifestText);
   if ('problem' in parsed) return { available: false, reason: parsed.problem };
   if (parsed.manifest.graphSha256 !== sha256Hex(previous.graphText)) {
-    return { available: false, reason: 'the manifest does not describe the current graph.json (an interrupted build, or an edited graph); rebuild with kg build --apply' };
+    return {
+      available: false,
+      reason:
+        'the manifest does not describe the current graph.json (an interrupted build, or an edited graph); rebuild with kg build --apply',
+    };
   }
   const st = host.stat(root);
   if (!st || st.type !== 'directory') throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);

@@ -125,7 +125,9 @@ export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphAp
 
 /** `knowledgeGraph.buildOnOpen`: builds each folder whose graph is missing or stale, once, after loading. */
 async function buildOnOpen(graph: GraphService, builds: BuildService): Promise<void> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => vscode.workspace.getConfiguration('knowledgeGraph', f.uri).get<boolean>('buildOnOpen', false));
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) =>
+    vscode.workspace.getConfiguration('knowledgeGraph', f.uri).get<boolean>('buildOnOpen', false),
+  );
   if (folders.length === 0) return;
   await graph.settled();
   for (const f of folders) {

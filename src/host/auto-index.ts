@@ -48,7 +48,10 @@ export class AutoIndex implements vscode.Disposable {
   private scheduler(folder: string): BuildScheduler<BuildOutcome> {
     let s = this.schedulers.get(folder);
     if (!s) {
-      s = new BuildScheduler<BuildOutcome>(() => this.build(folder), { delayMs: AUTO_INDEX_DELAY_MS, onSettled: (o) => this.settled(folder, o) });
+      s = new BuildScheduler<BuildOutcome>(() => this.build(folder), {
+        delayMs: AUTO_INDEX_DELAY_MS,
+        onSettled: (o) => this.settled(folder, o),
+      });
       this.schedulers.set(folder, s);
     }
     return s;
@@ -68,7 +71,8 @@ export class AutoIndex implements vscode.Disposable {
         this.savedAt.set(folder, saved);
         continue;
       }
-      if (outcome.kind === 'built') this.log.info(`autoIndex: ${wf.name} rebuilt ${Date.now() - saved} ms after the save (the build took ${Date.now() - started} ms)`);
+      if (outcome.kind === 'built')
+        this.log.info(`autoIndex: ${wf.name} rebuilt ${Date.now() - saved} ms after the save (the build took ${Date.now() - started} ms)`);
       return outcome;
     }
   }
@@ -88,7 +92,8 @@ export class AutoIndex implements vscode.Disposable {
 
   /** Resolves once no autoIndex build waits or runs in any folder (for the in-host tests). */
   async idle(): Promise<void> {
-    for (const s of this.schedulers.values()) while (s.state !== 'idle') await (s.state === 'waiting' ? new Promise((r) => setTimeout(r, 50)) : s.idle());
+    for (const s of this.schedulers.values())
+      while (s.state !== 'idle') await (s.state === 'waiting' ? new Promise((r) => setTimeout(r, 50)) : s.idle());
   }
 
   dispose(): void {

@@ -124,12 +124,23 @@ export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeAction
 
   private toDiagnostic(folder: string, d: GuardDiagnostic): vscode.Diagnostic {
     const range = new vscode.Range(d.range.line - 1, d.range.column - 1, d.range.endLine - 1, d.range.endColumn - 1);
-    const out = new vscode.Diagnostic(range, d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+    const out = new vscode.Diagnostic(
+      range,
+      d.message,
+      d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+    );
     out.source = GUARD_SOURCE;
     out.code = d.code;
     out.relatedInformation = d.related.flatMap((r) => {
       const uri = this.graph.fileUri(folder, r.file);
-      return uri ? [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Position(r.line - 1, Math.max(0, r.column - 1))), r.message)] : [];
+      return uri
+        ? [
+            new vscode.DiagnosticRelatedInformation(
+              new vscode.Location(uri, new vscode.Position(r.line - 1, Math.max(0, r.column - 1))),
+              r.message,
+            ),
+          ]
+        : [];
     });
     return out;
   }
@@ -149,7 +160,10 @@ export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeAction
     const folder = this.graph.folderOf(doc.uri);
     const rel = folder && this.graph.relativePath(folder, doc.uri);
     if (ours.length === 0 || !folder || !rel) return [];
-    const action = new vscode.CodeAction('Knowledge Graph: the change is intended (stop reporting it once the graph is rebuilt)', vscode.CodeActionKind.QuickFix);
+    const action = new vscode.CodeAction(
+      'Knowledge Graph: the change is intended (stop reporting it once the graph is rebuilt)',
+      vscode.CodeActionKind.QuickFix,
+    );
     action.diagnostics = ours;
     action.command = { title: action.title, command: ACCEPT_BREAKING_CHANGE_COMMAND, arguments: [folder, rel] };
     return [action];

@@ -121,7 +121,13 @@ export class BuildService implements vscode.Disposable {
   private async run(folder: vscode.WorkspaceFolder, opts: BuildRequest, done: Promise<unknown>): Promise<BuildOutcome> {
     const name = folder.name;
     if (folder.uri.scheme !== 'file') {
-      return this.fail(name, 'UNSUPPORTED_FOLDER', `"${name}" is not on the local file system (${folder.uri.scheme}:)`, undefined, opts.quiet);
+      return this.fail(
+        name,
+        'UNSUPPORTED_FOLDER',
+        `"${name}" is not on the local file system (${folder.uri.scheme}:)`,
+        undefined,
+        opts.quiet,
+      );
     }
     const root = folder.uri.fsPath;
     const setting = vscode.workspace.getConfiguration('knowledgeGraph', folder.uri).get<string>('graphPath');
@@ -138,7 +144,11 @@ export class BuildService implements vscode.Disposable {
       const result = await vscode.window.withProgress(
         opts.quiet
           ? { location: vscode.ProgressLocation.Window, title: `Knowledge Graph: indexing "${name}"` }
-          : { location: vscode.ProgressLocation.Notification, title: `Knowledge Graph: ${opts.full ? 'rebuilding' : 'building'} "${name}"`, cancellable: true },
+          : {
+              location: vscode.ProgressLocation.Notification,
+              title: `Knowledge Graph: ${opts.full ? 'rebuilding' : 'building'} "${name}"`,
+              cancellable: true,
+            },
         (progress, token) => {
           token.onCancellationRequested(() => {
             this.log.info('Cancel requested: stopping the build process.');

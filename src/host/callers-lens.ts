@@ -74,7 +74,8 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
       return [
         new vscode.CodeLens(top, {
           title: 'callers: the graph was built without its calls layer — Rebuild',
-          tooltip: 'This graph holds files, symbols and imports only (built with --extract-only), so callers are unknown, not zero. Rebuild to add them.',
+          tooltip:
+            'This graph holds files, symbols and imports only (built with --extract-only), so callers are unknown, not zero. Rebuild to add them.',
           command: REBUILD_COMMAND,
           arguments: [vscode.Uri.parse(folder)],
         }),
@@ -112,7 +113,10 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     lens.command = clickable
       ? {
           title,
-          tooltip: counts.candidates > 0 && showCandidates ? 'Proven callers (the type checker) and guesses (matched by name), kept apart' : 'Callers proven by the type checker',
+          tooltip:
+            counts.candidates > 0 && showCandidates
+              ? 'Proven callers (the type checker) and guesses (matched by name), kept apart'
+              : 'Callers proven by the type checker',
           command: SHOW_CALLERS_OF_COMMAND,
           arguments: [lens.folder, lens.symbol.id, lens.uri, lens.range.start],
         }
@@ -137,10 +141,15 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     this.batch = new Map();
     this.flushScheduled = false;
     for (const [folder, list] of batch) {
-      this.graph.counts(folder, list.map((x) => x.id)).then(
-        (counts) => list.forEach((x, i) => x.resolve(counts[i])),
-        () => list.forEach((x) => x.resolve(undefined)),
-      );
+      this.graph
+        .counts(
+          folder,
+          list.map((x) => x.id),
+        )
+        .then(
+          (counts) => list.forEach((x, i) => x.resolve(counts[i])),
+          () => list.forEach((x) => x.resolve(undefined)),
+        );
     }
   }
 

@@ -19,9 +19,7 @@ export interface BuildSummary {
 }
 
 export type CliBuildResult =
-  | { kind: 'built'; summary: BuildSummary }
-  | { kind: 'failed'; code: string; message: string }
-  | { kind: 'cancelled' };
+  { kind: 'built'; summary: BuildSummary } | { kind: 'failed'; code: string; message: string } | { kind: 'cancelled' };
 
 export interface CliBuildOptions {
   /** Absolute path of the bundled dist/cli.js. */
@@ -72,7 +70,18 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     if (options.signal?.aborted) return resolve({ kind: 'cancelled' });
-    const args = [options.cli, 'build', '--apply', '--progress', 'json', '--root', options.root, '--out', options.out, ...(options.full ? ['--full'] : [])];
+    const args = [
+      options.cli,
+      'build',
+      '--apply',
+      '--progress',
+      'json',
+      '--root',
+      options.root,
+      '--out',
+      options.out,
+      ...(options.full ? ['--full'] : []),
+    ];
     // ELECTRON_RUN_AS_NODE makes a desktop editor's Electron binary behave as plain Node; under
     // code-server or plain Node it is ignored. An empty execArgv keeps the extension host's
     // inspector flags from leaking into the child.
@@ -123,7 +132,9 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
       options.signal?.removeEventListener('abort', onAbort);
       resolve(r);
     };
-    child.on('error', (e) => finish({ kind: 'failed', code: 'SPAWN_FAILED', message: `cannot start ${options.execPath ?? process.execPath}: ${e.message}` }));
+    child.on('error', (e) =>
+      finish({ kind: 'failed', code: 'SPAWN_FAILED', message: `cannot start ${options.execPath ?? process.execPath}: ${e.message}` }),
+    );
     child.on('close', (code, signal) => {
       err.end();
       const built = code === 0 && done !== undefined && done.out !== null;
@@ -136,7 +147,11 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
       if (error) return finish({ kind: 'failed', code: error.code, message: error.message });
       const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
       const last = text.filter((l) => l.startsWith('kg:')).pop() ?? text[text.length - 1];
-      finish({ kind: 'failed', code: 'CLI_FAILED', message: `the build process ${how}${last ? `: ${last.replace(/^kg: (error: )?/, '')}` : ''}` });
+      finish({
+        kind: 'failed',
+        code: 'CLI_FAILED',
+        message: `the build process ${how}${last ? `: ${last.replace(/^kg: (error: )?/, '')}` : ''}`,
+      });
     });
   });
 }

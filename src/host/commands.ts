@@ -37,13 +37,22 @@ export class Commands {
   ) {}
 
   register(): vscode.Disposable[] {
-    const folderArg = (arg: unknown) => (arg instanceof vscode.Uri ? arg : isNodeRef(arg) ? vscode.Uri.parse(arg.folder) : (arg as vscode.WorkspaceFolder | undefined));
+    const folderArg = (arg: unknown) =>
+      arg instanceof vscode.Uri ? arg : isNodeRef(arg) ? vscode.Uri.parse(arg.folder) : (arg as vscode.WorkspaceFolder | undefined);
     return [
-      vscode.commands.registerCommand(BUILD_COMMAND, (arg?: vscode.Uri | vscode.WorkspaceFolder) => this.builds.buildCommand(folderArg(arg))),
-      vscode.commands.registerCommand(REBUILD_COMMAND, (arg?: vscode.Uri | vscode.WorkspaceFolder) => this.builds.buildCommand(folderArg(arg), { full: true })),
+      vscode.commands.registerCommand(BUILD_COMMAND, (arg?: vscode.Uri | vscode.WorkspaceFolder) =>
+        this.builds.buildCommand(folderArg(arg)),
+      ),
+      vscode.commands.registerCommand(REBUILD_COMMAND, (arg?: vscode.Uri | vscode.WorkspaceFolder) =>
+        this.builds.buildCommand(folderArg(arg), { full: true }),
+      ),
       vscode.commands.registerCommand(SHOW_LOG_COMMAND, () => this.log.show()),
-      vscode.commands.registerCommand(SHOW_CALLERS_OF_COMMAND, (folder: string, id: string, uri?: vscode.Uri, at?: vscode.Position) => this.showCallersOf(folder, id, uri, at, true)),
-      vscode.commands.registerCommand(SHOW_CALLERS_COMMAND, (arg?: unknown) => (isNodeRef(arg) ? this.showCallersOf(arg.folder, arg.id) : this.showCallersAtCursor())),
+      vscode.commands.registerCommand(SHOW_CALLERS_OF_COMMAND, (folder: string, id: string, uri?: vscode.Uri, at?: vscode.Position) =>
+        this.showCallersOf(folder, id, uri, at, true),
+      ),
+      vscode.commands.registerCommand(SHOW_CALLERS_COMMAND, (arg?: unknown) =>
+        isNodeRef(arg) ? this.showCallersOf(arg.folder, arg.id) : this.showCallersAtCursor(),
+      ),
       vscode.commands.registerCommand(RUN_DOCTOR_COMMAND, () => this.runDoctor()),
       vscode.commands.registerCommand(COPY_ID_COMMAND, async (arg?: unknown) => {
         if (!isNodeRef(arg)) return;
@@ -91,13 +100,21 @@ export class Commands {
   async showCallersOf(folder: string, id: string, uri?: vscode.Uri, at?: vscode.Position, peek = false): Promise<void> {
     const d = await this.graph.details(folder, id);
     if (!d) {
-      void vscode.window.showWarningMessage(`Knowledge Graph: ${id} is not in the graph (${this.graph.state(folder)?.reason ?? 'rebuild it'}).`);
+      void vscode.window.showWarningMessage(
+        `Knowledge Graph: ${id} is not in the graph (${this.graph.state(folder)?.reason ?? 'rebuild it'}).`,
+      );
       return;
     }
     const showCandidates = vscode.workspace.getConfiguration('knowledgeGraph.codeLens', uri).get<boolean>('showCandidates', true);
     const candidates = showCandidates ? d.candidates : [];
     const proven = d.callers.map((c) => this.siteLocation(folder, c)).filter((l): l is vscode.Location => !!l);
-    const origin = uri && at ? { uri, at } : this.graph.locationOf(folder, d.node) && { uri: this.graph.locationOf(folder, d.node)!.uri, at: this.graph.locationOf(folder, d.node)!.range.start };
+    const origin =
+      uri && at
+        ? { uri, at }
+        : this.graph.locationOf(folder, d.node) && {
+            uri: this.graph.locationOf(folder, d.node)!.uri,
+            at: this.graph.locationOf(folder, d.node)!.range.start,
+          };
     if (d.callers.length === 0 && candidates.length === 0) {
       void vscode.window.showInformationMessage(`Knowledge Graph: ${d.node.label} has no caller in the graph, proven or guessed.`);
       return;
@@ -106,7 +123,10 @@ export class Commands {
       await vscode.commands.executeCommand('editor.action.showReferences', origin.uri, origin.at, proven);
       return;
     }
-    const labels = await this.graph.nodes(folder, [...d.callers, ...candidates].map((c) => c.id));
+    const labels = await this.graph.nodes(
+      folder,
+      [...d.callers, ...candidates].map((c) => c.id),
+    );
     const item = (c: CallSite, i: number, icon: string): CallerItem => {
       const n = labels[i];
       const loc = this.siteLocation(folder, c);
@@ -137,7 +157,9 @@ export class Commands {
     const folder = editor && this.graph.folderOf(editor.document.uri);
     const rel = folder && this.graph.relativePath(folder, editor.document.uri);
     if (!editor || !folder || !rel) {
-      void vscode.window.showInformationMessage('Knowledge Graph: open a source file of a workspace folder and put the cursor on a function, class or method.');
+      void vscode.window.showInformationMessage(
+        'Knowledge Graph: open a source file of a workspace folder and put the cursor on a function, class or method.',
+      );
       return;
     }
     const state = this.graph.state(folder);
@@ -146,7 +168,11 @@ export class Commands {
       return;
     }
     if (state.staleFiles.includes(rel)) {
-      const choice = await vscode.window.showWarningMessage(`Knowledge Graph: ${rel} changed since the graph was built; its callers may be out of date.`, 'Rebuild', 'Show Anyway');
+      const choice = await vscode.window.showWarningMessage(
+        `Knowledge Graph: ${rel} changed since the graph was built; its callers may be out of date.`,
+        'Rebuild',
+        'Show Anyway',
+      );
       if (choice === 'Rebuild') return void vscode.commands.executeCommand(BUILD_COMMAND, vscode.Uri.parse(folder));
       if (choice !== 'Show Anyway') return;
     }
@@ -188,10 +214,21 @@ export class Commands {
     type Action = vscode.QuickPickItem & { run?: () => unknown };
     const uri = folder ? vscode.Uri.parse(folder) : undefined;
     const actions: Action[] = [];
-    const build: Action = { label: '$(play) Build Knowledge Graph', description: 'incremental when possible', run: () => vscode.commands.executeCommand(BUILD_COMMAND, uri) };
-    const rebuild: Action = { label: '$(refresh) Rebuild (full)', description: 'everything from scratch', run: () => vscode.commands.executeCommand(REBUILD_COMMAND, uri) };
+    const build: Action = {
+      label: '$(play) Build Knowledge Graph',
+      description: 'incremental when possible',
+      run: () => vscode.commands.executeCommand(BUILD_COMMAND, uri),
+    };
+    const rebuild: Action = {
+      label: '$(refresh) Rebuild (full)',
+      description: 'everything from scratch',
+      run: () => vscode.commands.executeCommand(REBUILD_COMMAND, uri),
+    };
     if (state?.building) {
-      actions.push({ label: `$(sync~spin) Building: ${state.building.phase} ${state.building.done}/${state.building.total}`, description: 'cancel it from its notification' });
+      actions.push({
+        label: `$(sync~spin) Building: ${state.building.phase} ${state.building.done}/${state.building.total}`,
+        description: 'cancel it from its notification',
+      });
     } else if (!state || state.kind === 'absent') {
       actions.push(build);
     } else if (state.kind === 'unusable') {
@@ -203,7 +240,10 @@ export class Commands {
       actions.push({ label: '$(checklist) Run Doctor', run: () => vscode.commands.executeCommand(RUN_DOCTOR_COMMAND) });
     }
     actions.push({ label: '$(output) Show Log', run: () => this.log.show() });
-    const picked = await vscode.window.showQuickPick(actions, { title: `Knowledge Graph${state ? `: ${state.folderName}` : ''}`, placeHolder: state ? describeState(state) : 'No workspace folder' });
+    const picked = await vscode.window.showQuickPick(actions, {
+      title: `Knowledge Graph${state ? `: ${state.folderName}` : ''}`,
+      placeHolder: state ? describeState(state) : 'No workspace folder',
+    });
     await picked?.run?.();
   }
 }

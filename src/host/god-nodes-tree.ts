@@ -84,17 +84,27 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
   private refresh(): void {
     const states = this.graph.states();
     // The welcome view ("Build Knowledge Graph") shows while no folder has a graph file at all.
-    void vscode.commands.executeCommand('setContext', 'knowledgeGraph.noGraph', states.length > 0 && states.every((s) => s.kind === 'absent'));
+    void vscode.commands.executeCommand(
+      'setContext',
+      'knowledgeGraph.noGraph',
+      states.length > 0 && states.every((s) => s.kind === 'absent'),
+    );
     void vscode.commands.executeCommand('setContext', 'knowledgeGraph.multiRoot', states.length > 1);
     const notes: string[] = [];
     for (const s of states) {
       const who = states.length > 1 ? `${s.folderName}: ` : '';
-      if (s.kind === 'unusable') notes.push(`${who}the graph cannot be used: ${s.reason ?? 'unknown reason'}. Run "Knowledge Graph: Rebuild (full)".`);
-      else if (s.kind === 'absent' && states.some((o) => o.kind !== 'absent')) notes.push(`${who}no graph yet. Run "Knowledge Graph: Build Knowledge Graph".`);
+      if (s.kind === 'unusable')
+        notes.push(`${who}the graph cannot be used: ${s.reason ?? 'unknown reason'}. Run "Knowledge Graph: Rebuild (full)".`);
+      else if (s.kind === 'absent' && states.some((o) => o.kind !== 'absent'))
+        notes.push(`${who}no graph yet. Run "Knowledge Graph: Build Knowledge Graph".`);
       else if (s.kind === 'ready' && s.staleFiles.length > 0)
-        notes.push(`${who}stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'} changed since the build. Run "Knowledge Graph: Build Knowledge Graph" to refresh.`);
-      else if (s.kind === 'ready' && !s.callsLayer) notes.push(`${who}built without the calls layer: call edges are missing. Run "Knowledge Graph: Rebuild (full)".`);
-      if (s.building) notes.push(`${who}building (${s.building.phase} ${s.building.done}/${s.building.total}); the current graph answers meanwhile.`);
+        notes.push(
+          `${who}stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'} changed since the build. Run "Knowledge Graph: Build Knowledge Graph" to refresh.`,
+        );
+      else if (s.kind === 'ready' && !s.callsLayer)
+        notes.push(`${who}built without the calls layer: call edges are missing. Run "Knowledge Graph: Rebuild (full)".`);
+      if (s.building)
+        notes.push(`${who}building (${s.building.phase} ${s.building.done}/${s.building.total}); the current graph answers meanwhile.`);
     }
     this.view.message = notes.length > 0 ? notes.join('\n') : undefined;
     // Only a new graph (or a change of kind) re-lists the nodes; staleness alone keeps the tree as it is.
@@ -123,10 +133,15 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
         const item = new vscode.TreeItem(displayLabel(e.node, e.id), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `${e.folder}\u0000${e.id}`;
         // Files are named by their base name (several may be index.ts): the folder follows the degree.
-        const dir = e.node?.kind === 'file' && e.node.sourceFile?.includes('/') ? e.node.sourceFile.slice(0, e.node.sourceFile.lastIndexOf('/')) : undefined;
+        const dir =
+          e.node?.kind === 'file' && e.node.sourceFile?.includes('/')
+            ? e.node.sourceFile.slice(0, e.node.sourceFile.lastIndexOf('/'))
+            : undefined;
         item.description = dir ? `${e.degree} · ${dir}` : String(e.degree);
         item.iconPath = new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'circle-outline');
-        item.tooltip = new vscode.MarkdownString(`\`${e.id}\`\n\n${e.node?.kind ?? 'node'} · degree ${e.degree} (edges in + out)${e.node?.sourceFile ? `\n\n${e.node.sourceFile}${e.node.line ? `:${e.node.line}` : ''}` : ''}`);
+        item.tooltip = new vscode.MarkdownString(
+          `\`${e.id}\`\n\n${e.node?.kind ?? 'node'} · degree ${e.degree} (edges in + out)${e.node?.sourceFile ? `\n\n${e.node.sourceFile}${e.node.line ? `:${e.node.line}` : ''}` : ''}`,
+        );
         item.contextValue = 'kgNode';
         if (e.node) item.command = { title: 'Open Declaration', command: OPEN_NODE_COMMAND, arguments: [e.folder, e.node] };
         return item;
@@ -143,13 +158,24 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
         const unresolved = s.confidence === 'UNRESOLVED' && !e.node;
         const item = new vscode.TreeItem(e.node ? displayLabel(e.node, s.id) : (s.name ?? s.id), vscode.TreeItemCollapsibleState.None);
         const where = e.node?.sourceFile ? `${e.node.sourceFile}${e.node.line ? `:${e.node.line}` : ''}` : '';
-        item.description = [s.confidence === 'EXACT' ? 'exact' : s.confidence === 'CANDIDATE' ? 'candidate (by name)' : `unresolved${s.reason ? `: ${s.reason}` : ''}`, where].filter(Boolean).join(' · ');
+        item.description = [
+          s.confidence === 'EXACT'
+            ? 'exact'
+            : s.confidence === 'CANDIDATE'
+              ? 'candidate (by name)'
+              : `unresolved${s.reason ? `: ${s.reason}` : ''}`,
+          where,
+        ]
+          .filter(Boolean)
+          .join(' · ');
         item.iconPath = unresolved
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
           : s.confidence === 'CANDIDATE'
             ? new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'question', new vscode.ThemeColor('descriptionForeground'))
             : new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'circle-outline');
-        item.tooltip = new vscode.MarkdownString(`\`${s.id}\`\n\nconfidence: **${s.confidence}**${s.evidence ? `\n\nseen at ${s.evidence.file}:${s.evidence.line}:${s.evidence.column}` : ''}`);
+        item.tooltip = new vscode.MarkdownString(
+          `\`${s.id}\`\n\nconfidence: **${s.confidence}**${s.evidence ? `\n\nseen at ${s.evidence.file}:${s.evidence.line}:${s.evidence.column}` : ''}`,
+        );
         if (e.node) {
           item.contextValue = 'kgNode';
           item.command = { title: 'Open Declaration', command: OPEN_NODE_COMMAND, arguments: [e.folder, e.node] };
@@ -175,7 +201,10 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
         return groups.sort((a, b) => rank(a) - rank(b)).map((group) => ({ type: 'group', folder: e.folder, id: e.id, group }));
       }
       case 'group': {
-        const nodes = await this.graph.nodes(e.folder, e.group.items.map((s) => s.id));
+        const nodes = await this.graph.nodes(
+          e.folder,
+          e.group.items.map((s) => s.id),
+        );
         return e.group.items.map((site, i) => ({ type: 'neighbour', folder: e.folder, id: site.id, site, node: nodes[i] }));
       }
       default:
@@ -187,13 +216,27 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
     const state = this.graph.state(folder);
     if (!state || state.kind !== 'ready') {
       // The view's message (or its welcome content) says why; a folder row of a multi-root tree says it too.
-      if (this.graph.states().length > 1 && state) return [{ type: 'info', label: state.kind === 'absent' ? 'No graph yet: run Build Knowledge Graph' : state.kind === 'loading' ? 'Loading…' : `Unavailable: ${state.reason ?? ''}` }];
+      if (this.graph.states().length > 1 && state)
+        return [
+          {
+            type: 'info',
+            label:
+              state.kind === 'absent'
+                ? 'No graph yet: run Build Knowledge Graph'
+                : state.kind === 'loading'
+                  ? 'Loading…'
+                  : `Unavailable: ${state.reason ?? ''}`,
+          },
+        ];
       return [];
     }
     const top = vscode.workspace.getConfiguration('knowledgeGraph.godNodes', vscode.Uri.parse(folder)).get<number>('count', 25);
     const r = await this.graph.ask(folder, { query: 'god-nodes', top: Math.max(1, Math.floor(top)) });
     if (!r.available || !('godNodes' in r)) return [{ type: 'info', label: r.available ? 'No answer' : `Unavailable: ${r.reason}` }];
-    const nodes = await this.graph.nodes(folder, r.godNodes.map((g) => g.id));
+    const nodes = await this.graph.nodes(
+      folder,
+      r.godNodes.map((g) => g.id),
+    );
     return r.godNodes.map((g, i) => ({ type: 'node', folder, id: g.id, node: nodes[i], degree: g.degree }));
   }
 

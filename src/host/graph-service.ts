@@ -104,7 +104,10 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   // ---- GraphAccess -------------------------------------------------------------------------
 
   states(): FolderGraphState[] {
-    return (vscode.workspace.workspaceFolders ?? []).map((f) => this.entries.get(f.uri.toString())).filter((e): e is Entry => !!e).map((e) => this.publicState(e));
+    return (vscode.workspace.workspaceFolders ?? [])
+      .map((f) => this.entries.get(f.uri.toString()))
+      .filter((e): e is Entry => !!e)
+      .map((e) => this.publicState(e));
   }
 
   state(folder: string): FolderGraphState | undefined {
@@ -120,7 +123,12 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   async ask(folder: string, request: QueryRequest): Promise<QueryResult> {
     const e = this.entries.get(folder);
     if (!e?.worker || e.state.kind !== 'ready') {
-      return { available: false, code: e?.state.code ?? 'NO_GRAPH', reason: e?.state.reason ?? 'no committed graph projection', evidenceClass: 'GRAPH_DERIVED' };
+      return {
+        available: false,
+        code: e?.state.code ?? 'NO_GRAPH',
+        reason: e?.state.reason ?? 'no committed graph projection',
+        evidenceClass: 'GRAPH_DERIVED',
+      };
     }
     return e.worker.request('query', { request });
   }
@@ -130,7 +138,11 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   }
 
   async nodes(folder: string, ids: string[]): Promise<Array<GraphNode | undefined>> {
-    return this.call(folder, (w) => w.request('nodes', { ids }), ids.map(() => undefined));
+    return this.call(
+      folder,
+      (w) => w.request('nodes', { ids }),
+      ids.map(() => undefined),
+    );
   }
 
   locationOf(folder: string, node: GraphNode): vscode.Location | undefined {
@@ -149,7 +161,11 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   }
 
   counts(folder: string, ids: string[]): Promise<Array<CallerCounts | undefined>> {
-    return this.call(folder, (w) => w.request('counts', { ids }), ids.map(() => undefined));
+    return this.call(
+      folder,
+      (w) => w.request('counts', { ids }),
+      ids.map(() => undefined),
+    );
   }
 
   neighbourGroups(folder: string, id: string, budget: number): Promise<NeighbourGroup[]> {
@@ -223,7 +239,9 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   /** Resolves once no load is in progress in any folder (for tests and the benchmark). */
   async settled(): Promise<void> {
     for (let i = 0; i < 600; i++) {
-      const busy = [...this.entries.values()].some((e) => e.state.kind === 'loading' || e.reloadTimer || e.statusTimer || this.inFlight.size > 0);
+      const busy = [...this.entries.values()].some(
+        (e) => e.state.kind === 'loading' || e.reloadTimer || e.statusTimer || this.inFlight.size > 0,
+      );
       if (!busy) return;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -272,7 +290,8 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   }
 
   private graphPathOf(folder: vscode.WorkspaceFolder): { ok: true; path: string } | { ok: false; reason: string } {
-    if (folder.uri.scheme !== 'file') return { ok: false, reason: `"${folder.name}" is not on the local file system (${folder.uri.scheme}:)` };
+    if (folder.uri.scheme !== 'file')
+      return { ok: false, reason: `"${folder.name}" is not on the local file system (${folder.uri.scheme}:)` };
     return resolveGraphPath(folder.uri.fsPath, vscode.workspace.getConfiguration('knowledgeGraph', folder.uri).get<string>('graphPath'));
   }
 
@@ -282,7 +301,14 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     const entry: Entry = {
       folder,
       key,
-      state: { folder: key, folderName: folder.name, graphPath: where.ok ? where.path : '', kind: 'loading', callsLayer: false, staleFiles: [] },
+      state: {
+        folder: key,
+        folderName: folder.name,
+        graphPath: where.ok ? where.path : '',
+        kind: 'loading',
+        callsLayer: false,
+        staleFiles: [],
+      },
       loadSeq: 0,
       diskStale: [],
       disposables: [],
@@ -316,7 +342,9 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       out.push(w, w.onDidCreate(onGraph), w.onDidChange(onGraph), w.onDidDelete(onGraph));
     }
     // Sources changed outside the editor (a git pull, a formatter): the manifest's verdict again.
-    const src = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(e.folder, '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,md,json}'));
+    const src = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(e.folder, '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,md,json}'),
+    );
     const onSource = (uri: vscode.Uri) => this.sourceChanged(uri);
     out.push(src, src.onDidCreate(onSource), src.onDidChange(onSource), src.onDidDelete(onSource));
     return out;
@@ -396,7 +424,14 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   private async load(e: Entry): Promise<void> {
     const seq = ++e.loadSeq;
     const where = this.graphPathOf(e.folder);
-    const base = { folder: e.key, folderName: e.folder.name, callsLayer: false, staleFiles: [] as string[], building: e.state.building, buildFailure: e.state.buildFailure };
+    const base = {
+      folder: e.key,
+      folderName: e.folder.name,
+      callsLayer: false,
+      staleFiles: [] as string[],
+      building: e.state.building,
+      buildFailure: e.state.buildFailure,
+    };
     if (!where.ok) {
       this.install(e, undefined);
       e.state = { ...base, graphPath: '', kind: 'unusable', reason: `${where.reason}. Fix the knowledgeGraph.graphPath setting.` };
@@ -457,8 +492,18 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     this.install(e, worker);
     e.loadedStamp = stamp;
     this.gen++;
-    e.state = { ...base, graphPath: file, kind: 'ready', nodes: info.nodes, edges: info.edges, layers: info.layers, callsLayer: info.callsLayer };
-    this.log.info(`${e.folder.name}: graph loaded in ${Date.now() - t0} ms (${info.nodes} nodes, ${info.edges} edges, layers ${info.layers.join(', ')})`);
+    e.state = {
+      ...base,
+      graphPath: file,
+      kind: 'ready',
+      nodes: info.nodes,
+      edges: info.edges,
+      layers: info.layers,
+      callsLayer: info.callsLayer,
+    };
+    this.log.info(
+      `${e.folder.name}: graph loaded in ${Date.now() - t0} ms (${info.nodes} nodes, ${info.edges} edges, layers ${info.layers.join(', ')})`,
+    );
     this.fire(e);
     await this.refreshStatus(e);
   }
@@ -492,7 +537,10 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       if (!s.known) this.log.info(`${e.folder.name}: cannot tell whether the graph is stale: ${s.reason}`);
       if (next.join('\n') !== e.diskStale.join('\n')) {
         e.diskStale = next;
-        if (next.length > 0) this.log.info(`${e.folder.name}: ${next.length} file(s) changed since the build: ${next.slice(0, 10).join(', ')}${next.length > 10 ? ', …' : ''}`);
+        if (next.length > 0)
+          this.log.info(
+            `${e.folder.name}: ${next.length} file(s) changed since the build: ${next.slice(0, 10).join(', ')}${next.length > 10 ? ', …' : ''}`,
+          );
         this.fire(e);
       }
     } catch (err) {

@@ -35,25 +35,35 @@ export function statusText(s: FolderGraphState | undefined): { text: string; war
       return { text: '$(error) KG: unavailable', warning: false, error: true };
     case 'ready':
       if (!s.callsLayer) return { text: `$(warning) KG: no calls layer`, warning: true, error: false };
-      if (s.staleFiles.length > 0) return { text: `$(warning) KG: stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'}`, warning: true, error: false };
+      if (s.staleFiles.length > 0)
+        return {
+          text: `$(warning) KG: stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'}`,
+          warning: true,
+          error: false,
+        };
       return { text: `$(type-hierarchy) ${compact(s.nodes ?? 0)} nodes · ${compact(s.edges ?? 0)} edges`, warning: false, error: false };
   }
 }
 
 /** The sentence for a failed build: why, and that the previous graph (if any) still answers (ADR-74). */
 function buildFailureText(reason: string, graphKind: FolderGraphState['kind']): string {
-  const after = graphKind === 'ready' || graphKind === 'loading' ? ' The previous graph still answers; save or build to try again.' : ' Save or build to try again.';
+  const after =
+    graphKind === 'ready' || graphKind === 'loading'
+      ? ' The previous graph still answers; save or build to try again.'
+      : ' Save or build to try again.';
   return `The last build failed: ${reason.replace(/[.\s]+$/, '')}.${after}`;
 }
 
 /** One sentence about a folder's state (the status bar's tooltip and the quick pick's hint). */
 export function describeState(s: FolderGraphState): string {
-  if (!s.building && s.buildFailure !== undefined && s.kind !== 'unusable') return `${buildFailureText(s.buildFailure, s.kind)} ${describeGraph(s)}`;
+  if (!s.building && s.buildFailure !== undefined && s.kind !== 'unusable')
+    return `${buildFailureText(s.buildFailure, s.kind)} ${describeGraph(s)}`;
   return describeGraph(s);
 }
 
 function describeGraph(s: FolderGraphState): string {
-  if (s.building) return `Building: ${s.building.phase} ${s.building.done} of ${s.building.total} files; the previous graph answers meanwhile.`;
+  if (s.building)
+    return `Building: ${s.building.phase} ${s.building.done} of ${s.building.total} files; the previous graph answers meanwhile.`;
   switch (s.kind) {
     case 'absent':
       return 'No graph yet: build one to see callers and god nodes.';
@@ -64,7 +74,8 @@ function describeGraph(s: FolderGraphState): string {
     case 'ready': {
       const size = `${(s.nodes ?? 0).toLocaleString('en-US')} nodes, ${(s.edges ?? 0).toLocaleString('en-US')} edges`;
       if (!s.callsLayer) return `${size}; built without the calls layer, so callers are unknown. Rebuild to add them.`;
-      if (s.staleFiles.length > 0) return `${size}; stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'} changed since the build. Rebuild to refresh.`;
+      if (s.staleFiles.length > 0)
+        return `${size}; stale: ${s.staleFiles.length} ${s.staleFiles.length === 1 ? 'file' : 'files'} changed since the build. Rebuild to refresh.`;
       return `${size}; up to date.`;
     }
   }
@@ -84,7 +95,10 @@ function where(e: WhyEntry): string {
 
 function noteLine(n: WhyNote): string {
   // The header is in the stamp already: show the words after it, on one line.
-  const words = n.text.replace(/^WHY\([^)]*\):\s*/, '').replace(/\s+/g, ' ').trim();
+  const words = n.text
+    .replace(/^WHY\([^)]*\):\s*/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const cut = words.length > HOVER_NOTE_CHARS ? words.slice(0, HOVER_NOTE_CHARS - 1) + '…' : words;
   return `- \`${n.area}@${n.stamp}\` ${literal(cut)}${n.sitsOn ? '' : ' *(names it)*'}${where(n)}`;
 }

@@ -24,7 +24,15 @@ import {
   type IndexedGraph,
 } from '../graph';
 import type { CallSite, NodeDetails } from './graph-access';
-import type { CallerCounts, HeldBaselines, NeighbourGroup, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from './graph-worker-protocol';
+import type {
+  CallerCounts,
+  HeldBaselines,
+  NeighbourGroup,
+  WorkerOp,
+  WorkerReplyMessage,
+  WorkerRequestMessage,
+  WorkerRequests,
+} from './graph-worker-protocol';
 
 /** Confidence codes of the index (src/graph/query/indexed.ts CONFIDENCE_CODE), by code. */
 const CONFIDENCE = ['EXACT', 'CANDIDATE', 'UNRESOLVED'] as const;
@@ -111,7 +119,8 @@ function fileIndex(g: IndexedGraph): Map<string, number[]> {
     if (!LENS_KINDS.has(n.kind)) {
       if (n.kind !== 'variable') continue;
       let called = false;
-      for (let k = g.inStart[r]; k < g.inStart[r + 1] && !called; k++) called = g.edgeRelation[g.inEdges[k]] === 'calls' && g.edgeConfidence[g.inEdges[k]] !== 2;
+      for (let k = g.inStart[r]; k < g.inStart[r + 1] && !called; k++)
+        called = g.edgeRelation[g.inEdges[k]] === 'calls' && g.edgeConfidence[g.inEdges[k]] !== 2;
       if (!called) continue;
     }
     let list = m.get(n.sourceFile);
@@ -119,7 +128,11 @@ function fileIndex(g: IndexedGraph): Map<string, number[]> {
     list.push(r);
   }
   for (const list of m.values()) {
-    list.sort((a, b) => (g.nodeAt[a] as GraphNode).line! - (g.nodeAt[b] as GraphNode).line! || (g.nodeAt[a] as GraphNode).column! - (g.nodeAt[b] as GraphNode).column!);
+    list.sort(
+      (a, b) =>
+        (g.nodeAt[a] as GraphNode).line! - (g.nodeAt[b] as GraphNode).line! ||
+        (g.nodeAt[a] as GraphNode).column! - (g.nodeAt[b] as GraphNode).column!,
+    );
   }
   byFile = m;
   return m;
@@ -181,7 +194,14 @@ const handlers: Handlers = {
     guard = undefined;
     if (!load.ok) return { ok: false, code: load.unavailable.code, reason: load.unavailable.reason };
     const g = load.graph;
-    return { ok: true, nodes: g.nodeCount, edges: g.graph.edges.length, layers: [...g.graph.layers], callsLayer: g.layers.has('calls'), loadMs: performance.now() - t0 };
+    return {
+      ok: true,
+      nodes: g.nodeCount,
+      edges: g.graph.edges.length,
+      layers: [...g.graph.layers],
+      callsLayer: g.layers.has('calls'),
+      loadMs: performance.now() - t0,
+    };
   },
   status({ root, file }) {
     let graphText: string | undefined;

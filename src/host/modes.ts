@@ -62,7 +62,10 @@ export function configLogLines(folderName: string, c: GraphConfigReport): Array<
   const asked = c.requested.mode !== c.resolved.mode ? ` (requested ${c.requested.mode}: ${c.ruleText})` : '';
   const source = c.found ? c.configFile : `no ${c.configFile}, the shipped defaults`;
   const out: Array<{ level: 'info' | 'warn'; text: string }> = [
-    { level: 'info', text: `${folderName}: mode ${c.resolved.mode}${asked}; autoIndex ${c.resolved.autoIndex ? 'on' : 'off'}; level ${c.resolved.level} (${source})` },
+    {
+      level: 'info',
+      text: `${folderName}: mode ${c.resolved.mode}${asked}; autoIndex ${c.resolved.autoIndex ? 'on' : 'off'}; level ${c.resolved.level} (${source})`,
+    },
   ];
   for (const p of c.problems) out.push({ level: 'warn', text: `${folderName}: ${c.configFile}: ${p}` });
   return out;

@@ -10,7 +10,11 @@ import { whyHoverMarkdown } from './graph-text';
 export class RationaleHoverProvider implements vscode.HoverProvider {
   constructor(private readonly graph: EditorGraphAccess) {}
 
-  async provideHover(doc: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    doc: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     const folder = this.graph.folderOf(doc.uri);
     if (!folder) return undefined;
     const state = this.graph.state(folder);

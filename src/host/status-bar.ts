@@ -15,7 +15,11 @@ export class StatusBar implements vscode.Disposable {
   constructor(private readonly graph: EditorGraphAccess) {
     this.item.name = 'Knowledge Graph';
     this.item.command = STATUS_ACTIONS_COMMAND;
-    this.subscriptions = [this.item, graph.onDidChangeState(() => this.update()), vscode.window.onDidChangeActiveTextEditor(() => this.update())];
+    this.subscriptions = [
+      this.item,
+      graph.onDidChangeState(() => this.update()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+    ];
     this.update();
   }
 
@@ -43,7 +47,11 @@ export class StatusBar implements vscode.Disposable {
     }
     md.appendMarkdown('\n\nClick for actions.');
     this.item.tooltip = md;
-    this.item.backgroundColor = error ? new vscode.ThemeColor('statusBarItem.errorBackground') : warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor = error
+      ? new vscode.ThemeColor('statusBarItem.errorBackground')
+      : warning
+        ? new vscode.ThemeColor('statusBarItem.warningBackground')
+        : undefined;
     this.item.show();
   }
 

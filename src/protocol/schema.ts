@@ -15,7 +15,12 @@ const MAX_PNG_CHARS = 64 * 1024 * 1024;
 const SHOW_REQUEST = {
   oneOf: [
     { type: 'object', properties: { mode: { const: 'neighbors' }, id: ID }, required: ['mode', 'id'], additionalProperties: false },
-    { type: 'object', properties: { mode: { const: 'path' }, from: ID, to: ID }, required: ['mode', 'from', 'to'], additionalProperties: false },
+    {
+      type: 'object',
+      properties: { mode: { const: 'path' }, from: ID, to: ID },
+      required: ['mode', 'from', 'to'],
+      additionalProperties: false,
+    },
   ],
 } as const;
 
@@ -31,13 +36,20 @@ function message(type: WebviewMessageType, properties: Record<string, object> = 
 export const WEBVIEW_MESSAGE_SCHEMAS: Record<WebviewMessageType, object> = {
   ready: message('ready'),
   runAction: message('runAction', { action: { enum: [...BANNER_ACTIONS] } }),
-  neighbors: message('neighbors', { requestId: REQUEST_ID, id: ID, budget: { type: 'integer', minimum: 1, maximum: 100_000 }, expand: { type: 'boolean' } }),
+  neighbors: message('neighbors', {
+    requestId: REQUEST_ID,
+    id: ID,
+    budget: { type: 'integer', minimum: 1, maximum: 100_000 },
+    expand: { type: 'boolean' },
+  }),
   path: message('path', { requestId: REQUEST_ID, from: ID, to: ID }),
   details: message('details', { requestId: REQUEST_ID, id: ID }),
   suggest: message('suggest', { requestId: REQUEST_ID, text: { type: 'string', maxLength: 512 } }),
   open: message('open', { id: ID }),
   showInExplorer: message('showInExplorer', { request: SHOW_REQUEST }),
-  savePng: message('savePng', { dataUrl: { type: 'string', maxLength: MAX_PNG_CHARS, pattern: '^data:image/png;base64,[A-Za-z0-9+/=]+$' } }),
+  savePng: message('savePng', {
+    dataUrl: { type: 'string', maxLength: MAX_PNG_CHARS, pattern: '^data:image/png;base64,[A-Za-z0-9+/=]+$' },
+  }),
   drawn: message('drawn', {
     mode: { enum: ['neighbors', 'path', 'empty'] },
     nodes: { type: 'array', maxItems: 100_000, items: ID },

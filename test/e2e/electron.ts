@@ -30,7 +30,9 @@ async function main(): Promise<number> {
     return 0;
   } catch (e) {
     console.error(`test:electron failed: ${(e as Error).message}`);
-    console.error('If VS Code could not be downloaded, this machine cannot reach its update servers; run "npm run test:e2e" (code-server) instead.');
+    console.error(
+      'If VS Code could not be downloaded, this machine cannot reach its update servers; run "npm run test:e2e" (code-server) instead.',
+    );
     return 1;
   } finally {
     fs.rmSync(state, { recursive: true, force: true });

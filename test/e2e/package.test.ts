@@ -81,17 +81,43 @@ describe('the packaged .vsix', () => {
   });
 
   it('holds what the extension needs to run: both bundles, the compiler libraries, icon, schema, docs', () => {
-    for (const n of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/engine-build.js', 'extension/dist/graph-worker.js', 'extension/media/graph.svg', 'extension/dist/lib.d.ts', 'extension/dist/lib.es5.d.ts',
-      'extension/dist/lib.es2022.d.ts', 'extension/media/icon.png', 'extension/schema/graph.schema.json', 'extension/schema/config.schema.json', 'extension/readme.md',
-      'extension/changelog.md', 'extension/LICENSE.txt', 'extension/docs/cli.md']) {
+    for (const n of [
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/dist/cli.js',
+      'extension/dist/engine-build.js',
+      'extension/dist/graph-worker.js',
+      'extension/media/graph.svg',
+      'extension/dist/lib.d.ts',
+      'extension/dist/lib.es5.d.ts',
+      'extension/dist/lib.es2022.d.ts',
+      'extension/media/icon.png',
+      'extension/schema/graph.schema.json',
+      'extension/schema/config.schema.json',
+      'extension/readme.md',
+      'extension/changelog.md',
+      'extension/LICENSE.txt',
+      'extension/docs/cli.md',
+    ]) {
       assert.ok(names.includes(n), `${n} is packaged`);
     }
   });
 
   it('has no sources, tests, node_modules or source maps, and production bundles without map links', () => {
-    assert.deepEqual(names.filter((n) => /\/(src|test|node_modules|scripts|bench|webview|out)\//.test(n) && !n.startsWith('extension/dist/webview/')), []);
-    assert.deepEqual(names.filter((n) => /\.map$|\.tsx?$/.test(n) && !n.endsWith('.d.ts')), []);
-    for (const n of ['extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/engine-build.js', 'extension/dist/graph-worker.js']) {
+    assert.deepEqual(
+      names.filter((n) => /\/(src|test|node_modules|scripts|bench|webview|out)\//.test(n) && !n.startsWith('extension/dist/webview/')),
+      [],
+    );
+    assert.deepEqual(
+      names.filter((n) => /\.map$|\.tsx?$/.test(n) && !n.endsWith('.d.ts')),
+      [],
+    );
+    for (const n of [
+      'extension/dist/extension.js',
+      'extension/dist/cli.js',
+      'extension/dist/engine-build.js',
+      'extension/dist/graph-worker.js',
+    ]) {
       // (the bundled compiler itself mentions the word; a map link is the comment at the very end)
       assert.doesNotMatch(get(n).data().toString('utf8'), /\/\/# sourceMappingURL=\S*\s*$/, `${n} is a production bundle`);
     }

@@ -57,14 +57,29 @@ interface Counts {
 
 /** Runs test/e2e/*.test.ts and test/e2e/ui/*.test.ts with node's test runner in its own process group. */
 function runUiTests(server: RunningServer, state: string, extensionDir: string, csDir: string): Promise<Counts> {
-  const list = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f));
+  const list = (dir: string) =>
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.test.ts'))
+      .sort()
+      .map((f) => path.join(dir, f));
   // KG_E2E_UI: only the UI test files whose name contains one of these texts, comma-separated ("none": no UI test).
   const only = process.env.KG_E2E_UI;
-  const files = [...list(__dirname), ...list(path.join(__dirname, 'ui'))].filter((f) => !only || only.split(',').some((o) => path.basename(f).includes(o)));
+  const files = [...list(__dirname), ...list(path.join(__dirname, 'ui'))].filter(
+    (f) => !only || only.split(',').some((o) => path.basename(f).includes(o)),
+  );
   if (files.length === 0) return Promise.resolve({ passed: 0, failed: 0 });
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
     cwd: REPO,
-    env: { ...process.env, KG_E2E_VSIX: VSIX, KG_E2E_URL: server.url, KG_E2E_STATE: state, KG_E2E_ARTIFACTS: ARTIFACTS, KG_E2E_EXTENSION_DIR: extensionDir, KG_E2E_CS_DIR: csDir },
+    env: {
+      ...process.env,
+      KG_E2E_VSIX: VSIX,
+      KG_E2E_URL: server.url,
+      KG_E2E_STATE: state,
+      KG_E2E_ARTIFACTS: ARTIFACTS,
+      KG_E2E_EXTENSION_DIR: extensionDir,
+      KG_E2E_CS_DIR: csDir,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: true, // its own group: the browsers it launches stop with it
   });
@@ -169,7 +184,10 @@ async function main(): Promise<number> {
   const ui = await runUiTests(server, state, extensionDir, csDir);
   log(`UI tests: ${ui.passed} passed, ${ui.failed} failed`);
   // KG_E2E_INHOST=off: the UI tests only.
-  const inhost = process.env.KG_E2E_INHOST === 'off' ? { passed: 0, failed: 0 } : (log('in-host tests'), await runInHost(server, extensionDir, testsEntry, inhostFolder));
+  const inhost =
+    process.env.KG_E2E_INHOST === 'off'
+      ? { passed: 0, failed: 0 }
+      : (log('in-host tests'), await runInHost(server, extensionDir, testsEntry, inhostFolder));
   log(`in-host tests: ${inhost.passed} passed, ${inhost.failed} failed`);
   await cleanup();
   const passed = ui.passed + inhost.passed;

@@ -79,7 +79,10 @@ function descendants(root: ts.Node): ts.Node[] {
 const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length === 0 ? undefined : list[n % list.length]);
 
 function relSpecifier(from: string, to: string): string {
-  let rel = path.posix.relative(path.posix.dirname(from), to).replace(/\.(ts|tsx|mts|cts)$/, '').replace(/\.(js|jsx|mjs|cjs)$/, '');
+  let rel = path.posix
+    .relative(path.posix.dirname(from), to)
+    .replace(/\.(ts|tsx|mts|cts)$/, '')
+    .replace(/\.(js|jsx|mjs|cjs)$/, '');
   if (!rel.startsWith('.')) rel = './' + rel;
   return rel;
 }
@@ -91,14 +94,19 @@ function splice(text: string, start: number, end: number, insert: string): strin
 /** Names a file exports with `export function` (what another file can import and call). */
 function exportedFunctions(sf: ts.SourceFile): string[] {
   return sf.statements
-    .filter((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && !!s.name && !!s.body && !!ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword))
+    .filter(
+      (s): s is ts.FunctionDeclaration =>
+        ts.isFunctionDeclaration(s) && !!s.name && !!s.body && !!ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
+    )
     .map((s) => (s.name as ts.Identifier).text);
 }
 
 function functionsWithBodies(sf: ts.SourceFile): ts.FunctionLikeDeclaration[] {
   return descendants(sf).filter(
     (n): n is ts.FunctionLikeDeclaration =>
-      (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && !!n.body && ts.isBlock(n.body),
+      (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n)) &&
+      !!n.body &&
+      ts.isBlock(n.body),
   );
 }
 
@@ -119,11 +127,12 @@ export function applyEdit(root: string, edit: Edit): string | undefined {
       if (files.includes(target)) return undefined;
       const other = pick(files, edit.a);
       const callee = other ? pick(exportedFunctions(parse(other, read(other))), edit.b) : undefined;
-      const text = callee && other
-        ? `import { ${callee} } from '${relSpecifier(target, other)}';\nexport function ${name}() {\n  return ${callee}();\n}\n`
-        : `export function ${name}() {\n  return 1;\n}\n`;
+      const text =
+        callee && other
+          ? `import { ${callee} } from '${relSpecifier(target, other)}';\nexport function ${name}() {\n  return ${callee}();\n}\n`
+          : `export function ${name}() {\n  return 1;\n}\n`;
       write(target, text);
-      return `add ${target}${callee ? ` (calls ${callee } from ${other})` : ''}`;
+      return `add ${target}${callee ? ` (calls ${callee} from ${other})` : ''}`;
     }
     case 'deleteFile': {
       if (!file || files.length <= 3) return undefined;
@@ -170,16 +179,25 @@ function editText(
   switch (edit.kind) {
     case 'addFunction': {
       const own = pick(exportedFunctions(sf), edit.b);
-      return { text: `${text}${text.endsWith('\n') ? '' : '\n'}export function ${name}() {\n  ${own ? `${own}();` : 'return 0;'}\n}\n`, what: `add function ${name}${own ? ` calling ${own}` : ''}` };
+      return {
+        text: `${text}${text.endsWith('\n') ? '' : '\n'}export function ${name}() {\n  ${own ? `${own}();` : 'return 0;'}\n}\n`,
+        what: `add function ${name}${own ? ` calling ${own}` : ''}`,
+      };
     }
     case 'removeFunction': {
       const fns = sf.statements.filter((s) => ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s) || ts.isVariableStatement(s));
       const victim = pick(fns, edit.b);
       if (!victim) return undefined;
-      return { text: splice(text, victim.getFullStart(), victim.getEnd(), ''), what: `remove "${victim.getText(sf).split('\n')[0].slice(0, 60)}"` };
+      return {
+        text: splice(text, victim.getFullStart(), victim.getEnd(), ''),
+        what: `remove "${victim.getText(sf).split('\n')[0].slice(0, 60)}"`,
+      };
     }
     case 'renameFunction': {
-      const decls = descendants(sf).filter((n): n is ts.FunctionDeclaration | ts.MethodDeclaration => (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && !!n.name && ts.isIdentifier(n.name));
+      const decls = descendants(sf).filter(
+        (n): n is ts.FunctionDeclaration | ts.MethodDeclaration =>
+          (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && !!n.name && ts.isIdentifier(n.name),
+      );
       const victim = pick(decls, edit.b);
       if (!victim?.name) return undefined;
       return { text: splice(text, start(victim.name), victim.name.getEnd(), name), what: `rename ${victim.name.getText(sf)} → ${name}` };
@@ -187,13 +205,21 @@ function editText(
     case 'addCall': {
       const fn = pick(functionsWithBodies(sf), edit.b);
       if (!fn?.body || !ts.isBlock(fn.body)) return undefined;
-      const imported = sf.statements.filter(ts.isImportDeclaration).flatMap((i) => (i.importClause?.namedBindings && ts.isNamedImports(i.importClause.namedBindings) ? i.importClause.namedBindings.elements.map((e) => e.name.text) : []));
+      const imported = sf.statements
+        .filter(ts.isImportDeclaration)
+        .flatMap((i) =>
+          i.importClause?.namedBindings && ts.isNamedImports(i.importClause.namedBindings)
+            ? i.importClause.namedBindings.elements.map((e) => e.name.text)
+            : [],
+        );
       const callee = pick([...exportedFunctions(sf), ...imported], edit.c) ?? name;
       const at = fn.body.getStart(sf) + 1;
       return { text: splice(text, at, at, `\n  ${callee}();`), what: `add call ${callee}() at offset ${at}` };
     }
     case 'removeCall': {
-      const calls = descendants(sf).filter((n): n is ts.ExpressionStatement => ts.isExpressionStatement(n) && ts.isCallExpression(n.expression));
+      const calls = descendants(sf).filter(
+        (n): n is ts.ExpressionStatement => ts.isExpressionStatement(n) && ts.isCallExpression(n.expression),
+      );
       const victim = pick(calls, edit.b);
       if (!victim) return undefined;
       return { text: splice(text, victim.getFullStart(), victim.getEnd(), ''), what: `remove call "${victim.getText(sf).slice(0, 60)}"` };
@@ -204,10 +230,16 @@ function editText(
       if (!victim) return undefined;
       const names = exportedFunctions(sf);
       const to = pick(names, edit.c) ?? name;
-      return { text: splice(text, start(victim.expression), victim.expression.getEnd(), to), what: `call ${victim.expression.getText(sf)} → ${to}` };
+      return {
+        text: splice(text, start(victim.expression), victim.expression.getEnd(), to),
+        what: `call ${victim.expression.getText(sf)} → ${to}`,
+      };
     }
     case 'addImport': {
-      const other = pick(files.filter((f) => f !== file), edit.b);
+      const other = pick(
+        files.filter((f) => f !== file),
+        edit.b,
+      );
       if (!other) return undefined;
       const fn = pick(exportedFunctions(parse(other, read(other))), edit.c);
       const spec = relSpecifier(file, other);
@@ -225,7 +257,10 @@ function editText(
         .map((s) => (ts.isImportDeclaration(s) || ts.isExportDeclaration(s) ? s.moduleSpecifier : undefined))
         .filter((s): s is ts.StringLiteral => !!s && ts.isStringLiteral(s));
       const victim = pick(specs, edit.b);
-      const other = pick(files.filter((f) => f !== file), edit.c);
+      const other = pick(
+        files.filter((f) => f !== file),
+        edit.c,
+      );
       if (!victim || !other) return undefined;
       const spec = relSpecifier(file, other);
       return { text: splice(text, start(victim) + 1, victim.getEnd() - 1, spec), what: `import '${victim.text}' → '${spec}'` };
@@ -240,7 +275,10 @@ function editText(
       const fn = edit.c % 3 === 0 ? pick(functionsWithBodies(sf), edit.b) : undefined;
       if (fn?.body && ts.isBlock(fn.body)) {
         const at = fn.body.getStart(sf) + 1;
-        return { text: splice(text, at, at, `\n  // WHY(${area}@${stamp}): inside a body.${named}`), what: `add a note ${area}@${stamp} in a body at offset ${at}` };
+        return {
+          text: splice(text, at, at, `\n  // WHY(${area}@${stamp}): inside a body.${named}`),
+          what: `add a note ${area}@${stamp} in a body at offset ${at}`,
+        };
       }
       const stmt = pick(sf.statements, edit.b);
       const at = stmt ? stmt.getStart(sf) : text.length;

@@ -6,7 +6,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { rng } from '../../bench/generate-graph';
-import { BuildSession, buildGraph, buildTracked, isGraphError, serializeGraph, type PreviousBuild, type TrackedBuildResult } from '../../src/graph';
+import {
+  BuildSession,
+  buildGraph,
+  buildTracked,
+  isGraphError,
+  serializeGraph,
+  type PreviousBuild,
+  type TrackedBuildResult,
+} from '../../src/graph';
 import { EDIT_KINDS, applyEdit, type Edit, type EditKind } from './edits';
 import { tempDir } from './fixtures';
 
@@ -88,11 +96,25 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
       const full = serializeGraph(buildGraph({ root, extractOnly: opts.extractOnly }).graph);
       const result = orFull((f) => buildTracked({ root, extractOnly: opts.extractOnly, previous, full: f }));
       if (result.text !== full) {
-        return { applied, failure: { step: i + 1, story, message: `the ${result.mode} graph differs from the full build (- full, + ${result.mode}):\n${firstDifferences(full, result.text)}` } };
+        return {
+          applied,
+          failure: {
+            step: i + 1,
+            story,
+            message: `the ${result.mode} graph differs from the full build (- full, + ${result.mode}):\n${firstDifferences(full, result.text)}`,
+          },
+        };
       }
       const warm = orFull((f) => session.rebuild({ full: f }));
       if (warm.text !== full) {
-        return { applied, failure: { step: i + 1, story, message: `the warm session's ${warm.mode} graph differs from the full build (- full, + session):\n${firstDifferences(full, warm.text)}` } };
+        return {
+          applied,
+          failure: {
+            step: i + 1,
+            story,
+            message: `the warm session's ${warm.mode} graph differs from the full build (- full, + session):\n${firstDifferences(full, warm.text)}`,
+          },
+        };
       }
       previous = { graphText: result.text, manifestText: result.manifestText };
     }
@@ -112,7 +134,7 @@ export function shrink(base: string, edits: Edit[], opts: RunOptions = {}, budge
   current = current.slice(0, failure.step);
   let runs = 0;
   for (let chunk = Math.ceil(current.length / 2); chunk >= 1 && runs < budget; chunk = chunk === 1 ? 0 : Math.ceil(chunk / 2)) {
-    for (let i = 0; i < current.length && runs < budget; ) {
+    for (let i = 0; i < current.length && runs < budget;) {
       const candidate = [...current.slice(0, i), ...current.slice(i + chunk)];
       runs++;
       const r = candidate.length > 0 ? runSequence(base, candidate, opts).failure : undefined;

@@ -40,7 +40,14 @@ const EXACT_PROVENANCE: Record<Relation, GraphEdge['provenance']> = {
 function nodeFor(id: string): GraphNode {
   const p = parseId(id);
   assert.ok(p && p.prefix !== 'unresolved', `not a node id: ${id}`);
-  const kinds: Record<string, NodeKind> = { mod: 'module', file: 'file', sym: 'function', adr: 'rationale', doc: 'doc-concept', rationale: 'rationale' };
+  const kinds: Record<string, NodeKind> = {
+    mod: 'module',
+    file: 'file',
+    sym: 'function',
+    adr: 'rationale',
+    doc: 'doc-concept',
+    rationale: 'rationale',
+  };
   const node: GraphNode = { id, kind: kinds[p.prefix], label: id.slice(id.lastIndexOf(p.prefix === 'sym' ? '#' : ':') + 1) };
   if (p.prefix === 'file' || p.prefix === 'sym' || p.prefix === 'doc' || p.prefix === 'rationale') node.sourceFile = p.path;
   if (p.prefix === 'adr') node.sourceFile = `docs/adr/${p.num}.md`;
@@ -49,12 +56,40 @@ function nodeFor(id: string): GraphNode {
 
 function edgeFor([source, target, relation = 'calls', confidence = 'EXACT']: EdgeSpec): GraphEdge {
   if (isUnresolvedId(target)) {
-    return { source, target, relation, confidence: 'UNRESOLVED', provenance: 'NONE', resolution: 'EXTRACTED', evidenceClass: 'HEURISTIC', confidenceScore: null, reason: 'no-declaration' };
+    return {
+      source,
+      target,
+      relation,
+      confidence: 'UNRESOLVED',
+      provenance: 'NONE',
+      resolution: 'EXTRACTED',
+      evidenceClass: 'HEURISTIC',
+      confidenceScore: null,
+      reason: 'no-declaration',
+    };
   }
   if (confidence === 'CANDIDATE') {
-    return { source, target, relation, confidence, provenance: 'NAME_MATCH', resolution: 'EXTRACTED', evidenceClass: 'HEURISTIC', confidenceScore: null };
+    return {
+      source,
+      target,
+      relation,
+      confidence,
+      provenance: 'NAME_MATCH',
+      resolution: 'EXTRACTED',
+      evidenceClass: 'HEURISTIC',
+      confidenceScore: null,
+    };
   }
-  return { source, target, relation, confidence: 'EXACT', provenance: EXACT_PROVENANCE[relation], resolution: 'EXTRACTED', evidenceClass: 'DETERMINISTIC', confidenceScore: null };
+  return {
+    source,
+    target,
+    relation,
+    confidence: 'EXACT',
+    provenance: EXACT_PROVENANCE[relation],
+    resolution: 'EXTRACTED',
+    evidenceClass: 'DETERMINISTIC',
+    confidenceScore: null,
+  };
 }
 
 /**

@@ -29,7 +29,13 @@ export function listing(graph: Graph): string {
   out.push('', `edges (${graph.edges.length}):`);
   for (const e of graph.edges) {
     const at = e.evidence ? `${e.evidence.file}:${e.evidence.line}:${e.evidence.column}` : '(derived)';
-    const why = [e.confidence, e.provenance, e.resolution === 'AMBIGUOUS' ? 'AMBIGUOUS' : '', e.reason ?? '', e.context ? `"${e.context}"` : '']
+    const why = [
+      e.confidence,
+      e.provenance,
+      e.resolution === 'AMBIGUOUS' ? 'AMBIGUOUS' : '',
+      e.reason ?? '',
+      e.context ? `"${e.context}"` : '',
+    ]
       .filter(Boolean)
       .join(' ');
     out.push(`  ${at.padEnd(24)} ${e.source} --${e.relation}--> ${e.target}  [${why}]`);
@@ -60,7 +66,9 @@ export function matchSnapshot(name: string, files: Record<string, string>): void
     assert.ok(fs.existsSync(p), `missing snapshot ${path.relative(process.cwd(), p)}; create it with: ${UPDATE_COMMAND}`);
     const expected = fs.readFileSync(p, 'utf8');
     if (expected !== text) {
-      assert.fail(`snapshot ${name}/${f} differs (unified diff, - expected, + actual):\n${lineDiff(expected, text)}\n\nIf the change is intended, accept it with: ${UPDATE_COMMAND}`);
+      assert.fail(
+        `snapshot ${name}/${f} differs (unified diff, - expected, + actual):\n${lineDiff(expected, text)}\n\nIf the change is intended, accept it with: ${UPDATE_COMMAND}`,
+      );
     }
   }
 }

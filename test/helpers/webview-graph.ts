@@ -5,7 +5,11 @@
 
 import type { DetailsView, EdgeView, HostMessage, NodeView } from '../../src/protocol/messages';
 
-export const HOSTILE_LABELS = ['<img src=x onerror="window.__kgPwned=1">', '<script>window.__kgPwned=2</script>', '"><svg onload="window.__kgPwned=3">'];
+export const HOSTILE_LABELS = [
+  '<img src=x onerror="window.__kgPwned=1">',
+  '<script>window.__kgPwned=2</script>',
+  '"><svg onload="window.__kgPwned=3">',
+];
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -46,7 +50,14 @@ export function syntheticNeighborhood(count: number, seed = 7): SyntheticGraph {
     const kind = kinds[Math.floor(rand() * kinds.length)];
     const hostile = k < HOSTILE_LABELS.length ? HOSTILE_LABELS[k] : undefined;
     const name = hostile ?? (kind === 'method' ? `Subject${k % 17}.next${k}` : kind === 'class' ? `Operator${k}` : `map${k}`);
-    const n: NodeView = { id: `sym:${file}#${encodeURIComponent(name)}`, label: name, kind, file, line: 1 + Math.floor(rand() * 300), degree: 2 + Math.floor(rand() * 20) };
+    const n: NodeView = {
+      id: `sym:${file}#${encodeURIComponent(name)}`,
+      label: name,
+      kind,
+      file,
+      line: 1 + Math.floor(rand() * 300),
+      degree: 2 + Math.floor(rand() * 20),
+    };
     symbols.push(n);
     nodes.push(n);
     edges.push({ source: f.id, target: n.id, relation: 'contains', confidence: 'EXACT' });
@@ -83,7 +94,8 @@ export function syntheticNeighborhood(count: number, seed = 7): SyntheticGraph {
     edges.push({ source: files[i].id, target: files[Math.floor(rand() * i)].id, relation: 'imports', confidence: 'EXACT' });
   }
   const classes = symbols.filter((s) => s.kind === 'class');
-  for (let i = 1; i < classes.length; i += 3) edges.push({ source: classes[i].id, target: classes[0].id, relation: 'extends', confidence: 'EXACT' });
+  for (let i = 1; i < classes.length; i += 3)
+    edges.push({ source: classes[i].id, target: classes[0].id, relation: 'extends', confidence: 'EXACT' });
   // One unresolved call target, reached from the focus.
   if (count > 10) {
     const u: NodeView = { id: 'unresolved:dynamicThing', label: 'dynamicThing', kind: 'unresolved' };
@@ -92,11 +104,26 @@ export function syntheticNeighborhood(count: number, seed = 7): SyntheticGraph {
     for (let i = edges.length - 1; i >= 0; i--) if (edges[i].source === dropped?.id || edges[i].target === dropped?.id) edges.splice(i, 1);
     edges.push({ source: focus.id, target: u.id, relation: 'calls', confidence: 'UNRESOLVED' });
   }
-  return { focus, nodes: nodes.filter((n) => n.id !== focus.id), edges, excludedHubs: hubs.filter((h) => nodes.some((n) => n.id === h)).sort(), hubThreshold };
+  return {
+    focus,
+    nodes: nodes.filter((n) => n.id !== focus.id),
+    edges,
+    excludedHubs: hubs.filter((h) => nodes.some((n) => n.id === h)).sort(),
+    hubThreshold,
+  };
 }
 
 export function neighborhoodMessage(g: SyntheticGraph, requestId: number, expand = false): HostMessage {
-  return { type: 'neighborhood', requestId, focus: g.focus, nodes: g.nodes, edges: g.edges, excludedHubs: g.excludedHubs, hubThreshold: g.hubThreshold, expand };
+  return {
+    type: 'neighborhood',
+    requestId,
+    focus: g.focus,
+    nodes: g.nodes,
+    edges: g.edges,
+    excludedHubs: g.excludedHubs,
+    hubThreshold: g.hubThreshold,
+    expand,
+  };
 }
 
 /** A path of `hops` hops through the graph's symbols, edges in their real direction. */
@@ -106,15 +133,28 @@ export function syntheticPath(g: SyntheticGraph, hops = 4): { nodes: NodeView[];
   const edges: EdgeView[] = [];
   for (let i = 0; i + 1 < nodes.length; i++) {
     const back = i % 3 === 2;
-    edges.push({ source: back ? nodes[i + 1].id : nodes[i].id, target: back ? nodes[i].id : nodes[i + 1].id, relation: i === 1 ? 'imports' : 'calls', confidence: i === 2 ? 'CANDIDATE' : 'EXACT' });
+    edges.push({
+      source: back ? nodes[i + 1].id : nodes[i].id,
+      target: back ? nodes[i].id : nodes[i + 1].id,
+      relation: i === 1 ? 'imports' : 'calls',
+      confidence: i === 2 ? 'CANDIDATE' : 'EXACT',
+    });
   }
   return { nodes, edges };
 }
 
 export function syntheticDetails(g: SyntheticGraph, id: string): DetailsView {
   const node = g.focus.id === id ? g.focus : (g.nodes.find((n) => n.id === id) ?? { id, label: id, kind: 'function' });
-  const callers = g.edges.filter((e) => e.target === id && e.relation === 'calls').map((e) => ({ node: g.nodes.find((n) => n.id === e.source) ?? g.focus, confidence: e.confidence, at: 'src/core/file1.ts:12' }));
-  const callees = g.edges.filter((e) => e.source === id && e.relation === 'calls').map((e) => ({ node: g.nodes.find((n) => n.id === e.target) ?? g.focus, confidence: e.confidence, ...(e.confidence === 'UNRESOLVED' ? { reason: 'dynamic-access' } : {}) }));
+  const callers = g.edges
+    .filter((e) => e.target === id && e.relation === 'calls')
+    .map((e) => ({ node: g.nodes.find((n) => n.id === e.source) ?? g.focus, confidence: e.confidence, at: 'src/core/file1.ts:12' }));
+  const callees = g.edges
+    .filter((e) => e.source === id && e.relation === 'calls')
+    .map((e) => ({
+      node: g.nodes.find((n) => n.id === e.target) ?? g.focus,
+      confidence: e.confidence,
+      ...(e.confidence === 'UNRESOLVED' ? { reason: 'dynamic-access' } : {}),
+    }));
   return {
     node,
     degree: node.degree ?? 0,

@@ -87,9 +87,19 @@ export class WebviewPage {
     private readonly browser: Browser,
   ) {}
 
-  static async open(opts: { kind: WebviewKind; theme: ThemeName; host: StandInHost; answers?: InPageAnswers; size?: { width: number; height: number } }): Promise<WebviewPage> {
+  static async open(opts: {
+    kind: WebviewKind;
+    theme: ThemeName;
+    host: StandInHost;
+    answers?: InPageAnswers;
+    size?: { width: number; height: number };
+  }): Promise<WebviewPage> {
     const dist = await buildWebviewBundles();
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--host-resolver-rules=MAP * ~NOTFOUND'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--host-resolver-rules=MAP * ~NOTFOUND'],
+    });
     const page = await browser.newPage({ viewport: opts.size ?? { width: 1400, height: 900 } });
     const wp = new WebviewPage(page, browser);
     page.on('console', (m) => {
@@ -98,7 +108,12 @@ export class WebviewPage {
     });
     page.on('pageerror', (e) => wp.errors.push(e.message));
     const theme = THEMES[opts.theme];
-    const html = buildWebviewHtml({ kind: opts.kind, cspSource: ORIGIN, scriptUri: `${ORIGIN}/dist/${opts.kind}.js`, styleUri: `${ORIGIN}/media/webview.css` })
+    const html = buildWebviewHtml({
+      kind: opts.kind,
+      cspSource: ORIGIN,
+      scriptUri: `${ORIGIN}/dist/${opts.kind}.js`,
+      styleUri: `${ORIGIN}/media/webview.css`,
+    })
       // VS Code puts the theme's variables on the page and its class on <body>; so does this.
       .replace('<link rel="stylesheet"', `<link rel="stylesheet" href="${ORIGIN}/theme.css">\n<link rel="stylesheet"`)
       .replace(`<body class="kg-${opts.kind}">`, `<body class="kg-${opts.kind} ${theme.bodyClass}">`);
@@ -108,7 +123,8 @@ export class WebviewPage {
       if (url.pathname === '/index.html') return serve(html, 'text/html');
       if (url.pathname === '/theme.css') return serve(themeCss(opts.theme), 'text/css');
       if (url.pathname === '/media/webview.css') return serve(fs.readFileSync(path.join(ROOT, 'media/webview.css')), 'text/css');
-      if (url.pathname.startsWith('/dist/')) return serve(fs.readFileSync(path.join(dist, path.basename(url.pathname))), 'application/javascript');
+      if (url.pathname.startsWith('/dist/'))
+        return serve(fs.readFileSync(path.join(dist, path.basename(url.pathname))), 'application/javascript');
       return route.fulfill({ status: 404, body: '' });
     });
     await page.exposeFunction('__kgToNode', async (m: WebviewMessage) => {

@@ -40,7 +40,11 @@ describe('kg build', () => {
     assert.match(lines[0], /^kg: wrote \.knowledge-graph\/graph\.json: 3 nodes, 2 edges, layers structural, 1 file skipped, \d+\.\d\d s$/);
     const graph = JSON.parse(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json'), 'utf8'));
     assertValidGraph(graph);
-    assert.deepEqual(listDir(path.join(root, '.knowledge-graph')), ['graph.json', 'graph.manifest.json'], 'the graph, its manifest, and no temp file');
+    assert.deepEqual(
+      listDir(path.join(root, '.knowledge-graph')),
+      ['graph.json', 'graph.manifest.json'],
+      'the graph, its manifest, and no temp file',
+    );
   });
 
   it('--out and --root are honoured relative to the working directory', () => {
@@ -65,7 +69,11 @@ describe('kg build', () => {
   for (const [what, setup, message] of [
     ['a missing root', (root: string) => fs.rmSync(root, { recursive: true }), /root is not a directory/],
     ['a root with no sources', (root: string) => writeTree(root, { 'README.md': '# hi' }), /no TypeScript or JavaScript sources/],
-    ['an unparsable tsconfig', (root: string) => writeTree(root, { 'a.ts': 'export const a = 1;', 'tsconfig.json': '{ "compilerOptions": { "strict": true,, }' }), /tsconfig\.json:1:\d+: cannot parse/],
+    [
+      'an unparsable tsconfig',
+      (root: string) => writeTree(root, { 'a.ts': 'export const a = 1;', 'tsconfig.json': '{ "compilerOptions": { "strict": true,, }' }),
+      /tsconfig\.json:1:\d+: cannot parse/,
+    ],
   ] as const) {
     it(`${what}: a clear message, exit 2, nothing written, the previous graph kept`, () => {
       const cwd = tempDir();
@@ -79,7 +87,10 @@ describe('kg build', () => {
       assert.match(r.stderr, message);
       assert.equal(r.stdout, '');
       assert.equal(fs.readFileSync(out, 'utf8'), 'previous graph');
-      assert.deepEqual(listDir(cwd).filter((f) => f !== 'repo'), ['graph.json']);
+      assert.deepEqual(
+        listDir(cwd).filter((f) => f !== 'repo'),
+        ['graph.json'],
+      );
     });
   }
 
@@ -96,6 +107,7 @@ describe('kg build', () => {
     assert.match(unknown.stderr, /unknown command "frobnicate"/);
     const help = kg(['build', '--help'], cwd);
     assert.equal(help.code, 0);
-    for (const flag of ['--apply', '--extract-only', '--root', '--out', '--list-external', '--help']) assert.ok(help.stdout.includes(flag), flag);
+    for (const flag of ['--apply', '--extract-only', '--root', '--out', '--list-external', '--help'])
+      assert.ok(help.stdout.includes(flag), flag);
   });
 });

@@ -30,15 +30,27 @@ describe('kg build --progress json', () => {
     const r = kg(['build', '--apply', '--progress', 'json'], root);
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stderr.trim().split('\n');
-    assert.ok(lines.every((l) => l.startsWith('{')), `every stderr line is an event:\n${r.stderr}`);
+    assert.ok(
+      lines.every((l) => l.startsWith('{')),
+      `every stderr line is an event:\n${r.stderr}`,
+    );
     const ev = events(r.stderr);
     const file = path.join(root, '.knowledge-graph', 'graph.json');
     const graph = JSON.parse(fs.readFileSync(file, 'utf8'));
     assertValidGraph(graph);
-    assert.deepEqual(ev.find((e) => e.event === 'log'), { event: 'log', level: 'info', message: 'discovered 2 source files in 1 project' });
+    assert.deepEqual(
+      ev.find((e) => e.event === 'log'),
+      { event: 'log', level: 'info', message: 'discovered 2 source files in 1 project' },
+    );
     // A full build extracts and resolves each file in one pass: its phase is 'resolve'.
-    assert.deepEqual(ev.find((e) => e.event === 'progress'), { event: 'progress', phase: 'resolve', done: 1, total: 1 });
-    assert.deepEqual(ev.find((e) => e.event === 'note'), { event: 'note', path: 'b.ts', reason: 'binary file (contains NUL bytes)' });
+    assert.deepEqual(
+      ev.find((e) => e.event === 'progress'),
+      { event: 'progress', phase: 'resolve', done: 1, total: 1 },
+    );
+    assert.deepEqual(
+      ev.find((e) => e.event === 'note'),
+      { event: 'note', path: 'b.ts', reason: 'binary file (contains NUL bytes)' },
+    );
     // a.ts: file, module, a, B, B.m — counted from the source above
     assert.deepEqual(ev[ev.length - 1], {
       event: 'done',

@@ -23,15 +23,19 @@ const GUESS = 'sym:src/any.ts#guess';
 /** A repository folder with a graph at the default place: main → helper (EXACT), guess → helper (CANDIDATE). */
 function repoWithGraph(opts: { withCalls?: boolean } = {}): string {
   const cwd = tempDir();
-  const edges = opts.withCalls === false
-    ? ([['file:src/main.ts', 'file:src/util.ts', 'imports'], ['file:src/util.ts', HELPER, 'contains']] as const)
-    : ([
-        [MAIN, HELPER],
-        [GUESS, HELPER, 'calls', 'CANDIDATE'],
-        ['file:src/main.ts', 'file:src/util.ts', 'imports'],
-        ['file:src/util.ts', HELPER, 'contains'],
-        ['file:src/main.ts', MAIN, 'contains'],
-      ] as const);
+  const edges =
+    opts.withCalls === false
+      ? ([
+          ['file:src/main.ts', 'file:src/util.ts', 'imports'],
+          ['file:src/util.ts', HELPER, 'contains'],
+        ] as const)
+      : ([
+          [MAIN, HELPER],
+          [GUESS, HELPER, 'calls', 'CANDIDATE'],
+          ['file:src/main.ts', 'file:src/util.ts', 'imports'],
+          ['file:src/util.ts', HELPER, 'contains'],
+          ['file:src/main.ts', MAIN, 'contains'],
+        ] as const);
   writeTree(cwd, { '.knowledge-graph/graph.json': serializeGraph(graphOf(edges)) });
   return cwd;
 }
@@ -47,10 +51,19 @@ describe('kg query commands', () => {
     assert.equal(callers.stderr, '');
 
     const affected = kg(['affected', 'file:src/util.ts'], cwd).json();
-    assert.deepEqual(affected, { available: true, consumers: ['file:src/main.ts'], breaks: true, candidates: [], evidenceClass: 'GRAPH_DERIVED' });
+    assert.deepEqual(affected, {
+      available: true,
+      consumers: ['file:src/main.ts'],
+      breaks: true,
+      candidates: [],
+      evidenceClass: 'GRAPH_DERIVED',
+    });
 
     const impact = kg(['impact', HELPER], cwd).json();
-    assert.deepEqual([impact.callers, impact.consumers, impact.blastRadius, impact.candidates, impact.candidateRadius], [[MAIN], [MAIN], 1, [GUESS], 1]);
+    assert.deepEqual(
+      [impact.callers, impact.consumers, impact.blastRadius, impact.candidates, impact.candidateRadius],
+      [[MAIN], [MAIN], 1, [GUESS], 1],
+    );
 
     const neighbors = kg(['neighbors', HELPER, '--budget', '2'], cwd).json();
     assert.deepEqual(neighbors.nodes, ['sym:src/util.ts#helper', 'file:src/util.ts']);
@@ -74,7 +87,11 @@ describe('kg query commands', () => {
       'src/a.ts': '// WHY(speed@2026-08-10): memoised, see ADR-1.\nexport function f() {}\n',
       'docs/adr/0001-speed.md': '# ADR 1: Speed\n\n`src/a.ts#f` is memoised.\n',
     });
-    const built = spawnSync(process.execPath, [CLI, 'build', '--apply'], { cwd, encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    const built = spawnSync(process.execPath, [CLI, 'build', '--apply'], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, KG_SERVER: 'off' },
+    });
     assert.equal(built.status, 0, built.stderr);
     const why = kg(['why', 'sym:src/a.ts#f'], cwd);
     assert.equal(why.code, 0, why.stderr);
@@ -83,8 +100,16 @@ describe('kg query commands', () => {
       a.notes.map((n: { id: string; sitsOn: boolean; line: number; column: number }) => [n.id, n.sitsOn, n.line, n.column]),
       [['rationale:src/a.ts#speed@2026-08-10~0', true, 1, 4]],
     );
-    assert.deepEqual(a.records.map((r: { id: string }) => r.id), ['adr:1'], 'the record names src/a.ts#f');
-    assert.deepEqual(a.cited.map((r: { id: string }) => r.id), ['adr:1'], 'the comment directly above f names ADR-1');
+    assert.deepEqual(
+      a.records.map((r: { id: string }) => r.id),
+      ['adr:1'],
+      'the record names src/a.ts#f',
+    );
+    assert.deepEqual(
+      a.cited.map((r: { id: string }) => r.id),
+      ['adr:1'],
+      'the comment directly above f names ADR-1',
+    );
     assert.deepEqual([a.fileNotes, a.fileRecords], [[], []]);
     const unknown = kg(['why', 'sym:src/a.ts#g'], cwd);
     assert.equal(unknown.code, 3);
@@ -113,7 +138,12 @@ describe('kg query commands', () => {
   });
 
   const unavailable: Array<[string, (cwd: string) => string[], string, RegExp]> = [
-    ['no graph', () => ['callers', HELPER], 'no committed graph projection', /no graph at \.knowledge-graph\/graph\.json: build one with "kg build --apply"/],
+    [
+      'no graph',
+      () => ['callers', HELPER],
+      'no committed graph projection',
+      /no graph at \.knowledge-graph\/graph\.json: build one with "kg build --apply"/,
+    ],
     [
       'an unparsable graph',
       (cwd) => (fs.writeFileSync(path.join(cwd, 'g.json'), '{"schemaVersion": 1, "nodes": ['), ['god-nodes', '--graph', 'g.json']),
@@ -128,7 +158,10 @@ describe('kg query commands', () => {
     ],
     [
       'a future schemaVersion',
-      (cwd) => (fs.writeFileSync(path.join(cwd, 'g.json'), '{"schemaVersion": 2, "nodes": [], "edges": []}'), ['query', 'x', '--graph', 'g.json']),
+      (cwd) => (
+        fs.writeFileSync(path.join(cwd, 'g.json'), '{"schemaVersion": 2, "nodes": [], "edges": []}'),
+        ['query', 'x', '--graph', 'g.json']
+      ),
       'unsupported schemaVersion: 2 (this kg reads schemaVersion 1)',
       /rebuild it/,
     ],
@@ -146,11 +179,20 @@ describe('kg query commands', () => {
     ],
     [
       'callers on a graph without the calls layer',
-      (cwd) => (fs.rmSync(cwd, { recursive: true }), fs.cpSync(repoWithGraph({ withCalls: false }), cwd, { recursive: true }), ['callers', HELPER]),
+      (cwd) => (
+        fs.rmSync(cwd, { recursive: true }),
+        fs.cpSync(repoWithGraph({ withCalls: false }), cwd, { recursive: true }),
+        ['callers', HELPER]
+      ),
       'calls layer not built in this projection',
       /built without call edges/,
     ],
-    ['an id that is not in the graph', (cwd) => (fs.cpSync(repoWithGraph(), cwd, { recursive: true }), ['impact', 'helper']), 'unknown node: helper', /did you mean: sym:src\/util\.ts#helper/],
+    [
+      'an id that is not in the graph',
+      (cwd) => (fs.cpSync(repoWithGraph(), cwd, { recursive: true }), ['impact', 'helper']),
+      'unknown node: helper',
+      /did you mean: sym:src\/util\.ts#helper/,
+    ],
   ];
   for (const [what, setup, reason, hint] of unavailable) {
     it(`${what}: the degrade on stdout, the reason and the fix on stderr, exit 3`, () => {
@@ -197,12 +239,16 @@ describe('kg query commands', () => {
     assert.match(unknown.stderr, /unknown command "caller"/);
     const help = kg(['--help'], cwd);
     assert.equal(help.code, 0);
-    for (const name of ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query', 'why']) assert.match(help.stdout, new RegExp(`^  ${name} `, 'm'));
+    for (const name of ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query', 'why'])
+      assert.match(help.stdout, new RegExp(`^  ${name} `, 'm'));
   });
 
   it('each command has its own --help', () => {
     const cwd = tempDir();
-    for (const [name, flags] of [['neighbors', ['--budget', '--graph']], ['path', ['<from> <to>', '--graph']]] as const) {
+    for (const [name, flags] of [
+      ['neighbors', ['--budget', '--graph']],
+      ['path', ['<from> <to>', '--graph']],
+    ] as const) {
       const r = kg([name, '--help'], cwd);
       assert.equal(r.code, 0);
       assert.match(r.stdout, new RegExp(`^Usage: kg ${name}`));

@@ -34,9 +34,9 @@ const EXPLAINED_RESIDUALS: Record<CorpusName, Record<string, string>> = {
     // `class Group extends createCollectionMixin(FabricObject)`: `complexity` is declared by
     // FabricObject and by the mixin's class expression (inside the mixin function: no node).
     'sym:src/shapes/ActiveSelection.ts#ActiveSelection.toString -> sym:src/shapes/Object/Object.ts#FabricObject.complexity @ src/shapes/ActiveSelection.ts:208:40':
-      'mixin base: FabricObject.complexity and the collection mixin\'s override',
+      "mixin base: FabricObject.complexity and the collection mixin's override",
     'sym:src/shapes/Group.ts#Group.toString -> sym:src/shapes/Object/Object.ts#FabricObject.complexity @ src/shapes/Group.ts:602:30':
-      'mixin base: FabricObject.complexity and the collection mixin\'s override',
+      "mixin base: FabricObject.complexity and the collection mixin's override",
     // `this: TextSVGExportMixin & FabricText`: FabricText has FabricObjectSVGExportMixin's
     // members through FabricObject's merged interface; TextSVGExportMixin overrides them.
     'sym:src/shapes/Text/TextSVGExportMixin.ts#TextSVGExportMixin._wrapSVGTextAndBg -> sym:src/shapes/Object/FabricObjectSVGExportMixin.ts#FabricObjectSVGExportMixin.getSvgStyles @ src/shapes/Text/TextSVGExportMixin.ts:87:12':
@@ -79,7 +79,11 @@ describe('calls against the TypeScript language service', () => {
       assert.equal(report.precision, 1);
       assert.ok(report.recall >= 0.99, `recall ${report.recall} is below 99%`);
       const residuals = Object.fromEntries(report.edgeCheck.residuals.map((d) => [`${d.source} -> ${d.target} @ ${d.site}`, d.why]));
-      assert.deepEqual(Object.keys(residuals).sort(), Object.keys(EXPLAINED_RESIDUALS[name]).sort(), 'every per-edge residual is listed and explained');
+      assert.deepEqual(
+        Object.keys(residuals).sort(),
+        Object.keys(EXPLAINED_RESIDUALS[name]).sort(),
+        'every per-edge residual is listed and explained',
+      );
 
       if (name === 'fabric') assertAnyReceivers(name, c.root, graph, discovery.projects);
     });
@@ -120,14 +124,20 @@ describe('calls against the TypeScript language service', () => {
  * graph's options must leave no more than TypeScript 5.9 does.
  */
 function assertAnyReceivers(name: string, root: string, graph: Graph, projects: readonly Project[]): void {
-  const files = graph.nodes.filter((n) => n.kind === 'file' && /\.tsx?$/.test(n.sourceFile as string)).map((n) => path.join(root, n.sourceFile as string));
+  const files = graph.nodes
+    .filter((n) => n.kind === 'file' && /\.tsx?$/.test(n.sourceFile as string))
+    .map((n) => path.join(root, n.sourceFile as string));
   const configPath = path.join(root, 'tsconfig.json');
-  const ts6Defaults = { ...ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, root).options, ignoreDeprecations: '6.0' };
+  const ts6Defaults = {
+    ...ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, root).options,
+    ignoreDeprecations: '6.0',
+  };
   const built = projects.find((p) => p.configPath === 'tsconfig.json');
   assert.ok(built);
   const ts6 = anyReceiverSites(ts, files, ts6Defaults);
   const graphOptions = anyReceiverSites(ts, files, built.options);
-  const ts5Options = ts59.parseJsonConfigFileContent(ts59.readConfigFile(configPath, ts59.sys.readFile).config, ts59.sys, root).options as ts.CompilerOptions;
+  const ts5Options = ts59.parseJsonConfigFileContent(ts59.readConfigFile(configPath, ts59.sys.readFile).config, ts59.sys, root)
+    .options as ts.CompilerOptions;
   const ts5 = anyReceiverSites(ts59 as unknown as typeof ts, files, ts5Options);
   const inGraph = graph.unresolved?.calls?.['any-receiver'] ?? 0;
   const notInTs5 = (sites: Set<string>) => [...sites].filter((x) => !ts5.has(x));
@@ -136,6 +146,10 @@ function assertAnyReceivers(name: string, root: string, graph: Graph, projects: 
       `TypeScript 5 semantics (the graph's options) ${graphOptions.size}, TypeScript 5.9's checker ${ts5.size}; UNRESOLVED any-receiver edges in the graph ${inGraph}`,
   );
   // Site for site: every hole the graph's options leave, TypeScript 5.9 leaves too.
-  assert.deepEqual(notInTs5(graphOptions).map((x) => path.relative(root, x)), [], 'any receivers TypeScript 5.9 resolves');
+  assert.deepEqual(
+    notInTs5(graphOptions).map((x) => path.relative(root, x)),
+    [],
+    'any receivers TypeScript 5.9 resolves',
+  );
   assert.ok(graphOptions.size <= ts5.size, `the graph's options leave ${graphOptions.size} any receivers, TypeScript 5.9 ${ts5.size}`);
 }

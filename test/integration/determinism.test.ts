@@ -12,9 +12,17 @@ import { assertValidGraph } from '../helpers/schema';
 
 function cliBuild(root: string, env: Record<string, string>): { stdout: string; out: string } {
   const out = path.join(tempDir('kg-out-'), 'graph.json');
-  const apply = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', root, '--out', out], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const apply = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', root, '--out', out], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   assert.equal(apply.status, 0, apply.stderr);
-  const dry = spawnSync(process.execPath, [CLI, 'build'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const dry = spawnSync(process.execPath, [CLI, 'build'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   assert.equal(dry.status, 0, dry.stderr);
   return { stdout: dry.stdout, out: fs.readFileSync(out, 'utf8') };
 }
@@ -41,7 +49,10 @@ describe('determinism', () => {
     const graph = JSON.parse(first.out);
     assertValidGraph(graph);
     const ids = graph.nodes.map((n: { id: string }) => n.id);
-    assert.deepEqual(ids, [...ids].sort((x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)),
+    );
   });
 
   it('keeps the signature when a function moves down a line, and changes it when the shape changes', () => {
@@ -61,7 +72,9 @@ describe('determinism', () => {
   it('survives a 100,000-term expression without overflowing the stack', () => {
     const root = tempDir();
     const terms = Array.from({ length: 100_000 }, (_, i) => (i % 2 ? 'f()' : '1')).join(' + ');
-    writeTree(root, { 'deep.ts': `export function f() { return 1; }\nexport const big = ${terms};\nexport function after() { return import('./deep'); }\n` });
+    writeTree(root, {
+      'deep.ts': `export function f() { return 1; }\nexport const big = ${terms};\nexport function after() { return import('./deep'); }\n`,
+    });
     const { graph } = buildGraph({ root });
     assertValidGraph(JSON.parse(JSON.stringify(graph)));
     assert.ok(graph.nodes.some((n) => n.id === 'sym:deep.ts#after'));

@@ -6,7 +6,16 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, buildGraph, runDoctor, serializeGraph, type DoctorRule, type Graph, type GraphEdge } from '../../src/graph';
+import {
+  DOCTOR_RULES,
+  DOCTOR_SAMPLE_LIMIT,
+  buildGraph,
+  runDoctor,
+  serializeGraph,
+  type DoctorRule,
+  type Graph,
+  type GraphEdge,
+} from '../../src/graph';
 import { CLI, copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 
@@ -66,8 +75,19 @@ describe('kg doctor: the six invariants', () => {
 
   it('passes every rule on graphs the builder writes (a tree and every fixture)', () => {
     const report = runDoctor(healthy());
-    assert.equal(report.ok, true, JSON.stringify(report.rules.filter((r) => r.status === 'FAIL'), null, 2));
-    assert.deepEqual(report.rules.map((r) => r.rule), [...DOCTOR_RULES]);
+    assert.equal(
+      report.ok,
+      true,
+      JSON.stringify(
+        report.rules.filter((r) => r.status === 'FAIL'),
+        null,
+        2,
+      ),
+    );
+    assert.deepEqual(
+      report.rules.map((r) => r.rule),
+      [...DOCTOR_RULES],
+    );
     assert.ok(report.rules.every((r) => r.count === 0 && r.samples.length === 0));
     for (const name of ['nested-modules', 'path-aliases', 'project-references', 'reexports', 'classes-methods', 'overloads-merging']) {
       const r = runDoctor(JSON.parse(serializeGraph(buildGraph({ root: copyFixture(name) }).graph)));
@@ -76,12 +96,28 @@ describe('kg doctor: the six invariants', () => {
   });
 
   it('passes graphs of files the parser can only recover from (names it invents are not symbols)', () => {
-    const broken = ['export function ((( {{{', 'function () {}', 'enum {}', 'class { m() {} }', 'const = 5;', 'class A { (){} get () {} }', 'namespace { }'];
+    const broken = [
+      'export function ((( {{{',
+      'function () {}',
+      'enum {}',
+      'class { m() {} }',
+      'const = 5;',
+      'class A { (){} get () {} }',
+      'namespace { }',
+    ];
     const root = tempDir();
     writeTree(root, Object.fromEntries(broken.map((text, i) => [`broken${i}.ts`, text])));
     const { graph } = buildGraph({ root });
     const report = runDoctor(JSON.parse(serializeGraph(graph)));
-    assert.equal(report.ok, true, JSON.stringify(report.rules.filter((r) => r.status === 'FAIL'), null, 2));
+    assert.equal(
+      report.ok,
+      true,
+      JSON.stringify(
+        report.rules.filter((r) => r.status === 'FAIL'),
+        null,
+        2,
+      ),
+    );
     assert.ok(!graph.nodes.some((n) => n.id.endsWith('#')), 'no symbol with an empty name');
     const syntax = runDoctor(JSON.parse(serializeGraph(buildGraph({ root: copyFixture('syntax-errors') }).graph)));
     assert.equal(syntax.ok, true);
@@ -168,7 +204,7 @@ describe('kg doctor: the six invariants', () => {
     },
     {
       rule: 'invalid_repository_ownership',
-      what: "a symbol whose sourceFile is another file",
+      what: 'a symbol whose sourceFile is another file',
       inject: (g) => {
         (g.nodes.find((n) => n.id === 'sym:src/a.ts#a') as { sourceFile: string }).sourceFile = 'src/b.ts';
       },
@@ -194,7 +230,10 @@ describe('kg doctor: the six invariants', () => {
       assert.equal(report.ok, false);
       assert.deepEqual([...failing(g)], [[c.rule, c.count]]);
       const r = report.rules.find((x) => x.rule === c.rule)!;
-      assert.ok(r.samples.some((s) => c.sample.test(`${s.table} ${s.key}: ${s.detail}`)), JSON.stringify(r.samples, null, 2));
+      assert.ok(
+        r.samples.some((s) => c.sample.test(`${s.table} ${s.key}: ${s.detail}`)),
+        JSON.stringify(r.samples, null, 2),
+      );
     });
   }
 
@@ -227,7 +266,11 @@ describe('kg doctor: the six invariants', () => {
       assert.equal(ok.code, 0, ok.stderr);
       const lines = ok.stdout.trim().split('\n');
       assert.equal(lines.length, 8);
-      for (const rule of DOCTOR_RULES) assert.ok(lines.some((l) => new RegExp(`^PASS ${rule} +0$`).test(l)), `${rule} in:\n${ok.stdout}`);
+      for (const rule of DOCTOR_RULES)
+        assert.ok(
+          lines.some((l) => new RegExp(`^PASS ${rule} +0$`).test(l)),
+          `${rule} in:\n${ok.stdout}`,
+        );
 
       const g = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as Graph;
       g.edges.push(exactCall('sym:src/b.ts#b', 'sym:src/a.ts#ghost', 'src/b.ts'));
@@ -238,7 +281,10 @@ describe('kg doctor: the six invariants', () => {
       const bad = kg(['doctor', '--graph', 'broken.json'], root);
       assert.equal(bad.code, 1);
       assert.match(bad.stdout, /^FAIL exact_edge_without_target +1$/m);
-      assert.match(bad.stdout, /^ {4}edge sym:src\/b\.ts#b --calls--> sym:src\/a\.ts#ghost: target sym:src\/a\.ts#ghost: no node has this id$/m);
+      assert.match(
+        bad.stdout,
+        /^ {4}edge sym:src\/b\.ts#b --calls--> sym:src\/a\.ts#ghost: target sym:src\/a\.ts#ghost: no node has this id$/m,
+      );
       assert.match(bad.stdout, /1 of 6 rules failed/);
       assert.equal(fs.statSync(broken).mtimeMs, before);
       assert.deepEqual(fs.readdirSync(root).sort(), listing, 'the doctor creates no file');

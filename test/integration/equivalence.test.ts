@@ -22,7 +22,11 @@ function fixtureRepo(): string {
   const root = tempDir('kg-equiv-base-');
   for (const name of fs.readdirSync(FIXTURES)) copyFixture(name, { into: path.join(root, name) });
   const gen: Record<string, string> = {
-    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, jsx: 'preserve', allowJs: true, module: 'ESNext', moduleResolution: 'Bundler' }, include: ['gen'] }) + '\n',
+    'tsconfig.json':
+      JSON.stringify({
+        compilerOptions: { strict: true, jsx: 'preserve', allowJs: true, module: 'ESNext', moduleResolution: 'Bundler' },
+        include: ['gen'],
+      }) + '\n',
     'package.json': '{ "name": "equivalence-fixture", "private": true, "type": "module" }\n',
   };
   for (let i = 0; i < 24; i++) {

@@ -23,7 +23,9 @@ function kgAsync(args: string[], cwd: string) {
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += String(d)));
   child.stderr.on('data', (d) => (stderr += String(d)));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   const stderrMatches = (re: RegExp) =>
     new Promise<void>((resolve) => {
       const check = () => (re.test(stderr) ? resolve() : setTimeout(check, 20));
@@ -108,7 +110,12 @@ describe('the build lock', () => {
     try {
       const refused = kg(['build', '--apply', '--no-wait'], root);
       assert.equal(refused.code, 1);
-      assert.match(refused.stderr, new RegExp(`another build is writing this graph \\(pid ${process.pid} on .*\\); lock file .*knowledge-graph-[^/]+/locks/[0-9a-f]{32}\\.lock`));
+      assert.match(
+        refused.stderr,
+        new RegExp(
+          `another build is writing this graph \\(pid ${process.pid} on .*\\); lock file .*knowledge-graph-[^/]+/locks/[0-9a-f]{32}\\.lock`,
+        ),
+      );
       assert.ok(!fs.existsSync(out), 'nothing written');
 
       const waiting = kgAsync(['build', '--apply'], root);
@@ -129,7 +136,9 @@ describe('the build lock', () => {
   it('two builds started at once on one folder both finish, one after the other, with one valid graph', async () => {
     const root = tempDir();
     const tree: Record<string, string> = {};
-    for (let i = 0; i < 200; i++) tree[`src/m${i}.ts`] = `import { f${(i + 1) % 200} } from './m${(i + 1) % 200}';\nexport function f${i}() { return f${(i + 1) % 200}; }\n`;
+    for (let i = 0; i < 200; i++)
+      tree[`src/m${i}.ts`] =
+        `import { f${(i + 1) % 200} } from './m${(i + 1) % 200}';\nexport function f${i}() { return f${(i + 1) % 200}; }\n`;
     writeTree(root, tree);
     const [x, y] = [kgAsync(['build', '--apply'], root), kgAsync(['build', '--apply'], root)];
     const [rx, ry] = await Promise.all([x.done, y.done]);
@@ -139,7 +148,10 @@ describe('the build lock', () => {
     assert.equal(fs.readFileSync(path.join(dir, 'graph.json'), 'utf8'), serializeGraph(buildGraph({ root }).graph));
     assert.deepEqual(fs.readdirSync(dir).sort(), ['graph.json', 'graph.manifest.json']);
     // Whichever came second either waited, or started after the first had finished.
-    assert.ok([rx, ry].some((r) => /waiting for it to finish/.test(r.stderr) || /incremental build/.test(r.stderr)), `${rx.stderr}\n---\n${ry.stderr}`);
+    assert.ok(
+      [rx, ry].some((r) => /waiting for it to finish/.test(r.stderr) || /incremental build/.test(r.stderr)),
+      `${rx.stderr}\n---\n${ry.stderr}`,
+    );
   });
 
   it('breaks a lock whose holder died', () => {

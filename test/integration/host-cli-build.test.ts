@@ -52,7 +52,8 @@ describe('runCliBuild (the editor build in a child process)', () => {
   it('cancel kills the child while it runs: no process is left and the previous graph stays', async () => {
     const root = tempDir();
     const tree: Record<string, string> = {};
-    for (let i = 0; i < 1500; i++) tree[`src/m${i}.ts`] = Array.from({ length: 30 }, (_, j) => `export function f${i}_${j}() {}\n`).join('');
+    for (let i = 0; i < 1500; i++)
+      tree[`src/m${i}.ts`] = Array.from({ length: 30 }, (_, j) => `export function f${i}_${j}() {}\n`).join('');
     writeTree(root, tree);
     const out = path.join(root, '.knowledge-graph', 'graph.json');
     writeTree(root, { '.knowledge-graph/graph.json': 'previous' });
@@ -119,7 +120,13 @@ setTimeout(() => {}, 10000);
 `,
     );
     const abort = new AbortController();
-    const r = await runCliBuild({ cli: fake, root, out: path.join(root, 'g.json'), signal: abort.signal, onEvent: (e) => e.event === 'done' && abort.abort() });
+    const r = await runCliBuild({
+      cli: fake,
+      root,
+      out: path.join(root, 'g.json'),
+      signal: abort.signal,
+      onEvent: (e) => e.event === 'done' && abort.abort(),
+    });
     assert.equal(r.kind, 'built', JSON.stringify(r));
     assert.equal(fs.readFileSync(path.join(root, 'g.json'), 'utf8'), 'new');
   });

@@ -21,7 +21,10 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
   before(async () => {
     root = tempDir();
     fs.cpSync(path.join(REPO, 'test', 'e2e', 'workspaces', 'lenses'), root, { recursive: true });
-    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', root], { encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', root], {
+      encoding: 'utf8',
+      env: { ...process.env, KG_SERVER: 'off' },
+    });
     assert.equal(r.status, 0, r.stderr);
     file = path.join(root, '.knowledge-graph', 'graph.json');
     w = new GraphWorkerClient(WORKER);
@@ -61,8 +64,13 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
   it('gives a node`s callers with their call sites, proof and guesses apart', async () => {
     const d = await w.request('details', { id: 'sym:src/shapes.ts#Circle.area' });
     assert.ok(d);
-    assert.deepEqual(d.callers, [{ id: 'sym:src/draw.ts#draw', confidence: 'EXACT', evidence: { file: 'src/draw.ts', line: 4, column: 19 } }]);
-    assert.deepEqual(d.candidates.map((c) => [c.id, c.confidence, c.evidence?.line]), [['sym:src/draw.ts#render', 'CANDIDATE', 9]]);
+    assert.deepEqual(d.callers, [
+      { id: 'sym:src/draw.ts#draw', confidence: 'EXACT', evidence: { file: 'src/draw.ts', line: 4, column: 19 } },
+    ]);
+    assert.deepEqual(
+      d.candidates.map((c) => [c.id, c.confidence, c.evidence?.line]),
+      [['sym:src/draw.ts#render', 'CANDIDATE', 9]],
+    );
   });
 
   it('groups neighbours by relation and direction and cuts each group at the budget', async () => {
@@ -78,7 +86,10 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), '{}');
     fs.mkdirSync(path.join(dir, 'src'));
     fs.writeFileSync(path.join(dir, 'src', 'a.ts'), 'export class Box {\n  // WHY(box@2026-08-10): opened lazily.\n  open() {}\n}\n');
-    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', dir], { encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', dir], {
+      encoding: 'utf8',
+      env: { ...process.env, KG_SERVER: 'off' },
+    });
     assert.equal(r.status, 0, r.stderr);
     const other = new GraphWorkerClient(WORKER);
     try {
@@ -86,7 +97,10 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
       const found = await other.request('whyAt', { file: 'src/a.ts', line: 3, column: 4 });
       assert.equal(found?.id, 'sym:src/a.ts#Box.open');
       assert.ok(found.answer.available);
-      assert.deepEqual(found.answer.notes.map((n) => [n.id, n.text]), [['rationale:src/a.ts#box@2026-08-10~0', 'WHY(box@2026-08-10): opened lazily.']]);
+      assert.deepEqual(
+        found.answer.notes.map((n) => [n.id, n.text]),
+        [['rationale:src/a.ts#box@2026-08-10~0', 'WHY(box@2026-08-10): opened lazily.']],
+      );
       assert.equal(await other.request('whyAt', { file: 'src/a.ts', line: 2, column: 6 }), undefined, 'a comment is not a declaration');
     } finally {
       await other.terminate();
@@ -118,33 +132,53 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
     const edited = shapes.replace('helper(n: number)', 'helper(n: string)');
     assert.notEqual(edited, shapes);
     const guarded = await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' });
-    assert.deepEqual(guarded.diagnostics.map((d) => [d.severity, d.symbol, d.range.line, d.related.map((r) => `${r.file}:${r.line} ${r.message}`)]), [
-      ['warning', 'sym:src/shapes.ts#helper', 9, ['src/draw.ts:4 draw calls helper here', 'src/draw.ts:13 twice calls helper here']],
-    ]);
-    assert.match(guarded.diagnostics[0].message, /^Changing the signature of function helper breaks 2 consumers in 1 file: draw \(src\/draw\.ts:4\), twice \(src\/draw\.ts:13\)$/);
+    assert.deepEqual(
+      guarded.diagnostics.map((d) => [d.severity, d.symbol, d.range.line, d.related.map((r) => `${r.file}:${r.line} ${r.message}`)]),
+      [['warning', 'sym:src/shapes.ts#helper', 9, ['src/draw.ts:4 draw calls helper here', 'src/draw.ts:13 twice calls helper here']]],
+    );
+    assert.match(
+      guarded.diagnostics[0].message,
+      /^Changing the signature of function helper breaks 2 consumers in 1 file: draw \(src\/draw\.ts:4\), twice \(src\/draw\.ts:13\)$/,
+    );
     assert.equal((await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'strict' })).diagnostics[0].severity, 'error');
     const shadow = await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'shadow' });
     assert.deepEqual([shadow.diagnostics.length, shadow.log.length], [0, 1]);
     assert.deepEqual(await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'advisory' }), { diagnostics: [], log: [] });
-    assert.deepEqual(await w.request('guard', { file: 'src/shapes.ts', text: shapes.replace('n * 2', 'n * 3'), mode: 'guarded' }), { diagnostics: [], log: [] });
+    assert.deepEqual(await w.request('guard', { file: 'src/shapes.ts', text: shapes.replace('n * 2', 'n * 3'), mode: 'guarded' }), {
+      diagnostics: [],
+      log: [],
+    });
     assert.ok((await w.request('guardWarm', {})) >= 0);
 
     // Saved and rebuilt: the new graph records the new signature; the old worker's held
     // baseline, handed to the new worker, keeps the break visible until it is accepted.
     await w.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' });
     const held = await w.request('guardHeld', {});
-    assert.deepEqual(held.map(([f, entries]) => [f, entries.map((e) => e.node.id)]), [['src/shapes.ts', ['sym:src/shapes.ts#helper']]]);
+    assert.deepEqual(
+      held.map(([f, entries]) => [f, entries.map((e) => e.node.id)]),
+      [['src/shapes.ts', ['sym:src/shapes.ts#helper']]],
+    );
     const other = tempDir();
     fs.cpSync(root, other, { recursive: true });
     fs.writeFileSync(path.join(other, 'src', 'shapes.ts'), edited);
-    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', other], { encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
+    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', other], {
+      encoding: 'utf8',
+      env: { ...process.env, KG_SERVER: 'off' },
+    });
     assert.equal(r.status, 0, r.stderr);
     const next = new GraphWorkerClient(WORKER);
     try {
       assert.ok((await next.request('load', { file: path.join(other, '.knowledge-graph', 'graph.json') })).ok);
-      assert.deepEqual((await next.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' })).diagnostics, [], 'the rebuilt graph alone sees no change');
+      assert.deepEqual(
+        (await next.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' })).diagnostics,
+        [],
+        'the rebuilt graph alone sees no change',
+      );
       await next.request('guardRestore', { held });
-      assert.deepEqual((await next.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' })).diagnostics.map((d) => d.symbol), ['sym:src/shapes.ts#helper']);
+      assert.deepEqual(
+        (await next.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' })).diagnostics.map((d) => d.symbol),
+        ['sym:src/shapes.ts#helper'],
+      );
       await next.request('guardAccept', { file: 'src/shapes.ts' });
       assert.deepEqual((await next.request('guard', { file: 'src/shapes.ts', text: edited, mode: 'guarded' })).diagnostics, []);
     } finally {

@@ -6,7 +6,15 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BuildSession, buildGraph, buildTracked, commitGeneration, readPrevious, serializeGraph, type TrackedBuildResult } from '../../src/graph';
+import {
+  BuildSession,
+  buildGraph,
+  buildTracked,
+  commitGeneration,
+  readPrevious,
+  serializeGraph,
+  type TrackedBuildResult,
+} from '../../src/graph';
 import { CLI, copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 
@@ -89,7 +97,8 @@ describe('incremental build', () => {
   describe('the resolution tier resolves again what a change can affect, and only that', () => {
     const TREE = {
       'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
-      'src/core.ts': 'export function core(n: number): number {\n  return n + 1;\n}\nexport function made() {\n  return { go: () => 1 };\n}\n',
+      'src/core.ts':
+        'export function core(n: number): number {\n  return n + 1;\n}\nexport function made() {\n  return { go: () => 1 };\n}\n',
       'src/mid.ts': "import { core, made } from './core';\nexport function mid(): number {\n  return core(1) + made().go();\n}\n",
       'src/top.ts': "import { mid } from './mid';\nexport function top(): number {\n  return mid();\n}\n",
       'src/alone.ts': 'export function alone(): number {\n  return 0;\n}\n',
@@ -143,9 +152,21 @@ describe('incremental build', () => {
 
   describe('throws rather than shrink', () => {
     const cases: Array<[string, (file: string) => void, RegExp]> = [
-      ['a file emptied', (f) => fs.writeFileSync(f, ''), /src\/a\.ts had 2 symbols and now yields none \(the file is empty\); suspected parse failure/],
-      ['a file that no longer parses to any declaration', (f) => fs.writeFileSync(f, '}}} export function ((( {{{\n'), /src\/a\.ts had 2 symbols and now yields none \(it has \d+ syntax errors?/],
-      ['a file that turned binary', (f) => fs.writeFileSync(f, Buffer.from([0x65, 0x78, 0, 0, 0x70])), /src\/a\.ts had 2 symbols and now yields none \(binary file/],
+      [
+        'a file emptied',
+        (f) => fs.writeFileSync(f, ''),
+        /src\/a\.ts had 2 symbols and now yields none \(the file is empty\); suspected parse failure/,
+      ],
+      [
+        'a file that no longer parses to any declaration',
+        (f) => fs.writeFileSync(f, '}}} export function ((( {{{\n'),
+        /src\/a\.ts had 2 symbols and now yields none \(it has \d+ syntax errors?/,
+      ],
+      [
+        'a file that turned binary',
+        (f) => fs.writeFileSync(f, Buffer.from([0x65, 0x78, 0, 0, 0x70])),
+        /src\/a\.ts had 2 symbols and now yields none \(binary file/,
+      ],
     ];
     for (const [what, spoil, message] of cases) {
       it(`${what}: exit 1, a clear message, the graph and manifest untouched`, () => {

@@ -19,7 +19,8 @@ function tree(version: number): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 150; i++) {
     const next = (i + 1) % 150;
-    files[`src/d${i % 7}/m${i}.ts`] = `import { f${next} } from '../d${next % 7}/m${next}';\nexport function f${i}() { return f${next}; }\n${version === 1 && i % 3 === 0 ? `export class C${i} { run() { return f${i}(); } }\n` : ''}`;
+    files[`src/d${i % 7}/m${i}.ts`] =
+      `import { f${next} } from '../d${next % 7}/m${next}';\nexport function f${i}() { return f${next}; }\n${version === 1 && i % 3 === 0 ? `export class C${i} { run() { return f${i}(); } }\n` : ''}`;
   }
   return files;
 }
@@ -113,7 +114,10 @@ describe('kill safety', () => {
         finished++;
       }
       const after = fs.readFileSync(graphFile, 'utf8');
-      assert.ok(after === texts[old] || after === texts[version], `iteration ${i} (seed ${SEED}, kill at ${delay.toFixed(0)} ms): graph.json is neither the old nor the new graph`);
+      assert.ok(
+        after === texts[old] || after === texts[version],
+        `iteration ${i} (seed ${SEED}, kill at ${delay.toFixed(0)} ms): graph.json is neither the old nor the new graph`,
+      );
       assert.ok(manifests.includes(fs.readFileSync(manifestFile, 'utf8')), `iteration ${i}: the manifest is torn`);
       const temps = fs.readdirSync(dir).filter((f) => f.includes('.kg-tmp-'));
       if (r.signal === 'SIGKILL' && temps.some((f) => f.startsWith('graph.json.kg-tmp-'))) inCandidate++;
@@ -129,6 +133,8 @@ describe('kill safety', () => {
     assert.deepEqual(fs.readdirSync(dir).sort(), ['graph.json', 'graph.manifest.json']);
     assert.ok(!fs.existsSync(lock), 'the lock a killed build left was taken over, then released');
     assert.equal(runDoctor(JSON.parse(texts[version])).ok, true);
-    process.stderr.write(`kill safety: ${killed} killed (${inCandidate} with a candidate on disk, ${betweenRenames} between the graph and the manifest), ${finished} finished, seed ${SEED}\n`);
+    process.stderr.write(
+      `kill safety: ${killed} killed (${inCandidate} with a candidate on disk, ${betweenRenames} between the graph and the manifest), ${finished} finished, seed ${SEED}\n`,
+    );
   });
 });

@@ -80,17 +80,37 @@ describe('the manifest', () => {
     assert.deepEqual(c.cites, [{ source: 'file:src/c.ts', num: 3, line: 1, column: 4 }]);
     assert.deepEqual(c.residue, {
       counted: { calls: { external: 1 } },
-      sites: [{ relation: 'calls', source: 'sym:src/c.ts#c', name: 'run', member: true, reason: 'any-receiver', line: 4, column: 5, pending: true }],
+      sites: [
+        {
+          relation: 'calls',
+          source: 'sym:src/c.ts#c',
+          name: 'run',
+          member: true,
+          reason: 'any-receiver',
+          line: 4,
+          column: 5,
+          pending: true,
+        },
+      ],
     });
     assert.deepEqual(m.documents, { 'docs/adr/0003-explain.md': sha(TREE['docs/adr/0003-explain.md']) });
-    assert.deepEqual(m.inputs, { '.gitignore': sha(TREE['.gitignore']), 'package.json': sha(TREE['package.json']), 'tsconfig.json': sha(TREE['tsconfig.json']) });
+    assert.deepEqual(m.inputs, {
+      '.gitignore': sha(TREE['.gitignore']),
+      'package.json': sha(TREE['package.json']),
+      'tsconfig.json': sha(TREE['tsconfig.json']),
+    });
     assert.deepEqual(m.options, { extractOnly: false, listExternal: false });
     assert.equal(m.engine.kg, KG_VERSION);
   });
 
   it('follows `extends` to configs inside the repository, and records lockfiles', () => {
     const root = tempDir();
-    writeTree(root, { ...TREE, 'tsconfig.json': '{ "extends": "./configs/base.json", "include": ["src"] }', 'configs/base.json': '{ "compilerOptions": { "strict": true } }', 'package-lock.json': '{}' });
+    writeTree(root, {
+      ...TREE,
+      'tsconfig.json': '{ "extends": "./configs/base.json", "include": ["src"] }',
+      'configs/base.json': '{ "compilerOptions": { "strict": true } }',
+      'package-lock.json': '{}',
+    });
     const { manifestFile } = applyBuild(root);
     const m = (parseManifest(fs.readFileSync(manifestFile, 'utf8')) as { manifest: { inputs: Record<string, string> } }).manifest;
     assert.deepEqual(Object.keys(m.inputs), ['.gitignore', 'configs/base.json', 'package-lock.json', 'package.json', 'tsconfig.json']);
@@ -117,18 +137,30 @@ describe('the manifest', () => {
   describe('a manifest that cannot be trusted means a full rebuild, said on stderr', () => {
     const cases: Array<[string, (dir: string) => void, RegExp]> = [
       ['missing', (dir) => fs.rmSync(path.join(dir, 'graph.manifest.json')), /full build: no manifest beside graph\.json/],
-      ['torn', (dir) => {
-        const p = path.join(dir, 'graph.manifest.json');
-        fs.writeFileSync(p, fs.readFileSync(p, 'utf8').slice(0, 200));
-      }, /full build: the manifest is not valid JSON/],
-      ['describing another graph (the graph was replaced after it)', (dir) => {
-        const p = path.join(dir, 'graph.json');
-        fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace('"schemaVersion": 1', '"schemaVersion":1'));
-      }, /full build: the manifest does not describe the current graph\.json/],
-      ['from another engine version', (dir) => {
-        const p = path.join(dir, 'graph.manifest.json');
-        fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace(`"kg":"${KG_VERSION}"`, '"kg":"0.0.1"'));
-      }, /full build: the graph was built by kg 0\.0\.1/],
+      [
+        'torn',
+        (dir) => {
+          const p = path.join(dir, 'graph.manifest.json');
+          fs.writeFileSync(p, fs.readFileSync(p, 'utf8').slice(0, 200));
+        },
+        /full build: the manifest is not valid JSON/,
+      ],
+      [
+        'describing another graph (the graph was replaced after it)',
+        (dir) => {
+          const p = path.join(dir, 'graph.json');
+          fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace('"schemaVersion": 1', '"schemaVersion":1'));
+        },
+        /full build: the manifest does not describe the current graph\.json/,
+      ],
+      [
+        'from another engine version',
+        (dir) => {
+          const p = path.join(dir, 'graph.manifest.json');
+          fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace(`"kg":"${KG_VERSION}"`, '"kg":"0.0.1"'));
+        },
+        /full build: the graph was built by kg 0\.0\.1/,
+      ],
     ];
     for (const [what, spoil, message] of cases) {
       it(what, () => {
@@ -146,7 +178,11 @@ describe('the manifest', () => {
         assert.notEqual(rebuilt, good);
         assert.equal(rebuilt, serializeGraph(buildGraph({ root }).graph));
         const next = kg(['build', '--apply'], root);
-        assert.match(next.stderr, /incremental build: 0 changed, 0 added, 0 deleted; 0 files parsed, 4 carried forward/, 'the rebuilt manifest is trusted again');
+        assert.match(
+          next.stderr,
+          /incremental build: 0 changed, 0 added, 0 deleted; 0 files parsed, 4 carried forward/,
+          'the rebuilt manifest is trusted again',
+        );
       });
     }
 

@@ -89,14 +89,23 @@ const alive = (pid: number) => {
 
 /** `kg server run` in the foreground, as a child of this test, with its log (stderr) collected. */
 function runServer(root: string, e: NodeJS.ProcessEnv, idleSeconds: number) {
-  const child = spawn(process.execPath, [CLI, 'server', 'run', '--root', root, '--idle-timeout', String(idleSeconds)], { cwd: root, env: e });
+  const child = spawn(process.execPath, [CLI, 'server', 'run', '--root', root, '--idle-timeout', String(idleSeconds)], {
+    cwd: root,
+    env: e,
+  });
   started.push(child);
   let log = '';
   child.stderr.on('data', (d) => (log += String(d)));
   return {
     child,
     log: () => log,
-    listening: () => until('the server to listen', () => /listening on/.test(log), 60_000, () => log),
+    listening: () =>
+      until(
+        'the server to listen',
+        () => /listening on/.test(log),
+        60_000,
+        () => log,
+      ),
     exited: () => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('close', resolve))),
   };
 }
@@ -154,7 +163,10 @@ describe('the build server', { timeout: 600_000 }, () => {
     writeTree(root, { 'src/b.ts': "import { c } from './a';\nexport function b(): number {\n  return c();\n}\n" });
     const json = kg(['build', '--apply', '--progress', 'json'], root, e);
     assert.equal(json.status, 0, json.stderr);
-    const events = json.stderr.trim().split('\n').map((l) => JSON.parse(l) as { event: string; message?: string });
+    const events = json.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; message?: string });
     assert.ok(events.some((ev) => ev.event === 'done'));
     assert.ok(events.some((ev) => ev.event === 'log' && /built by the build server/.test(ev.message ?? '')));
     assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
@@ -285,11 +297,21 @@ describe('the build server', { timeout: 600_000 }, () => {
     const lock = await acquireBuildLock(graphFile, { wait: false });
     const liveA = { stderr: '' };
     const a = kgAsync(['build', '--apply'], root, e, liveA);
-    await until('the server to wait for the lock', () => /waiting for it to finish/.test(liveA.stderr), 60_000, () => liveA.stderr);
+    await until(
+      'the server to wait for the lock',
+      () => /waiting for it to finish/.test(liveA.stderr),
+      60_000,
+      () => liveA.stderr,
+    );
     // A second client without --no-wait is told it waits, and then builds after A.
     const liveC = { stderr: '' };
     const c = kgAsync(['build', '--apply'], root, e, liveC);
-    await until('the second client to be told it waits', () => /build server is busy with another build; waiting/.test(liveC.stderr), 60_000, () => liveC.stderr);
+    await until(
+      'the second client to be told it waits',
+      () => /build server is busy with another build; waiting/.test(liveC.stderr),
+      60_000,
+      () => liveC.stderr,
+    );
     const b = await kgAsync(['build', '--apply', '--no-wait'], root, e);
     assert.equal(b.status, 1, b.stderr);
     assert.match(b.stderr, /another build is writing|is being written/);

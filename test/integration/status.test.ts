@@ -30,9 +30,16 @@ describe('kg status', () => {
     assert.equal(kg(['build', '--apply'], root).code, 0);
     const fresh = kg(['status'], root);
     assert.equal(fresh.code, 0, fresh.stderr);
-    assert.equal(fresh.stdout, '{"available":true,"graph":".knowledge-graph/graph.json","stale":false,"changedFiles":[],"changed":[],"added":[],"deleted":[]}\n');
+    assert.equal(
+      fresh.stdout,
+      '{"available":true,"graph":".knowledge-graph/graph.json","stale":false,"changedFiles":[],"changed":[],"added":[],"deleted":[]}\n',
+    );
 
-    writeTree(root, { 'src/a.ts': 'export function a() { return 1; }\n', 'src/new.ts': 'export const n = 1;\n', 'tsconfig.json': '{ "include": ["src"], "compilerOptions": {} }\n' });
+    writeTree(root, {
+      'src/a.ts': 'export function a() { return 1; }\n',
+      'src/new.ts': 'export const n = 1;\n',
+      'tsconfig.json': '{ "include": ["src"], "compilerOptions": {} }\n',
+    });
     fs.rmSync(path.join(root, 'src', 'c.ts'));
     // Touching a file without changing its bytes is not a change.
     fs.utimesSync(path.join(root, 'src', 'b.ts'), new Date(), new Date(2001, 1, 1));
@@ -150,7 +157,8 @@ require(${JSON.stringify(CLI)});`,
     const root = tempDir();
     writeTree(root, TREE);
     assert.equal(kg(['build', '--apply'], root).code, 0);
-    const m = (parseManifest(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.manifest.json'), 'utf8')) as { manifest: Manifest }).manifest;
+    const m = (parseManifest(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.manifest.json'), 'utf8')) as { manifest: Manifest })
+      .manifest;
     const tree = fingerprintTree(root, m);
     assert.deepEqual(staleness(m, tree), { stale: false, changedFiles: [], changed: [], added: [], deleted: [] });
     const s = staleness(m, { ...tree, 'src/b.ts': 'f'.repeat(64) });

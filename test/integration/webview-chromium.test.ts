@@ -10,13 +10,25 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkWebviewMessage } from '../../src/host/panel/validate';
 import type { Banner, HostMessage, WebviewMessage } from '../../src/protocol/messages';
-import { HOSTILE_LABELS, neighborhoodMessage, syntheticDetails, syntheticNeighborhood, syntheticPath, type SyntheticGraph } from '../helpers/webview-graph';
+import {
+  HOSTILE_LABELS,
+  neighborhoodMessage,
+  syntheticDetails,
+  syntheticNeighborhood,
+  syntheticPath,
+  type SyntheticGraph,
+} from '../helpers/webview-graph';
 import { CHROMIUM, WebviewPage, type StandInHost } from '../helpers/webview-page';
 import type { ThemeName } from '../helpers/webview-themes';
 
 const ARTIFACTS = path.join(__dirname, '..', '..', '.e2e-artifacts', 'webview');
 const available = fs.existsSync(CHROMIUM);
-const STALE: Banner = { kind: 'stale', reason: '2 files changed since it was built (src/a.ts, src/b.ts).', actions: ['build', 'showLog'], blocking: false };
+const STALE: Banner = {
+  kind: 'stale',
+  reason: '2 files changed since it was built (src/a.ts, src/b.ts).',
+  actions: ['build', 'showLog'],
+  blocking: false,
+};
 
 function status(banner: Banner | null = null, nodeCap = 500): HostMessage {
   return { type: 'status', banner, summary: 'rxjs · 4,211 nodes · 9,876 edges', nodeCap, budget: 200, folder: 'file:///work/rxjs' };
@@ -28,16 +40,46 @@ function hostFor(g: SyntheticGraph, opts: { banner?: Banner | null; nodeCap?: nu
   return (m: WebviewMessage) => {
     switch (m.type) {
       case 'ready':
-        return [status(opts.banner ?? null, opts.nodeCap), ...(opts.show === false ? [] : [{ type: 'show', request: { mode: 'neighbors', id: g.focus.id } } as HostMessage])];
+        return [
+          status(opts.banner ?? null, opts.nodeCap),
+          ...(opts.show === false ? [] : [{ type: 'show', request: { mode: 'neighbors', id: g.focus.id } } as HostMessage]),
+        ];
       case 'neighbors': {
         if (m.id === g.focus.id) return [neighborhoodMessage(g, m.requestId, m.expand)];
         // Expanding another node: a few new neighbours and an edge back.
-        const extra = Array.from({ length: 5 }, (_, i) => ({ id: `sym:src/extra.ts#more${i}`, label: `more${i}`, kind: 'function', file: 'src/extra.ts', line: i + 1 }));
+        const extra = Array.from({ length: 5 }, (_, i) => ({
+          id: `sym:src/extra.ts#more${i}`,
+          label: `more${i}`,
+          kind: 'function',
+          file: 'src/extra.ts',
+          line: i + 1,
+        }));
         const focus = g.nodes.find((n) => n.id === m.id) ?? g.focus;
-        return [{ type: 'neighborhood', requestId: m.requestId, focus, nodes: extra, edges: extra.map((e) => ({ source: m.id, target: e.id, relation: 'calls', confidence: 'EXACT' as const })), excludedHubs: [], hubThreshold: 50, expand: m.expand }];
+        return [
+          {
+            type: 'neighborhood',
+            requestId: m.requestId,
+            focus,
+            nodes: extra,
+            edges: extra.map((e) => ({ source: m.id, target: e.id, relation: 'calls', confidence: 'EXACT' as const })),
+            excludedHubs: [],
+            hubThreshold: 50,
+            expand: m.expand,
+          },
+        ];
       }
       case 'path':
-        if (m.to === 'sym:nowhere#x') return [{ type: 'path', requestId: m.requestId, from: p.nodes[0], to: { id: m.to, label: 'x', kind: 'function' }, nodes: [], edges: [] }];
+        if (m.to === 'sym:nowhere#x')
+          return [
+            {
+              type: 'path',
+              requestId: m.requestId,
+              from: p.nodes[0],
+              to: { id: m.to, label: 'x', kind: 'function' },
+              nodes: [],
+              edges: [],
+            },
+          ];
         return [{ type: 'path', requestId: m.requestId, from: p.nodes[0], to: p.nodes[p.nodes.length - 1], ...p }];
       case 'details':
         return [{ type: 'details', requestId: m.requestId, details: syntheticDetails(g, m.id) }];
@@ -112,16 +154,28 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     // Asked over the drawn neighbourhood, the path is highlighted on it: everything stays drawn.
     const overlaid = (pathDrawn.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes;
     assert.deepEqual([...overlaid].sort(), [...ids].sort());
-    assert.deepEqual(p.nodes.map((n) => n.id).filter((id) => !overlaid.includes(id)), []);
+    assert.deepEqual(
+      p.nodes.map((n) => n.id).filter((id) => !overlaid.includes(id)),
+      [],
+    );
     const hops = await wp.page.locator('#hops .hop-edge').allTextContents();
-    assert.deepEqual(hops, p.edges.map((e, i) => `${e.source === p.nodes[i].id ? '↓' : '↑'} ${e.relation} · ${e.confidence}${e.source === p.nodes[i].id ? '' : ' (against the arrow)'}`));
+    assert.deepEqual(
+      hops,
+      p.edges.map(
+        (e, i) =>
+          `${e.source === p.nodes[i].id ? '↓' : '↑'} ${e.relation} · ${e.confidence}${e.source === p.nodes[i].id ? '' : ' (against the arrow)'}`,
+      ),
+    );
     await shot(wp, 'explorer-dark-path-over-neighbors');
 
     // Shown from the path finder ("Show in explorer"), the path is drawn alone, layered.
     const before2 = await wp.postedCount();
     await wp.post({ type: 'show', request: { mode: 'path', from: g.focus.id, to: 'sym:somewhere#y' } });
     const alone = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', before2);
-    assert.deepEqual((alone.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes, p.nodes.map((n) => n.id));
+    assert.deepEqual(
+      (alone.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes,
+      p.nodes.map((n) => n.id),
+    );
     await shot(wp, 'explorer-dark-path');
 
     // Not connected is an answer; under a stale graph it says it cannot be sure.
@@ -135,10 +189,15 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
   it('the violation detector itself works (an inline script is refused and reported)', async () => {
     const wp = await start({ kind: 'path-finder', theme: 'light', host: hostFor(syntheticNeighborhood(10), { show: false }) });
     await wp.waitForPosted((m) => m.type === 'ready');
-    await wp.page.evaluate(`(() => { const s = document.createElement('script'); s.textContent = 'window.__kgPwned = 9'; document.body.append(s); })()`);
+    await wp.page.evaluate(
+      `(() => { const s = document.createElement('script'); s.textContent = 'window.__kgPwned = 9'; document.body.append(s); })()`,
+    );
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(await wp.page.evaluate('window.__kgPwned'), undefined);
-    assert.ok((await wp.pageViolations()).some((v) => v.startsWith('script-src')), 'the refused inline script was reported');
+    assert.ok(
+      (await wp.pageViolations()).some((v) => v.startsWith('script-src')),
+      'the refused inline script was reported',
+    );
   });
 
   it('expands a hub on demand and restores the picture after a reload', async () => {
@@ -161,7 +220,9 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     await wp.page.reload();
     const restored = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors');
     assert.deepEqual([...(restored.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes].sort(), [...afterExpand].sort());
-    const replayed = (await wp.posted()).filter((p) => p.m.type === 'neighbors').map((p) => (p.m as Extract<WebviewMessage, { type: 'neighbors' }>).expand);
+    const replayed = (await wp.posted())
+      .filter((p) => p.m.type === 'neighbors')
+      .map((p) => (p.m as Extract<WebviewMessage, { type: 'neighbors' }>).expand);
     assert.deepEqual(replayed, [false, true], 'the neighbourhood, then the expansion, asked again');
     assert.equal(await wp.page.inputValue('#grouping'), 'file');
 
@@ -176,7 +237,9 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     n2 = 0;
     const again = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', n2);
     assert.ok((again.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes.length > afterExpand.length - 1);
-    const order = (await wp.posted()).filter((p) => p.m.type === 'neighbors' || p.m.type === 'path').map((p) => (p.m.type === 'path' ? 'path' : (p.m as { expand: boolean }).expand ? 'expand' : 'neighbors'));
+    const order = (await wp.posted())
+      .filter((p) => p.m.type === 'neighbors' || p.m.type === 'path')
+      .map((p) => (p.m.type === 'path' ? 'path' : (p.m as { expand: boolean }).expand ? 'expand' : 'neighbors'));
     assert.deepEqual(order, ['neighbors', 'expand', 'path']);
     assert.equal(await wp.page.locator('#hops .hop-edge').count(), syntheticPath(g).edges.length);
     await shot(wp, 'explorer-light-path-restored');
@@ -215,14 +278,22 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     const drawn = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors', 0, 60_000);
     const d = drawn.m as Extract<WebviewMessage, { type: 'drawn' }>;
     assert.ok(d.aggregated > 0 && d.nodes.length + d.aggregated === 1000, `${d.nodes.length} drawn + ${d.aggregated} folded`);
-    assert.match((await wp.page.locator('#notice').textContent()) ?? '', /1000 nodes are more than the node cap of 300 .*: the \d+ nearest are drawn, \d+ are folded into \d+ (files|modules)/);
+    assert.match(
+      (await wp.page.locator('#notice').textContent()) ?? '',
+      /1000 nodes are more than the node cap of 300 .*: the \d+ nearest are drawn, \d+ are folded into \d+ (files|modules)/,
+    );
     await shot(wp, 'explorer-dark-folded');
     await assertClean(wp);
   });
 
   it('path finder: suggestions, hops with relation and confidence, a click opens, not connected is distinct', async () => {
     const g = syntheticNeighborhood(40);
-    const wp = await start({ kind: 'path-finder', theme: 'dark', host: hostFor(g, { banner: null, show: false }), size: { width: 360, height: 700 } });
+    const wp = await start({
+      kind: 'path-finder',
+      theme: 'dark',
+      host: hostFor(g, { banner: null, show: false }),
+      size: { width: 360, height: 700 },
+    });
     await wp.waitForPosted((m) => m.type === 'ready');
     await wp.post({ type: 'defaultEndpoint', node: g.focus });
     await wp.page.waitForFunction(`document.querySelector('#from').value !== ''`);
@@ -234,7 +305,10 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     await wp.page.click('#find');
     await wp.page.locator('#hops').waitFor();
     const p = syntheticPath(g);
-    assert.deepEqual(await wp.page.locator('#hops .hop').allTextContents(), p.nodes.map((n) => n.label));
+    assert.deepEqual(
+      await wp.page.locator('#hops .hop').allTextContents(),
+      p.nodes.map((n) => n.label),
+    );
     assert.equal(await wp.page.locator('#hops .hop-edge').count(), p.edges.length);
     assert.match((await wp.page.locator('#hops .hop-edge').first().textContent()) ?? '', /calls · EXACT/);
     await shot(wp, 'path-finder-dark');
@@ -244,14 +318,24 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     assert.deepEqual(opened.m, { type: 'open', id: p.nodes[1].id });
     await wp.page.click('#show-in-explorer');
     const shown = await wp.waitForPosted((m) => m.type === 'showInExplorer', n);
-    assert.deepEqual(shown.m, { type: 'showInExplorer', request: { mode: 'path', from: p.nodes[0].id, to: p.nodes[p.nodes.length - 1].id } });
+    assert.deepEqual(shown.m, {
+      type: 'showInExplorer',
+      request: { mode: 'path', from: p.nodes[0].id, to: p.nodes[p.nodes.length - 1].id },
+    });
 
     await wp.page.fill('#to', 'sym:nowhere#x');
     await wp.page.click('#find');
     await wp.page.locator('#not-connected').waitFor();
     assert.equal(await wp.page.locator('.banner:not([hidden])').count(), 0, 'not connected is an answer, not a banner');
 
-    await wp.post(status({ kind: 'unusable', reason: 'projection unparsable: Unexpected token } in JSON', actions: ['rebuild', 'showLog'], blocking: true }));
+    await wp.post(
+      status({
+        kind: 'unusable',
+        reason: 'projection unparsable: Unexpected token } in JSON',
+        actions: ['rebuild', 'showLog'],
+        blocking: true,
+      }),
+    );
     await wp.page.locator('.banner.blocking').waitFor();
     assert.equal(await wp.page.locator('#not-connected').count(), 0, 'no answer shown under a blocking degrade');
     assert.equal(await wp.page.isDisabled('#find'), true);

@@ -59,7 +59,17 @@ export function typescript59Options(root: string, configFile = 'tsconfig.json'):
     getAllowSyntheticDefaultImports(o: ts59.CompilerOptions): boolean;
     getStrictOptionValue(o: ts59.CompilerOptions, flag: string): boolean;
   };
-  const strictFlags = ['noImplicitAny', 'noImplicitThis', 'strictNullChecks', 'strictFunctionTypes', 'strictBindCallApply', 'strictPropertyInitialization', 'strictBuiltinIteratorReturn', 'alwaysStrict', 'useUnknownInCatchVariables'];
+  const strictFlags = [
+    'noImplicitAny',
+    'noImplicitThis',
+    'strictNullChecks',
+    'strictFunctionTypes',
+    'strictBindCallApply',
+    'strictPropertyInitialization',
+    'strictBuiltinIteratorReturn',
+    'alwaysStrict',
+    'useUnknownInCatchVariables',
+  ];
   const out: Record<string, unknown> = {
     ...o,
     target: computed.getEmitScriptTarget(o),
@@ -129,7 +139,11 @@ function skipOuter(node: ts.Node): ts.Node {
   let n = node;
   while (
     n.parent &&
-    (ts.isParenthesizedExpression(n.parent) || ts.isAsExpression(n.parent) || ts.isNonNullExpression(n.parent) || ts.isSatisfiesExpression(n.parent) || ts.isTypeAssertionExpression(n.parent))
+    (ts.isParenthesizedExpression(n.parent) ||
+      ts.isAsExpression(n.parent) ||
+      ts.isNonNullExpression(n.parent) ||
+      ts.isSatisfiesExpression(n.parent) ||
+      ts.isTypeAssertionExpression(n.parent))
   ) {
     n = n.parent;
   }
@@ -197,7 +211,14 @@ function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): string | und
       parts.unshift(q.name.text);
       p = q;
       d = q;
-    } else if (ts.isModuleBlock(p) || ts.isClassLike(p) || ts.isVariableDeclarationList(p) || ts.isVariableStatement(p) || ts.isVariableDeclaration(p) || ts.isInterfaceDeclaration(p)) {
+    } else if (
+      ts.isModuleBlock(p) ||
+      ts.isClassLike(p) ||
+      ts.isVariableDeclarationList(p) ||
+      ts.isVariableStatement(p) ||
+      ts.isVariableDeclaration(p) ||
+      ts.isInterfaceDeclaration(p)
+    ) {
       continue;
     } else if (ts.isObjectBindingPattern(p) || ts.isArrayBindingPattern(p) || ts.isBindingElement(p)) {
       continue;
@@ -209,11 +230,26 @@ function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): string | und
 }
 
 function holdsCode(node: ts.Node): boolean {
-  if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isModuleDeclaration(node) || ts.isMethodDeclaration(node) || ts.isAccessor(node)) return true;
+  if (
+    ts.isFunctionDeclaration(node) ||
+    ts.isClassDeclaration(node) ||
+    ts.isModuleDeclaration(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isAccessor(node)
+  )
+    return true;
   let init: ts.Node | undefined;
   if (ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) init = node.initializer;
   else if (ts.isExportAssignment(node)) init = node.expression;
-  while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isTypeAssertionExpression(init) || ts.isNonNullExpression(init))) init = init.expression;
+  while (
+    init &&
+    (ts.isParenthesizedExpression(init) ||
+      ts.isAsExpression(init) ||
+      ts.isSatisfiesExpression(init) ||
+      ts.isTypeAssertionExpression(init) ||
+      ts.isNonNullExpression(init))
+  )
+    init = init.expression;
   return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isClassExpression(init));
 }
 
@@ -241,7 +277,8 @@ function hasInstanceTwin(decl: ts.Node): boolean {
     if (ts.isPropertySignature(m)) return !!m.type && ts.isFunctionTypeNode(m.type);
     if (ts.isPropertyDeclaration(m)) {
       let init = m.initializer;
-      while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
+      while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init)))
+        init = init.expression;
       return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init));
     }
     return false;
@@ -249,7 +286,11 @@ function hasInstanceTwin(decl: ts.Node): boolean {
   return owners.some((o) =>
     (o as ts.ClassLikeDeclaration | ts.InterfaceDeclaration).members.some(
       (m: ts.ClassElement | ts.TypeElement) =>
-        m !== decl && !!m.name && m.name.getText() === text && isFunctionValued(m) && !(ts.canHaveModifiers(m) && ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)),
+        m !== decl &&
+        !!m.name &&
+        m.name.getText() === text &&
+        isFunctionValued(m) &&
+        !(ts.canHaveModifiers(m) && ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)),
     ),
   );
 }
@@ -269,7 +310,12 @@ function escapePart(s: string): string {
   return s.replace(/[%#~@:\u0000-\u001f\u007f]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
 }
 
-export function compareWithCallHierarchy(root: string, graph: Graph, configFile = 'tsconfig.json', optionsOverride?: ts.CompilerOptions): ReferenceReport {
+export function compareWithCallHierarchy(
+  root: string,
+  graph: Graph,
+  configFile = 'tsconfig.json',
+  optionsOverride?: ts.CompilerOptions,
+): ReferenceReport {
   const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
   const files = graph.nodes.filter((n) => n.kind === 'file').map((n) => path.join(root, n.sourceFile as string));
   const config = ts.readConfigFile(path.join(root, configFile), ts.sys.readFile);
@@ -403,7 +449,9 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
           excludedSites.widened++;
           if (widenedSamples.length < 12 && excludedSites.widened % 50 === 1) {
             const lc = fromSf.getLineAndCharacterOfPosition(span.start);
-            widenedSamples.push(`${rel(call.from.file)}:${lc.line + 1}:${lc.character + 1} listed under ${node.id}, defined at ${[...definitionIds(call.from.file, span.start)].join(', ') || '(nothing in the graph)'}`);
+            widenedSamples.push(
+              `${rel(call.from.file)}:${lc.line + 1}:${lc.character + 1} listed under ${node.id}, defined at ${[...definitionIds(call.from.file, span.start)].join(', ') || '(nothing in the graph)'}`,
+            );
           }
           continue;
         }
@@ -464,7 +512,12 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
         continue;
       }
     }
-    falsePositives.push({ source: e.source, target: e.target, site, why: special ? 'neither definition nor references reach the target' : 'not in the call hierarchy' });
+    falsePositives.push({
+      source: e.source,
+      target: e.target,
+      site,
+      why: special ? 'neither definition nor references reach the target' : 'not in the call hierarchy',
+    });
   }
   const misses: Disagreement[] = [];
   let found = 0;
@@ -479,7 +532,14 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
    * Every EXACT calls edge on its own: the callee by the language service's go-to-definition at
    * the evidence position, the caller by the innermost enclosing symbol around it.
    */
-  const edgeCheck: EdgeCheck = { edges: exact.length, calleeByDefinition: 0, calleeBySymbol: 0, bySymbolSamples: [], callerConfirmed: 0, residuals: [] };
+  const edgeCheck: EdgeCheck = {
+    edges: exact.length,
+    calleeByDefinition: 0,
+    calleeBySymbol: 0,
+    bySymbolSamples: [],
+    callerConfirmed: 0,
+    residuals: [],
+  };
   for (const e of exact) {
     const site = `${e.evidence?.file}:${e.evidence?.line}:${e.evidence?.column}`;
     if (!e.evidence) {
@@ -499,13 +559,18 @@ export function compareWithCallHierarchy(root: string, graph: Graph, configFile 
       callee = `callee: the symbol declares it, go-to-definition names ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'} (intersection property)`;
     } else if (token && symbolDeclares(token, e.target)) {
       edgeCheck.calleeBySymbol++;
-      if (edgeCheck.bySymbolSamples.length < 20) edgeCheck.bySymbolSamples.push(`${site} ${e.source} -> ${e.target} (go-to-definition: ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'})`);
+      if (edgeCheck.bySymbolSamples.length < 20)
+        edgeCheck.bySymbolSamples.push(
+          `${site} ${e.source} -> ${e.target} (go-to-definition: ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'})`,
+        );
     } else {
       callee = `callee: go-to-definition names ${[...definitionIds(file, pos)].join(', ') || 'nothing in the graph'}`;
     }
     const caller = token ? callerOf(token) : '';
     if (caller === e.source) edgeCheck.callerConfirmed++;
-    const why = [callee, caller === e.source ? '' : `caller: the enclosing symbol is ${caller || 'unknown'}`].filter((x) => x !== '').join('; ');
+    const why = [callee, caller === e.source ? '' : `caller: the enclosing symbol is ${caller || 'unknown'}`]
+      .filter((x) => x !== '')
+      .join('; ');
     if (why !== '') edgeCheck.residuals.push({ source: e.source, target: e.target, site, why });
   }
 

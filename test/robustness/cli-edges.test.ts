@@ -42,7 +42,11 @@ describe('command-line edges', () => {
 
   it('kg build from a subdirectory builds the repository around it, and says so; queries find it too', async () => {
     const root = tempDir();
-    writeTree(root, { '.git/HEAD': 'ref: refs/heads/main\n', 'tsconfig.json': '{}', 'src/deep/a.ts': 'export function a() {}\nexport function b() { a(); }\n' });
+    writeTree(root, {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'tsconfig.json': '{}',
+      'src/deep/a.ts': 'export function a() {}\nexport function b() { a(); }\n',
+    });
     const sub = path.join(root, 'src', 'deep');
     const r = await kg(['build', '--apply', '--no-server'], sub);
     assert.equal(r.code, 0, r.stderr);

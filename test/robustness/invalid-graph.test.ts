@@ -13,10 +13,21 @@ import { removeTempDirs, tempDir } from '../helpers/fixtures';
 function badGraph(edges: number): string {
   const files = Math.ceil(edges / 10);
   const nodes: string[] = [];
-  for (let f = 0; f < files; f++) nodes.push(JSON.stringify({ id: `file:src/f${f}.ts`, kind: 'file', label: `f${f}.ts`, sourceFile: `src/f${f}.ts` }));
+  for (let f = 0; f < files; f++)
+    nodes.push(JSON.stringify({ id: `file:src/f${f}.ts`, kind: 'file', label: `f${f}.ts`, sourceFile: `src/f${f}.ts` }));
   const es: string[] = [];
   for (let i = 0; i < edges; i++) {
-    es.push(JSON.stringify({ source: `file:src/f${i % files}.ts`, target: `file:src/f${(i + 1) % files}.ts`, relation: 'imports', confidence: 'EXACT', resolution: 'EXTRACTED', provenance: 'MODULE_RESOLUTION', bogus: i }));
+    es.push(
+      JSON.stringify({
+        source: `file:src/f${i % files}.ts`,
+        target: `file:src/f${(i + 1) % files}.ts`,
+        relation: 'imports',
+        confidence: 'EXACT',
+        resolution: 'EXTRACTED',
+        provenance: 'MODULE_RESOLUTION',
+        bogus: i,
+      }),
+    );
   }
   return `{"schemaVersion":1,"graphSignature":"000000000000","layers":["structural"],"grammarVersions":{},"nodes":[\n${nodes.join(',\n')}],\n"edges":[\n${es.join(',\n')}]}\n`;
 }
@@ -42,7 +53,9 @@ describe('an invalid graph', () => {
     const a = timeLoad(small);
     const b = timeLoad(big);
     assert.match(b.reason, /\/edges\/0 \(edge .*\) .* \(and 59999 more schema violations/);
-    console.log(`# invalid graph refused: ${(fs.statSync(small).size / 1e6).toFixed(1)} MB in ${Math.round(a.ms)} ms, ${(fs.statSync(big).size / 1e6).toFixed(1)} MB in ${Math.round(b.ms)} ms`);
+    console.log(
+      `# invalid graph refused: ${(fs.statSync(small).size / 1e6).toFixed(1)} MB in ${Math.round(a.ms)} ms, ${(fs.statSync(big).size / 1e6).toFixed(1)} MB in ${Math.round(b.ms)} ms`,
+    );
     // Four times the violations: linear is ~4x; quadratic was 16x (2.3 s at 9 MB before ADR 76).
     assert.ok(b.ms < Math.max(8 * a.ms, 1500), `4x the graph took ${Math.round(b.ms)} ms against ${Math.round(a.ms)} ms`);
   });

@@ -27,12 +27,80 @@ function mulberry32(seed: number): () => number {
 }
 
 const TOKENS = [
-  'export', 'function', 'class', 'interface', 'type', 'const', 'let', 'import', 'from', 'default', 'extends', 'implements',
-  'return', 'new', 'this', 'async', 'await', 'yield', 'declare', 'namespace', 'module', 'enum', 'as', 'satisfies', 'keyof',
-  '(', ')', '{', '}', '[', ']', '<', '>', ';', ',', '.', '?.', '=>', '=', '...', ':', '?', '!', '|', '&', '@', '#', '`', '${',
-  '"s"', "'t'", '/re/g', '//c\n', '/*', '*/', '\n', ' ', 'a', 'b', 'f', 'g', 'x', '1', '0x', '1n', 'é', '\u2028', '\\u0061', '<div>', '</div>',
+  'export',
+  'function',
+  'class',
+  'interface',
+  'type',
+  'const',
+  'let',
+  'import',
+  'from',
+  'default',
+  'extends',
+  'implements',
+  'return',
+  'new',
+  'this',
+  'async',
+  'await',
+  'yield',
+  'declare',
+  'namespace',
+  'module',
+  'enum',
+  'as',
+  'satisfies',
+  'keyof',
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  '<',
+  '>',
+  ';',
+  ',',
+  '.',
+  '?.',
+  '=>',
+  '=',
+  '...',
+  ':',
+  '?',
+  '!',
+  '|',
+  '&',
+  '@',
+  '#',
+  '`',
+  '${',
+  '"s"',
+  "'t'",
+  '/re/g',
+  '//c\n',
+  '/*',
+  '*/',
+  '\n',
+  ' ',
+  'a',
+  'b',
+  'f',
+  'g',
+  'x',
+  '1',
+  '0x',
+  '1n',
+  'é',
+  '\u2028',
+  '\\u0061',
+  '<div>',
+  '</div>',
 ];
-const REAL = ['src/graph/doctor.ts', 'src/graph/ids.ts', 'src/cli/server.ts', 'src/graph/io/load.ts'].map((f) => fs.readFileSync(path.join(REPO, f), 'utf8'));
+const REAL = ['src/graph/doctor.ts', 'src/graph/ids.ts', 'src/cli/server.ts', 'src/graph/io/load.ts'].map((f) =>
+  fs.readFileSync(path.join(REPO, f), 'utf8'),
+);
 
 function fuzzText(rand: () => number, i: number): { kind: string; text: string | Uint8Array } {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
@@ -60,7 +128,11 @@ describe(`parser fuzz (seed ${SEED}, ${INPUTS} inputs; KG_SEED replays)`, () => 
     console.log(`# parser fuzz: seed ${SEED}, ${INPUTS} inputs`);
     const rand = mulberry32(SEED);
     const root = tempDir('kg-fuzz-');
-    writeTree(root, { 'src/keep.ts': 'export function keep() {}\n', 'src/use.ts': "import { keep } from './keep';\nexport function use() { keep(); }\n", 'src/fuzz.ts': 'export function f() {}\n' });
+    writeTree(root, {
+      'src/keep.ts': 'export function keep() {}\n',
+      'src/use.ts': "import { keep } from './keep';\nexport function use() { keep(); }\n",
+      'src/fuzz.ts': 'export function f() {}\n',
+    });
     const out = path.join(root, '.knowledge-graph', 'graph.json');
     const first = buildTracked({ root, previous: readPrevious(out) });
     assert.equal(commitGeneration(out, first.text, first.manifestText).status, 'current');
@@ -87,7 +159,9 @@ describe(`parser fuzz (seed ${SEED}, ${INPUTS} inputs; KG_SEED replays)`, () => 
       const report = runDoctor(graph);
       if (!report.ok) {
         // A builder defect the doctor catches: the generation is rejected and the graph stays whole.
-        const failed = report.rules.filter((r) => r.status === 'FAIL').map((r) => `${r.rule}: ${r.samples[0]?.key} ${r.samples[0]?.detail}`);
+        const failed = report.rules
+          .filter((r) => r.status === 'FAIL')
+          .map((r) => `${r.rule}: ${r.samples[0]?.key} ${r.samples[0]?.detail}`);
         console.log(`# parser fuzz: input ${i} (${kind}) built a graph the doctor rejects: ${failed.join('; ')}`);
         assert.equal(commitGeneration(out, result.text, result.manifestText).status, 'rejected');
         assert.ok(fs.readFileSync(out).equals(before), 'a rejected graph leaves the current one');
@@ -99,7 +173,10 @@ describe(`parser fuzz (seed ${SEED}, ${INPUTS} inputs; KG_SEED replays)`, () => 
       }
       assert.equal(commitGeneration(out, result.text, result.manifestText).status, 'current');
       assert.ok(result.text.includes('"sym:src/keep.ts#keep"'));
-      const noted = result.graph.diagnostics?.find((d) => d.path === 'src/fuzz.ts')?.reason.replace(/^(\d+ syntax errors?|not UTF-8 text|binary file|too deeply nested).*$/, '$1').replace(/^\d+ /, 'N ');
+      const noted = result.graph.diagnostics
+        ?.find((d) => d.path === 'src/fuzz.ts')
+        ?.reason.replace(/^(\d+ syntax errors?|not UTF-8 text|binary file|too deeply nested).*$/, '$1')
+        .replace(/^\d+ /, 'N ');
       const key = `built${noted ? ` with a note (${noted})` : ''}`;
       tally[key] = (tally[key] ?? 0) + 1;
     }

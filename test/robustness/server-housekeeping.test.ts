@@ -17,7 +17,8 @@ describe('build server housekeeping', () => {
   fs.chmodSync(sockets, 0o700);
   const env = { ...process.env, KG_SERVER: 'on', KG_SERVER_DIR: sockets, KG_SERVER_MAX_MB: '1' };
   const kg = (args: string[], cwd: string) => spawnSync(process.execPath, [CLI, ...args], { cwd, env, encoding: 'utf8', timeout: 120_000 });
-  const status = (root: string) => JSON.parse(kg(['server', 'status', '--root', root], sockets).stdout) as { running: boolean; pid?: number; rssMB?: number; log: string };
+  const status = (root: string) =>
+    JSON.parse(kg(['server', 'status', '--root', root], sockets).stdout) as { running: boolean; pid?: number; rssMB?: number; log: string };
   async function serverOf(root: string): Promise<number> {
     writeTree(root, { 'src/a.ts': 'export function a() {}\nexport function b() { a(); }\n' });
     assert.equal(kg(['build', '--apply'], root).status, 0);

@@ -16,7 +16,9 @@ const ROUNDS = 4;
 
 function tree(round: number): Record<string, string> {
   const files: Record<string, string> = {};
-  for (let i = 0; i < 40; i++) files[`src/m${i}.ts`] = `import { f${(i + 1) % 40} } from './m${(i + 1) % 40}';\nexport function f${i}() { return f${(i + 1) % 40}; }\n${i === round ? `export function extra${round}() { f${i}(); }\n` : ''}`;
+  for (let i = 0; i < 40; i++)
+    files[`src/m${i}.ts`] =
+      `import { f${(i + 1) % 40} } from './m${(i + 1) % 40}';\nexport function f${i}() { return f${(i + 1) % 40}; }\n${i === round ? `export function extra${round}() { f${i}(); }\n` : ''}`;
   return files;
 }
 
@@ -36,7 +38,7 @@ describe(`killing the build server during a hand-off (seed ${SEED})`, () => {
     roots.push(root);
     writeTree(root, tree(-1));
     let a = SEED >>> 0;
-    const rand = () => ((a = (a * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (a = (a * 1103515245 + 12345) >>> 0) / 2 ** 32;
     const outcomes: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       assert.equal(kg(['build', '--apply'], root).status, 0);

@@ -35,8 +35,15 @@ if (whyNoUser) console.log(`# two users: skipped, ${whyNoUser}`);
 /** Runs the CLI as `user` (or as this process's user), with a temp folder of the test's choosing. */
 function kgAs(user: string | undefined, args: string[], cwd: string, env: Record<string, string> = {}) {
   const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', KG_SERVER: 'off', ...env };
-  const cmd = user ? ['runuser', ['-u', user, '--', 'env', ...Object.entries(base).map(([k, v]) => `${k}=${v}`), process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
-  const r = spawnSync(cmd[0] as string, cmd[1] as string[], { cwd, encoding: 'utf8', env: user ? { PATH: base.PATH } : base, timeout: 120_000 });
+  const cmd = user
+    ? ['runuser', ['-u', user, '--', 'env', ...Object.entries(base).map(([k, v]) => `${k}=${v}`), process.execPath, CLI, ...args]]
+    : [process.execPath, [CLI, ...args]];
+  const r = spawnSync(cmd[0] as string, cmd[1] as string[], {
+    cwd,
+    encoding: 'utf8',
+    env: user ? { PATH: base.PATH } : base,
+    timeout: 120_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -61,10 +68,16 @@ describe('two users on one machine', { skip: whyNoUser }, () => {
       const st = fs.lstatSync(path.join(tmp, d));
       assert.ok(st.isDirectory() && (st.mode & 0o077) === 0, `${d} is private (mode ${(st.mode & 0o777).toString(8)})`);
     }
-    assert.deepEqual(fs.readdirSync(tmp).filter((n) => n.startsWith('knowledge-graph-')).sort(), [`knowledge-graph-0`, `knowledge-graph-${otherUid()}`].sort());
+    assert.deepEqual(
+      fs
+        .readdirSync(tmp)
+        .filter((n) => n.startsWith('knowledge-graph-'))
+        .sort(),
+      [`knowledge-graph-0`, `knowledge-graph-${otherUid()}`].sort(),
+    );
   });
 
-  it("refuses a state folder another user made first, or a link planted in its place", () => {
+  it('refuses a state folder another user made first, or a link planted in its place', () => {
     const root = tempDir('kg-users-c-');
     writeTree(root, TREE);
     for (const plant of ['folder', 'link'] as const) {
@@ -77,12 +90,21 @@ describe('two users on one machine', { skip: whyNoUser }, () => {
       } else {
         fs.symlinkSync(tempDir('kg-users-elsewhere-'), mine);
       }
-      const before = fs.existsSync(path.join(root, '.knowledge-graph', 'graph.json')) ? fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json')) : undefined;
+      const before = fs.existsSync(path.join(root, '.knowledge-graph', 'graph.json'))
+        ? fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json'))
+        : undefined;
       const r = kgAs(undefined, ['build', '--apply'], root, { TMPDIR: tmp });
       assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, plant === 'folder' ? /is not a folder only this user can enter \(it belongs to another user/ : /is not a folder only this user can enter \(it is a symbolic link\)/);
+      assert.match(
+        r.stderr,
+        plant === 'folder'
+          ? /is not a folder only this user can enter \(it belongs to another user/
+          : /is not a folder only this user can enter \(it is a symbolic link\)/,
+      );
       assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
-      const now = fs.existsSync(path.join(root, '.knowledge-graph', 'graph.json')) ? fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json')) : undefined;
+      const now = fs.existsSync(path.join(root, '.knowledge-graph', 'graph.json'))
+        ? fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json'))
+        : undefined;
       assert.deepEqual(now, before, 'nothing written');
     }
   });
@@ -113,11 +135,17 @@ describe('KG_SERVER_DIR naming a folder that is not private', () => {
     const env = { KG_SERVER: 'on', KG_SERVER_DIR: unsafe, TMPDIR: tmp, XDG_RUNTIME_DIR: '' };
     const r = kgAs(undefined, ['build', '--apply'], root, env);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, new RegExp(`warning: KG_SERVER_DIR=${unsafe} is not a folder only this user can enter \\(others may enter it \\(mode 777`));
+    assert.match(
+      r.stderr,
+      new RegExp(`warning: KG_SERVER_DIR=${unsafe} is not a folder only this user can enter \\(others may enter it \\(mode 777`),
+    );
     assert.match(r.stderr, /building without a build server/);
     // Nothing anywhere: no socket in the unsafe folder, no server folder in the default place.
     assert.deepEqual(fs.readdirSync(unsafe), []);
-    assert.ok(!fs.existsSync(path.join(tmp, 'knowledge-graph-0', 'servers')) || fs.readdirSync(path.join(tmp, 'knowledge-graph-0', 'servers')).length === 0);
+    assert.ok(
+      !fs.existsSync(path.join(tmp, 'knowledge-graph-0', 'servers')) ||
+        fs.readdirSync(path.join(tmp, 'knowledge-graph-0', 'servers')).length === 0,
+    );
     const status = kgAs(undefined, ['server', 'status'], root, env);
     assert.equal(status.code, 1);
     assert.match(status.stderr, /KG_SERVER_DIR=.* is not a folder only this user can enter/);

@@ -33,7 +33,8 @@ function expectEdges(g: Graph, expected: Expect[], relation = 'calls', exhaustiv
     assert.ok(e, `missing ${source} -${relation}-> ${target}; have:\n${[...got.keys()].join('\n')}`);
     assert.equal(e.confidence, confidence, `${source} -> ${target}`);
     assert.equal(e.evidence?.line, line, `${source} -> ${target} evidence line`);
-    for (const [k, v] of Object.entries(extra ?? {})) assert.deepEqual((e as unknown as Record<string, unknown>)[k], v, `${source} -> ${target} ${k}`);
+    for (const [k, v] of Object.entries(extra ?? {}))
+      assert.deepEqual((e as unknown as Record<string, unknown>)[k], v, `${source} -> ${target} ${k}`);
     if (confidence === 'EXACT') assert.equal(e.provenance, 'TYPESCRIPT_CHECKER');
   }
   if (exhaustive) assert.equal(got.size, expected.length, `unexpected ${relation} edges:\n${[...got.keys()].join('\n')}`);
@@ -67,7 +68,14 @@ describe('calls', () => {
       [s('build'), s('Square'), 'EXACT', 44, { context: 'new' }], // new Square(2) → the class
     ]);
     expectEdges(g, [[s('Square'), s('Base'), 'EXACT', 12]], 'extends');
-    expectEdges(g, [[s('Base'), s('Shape'), 'EXACT', 5], [s('Circle'), s('Shape'), 'EXACT', 27]], 'implements');
+    expectEdges(
+      g,
+      [
+        [s('Base'), s('Shape'), 'EXACT', 5],
+        [s('Circle'), s('Shape'), 'EXACT', 27],
+      ],
+      'implements',
+    );
   });
 
   it('guess by name only where the checker cannot place a call, and say why otherwise', () => {

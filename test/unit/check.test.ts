@@ -48,7 +48,10 @@ describe('kg check', () => {
   });
 
   it('a removed symbol: exit 1 in strict, with its consumer and the call site', async () => {
-    const r = await kg(['check'], edited((t) => t.replace(/export function total[\s\S]*?\n}\n/, '')));
+    const r = await kg(
+      ['check'],
+      edited((t) => t.replace(/export function total[\s\S]*?\n}\n/, '')),
+    );
     assert.equal(r.code, 1);
     assert.deepEqual(r.json.breakingChanges, [
       {
@@ -66,7 +69,10 @@ describe('kg check', () => {
   });
 
   it('a changed parameter and a changed return type: signature-changed, exit 1', async () => {
-    for (const edit of [(t: string) => t.replace('add(a: number, b: number)', 'add(a: number, b: string)'), (t: string) => t.replace('add(a: number, b: number): number', 'add(a: number, b: number): string')]) {
+    for (const edit of [
+      (t: string) => t.replace('add(a: number, b: number)', 'add(a: number, b: string)'),
+      (t: string) => t.replace('add(a: number, b: number): number', 'add(a: number, b: number): string'),
+    ]) {
       const r = await kg(['check'], edited(edit));
       assert.equal(r.code, 1, r.stdout);
       const [c] = r.json.breakingChanges;
@@ -82,7 +88,10 @@ describe('kg check', () => {
   });
 
   it('a renamed export: renamed, with the new name', async () => {
-    const r = await kg(['check'], edited((t) => t.replace('export function add(', 'export function plus(').replace('add(sum, x)', 'plus(sum, x)')));
+    const r = await kg(
+      ['check'],
+      edited((t) => t.replace('export function add(', 'export function plus(').replace('add(sum, x)', 'plus(sum, x)')),
+    );
     assert.equal(r.code, 1);
     assert.deepEqual(
       r.json.breakingChanges.map((c: { symbol: string; change: string; renamedTo?: string }) => [c.symbol, c.change, c.renamedTo]),
@@ -90,8 +99,11 @@ describe('kg check', () => {
     );
   });
 
-  it('an export removed, and a removed class reported once with its members\' consumers folded in', async () => {
-    const r = await kg(['check'], edited((t) => t.replace('export function add(', 'function add(').replace(/export class Shape[\s\S]*?\n}\n/, '')));
+  it("an export removed, and a removed class reported once with its members' consumers folded in", async () => {
+    const r = await kg(
+      ['check'],
+      edited((t) => t.replace('export function add(', 'function add(').replace(/export class Shape[\s\S]*?\n}\n/, '')),
+    );
     assert.equal(r.code, 1);
     const byId = new Map(r.json.breakingChanges.map((c: { symbol: string }) => [c.symbol, c]));
     assert.deepEqual([...byId.keys()], ['sym:src/lib.ts#Shape', 'sym:src/lib.ts#add']);
@@ -104,7 +116,10 @@ describe('kg check', () => {
   });
 
   it('a change to a symbol nobody else uses breaks nothing', async () => {
-    const r = await kg(['check'], edited((t) => t.replace('unused(x: string): string', 'unused(x: number): number')));
+    const r = await kg(
+      ['check'],
+      edited((t) => t.replace('unused(x: string): string', 'unused(x: number): number')),
+    );
     assert.equal(r.code, 0);
     assert.deepEqual(r.json.breakingChanges, []);
   });
@@ -116,14 +131,17 @@ describe('kg check', () => {
       [guarded, 'guarded', 'as-requested'],
       [noFlip, 'advisory', 'guarded-without-human-flip'],
     ]) {
-      const r = await kg(['check'], edited((t) => t.replace('b: number)', 'b: bigint)'), config));
+      const r = await kg(
+        ['check'],
+        edited((t) => t.replace('b: number)', 'b: bigint)'), config),
+      );
       assert.equal(r.code, 0);
       assert.deepEqual([r.json.breaks, r.json.failed, r.json.mode, r.json.rule], [true, false, mode, rule]);
       assert.match(r.stderr, /not failing \(only strict fails\)/);
     }
   });
 
-  it('--base compares with another graph (e.g. the target branch\'s)', async () => {
+  it("--base compares with another graph (e.g. the target branch's)", async () => {
     const root = edited((t) => t.replace('b: number)', 'b: bigint)'));
     const base = path.join(root, 'main-graph.json');
     fs.renameSync(path.join(root, '.knowledge-graph', 'graph.json'), base);

@@ -95,13 +95,22 @@ describe('declared signatures', () => {
   });
 
   it('a private member is not part of the class signature', () => {
-    assert.deepEqual(changed((t) => t.replace('private hidden = 2;', 'private hidden: string = "";')), []);
+    assert.deepEqual(
+      changed((t) => t.replace('private hidden = 2;', 'private hidden: string = "";')),
+      [],
+    );
   });
 
   it('the build records the same values the parser-only function computes', () => {
-    const host = memoryFileHost('/r', { 'tsconfig.json': '{"include": ["src"]}', 'src/a.ts': BASE, 'src/b.ts': 'import { f } from "./a";\nexport const r = f("x");\n' });
+    const host = memoryFileHost('/r', {
+      'tsconfig.json': '{"include": ["src"]}',
+      'src/a.ts': BASE,
+      'src/b.ts': 'import { f } from "./a";\nexport const r = f("x");\n',
+    });
     const { graph } = buildGraph({ root: '/r', host });
-    const built = new Map(graph.nodes.filter((n) => n.sourceFile === 'src/a.ts' && n.id.startsWith('sym:')).map((n) => [n.id, n.signature]));
+    const built = new Map(
+      graph.nodes.filter((n) => n.sourceFile === 'src/a.ts' && n.id.startsWith('sym:')).map((n) => [n.id, n.signature]),
+    );
     assert.deepEqual(built, sigs(BASE));
   });
 
@@ -110,7 +119,11 @@ describe('declared signatures', () => {
     const kg = async (args: string[]) => {
       let stdout = '';
       let stderr = '';
-      const code = await run(args, { stdout: { write: (x: string) => (stdout += x) }, stderr: { write: (x: string) => (stderr += x) }, cwd: root });
+      const code = await run(args, {
+        stdout: { write: (x: string) => (stdout += x) },
+        stderr: { write: (x: string) => (stderr += x) },
+        cwd: root,
+      });
       assert.equal(code, 0, stderr);
       return { stdout, stderr };
     };
@@ -146,7 +159,11 @@ describe('declared signatures', () => {
       const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ESNext, true);
       const inserts: number[] = [];
       const visit = (n: ts.Node) => {
-        if (ts.isFunctionLike(n) && (n as ts.FunctionLikeDeclaration).body && ts.isBlock((n as ts.FunctionLikeDeclaration).body as ts.Node)) {
+        if (
+          ts.isFunctionLike(n) &&
+          (n as ts.FunctionLikeDeclaration).body &&
+          ts.isBlock((n as ts.FunctionLikeDeclaration).body as ts.Node)
+        ) {
           inserts.push(((n as ts.FunctionLikeDeclaration).body as ts.Block).getStart(sf) + 1);
         }
         ts.forEachChild(n, visit);
@@ -157,7 +174,11 @@ describe('declared signatures', () => {
       bodies += inserts.length;
       const before = declaredSymbols(rel, text);
       const after = declaredSymbols(rel, edited);
-      assert.deepEqual(after.map((x) => [x.id, x.signature]), before.map((x) => [x.id, x.signature]), rel);
+      assert.deepEqual(
+        after.map((x) => [x.id, x.signature]),
+        before.map((x) => [x.id, x.signature]),
+        rel,
+      );
       const unexported = new Map(declaredSymbols(rel, text.replace(/^export (?!\*|\{|default|=)/gm, '')).map((x) => [x.id, x.signature]));
       for (const x of before) {
         if (!x.exported || x.parent !== undefined) continue;

@@ -101,7 +101,7 @@ describe('discovery', () => {
     ]);
   });
 
-  it('treats files outside every tsconfig as loose files, but not a project\'s build output', () => {
+  it("treats files outside every tsconfig as loose files, but not a project's build output", () => {
     const root = tempDir();
     writeTree(root, {
       'tsconfig.json': '{ "compilerOptions": { "outDir": "lib" }, "include": ["src"] }',

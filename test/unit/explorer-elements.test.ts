@@ -38,7 +38,8 @@ describe('explorer elements', () => {
   it('styles edges by relation and confidence', () => {
     const d = drawnOf(60);
     const edges = buildElements(d, 'none', 500).elements.filter((e) => e.group === 'edges');
-    for (const e of edges) assert.match(e.classes, new RegExp(`rel-${String(e.data.relation)} conf-${String(e.data.confidence).toLowerCase()}`));
+    for (const e of edges)
+      assert.match(e.classes, new RegExp(`rel-${String(e.data.relation)} conf-${String(e.data.confidence).toLowerCase()}`));
     assert.ok(edges.some((e) => /conf-candidate/.test(e.classes)));
     assert.ok(edges.some((e) => /conf-unresolved/.test(e.classes)));
   });
@@ -63,7 +64,11 @@ describe('explorer elements', () => {
     assert.ok(drawnNodes.length <= 100, `${drawnNodes.length} nodes drawn`);
     assert.ok(shown.includes(d.focus as string));
     const nearest = [...d.nodes.keys()].slice(0, 50);
-    assert.deepEqual(nearest.filter((id) => !shown.includes(id)), [], 'the 50 nearest (breadth-first order) are drawn');
+    assert.deepEqual(
+      nearest.filter((id) => !shown.includes(id)),
+      [],
+      'the 50 nearest (breadth-first order) are drawn',
+    );
     // Nothing is lost: every node is drawn, or counted in a folded group.
     const folded = drawnNodes.filter((e) => e.classes === 'aggregate').reduce((n, e) => n + Number(e.data.count), 0);
     assert.equal(folded, aggregation.hidden);
@@ -83,12 +88,16 @@ describe('explorer elements', () => {
     const d = emptyDrawn();
     d.focus = 'sym:f.ts#main';
     const n = (id: string, file: string) => ({ id, label: id, kind: 'function', file });
-    addAll(d, [n('sym:f.ts#main', 'f.ts'), n('sym:a.ts#a1', 'a.ts'), n('sym:a.ts#a2', 'a.ts'), n('sym:b.ts#b1', 'b.ts'), n('sym:b.ts#b2', 'b.ts')], [
-      { source: 'sym:a.ts#a1', target: 'sym:b.ts#b1', relation: 'calls', confidence: 'EXACT' },
-      { source: 'sym:a.ts#a2', target: 'sym:b.ts#b2', relation: 'calls', confidence: 'CANDIDATE' },
-      { source: 'sym:f.ts#main', target: 'sym:a.ts#a1', relation: 'calls', confidence: 'EXACT' },
-      { source: 'sym:f.ts#main', target: 'sym:a.ts#a2', relation: 'calls', confidence: 'EXACT' },
-    ]);
+    addAll(
+      d,
+      [n('sym:f.ts#main', 'f.ts'), n('sym:a.ts#a1', 'a.ts'), n('sym:a.ts#a2', 'a.ts'), n('sym:b.ts#b1', 'b.ts'), n('sym:b.ts#b2', 'b.ts')],
+      [
+        { source: 'sym:a.ts#a1', target: 'sym:b.ts#b1', relation: 'calls', confidence: 'EXACT' },
+        { source: 'sym:a.ts#a2', target: 'sym:b.ts#b2', relation: 'calls', confidence: 'CANDIDATE' },
+        { source: 'sym:f.ts#main', target: 'sym:a.ts#a1', relation: 'calls', confidence: 'EXACT' },
+        { source: 'sym:f.ts#main', target: 'sym:a.ts#a2', relation: 'calls', confidence: 'EXACT' },
+      ],
+    );
     const { elements } = buildElements(d, 'none', 3);
     const ab = elements.find((e) => e.data.source === 'agg:file:a.ts' && e.data.target === 'agg:file:b.ts');
     assert.match(ab?.classes ?? '', /conf-candidate merged labelled/);

@@ -3,7 +3,17 @@
 
 import * as assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { buildGraph, fileId, memoryFileHost, runDoctor, symbolId, unresolvedId, type Graph, type GraphEdge, type GraphNode } from '../../src/graph';
+import {
+  buildGraph,
+  fileId,
+  memoryFileHost,
+  runDoctor,
+  symbolId,
+  unresolvedId,
+  type Graph,
+  type GraphEdge,
+  type GraphNode,
+} from '../../src/graph';
 import { copyFixture, removeTempDirs } from '../helpers/fixtures';
 import { positionIn } from '../helpers/positions';
 import { assertValidGraph } from '../helpers/schema';
@@ -45,14 +55,27 @@ describe('extraction', () => {
     const g = build('classes-methods');
     const f = 'shapes.ts';
     for (const [name, kind] of [
-      ['Shape', 'interface'], ['Shape.area', 'method'], ['Shape.describe', 'method'], ['Base', 'class'], ['Base.area', 'method'],
-      ['Base.name', 'method'], ['Base.describe', 'method'], ['Base.create', 'method'], ['Base.#secret', 'method'],
-      ["Base.['computed' + 'Name']", 'method'], ['Square', 'class'], ['Square.area', 'method'], ['Hidden', 'class'], ['Hidden.method', 'method'],
+      ['Shape', 'interface'],
+      ['Shape.area', 'method'],
+      ['Shape.describe', 'method'],
+      ['Base', 'class'],
+      ['Base.area', 'method'],
+      ['Base.name', 'method'],
+      ['Base.describe', 'method'],
+      ['Base.create', 'method'],
+      ['Base.#secret', 'method'],
+      ["Base.['computed' + 'Name']", 'method'],
+      ['Square', 'class'],
+      ['Square.area', 'method'],
+      ['Hidden', 'class'],
+      ['Hidden.method', 'method'],
     ] as const) {
       assert.equal(node(g, symbolId(f, name)).kind, kind, name);
     }
     assert.equal(node(g, symbolId(f, 'Base.name')).declarationCount, 2, 'getter and setter collapse');
-    assert.ok(!g.nodes.some((n) => n.id === symbolId(f, 'Square.size') || n.id === symbolId(f, 'Shape.name') || n.id.endsWith('.constructor')));
+    assert.ok(
+      !g.nodes.some((n) => n.id === symbolId(f, 'Square.size') || n.id === symbolId(f, 'Shape.name') || n.id.endsWith('.constructor')),
+    );
     assert.ok(symbolId(f, 'Base.#secret').endsWith('Base.%23secret'), 'the # of a private name is escaped');
     edge(g, symbolId(f, 'Base'), symbolId(f, 'Base.area'), 'contains');
     edge(g, symbolId(f, 'Shape'), symbolId(f, 'Shape.area'), 'contains');
@@ -87,7 +110,10 @@ describe('extraction', () => {
     assert.equal(node(g, symbolId(m, 'tagged.label')).kind, 'variable');
     const inv = 'invalid.ts';
     assert.equal(node(g, symbolId(inv, 'dup')).declarationCount, 2);
-    assert.deepEqual({ line: node(g, symbolId(inv, 'dup')).line, column: node(g, symbolId(inv, 'dup')).column }, positionIn('overloads-merging', inv, 'dup'));
+    assert.deepEqual(
+      { line: node(g, symbolId(inv, 'dup')).line, column: node(g, symbolId(inv, 'dup')).column },
+      positionIn('overloads-merging', inv, 'dup'),
+    );
     assert.equal(node(g, symbolId(inv, 'twice')).declarationCount, 2);
   });
 
@@ -102,7 +128,7 @@ describe('extraction', () => {
     assert.equal(missing.reason, 'not-found');
     const imp = edge(g, fileId('main.ts'), idx, 'imports');
     assert.equal(imp.provenance, 'MODULE_RESOLUTION');
-    assert.deepEqual({ line: imp.evidence?.line, column: imp.evidence?.column }, positionIn('reexports', 'main.ts', "import { alpha"));
+    assert.deepEqual({ line: imp.evidence?.line, column: imp.evidence?.column }, positionIn('reexports', 'main.ts', 'import { alpha'));
     assert.deepEqual(g.unresolved?.imports, { external: 1 }, 'lodash is counted, not listed');
     assert.ok(!g.edges.some((e) => e.target.includes('lodash')));
   });
@@ -151,7 +177,16 @@ describe('extraction', () => {
   it('declares nothing for a name the parser invented while recovering from an error', () => {
     // Each of these leaves a missing identifier (text '') where a name should be; none may become
     // a symbol named '' or 'a.' (found by the parser fuzz, test/robustness/parser-fuzz.test.ts).
-    const broken = ['module a. {}', 'namespace a.b. { export function f() {} }', 'interface {}', 'type = 1;', 'const = 1;', 'let [, ] = [];', "class C { ''() {} }", 'enum {}'];
+    const broken = [
+      'module a. {}',
+      'namespace a.b. { export function f() {} }',
+      'interface {}',
+      'type = 1;',
+      'const = 1;',
+      'let [, ] = [];',
+      "class C { ''() {} }",
+      'enum {}',
+    ];
     for (const text of broken) {
       const { graph } = buildGraph({ root: '/mem', host: memoryFileHost('/mem', { 'a.ts': text + '\nexport function ok() {}\n' }) });
       for (const n of graph.nodes.filter((x) => x.kind !== 'file' && x.kind !== 'module')) {
@@ -166,9 +201,15 @@ describe('extraction', () => {
   it('ignores a BOM and counts CRLF lines like an editor', () => {
     const g = build('bom-crlf');
     const f = 'windows.ts';
-    assert.deepEqual({ line: node(g, symbolId(f, 'first')).line, column: node(g, symbolId(f, 'first')).column }, positionIn('bom-crlf', f, 'first'));
+    assert.deepEqual(
+      { line: node(g, symbolId(f, 'first')).line, column: node(g, symbolId(f, 'first')).column },
+      positionIn('bom-crlf', f, 'first'),
+    );
     assert.deepEqual({ line: node(g, symbolId(f, 'first')).line, column: node(g, symbolId(f, 'first')).column }, { line: 1, column: 17 });
-    assert.deepEqual({ line: node(g, symbolId(f, 'Second.method')).line, column: node(g, symbolId(f, 'Second.method')).column }, positionIn('bom-crlf', f, 'method'));
+    assert.deepEqual(
+      { line: node(g, symbolId(f, 'Second.method')).line, column: node(g, symbolId(f, 'Second.method')).column },
+      positionIn('bom-crlf', f, 'method'),
+    );
   });
 
   it('counts columns in UTF-16 units after astral characters', () => {

@@ -104,7 +104,10 @@ describe('defaults and malformed values', () => {
     for (const [input, mode, problem] of cases) {
       const r = resolveGraphConfig(input);
       assert.equal(r.resolved.mode, mode, JSON.stringify(input));
-      assert.ok(r.problems.some((p) => problem.test(p)), `${JSON.stringify(input)}: ${JSON.stringify(r.problems)}`);
+      assert.ok(
+        r.problems.some((p) => problem.test(p)),
+        `${JSON.stringify(input)}: ${JSON.stringify(r.problems)}`,
+      );
     }
   });
 
@@ -112,12 +115,19 @@ describe('defaults and malformed values', () => {
     assert.equal(resolveGraphConfig({ graph: { autoIndex: 'on' } }).resolved.autoIndex, false);
     assert.equal(resolveGraphConfig({ graph: { autoIndex: false } }).resolved.autoIndex, false);
     assert.equal(resolveGraphConfig({ graph: { enabled: false, autoIndex: true } }).resolved.autoIndex, false);
-    assert.equal(resolveGraphConfig({ graph: { autoIndex: true }, level: 0 }).resolved.autoIndex, true, 'level off hides lenses, not the graph');
+    assert.equal(
+      resolveGraphConfig({ graph: { autoIndex: true }, level: 0 }).resolved.autoIndex,
+      true,
+      'level off hides lenses, not the graph',
+    );
   });
 
   it('unknown keys are reported (most often a typo) and ignored', () => {
     const r = resolveGraphConfig({ graph: { mode: 'advisory', humanflip: true }, levle: 8, rationale: {} });
-    assert.deepEqual(r.problems, ['unknown key "levle" (known: graph, level, rationale); ignored', 'unknown key "graph.humanflip" (known: enabled, mode, humanFlip, autoIndex); ignored']);
+    assert.deepEqual(r.problems, [
+      'unknown key "levle" (known: graph, level, rationale); ignored',
+      'unknown key "graph.humanflip" (known: enabled, mode, humanFlip, autoIndex); ignored',
+    ]);
   });
 
   it('a file that is not JSON disables the capability and says why', () => {
@@ -132,7 +142,16 @@ describe('defaults and malformed values', () => {
 const schema = JSON.parse(fs.readFileSync(path.join(REPO, 'schema', 'config.schema.json'), 'utf8'));
 const validate = new Ajv({ strict: true, strictTypes: false, allowUnionTypes: true }).compile(schema);
 
-const anyValue = fc.oneof(fc.boolean(), fc.integer({ min: -3, max: 14 }), fc.double(), fc.string(), fc.constantFrom(...MODES), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+const anyValue = fc.oneof(
+  fc.boolean(),
+  fc.integer({ min: -3, max: 14 }),
+  fc.double(),
+  fc.string(),
+  fc.constantFrom(...MODES),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
 const graphSection = fc.record(
   {
     enabled: fc.oneof(fc.boolean(), anyValue),
@@ -172,10 +191,13 @@ describe('properties', () => {
 
   it('the shipped schema and the resolver agree: valid ⇔ no problems', () => {
     fc.assert(
-      fc.property(configs.filter((c) => c !== undefined && !(typeof c === 'object' && c !== null && 'rationale' in c)), (input) => {
-        const r = resolveGraphConfig(input);
-        assert.equal(validate(input), r.problems.length === 0, `${JSON.stringify(input)} → ${JSON.stringify(r.problems)}`);
-      }),
+      fc.property(
+        configs.filter((c) => c !== undefined && !(typeof c === 'object' && c !== null && 'rationale' in c)),
+        (input) => {
+          const r = resolveGraphConfig(input);
+          assert.equal(validate(input), r.problems.length === 0, `${JSON.stringify(input)} → ${JSON.stringify(r.problems)}`);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -192,7 +214,12 @@ describe('kg config', () => {
 
   it('prints requested and resolved mode, the rule and the problems; notes go to stderr', async () => {
     const root = tempDir();
-    writeTree(root, { '.knowledge-graph/config.json': JSON.stringify({ graph: { enabled: true, mode: 'strict', humanFlip: 'yes', autoIndex: true }, level: 8 }) });
+    writeTree(root, {
+      '.knowledge-graph/config.json': JSON.stringify({
+        graph: { enabled: true, mode: 'strict', humanFlip: 'yes', autoIndex: true },
+        level: 8,
+      }),
+    });
     const r = await kg(['config', '--root', root], '/');
     assert.equal(r.code, 0);
     const out = JSON.parse(r.stdout);

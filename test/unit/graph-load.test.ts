@@ -7,7 +7,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import Ajv from 'ajv';
-import { buildGraph, checkGraph, loadGraphFile, MAX_GRAPH_BYTES, parseGraphText, queryCallers, serializeGraph, type Graph, type GraphLoad } from '../../src/graph';
+import {
+  buildGraph,
+  checkGraph,
+  loadGraphFile,
+  MAX_GRAPH_BYTES,
+  parseGraphText,
+  queryCallers,
+  serializeGraph,
+  type Graph,
+  type GraphLoad,
+} from '../../src/graph';
 import { REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { graphOf } from '../helpers/graphs';
 import { assertValidGraph } from '../helpers/schema';
@@ -48,7 +58,10 @@ describe('loading graph.json', () => {
     const file = writeGraphFile(serializeGraph(graph));
     const g = loaded(loadGraphFile(file));
     assert.equal(g.nodeCount, graph.nodes.length);
-    assert.deepEqual(g.ids.slice(0, g.nodeCount), graph.nodes.map((n) => n.id));
+    assert.deepEqual(
+      g.ids.slice(0, g.nodeCount),
+      graph.nodes.map((n) => n.id),
+    );
     const sampleGraph = sample();
     const s = loaded(loadGraphFile(writeGraphFile(serializeGraph(sampleGraph))));
     assert.deepEqual(s.ids.slice(s.nodeCount), ['unresolved:log']);
@@ -57,7 +70,12 @@ describe('loading graph.json', () => {
   it('a missing file (or a missing folder on the way) is "no committed graph projection"', () => {
     const dir = tempDir();
     for (const file of [path.join(dir, 'graph.json'), path.join(dir, 'nope', 'graph.json')]) {
-      assert.deepEqual(failed(loadGraphFile(file)), { available: false, reason: 'no committed graph projection', code: 'NO_GRAPH', evidenceClass: 'GRAPH_DERIVED' });
+      assert.deepEqual(failed(loadGraphFile(file)), {
+        available: false,
+        reason: 'no committed graph projection',
+        code: 'NO_GRAPH',
+        evidenceClass: 'GRAPH_DERIVED',
+      });
     }
     fs.writeFileSync(path.join(dir, 'file'), 'x');
     assert.equal(failed(loadGraphFile(path.join(dir, 'file', 'graph.json'))).code, 'NO_GRAPH');
@@ -89,18 +107,34 @@ describe('loading graph.json', () => {
   });
 
   it('JSON that is not an object with node and edge arrays is "projection missing nodes/edges arrays"', () => {
-    for (const text of ['[]', 'null', '42', '"graph"', '{}', '{"schemaVersion":1,"nodes":{},"edges":[]}', '{"schemaVersion":1,"nodes":[]}']) {
-      assert.deepEqual(failed(parseGraphText(text)), {
-        available: false,
-        reason: 'projection missing nodes/edges arrays',
-        code: 'MISSING_ARRAYS',
-        evidenceClass: 'GRAPH_DERIVED',
-      }, text);
+    for (const text of [
+      '[]',
+      'null',
+      '42',
+      '"graph"',
+      '{}',
+      '{"schemaVersion":1,"nodes":{},"edges":[]}',
+      '{"schemaVersion":1,"nodes":[]}',
+    ]) {
+      assert.deepEqual(
+        failed(parseGraphText(text)),
+        {
+          available: false,
+          reason: 'projection missing nodes/edges arrays',
+          code: 'MISSING_ARRAYS',
+          evidenceClass: 'GRAPH_DERIVED',
+        },
+        text,
+      );
     }
   });
 
   it('a schemaVersion it does not know is refused by name, before anything else', () => {
-    for (const [v, shown] of [[2, '2'], ['1', '"1"'], [null, 'null']] as const) {
+    for (const [v, shown] of [
+      [2, '2'],
+      ['1', '"1"'],
+      [null, 'null'],
+    ] as const) {
       const u = failed(checkGraph({ schemaVersion: v, whatever: true }));
       assert.equal(u.code, 'UNSUPPORTED_VERSION');
       assert.equal(u.reason, `unsupported schemaVersion: ${shown} (this kg reads schemaVersion 1)`);
@@ -109,11 +143,17 @@ describe('loading graph.json', () => {
 
   it('wrong-typed fields are refused with where and what', () => {
     const cases: Array<[(g: Graph) => void, RegExp]> = [
-      [(g) => ((g.edges[0] as unknown as Record<string, unknown>).confidence = 'MAYBE'), /^projection unparsable: \/edges\/0\/confidence \(edge file:src\/a\.ts -> file:src\/b\.ts\) must be one of EXACT, CANDIDATE, UNRESOLVED$/],
+      [
+        (g) => ((g.edges[0] as unknown as Record<string, unknown>).confidence = 'MAYBE'),
+        /^projection unparsable: \/edges\/0\/confidence \(edge file:src\/a\.ts -> file:src\/b\.ts\) must be one of EXACT, CANDIDATE, UNRESOLVED$/,
+      ],
       [(g) => ((g.nodes[0] as unknown as Record<string, unknown>).line = 0), /^projection unparsable: \/nodes\/0/],
       [(g) => ((g as unknown as Record<string, unknown>).layers = 'calls'), /^projection unparsable: \/layers must be array$/],
       [(g) => ((g.nodes[1] as unknown as Record<string, unknown>).id = 42), /^projection unparsable: \/nodes\/1\/id must be string$/],
-      [(g) => ((g.edges[1] as unknown as Record<string, unknown>).evidence = { file: '/etc/passwd', line: 1, column: 1 }), /^projection unparsable: \/edges\/1\/evidence\/file/],
+      [
+        (g) => ((g.edges[1] as unknown as Record<string, unknown>).evidence = { file: '/etc/passwd', line: 1, column: 1 }),
+        /^projection unparsable: \/edges\/1\/evidence\/file/,
+      ],
     ];
     for (const [mutate, reason] of cases) {
       const g = sample();
@@ -160,14 +200,20 @@ describe('loading graph.json', () => {
     assert.equal(u.code, 'INVALID');
     assert.match(u.reason, /the top level has a field the format does not define: "__proto__"/);
     const inNode = serializeGraph(sample()).replace('"kind":"file",', '"kind":"file","__proto__":{"polluted":true},');
-    assert.match(failed(parseGraphText(inNode)).reason, /\/nodes\/0 \(node file:src\/a\.ts\) has a field the format does not define: "__proto__"/);
+    assert.match(
+      failed(parseGraphText(inNode)).reason,
+      /\/nodes\/0 \(node file:src\/a\.ts\) has a field the format does not define: "__proto__"/,
+    );
     // Where the format allows any key, __proto__ is just a key.
     const versions = serializeGraph({ ...sample(), grammarVersions: JSON.parse('{"__proto__": "1.0", "constructor": "2.0"}') });
     const g = loaded(parseGraphText(versions));
     assert.equal(Object.getPrototypeOf(g.graph.grammarVersions), Object.prototype);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     // Ids made of such names load and answer like any other.
-    const names = graphOf([['sym:src/__proto__.ts#constructor', 'sym:src/a.ts#__proto__'], ['sym:src/a.ts#toString', 'sym:src/a.ts#__proto__']]);
+    const names = graphOf([
+      ['sym:src/__proto__.ts#constructor', 'sym:src/a.ts#__proto__'],
+      ['sym:src/a.ts#toString', 'sym:src/a.ts#__proto__'],
+    ]);
     const ng = loaded(parseGraphText(serializeGraph(names)));
     const r = queryCallers(ng, 'sym:src/a.ts#__proto__');
     assert.deepEqual(r.available && r.callers, ['sym:src/__proto__.ts#constructor', 'sym:src/a.ts#toString']);
@@ -176,17 +222,64 @@ describe('loading graph.json', () => {
   it('refuses exactly what the schema refuses (random corruptions of a valid graph)', () => {
     // An independent validator, compiled here from the schema file with every error reported.
     const schema = JSON.parse(fs.readFileSync(path.join(REPO, 'schema', 'graph.schema.json'), 'utf8'));
-    const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true }).compile(schema);
+    const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true }).compile(
+      schema,
+    );
     const value = fc.oneof(
-      fc.constantFrom(null, true, 0, -1, 1.5, '', 'EXACT', 'calls', 'sym:src/a.ts#main', 'unresolved:x', '/abs', '../up', '__proto__', [], {}),
+      fc.constantFrom(
+        null,
+        true,
+        0,
+        -1,
+        1.5,
+        '',
+        'EXACT',
+        'calls',
+        'sym:src/a.ts#main',
+        'unresolved:x',
+        '/abs',
+        '../up',
+        '__proto__',
+        [],
+        {},
+      ),
       fc.string({ maxLength: 6 }),
       fc.integer(),
     );
-    const keys = ['id', 'kind', 'label', 'sourceFile', 'line', 'column', 'source', 'target', 'relation', 'confidence', 'provenance', 'resolution', 'evidenceClass', 'confidenceScore', 'tier', 'reason', 'context', 'evidence', 'exported', 'declarationCount', '__proto__', 'extra'];
+    const keys = [
+      'id',
+      'kind',
+      'label',
+      'sourceFile',
+      'line',
+      'column',
+      'source',
+      'target',
+      'relation',
+      'confidence',
+      'provenance',
+      'resolution',
+      'evidenceClass',
+      'confidenceScore',
+      'tier',
+      'reason',
+      'context',
+      'evidence',
+      'exported',
+      'declarationCount',
+      '__proto__',
+      'extra',
+    ];
     const topKeys = ['schemaVersion', 'graphSignature', 'layers', 'grammarVersions', 'unresolved', 'diagnostics', '__proto__', 'extra'];
     const mutation = fc.oneof(
       fc.record({ where: fc.constant('top' as const), key: fc.constantFrom(...topKeys), value, drop: fc.boolean() }),
-      fc.record({ where: fc.constantFrom('nodes' as const, 'edges' as const), index: fc.nat(), key: fc.constantFrom(...keys), value, drop: fc.boolean() }),
+      fc.record({
+        where: fc.constantFrom('nodes' as const, 'edges' as const),
+        index: fc.nat(),
+        key: fc.constantFrom(...keys),
+        value,
+        drop: fc.boolean(),
+      }),
     );
     let rejected = 0;
     fc.assert(

@@ -4,7 +4,20 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BuildScheduler, buildGraph, createEditorGuard, EditorGuard, buildGuardIndex, formatBreakingChange, guardDiagnostics, guardEdit, memoryFileHost, type BreakingChange, type Mode, type SchedulerTimers } from '../../src/graph';
+import {
+  BuildScheduler,
+  buildGraph,
+  createEditorGuard,
+  EditorGuard,
+  buildGuardIndex,
+  formatBreakingChange,
+  guardDiagnostics,
+  guardEdit,
+  memoryFileHost,
+  type BreakingChange,
+  type Mode,
+  type SchedulerTimers,
+} from '../../src/graph';
 
 const LIB = `export function add(a: number, b: number): number {
   return a + b;
@@ -15,7 +28,8 @@ const TREE = {
   'tsconfig.json': '{"include": ["src"]}',
   'src/lib.ts': LIB,
   'src/a.ts': 'import { add } from "./lib";\nexport function one() {\n  return add(1, 2);\n}\n',
-  'src/b.ts': 'import { add } from "./lib";\nexport function two() {\n  return add(3, 4);\n}\nexport function three() {\n  return add(5, 6);\n}\nexport function four() {\n  return add(7, 8);\n}\n',
+  'src/b.ts':
+    'import { add } from "./lib";\nexport function two() {\n  return add(3, 4);\n}\nexport function three() {\n  return add(5, 6);\n}\nexport function four() {\n  return add(7, 8);\n}\n',
 };
 
 const built = buildGraph({ root: '/r', host: memoryFileHost('/r', TREE) }).graph;
@@ -33,9 +47,17 @@ describe('guardEdit', () => {
     assert.equal(c.change, 'signature-changed');
     assert.deepEqual(
       c.consumers.map((x) => `${x.id} ${x.file}:${x.line}:${x.column}`),
-      ['sym:src/a.ts#one src/a.ts:3:10', 'sym:src/b.ts#two src/b.ts:3:10', 'sym:src/b.ts#three src/b.ts:6:10', 'sym:src/b.ts#four src/b.ts:9:10'],
+      [
+        'sym:src/a.ts#one src/a.ts:3:10',
+        'sym:src/b.ts#two src/b.ts:3:10',
+        'sym:src/b.ts#three src/b.ts:6:10',
+        'sym:src/b.ts#four src/b.ts:9:10',
+      ],
     );
-    assert.equal(formatBreakingChange(c), 'Changing the signature of function add breaks 4 consumers in 2 files: one (src/a.ts:3), two (src/b.ts:3), three (src/b.ts:6), and 1 more');
+    assert.equal(
+      formatBreakingChange(c),
+      'Changing the signature of function add breaks 4 consumers in 2 files: one (src/a.ts:3), two (src/b.ts:3), three (src/b.ts:6), and 1 more',
+    );
   });
 
   it('a half-typed buffer (a syntax error) still answers: what it can parse is compared', () => {
@@ -49,11 +71,13 @@ describe('guardDiagnostics', () => {
   const changed = guardEdit(index, 'src/lib.ts', LIB.replace('): number {', '): string {'));
 
   it('guarded → warnings, strict → errors, off/shadow/advisory → none', () => {
-    const severities = (['off', 'shadow', 'advisory', 'guarded', 'strict'] as Mode[]).map((m) => guardDiagnostics(changed, m).map((d) => d.severity));
+    const severities = (['off', 'shadow', 'advisory', 'guarded', 'strict'] as Mode[]).map((m) =>
+      guardDiagnostics(changed, m).map((d) => d.severity),
+    );
     assert.deepEqual(severities, [[], [], [], ['warning'], ['error']]);
   });
 
-  it('at the declaration\'s name when it is still there, at the top of the file when removed; related info at each use', () => {
+  it("at the declaration's name when it is still there, at the top of the file when removed; related info at each use", () => {
     const [d] = guardDiagnostics(changed, 'guarded');
     assert.deepEqual(d.range, { line: 1, column: 17, endLine: 1, endColumn: 20 });
     assert.equal(d.file, 'src/lib.ts');
@@ -67,8 +91,14 @@ describe('guardDiagnostics', () => {
   });
 
   it('top-level code is named by its place', () => {
-    const top: BreakingChange = { ...changed[0], consumers: [{ id: 'file:src/main.ts', relation: 'calls', file: 'src/main.ts', line: 7, column: 1 }] };
-    assert.equal(formatBreakingChange(top), 'Changing the signature of function add breaks 1 consumer in 1 file: src/main.ts:7 (top level)');
+    const top: BreakingChange = {
+      ...changed[0],
+      consumers: [{ id: 'file:src/main.ts', relation: 'calls', file: 'src/main.ts', line: 7, column: 1 }],
+    };
+    assert.equal(
+      formatBreakingChange(top),
+      'Changing the signature of function add breaks 1 consumer in 1 file: src/main.ts:7 (top level)',
+    );
     assert.equal(guardDiagnostics([top], 'guarded')[0].related[0].message, 'top-level code calls add here');
   });
 
@@ -124,7 +154,10 @@ describe('EditorGuard (what the host keeps per folder)', () => {
     // Saved: the graph is rebuilt from the edited file and records the new signature.
     guard.setGraph(rebuilt(edit));
     const held = guard.check('src/lib.ts', edit);
-    assert.deepEqual(held.changes.map((c) => [c.symbol, c.change, c.consumers.length]), [['sym:src/lib.ts#add', 'signature-changed', 4]]);
+    assert.deepEqual(
+      held.changes.map((c) => [c.symbol, c.change, c.consumers.length]),
+      [['sym:src/lib.ts#add', 'signature-changed', 4]],
+    );
     assert.deepEqual(guard.pendingFiles(), ['src/lib.ts']);
     // Undone: nothing, and nothing pending.
     assert.deepEqual(guard.check('src/lib.ts', LIB).changes, []);
@@ -144,13 +177,19 @@ describe('EditorGuard (what the host keeps per folder)', () => {
     first.setGraph(built);
     first.check('src/lib.ts', edit);
     const held = structuredClone(first.held());
-    assert.deepEqual(held.map(([f, e]) => [f, e.map((g) => [g.node.id, g.consumers.length])]), [['src/lib.ts', [['sym:src/lib.ts#add', 4]]]]);
+    assert.deepEqual(
+      held.map(([f, e]) => [f, e.map((g) => [g.node.id, g.consumers.length])]),
+      [['src/lib.ts', [['sym:src/lib.ts#add', 4]]]],
+    );
     const next = createEditorGuard();
     next.setMode('strict');
     next.setGraph(rebuiltGraph);
     assert.deepEqual(next.check('src/lib.ts', edit).changes, [], 'the rebuilt graph alone records the new signature');
     next.restoreHeld(held);
-    assert.deepEqual(next.check('src/lib.ts', edit).diagnostics.map((d) => [d.symbol, d.severity, d.related.length]), [['sym:src/lib.ts#add', 'error', 4]]);
+    assert.deepEqual(
+      next.check('src/lib.ts', edit).diagnostics.map((d) => [d.symbol, d.severity, d.related.length]),
+      [['sym:src/lib.ts#add', 'error', 4]],
+    );
     assert.deepEqual(next.pendingFiles(), ['src/lib.ts']);
     // What the next guard already holds for a file wins over what is handed over.
     next.restoreHeld([['src/lib.ts', []]]);

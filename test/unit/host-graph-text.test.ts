@@ -6,7 +6,17 @@ import { describe, it } from 'node:test';
 import type { FolderGraphState } from '../../src/host/graph-access';
 import { callersTitle, describeState, statusText } from '../../src/host/graph-text';
 
-const base: FolderGraphState = { folder: 'file:///w', folderName: 'w', graphPath: '/w/.knowledge-graph/graph.json', kind: 'ready', nodes: 1234, edges: 56789, layers: ['calls', 'structural'], callsLayer: true, staleFiles: [] };
+const base: FolderGraphState = {
+  folder: 'file:///w',
+  folderName: 'w',
+  graphPath: '/w/.knowledge-graph/graph.json',
+  kind: 'ready',
+  nodes: 1234,
+  edges: 56789,
+  layers: ['calls', 'structural'],
+  callsLayer: true,
+  staleFiles: [],
+};
 
 describe('the words of the editor surfaces', () => {
   it('lens titles: singular, plural, candidates apart, candidates hidden', () => {
@@ -22,29 +32,52 @@ describe('the words of the editor surfaces', () => {
     assert.equal(statusText(base).text, '$(type-hierarchy) 1,234 nodes · 56,789 edges');
     assert.equal(statusText({ ...base, building: { phase: 'extract', done: 120, total: 252 } }).text, '$(sync~spin) KG: building 120/252');
     assert.equal(statusText({ ...base, building: { phase: 'starting', done: 0, total: 0 } }).text, '$(sync~spin) KG: building');
-    assert.deepEqual(statusText({ ...base, staleFiles: ['a.ts', 'b.ts', 'c.ts'] }), { text: '$(warning) KG: stale: 3 files', warning: true, error: false });
+    assert.deepEqual(statusText({ ...base, staleFiles: ['a.ts', 'b.ts', 'c.ts'] }), {
+      text: '$(warning) KG: stale: 3 files',
+      warning: true,
+      error: false,
+    });
     assert.equal(statusText({ ...base, staleFiles: ['a.ts'] }).text, '$(warning) KG: stale: 1 file');
     assert.equal(statusText({ ...base, callsLayer: false }).text, '$(warning) KG: no calls layer');
     assert.equal(statusText({ ...base, kind: 'absent' }).text, '$(circle-slash) KG: no graph');
     assert.equal(statusText({ ...base, kind: 'loading' }).text, '$(loading~spin) KG: loading');
-    assert.deepEqual(statusText({ ...base, kind: 'unusable', reason: 'projection unparsable: x' }), { text: '$(error) KG: unavailable', warning: false, error: true });
+    assert.deepEqual(statusText({ ...base, kind: 'unusable', reason: 'projection unparsable: x' }), {
+      text: '$(error) KG: unavailable',
+      warning: false,
+      error: true,
+    });
   });
 
   it('the sentence behind each state names the reason and the fix', () => {
     assert.equal(describeState(base), '1,234 nodes, 56,789 edges; up to date.');
-    assert.match(describeState({ ...base, staleFiles: ['a.ts', 'b.ts'] }), /stale: 2 files changed since the build\. Rebuild to refresh\.$/);
+    assert.match(
+      describeState({ ...base, staleFiles: ['a.ts', 'b.ts'] }),
+      /stale: 2 files changed since the build\. Rebuild to refresh\.$/,
+    );
     assert.match(describeState({ ...base, callsLayer: false }), /without the calls layer, so callers are unknown\. Rebuild/);
-    assert.equal(describeState({ ...base, kind: 'unusable', reason: 'projection unparsable: Unexpected end of JSON input' }), 'The graph cannot be used: projection unparsable: Unexpected end of JSON input. Rebuild it.');
+    assert.equal(
+      describeState({ ...base, kind: 'unusable', reason: 'projection unparsable: Unexpected end of JSON input' }),
+      'The graph cannot be used: projection unparsable: Unexpected end of JSON input. Rebuild it.',
+    );
     assert.match(describeState({ ...base, kind: 'absent' }), /^No graph yet: build one/);
-    assert.match(describeState({ ...base, building: { phase: 'resolve', done: 3, total: 9 } }), /^Building: resolve 3 of 9 files; the previous graph answers meanwhile\.$/);
+    assert.match(
+      describeState({ ...base, building: { phase: 'resolve', done: 3, total: 9 } }),
+      /^Building: resolve 3 of 9 files; the previous graph answers meanwhile\.$/,
+    );
   });
 
   it('a failed build: said in the status bar until a build succeeds, with the reason and that the previous graph still answers', () => {
     const failed = { ...base, buildFailure: 'tsconfig.json: not valid JSON.' };
     assert.deepEqual(statusText(failed), { text: '$(error) KG: build failed', warning: false, error: true });
-    assert.equal(describeState(failed), 'The last build failed: tsconfig.json: not valid JSON. The previous graph still answers; save or build to try again. 1,234 nodes, 56,789 edges; up to date.');
+    assert.equal(
+      describeState(failed),
+      'The last build failed: tsconfig.json: not valid JSON. The previous graph still answers; save or build to try again. 1,234 nodes, 56,789 edges; up to date.',
+    );
     assert.equal(statusText({ ...failed, building: { phase: 'extract', done: 1, total: 2 } }).text, '$(sync~spin) KG: building 1/2');
-    assert.equal(describeState({ ...failed, kind: 'absent' }), 'The last build failed: tsconfig.json: not valid JSON. Save or build to try again. No graph yet: build one to see callers and god nodes.');
+    assert.equal(
+      describeState({ ...failed, kind: 'absent' }),
+      'The last build failed: tsconfig.json: not valid JSON. Save or build to try again. No graph yet: build one to see callers and god nodes.',
+    );
     // An unusable graph already says why it cannot be used, in red.
     assert.equal(statusText({ ...failed, kind: 'unusable', reason: 'x' }).text, '$(error) KG: unavailable');
   });

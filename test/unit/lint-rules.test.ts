@@ -46,7 +46,10 @@ describe('dependency rules', () => {
   for (const [file, code, why] of cases) {
     it(`${file}: ${code}`, async () => {
       const found = await messages(file, code + '\nvoid 0;\n');
-      assert.ok(found.some((m) => why.test(m)), `expected a restriction matching ${why}, got ${JSON.stringify(found)}`);
+      assert.ok(
+        found.some((m) => why.test(m)),
+        `expected a restriction matching ${why}, got ${JSON.stringify(found)}`,
+      );
     });
   }
   for (const [file, code] of [

@@ -27,10 +27,12 @@ describe('markdown scanner', () => {
         ['link', 'src/b c.ts', 'src/b c.ts'],
         ['link', 'src/(c).ts', 'src/(c).ts'],
         ['link', './e.ts', './e.ts'],
-      ].map(([kind, target, needle]) => {
-        const p = positionInText(md, needle);
-        return `${kind} ${target} ${p.line}:${p.column}`;
-      }).sort(),
+      ]
+        .map(([kind, target, needle]) => {
+          const p = positionInText(md, needle);
+          return `${kind} ${target} ${p.line}:${p.column}`;
+        })
+        .sort(),
     );
   });
 
@@ -63,7 +65,8 @@ describe('markdown scanner', () => {
   });
 
   it('keeps the content of HTML comments outside code, line by line, with positions (ADR 88)', () => {
-    const md = '> <!-- a\n> b -->\n\n- item <!-- c --> x\n\n```\n<!-- no -->\n```\n    <!-- no -->\n\n<!-- d\n        e\n-->\n\nText `<!-- no -->` too.\n';
+    const md =
+      '> <!-- a\n> b -->\n\n- item <!-- c --> x\n\n```\n<!-- no -->\n```\n    <!-- no -->\n\n<!-- d\n        e\n-->\n\nText `<!-- no -->` too.\n';
     assert.deepEqual(parseMarkdown(md).comments, [
       // In a block quote: the markers are not content; the comment ends at -->.
       [
@@ -103,7 +106,8 @@ describe('markdown scanner', () => {
   });
 
   it('reads ATX and setext headings, not thematic breaks, front matter or commented headings', () => {
-    const md = '---\ntitle: x\n---\n# One #\n\n## Two ##   \nThree\n=====\nFour\n----\n\n---\n\n#hashtag\n<!--\n# hidden\n-->\n###### Six\n####### seven\n';
+    const md =
+      '---\ntitle: x\n---\n# One #\n\n## Two ##   \nThree\n=====\nFour\n----\n\n---\n\n#hashtag\n<!--\n# hidden\n-->\n###### Six\n####### seven\n';
     assert.deepEqual(headings(md), ['1 One', '2 Two', '1 Three', '2 Four', '6 Six']);
   });
 
@@ -121,9 +125,18 @@ describe('markdown scanner', () => {
   });
 
   it('finds record mentions in every spelling, and only whole numbers', () => {
-    assert.deepEqual(findRecordMentions('ADR-7, ADR-0007, ADR 7, adr:7, Adr-7.').map((m) => m.num), [7, 7, 7, 7, 7]);
-    assert.deepEqual(findRecordMentions('ADR-7b ADRs 7 xADR-7 ADR-1234567890 ADR7 ADR-N').map((m) => m.num), []);
-    assert.deepEqual(findRecordMentions('MADR-0 ADR-0000').map((m) => m.num), [0]);
+    assert.deepEqual(
+      findRecordMentions('ADR-7, ADR-0007, ADR 7, adr:7, Adr-7.').map((m) => m.num),
+      [7, 7, 7, 7, 7],
+    );
+    assert.deepEqual(
+      findRecordMentions('ADR-7b ADRs 7 xADR-7 ADR-1234567890 ADR7 ADR-N').map((m) => m.num),
+      [],
+    );
+    assert.deepEqual(
+      findRecordMentions('MADR-0 ADR-0000').map((m) => m.num),
+      [0],
+    );
   });
 
   it('stays linear on pathological input', () => {
@@ -181,7 +194,15 @@ describe('comment ranges', () => {
       const c = commentAt(sf, tsx.indexOf(needle));
       return c ? tsx.slice(c.pos, c.end) : undefined;
     };
-    assert.deepEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'].map(at), ['/* c1 */', '/* c2 */', '// c3', '/** c4 */', '/* c5 */', '// c6', '// c7']);
+    assert.deepEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'].map(at), [
+      '/* c1 */',
+      '/* c2 */',
+      '// c3',
+      '/** c4 */',
+      '/* c5 */',
+      '// c6',
+      '// c7',
+    ]);
     assert.deepEqual(['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 'usr/bin', 'const a', 'div'].map(at), Array(11).fill(undefined));
   });
 
@@ -216,9 +237,20 @@ describe('comment ranges', () => {
     const declarations = extractFile(sf, 'y.ts').declarations;
     const owner = (needle: string) => enclosingSymbol(sf, src.indexOf(needle), declarations) ?? 'file';
     assert.deepEqual(
-      ['header', 'above f', 'inside f', 'after g', 'above C', 'above m', 'in C', 'after C', 'between', 'above k', 'after p and q', 'in default.run'].map(
-        (n) => `${n}: ${owner(n)}`,
-      ),
+      [
+        'header',
+        'above f',
+        'inside f',
+        'after g',
+        'above C',
+        'above m',
+        'in C',
+        'after C',
+        'between',
+        'above k',
+        'after p and q',
+        'in default.run',
+      ].map((n) => `${n}: ${owner(n)}`),
       [
         'header: file',
         'above f: sym:y.ts#f',

@@ -34,9 +34,19 @@ function accessOver(snapshot: string): { access: GraphAccess; load: GraphLoad } 
       return {
         node,
         degree: edges.filter((e) => e.source === id || e.target === id).length,
-        callers: calls.filter((e) => e.target === id && e.confidence === 'EXACT').map((e) => ({ id: e.source, confidence: e.confidence, evidence: e.evidence })),
-        candidates: calls.filter((e) => e.target === id && e.confidence === 'CANDIDATE').map((e) => ({ id: e.source, confidence: e.confidence })),
-        callees: calls.filter((e) => e.source === id).map((e) => ({ id: e.target, confidence: e.confidence, ...(e.reason ? { reason: e.reason, name: e.target.slice('unresolved:'.length) } : {}) })),
+        callers: calls
+          .filter((e) => e.target === id && e.confidence === 'EXACT')
+          .map((e) => ({ id: e.source, confidence: e.confidence, evidence: e.evidence })),
+        candidates: calls
+          .filter((e) => e.target === id && e.confidence === 'CANDIDATE')
+          .map((e) => ({ id: e.source, confidence: e.confidence })),
+        callees: calls
+          .filter((e) => e.source === id)
+          .map((e) => ({
+            id: e.target,
+            confidence: e.confidence,
+            ...(e.reason ? { reason: e.reason, name: e.target.slice('unresolved:'.length) } : {}),
+          })),
         citedBy: [],
       };
     },
@@ -46,7 +56,17 @@ function accessOver(snapshot: string): { access: GraphAccess; load: GraphLoad } 
 }
 
 function state(over: Partial<FolderGraphState>): FolderGraphState {
-  return { folder: FOLDER, folderName: 'app', graphPath: '/work/app/.knowledge-graph/graph.json', kind: 'ready', nodes: 10, edges: 20, callsLayer: true, staleFiles: [], ...over };
+  return {
+    folder: FOLDER,
+    folderName: 'app',
+    graphPath: '/work/app/.knowledge-graph/graph.json',
+    kind: 'ready',
+    nodes: 10,
+    edges: 20,
+    callsLayer: true,
+    staleFiles: [],
+    ...over,
+  };
 }
 
 describe('banners', () => {
@@ -60,7 +80,13 @@ describe('banners', () => {
     ['no graph', state({ kind: 'absent', reason: 'no graph at .knowledge-graph/graph.json' }), 'absent', ['build'], true],
     ['the first build running', state({ kind: 'absent', building: { phase: 'parse', done: 3, total: 9 } }), 'building', ['showLog'], true],
     ['a graph being read', state({ kind: 'loading' }), 'loading', [], true],
-    ['an unusable graph', state({ kind: 'unusable', reason: 'projection unparsable: Unexpected token', code: 'UNPARSABLE' }), 'unusable', ['rebuild', 'showLog'], true],
+    [
+      'an unusable graph',
+      state({ kind: 'unusable', reason: 'projection unparsable: Unexpected token', code: 'UNPARSABLE' }),
+      'unusable',
+      ['rebuild', 'showLog'],
+      true,
+    ],
     ['a build over a ready graph', state({ building: { phase: 'resolve', done: 1, total: 2 } }), 'building', ['showLog'], false],
     ['no calls layer', state({ callsLayer: false }), 'calls-missing', ['rebuild'], false],
     ['a stale graph', state({ staleFiles: ['a.ts', 'b.ts', 'c.ts', 'd.ts'] }), 'stale', ['build', 'showLog'], false],
@@ -76,7 +102,10 @@ describe('banners', () => {
   }
 
   it('names the changed files of a stale graph, a few of them', () => {
-    assert.match(bannerFor(state({ staleFiles: ['a.ts', 'b.ts', 'c.ts', 'd.ts'] }))?.reason ?? '', /^4 files changed since it was built \(a\.ts, b\.ts, c\.ts, …\)/);
+    assert.match(
+      bannerFor(state({ staleFiles: ['a.ts', 'b.ts', 'c.ts', 'd.ts'] }))?.reason ?? '',
+      /^4 files changed since it was built \(a\.ts, b\.ts, c\.ts, …\)/,
+    );
   });
 });
 
@@ -91,7 +120,10 @@ describe('graph answers for the webviews', () => {
     assert.deepEqual([m.focus.id, ...m.nodes.map((n) => n.id)], cli.nodes);
     assert.deepEqual(m.edges, cli.edges);
     assert.deepEqual(m.focus, { id: 'sym:app.ts#compute', label: 'compute', kind: 'function', file: 'app.ts', line: m.focus.line });
-    assert.ok(m.nodes.every((n) => n.label && n.kind), 'every node has a label and a kind');
+    assert.ok(
+      m.nodes.every((n) => n.label && n.kind),
+      'every node has a label and a kind',
+    );
   });
 
   it('an unknown id is `unavailable` with suggestions, not an empty neighbourhood', async () => {
@@ -108,7 +140,10 @@ describe('graph answers for the webviews', () => {
     assert.equal(m.type, 'path');
     if (m.type !== 'path') return;
     assert.ok(cli.path.length >= 2);
-    assert.deepEqual(m.nodes.map((n) => n.id), cli.path);
+    assert.deepEqual(
+      m.nodes.map((n) => n.id),
+      cli.path,
+    );
     assert.deepEqual(m.edges, cli.edges);
     assert.equal(m.from.label, 'Widget.onClick');
   });
@@ -118,7 +153,11 @@ describe('graph answers for the webviews', () => {
     const cli = answerQuery(load, { query: 'path', from: 'sym:app.ts#Widget.onClick', to: 'sym:app.ts#other' }) as PathAnswer;
     const m = await pathMessage(access, FOLDER, 6, 'Widget.onClick', 'other');
     assert.equal(m.type, 'path');
-    if (m.type === 'path') assert.deepEqual(m.nodes.map((n) => n.id), cli.path);
+    if (m.type === 'path')
+      assert.deepEqual(
+        m.nodes.map((n) => n.id),
+        cli.path,
+      );
     const unknown = await pathMessage(access, FOLDER, 7, 'nosuchname', 'other');
     assert.equal(unknown.type, 'unavailable');
   });

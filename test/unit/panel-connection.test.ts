@@ -21,7 +21,17 @@ const { WebviewConnection } = require('../../src/host/panel/connection') as type
 const FOLDER = 'file:///work/app';
 
 function harness(initial: Partial<FolderGraphState>) {
-  let state: FolderGraphState = { folder: FOLDER, folderName: 'app', graphPath: '/g', kind: 'ready', nodes: 1, edges: 0, callsLayer: true, staleFiles: [], ...initial };
+  let state: FolderGraphState = {
+    folder: FOLDER,
+    folderName: 'app',
+    graphPath: '/g',
+    kind: 'ready',
+    nodes: 1,
+    edges: 0,
+    callsLayer: true,
+    staleFiles: [],
+    ...initial,
+  };
   const listeners: Array<(f: string) => void> = [];
   const received: Array<(m: unknown) => void> = [];
   const posted: HostMessage[] = [];
@@ -54,21 +64,36 @@ function harness(initial: Partial<FolderGraphState>) {
       return true;
     },
   };
-  const log = { warn: (s: string) => logs.push(`warn ${s}`), error: (s: string) => logs.push(`error ${s}`), debug: () => {}, info: () => {} };
-  const c = new WebviewConnection(webview as never, 'explorer', {
-    access,
-    log: log as never,
-    actions: { build: () => ran.push('build'), rebuild: () => ran.push('rebuild'), showLog: () => ran.push('showLog') },
-    settings: () => ({ nodeCap: 500, budget: 40 }),
-    open: async () => {},
-    showInExplorer: () => {},
-  }, FOLDER);
+  const log = {
+    warn: (s: string) => logs.push(`warn ${s}`),
+    error: (s: string) => logs.push(`error ${s}`),
+    debug: () => {},
+    info: () => {},
+  };
+  const c = new WebviewConnection(
+    webview as never,
+    'explorer',
+    {
+      access,
+      log: log as never,
+      actions: { build: () => ran.push('build'), rebuild: () => ran.push('rebuild'), showLog: () => ran.push('showLog') },
+      settings: () => ({ nodeCap: 500, budget: 40 }),
+      open: async () => {},
+      showInExplorer: () => {},
+    },
+    FOLDER,
+  );
   const send = async (m: unknown) => {
     for (const r of received) r(m);
     await new Promise((r) => setImmediate(r));
   };
   return {
-    c, posted, logs, ran, asked, send,
+    c,
+    posted,
+    logs,
+    ran,
+    asked,
+    send,
     setState(s: Partial<FolderGraphState>) {
       state = { ...state, ...s };
       for (const l of listeners) l(FOLDER);
@@ -82,7 +107,10 @@ describe('webview connection', () => {
     h.c.post({ type: 'show', request: { mode: 'neighbors', id: 'sym:a.ts#f' } });
     assert.equal(h.posted.length, 0);
     await h.send({ type: 'ready' });
-    assert.deepEqual(h.posted.map((m) => m.type), ['status', 'show']);
+    assert.deepEqual(
+      h.posted.map((m) => m.type),
+      ['status', 'show'],
+    );
     const status = h.posted[0] as Extract<HostMessage, { type: 'status' }>;
     assert.equal(status.banner, null);
     assert.equal(status.folder, FOLDER);

@@ -69,9 +69,17 @@ describe('callers', () => {
   });
 
   it('without a calls layer the answer is unavailable, not empty', () => {
-    const noCalls = indexedOf([['file:a.ts', 'file:b.ts', 'imports'], ['file:a.ts', sym('f', 'a.ts'), 'contains']]);
+    const noCalls = indexedOf([
+      ['file:a.ts', 'file:b.ts', 'imports'],
+      ['file:a.ts', sym('f', 'a.ts'), 'contains'],
+    ]);
     const r = degraded(queryCallers(noCalls, sym('f', 'a.ts')));
-    assert.deepEqual(r, { available: false, reason: 'calls layer not built in this projection', code: 'LAYER_MISSING', evidenceClass: 'GRAPH_DERIVED' });
+    assert.deepEqual(r, {
+      available: false,
+      reason: 'calls layer not built in this projection',
+      code: 'LAYER_MISSING',
+      evidenceClass: 'GRAPH_DERIVED',
+    });
   });
 });
 
@@ -118,7 +126,10 @@ describe('affected and impact', () => {
   });
 
   it('without calls: a symbol degrades, a file still answers from its imports', () => {
-    const noCalls = indexedOf([['file:b.ts', 'file:a.ts', 'imports'], ['file:a.ts', sym('f', 'a.ts'), 'contains']]);
+    const noCalls = indexedOf([
+      ['file:b.ts', 'file:a.ts', 'imports'],
+      ['file:a.ts', sym('f', 'a.ts'), 'contains'],
+    ]);
     assert.equal(degraded(queryAffected(noCalls, sym('f', 'a.ts'))).code, 'LAYER_MISSING');
     assert.equal(degraded(queryImpact(noCalls, sym('f', 'a.ts'))).code, 'LAYER_MISSING');
     assert.deepEqual(ok(queryAffected(noCalls, 'file:a.ts')).consumers, ['file:b.ts']);
@@ -184,7 +195,10 @@ describe('neighbors', () => {
     const g = indexed(graph);
     assert.equal(ok(queryNeighbors(g, hub)).nodes.length, 40);
     assert.deepEqual(ok(queryNeighbors(g, hub, 1)).nodes, [hub]);
-    assert.throws(() => queryNeighbors(g, hub, 0), (e: unknown) => e instanceof GraphError && e.code === 'INVALID_ARGUMENT');
+    assert.throws(
+      () => queryNeighbors(g, hub, 0),
+      (e: unknown) => e instanceof GraphError && e.code === 'INVALID_ARGUMENT',
+    );
     assert.throws(() => queryNeighbors(g, hub, 2.5), GraphError);
   });
 
@@ -261,8 +275,12 @@ describe('path', () => {
       ['file:a.ts', 'file:b.ts', 'imports'],
       ['file:b.ts', 'file:a.ts', 'imports'],
     ]);
-    assert.deepEqual(ok(queryPath(g, sym('u'), sym('v'))).edges, [{ source: sym('v'), target: sym('u'), relation: 'calls', confidence: 'EXACT' }]);
-    assert.deepEqual(ok(queryPath(g, 'file:b.ts', 'file:a.ts')).edges, [{ source: 'file:b.ts', target: 'file:a.ts', relation: 'imports', confidence: 'EXACT' }]);
+    assert.deepEqual(ok(queryPath(g, sym('u'), sym('v'))).edges, [
+      { source: sym('v'), target: sym('u'), relation: 'calls', confidence: 'EXACT' },
+    ]);
+    assert.deepEqual(ok(queryPath(g, 'file:b.ts', 'file:a.ts')).edges, [
+      { source: 'file:b.ts', target: 'file:a.ts', relation: 'imports', confidence: 'EXACT' },
+    ]);
   });
 
   it('not connected is an empty path, and a node to itself is a path of one', () => {
@@ -332,16 +350,17 @@ describe('god-nodes', () => {
     assert.equal(r.godNodes.length, 10);
     assert.deepEqual(r.godNodes[0], { id: sym('z'), degree: 30 });
     // Nine ties of degree 1, by id.
-    assert.deepEqual(r.godNodes.slice(1).map((x) => x.id), Array.from({ length: 9 }, (_, i) => sym(`n0${i}`)));
+    assert.deepEqual(
+      r.godNodes.slice(1).map((x) => x.id),
+      Array.from({ length: 9 }, (_, i) => sym(`n0${i}`)),
+    );
     assert.throws(() => queryGodNodes(g, 0), GraphError);
   });
 });
 
 describe('query', () => {
   const names = Array.from({ length: 70 }, (_, i) => sym(`handler${String(i).padStart(2, '0')}`, 'src/h.ts'));
-  const g = indexedOf(
-    names.map((n) => [n, sym('Dispatch', 'src/d.ts')] as EdgeSpec).concat([[sym('x'), 'unresolved:handlerMissing']]),
-  );
+  const g = indexedOf(names.map((n) => [n, sym('Dispatch', 'src/d.ts')] as EdgeSpec).concat([[sym('x'), 'unresolved:handlerMissing']]));
 
   it('substring over ids, sorted, at most 50, says when it cut', () => {
     const r = ok(queryIds(g, 'handler'));
@@ -361,7 +380,12 @@ describe('query', () => {
   });
 
   it('no match is a real, empty answer', () => {
-    assert.deepEqual(ok(queryIds(g, 'nothing-like-this')), { available: true, matches: [], truncated: false, evidenceClass: 'GRAPH_DERIVED' });
+    assert.deepEqual(ok(queryIds(g, 'nothing-like-this')), {
+      available: true,
+      matches: [],
+      truncated: false,
+      evidenceClass: 'GRAPH_DERIVED',
+    });
   });
 });
 
@@ -372,11 +396,22 @@ describe('staleness and the dispatcher', () => {
   it('every result carries stale and changedFiles when the caller knows them, and only then', () => {
     const staleness = { stale: true, changedFiles: ['src/a.ts'] };
     const answered = answerQuery(load, { query: 'callers', id: sym('b') }, { staleness });
-    assert.deepEqual(answered, { available: true, callers: [sym('a')], candidates: [], evidenceClass: 'GRAPH_DERIVED', stale: true, changedFiles: ['src/a.ts'] });
+    assert.deepEqual(answered, {
+      available: true,
+      callers: [sym('a')],
+      candidates: [],
+      evidenceClass: 'GRAPH_DERIVED',
+      stale: true,
+      changedFiles: ['src/a.ts'],
+    });
     const unknown = answerQuery(load, { query: 'callers', id: sym('gone') }, { staleness });
     assert.equal(unknown.stale, true);
     assert.deepEqual(unknown.changedFiles, ['src/a.ts']);
-    const notLoaded = answerQuery({ ok: false, unavailable: degraded(queryPath(g, 'x', 'y')) }, { query: 'god-nodes' }, { staleness: { stale: false, changedFiles: [] } });
+    const notLoaded = answerQuery(
+      { ok: false, unavailable: degraded(queryPath(g, 'x', 'y')) },
+      { query: 'god-nodes' },
+      { staleness: { stale: false, changedFiles: [] } },
+    );
     assert.equal(notLoaded.stale, false);
     assert.ok(!('stale' in answerQuery(load, { query: 'god-nodes' })));
   });
@@ -384,13 +419,45 @@ describe('staleness and the dispatcher', () => {
   it('answers each request with its query, in the contract field order', () => {
     const keys = (r: object) => Object.keys(r);
     assert.deepEqual(keys(answerQuery(load, { query: 'callers', id: sym('b') })), ['available', 'callers', 'candidates', 'evidenceClass']);
-    assert.deepEqual(keys(answerQuery(load, { query: 'affected', id: sym('b') })), ['available', 'consumers', 'breaks', 'candidates', 'evidenceClass']);
-    assert.deepEqual(keys(answerQuery(load, { query: 'impact', id: sym('b') })), ['available', 'callers', 'consumers', 'blastRadius', 'candidates', 'candidateRadius', 'evidenceClass']);
-    assert.deepEqual(keys(answerQuery(load, { query: 'neighbors', id: sym('b') })), ['available', 'nodes', 'excludedHubs', 'hubThreshold', 'edges', 'evidenceClass']);
-    assert.deepEqual(keys(answerQuery(load, { query: 'path', from: sym('a'), to: sym('b') })), ['available', 'path', 'edges', 'evidenceClass']);
+    assert.deepEqual(keys(answerQuery(load, { query: 'affected', id: sym('b') })), [
+      'available',
+      'consumers',
+      'breaks',
+      'candidates',
+      'evidenceClass',
+    ]);
+    assert.deepEqual(keys(answerQuery(load, { query: 'impact', id: sym('b') })), [
+      'available',
+      'callers',
+      'consumers',
+      'blastRadius',
+      'candidates',
+      'candidateRadius',
+      'evidenceClass',
+    ]);
+    assert.deepEqual(keys(answerQuery(load, { query: 'neighbors', id: sym('b') })), [
+      'available',
+      'nodes',
+      'excludedHubs',
+      'hubThreshold',
+      'edges',
+      'evidenceClass',
+    ]);
+    assert.deepEqual(keys(answerQuery(load, { query: 'path', from: sym('a'), to: sym('b') })), [
+      'available',
+      'path',
+      'edges',
+      'evidenceClass',
+    ]);
     assert.deepEqual(keys(answerQuery(load, { query: 'god-nodes' })), ['available', 'godNodes', 'evidenceClass']);
     assert.deepEqual(keys(answerQuery(load, { query: 'query', text: 'a' })), ['available', 'matches', 'truncated', 'evidenceClass']);
-    assert.deepEqual(keys(answerQuery(load, { query: 'callers', id: 'nope' })), ['available', 'reason', 'code', 'suggestions', 'evidenceClass']);
+    assert.deepEqual(keys(answerQuery(load, { query: 'callers', id: 'nope' })), [
+      'available',
+      'reason',
+      'code',
+      'suggestions',
+      'evidenceClass',
+    ]);
   });
 });
 

@@ -146,7 +146,10 @@ function expectedNeighbors(m: ReturnType<typeof model>, start: string, budget: n
 const pick = (graph: Graph, k: number) => model(graph).all[k % model(graph).all.length];
 
 describe('path (property)', () => {
-  for (const [name, arb] of [['small graphs', smallGraph], ['graphs with hubs', hubbyGraph]] as const) {
+  for (const [name, arb] of [
+    ['small graphs', smallGraph],
+    ['graphs with hubs', hubbyGraph],
+  ] as const) {
     it(`is a valid shortest path, the first in sorted order, or empty when not connected — ${name}`, () => {
       fc.assert(
         fc.property(arb, fc.nat(), fc.nat(), (graph, i, j) => {
@@ -179,7 +182,10 @@ describe('path (property)', () => {
 });
 
 describe('neighbors (property)', () => {
-  for (const [name, arb] of [['small graphs', smallGraph], ['graphs with hubs', hubbyGraph]] as const) {
+  for (const [name, arb] of [
+    ['small graphs', smallGraph],
+    ['graphs with hubs', hubbyGraph],
+  ] as const) {
     it(`respects the budget, never expands through a hub, breadth-first in sorted order — ${name}`, () => {
       fc.assert(
         fc.property(arb, fc.nat(), fc.integer({ min: 1, max: 60 }), (graph, i, budget) => {
@@ -194,7 +200,9 @@ describe('neighbors (property)', () => {
           // Every node after the start was reached from an earlier node that may be expanded.
           for (let k = 1; k < r.nodes.length; k++) {
             const v = r.nodes[k];
-            const via = r.nodes.slice(0, k).filter((u) => (u === start || (!m.isHub(u) && !m.isUnresolved(u))) && m.neighbours(u).includes(v));
+            const via = r.nodes
+              .slice(0, k)
+              .filter((u) => (u === start || (!m.isHub(u) && !m.isUnresolved(u))) && m.neighbours(u).includes(v));
             assert.ok(via.length > 0, `${v} was reached only through a hub or an unresolved name`);
           }
           // Under budget, nothing reachable through an expandable node was left out.
@@ -209,8 +217,13 @@ describe('neighbors (property)', () => {
           assert.deepEqual(r.nodes, expectedNeighbors(m, start, budget));
           // The edges are exactly those of the graph between returned nodes.
           const inSet = new Set(r.nodes);
-          const between = graph.edges.filter((e) => inSet.has(e.source) && inSet.has(e.target)).map((e) => `${e.source}>${e.target}>${e.relation}`);
-          assert.deepEqual(r.edges.map((e) => `${e.source}>${e.target}>${e.relation}`), between);
+          const between = graph.edges
+            .filter((e) => inSet.has(e.source) && inSet.has(e.target))
+            .map((e) => `${e.source}>${e.target}>${e.relation}`);
+          assert.deepEqual(
+            r.edges.map((e) => `${e.source}>${e.target}>${e.relation}`),
+            between,
+          );
         }),
         { numRuns: RUNS },
       );
@@ -235,14 +248,18 @@ describe('query (property)', () => {
   it('finds exactly the node ids containing the text, sorted, at most 50', () => {
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'A', '.', '/', '#', 'é', '😀'), minLength: 1, maxLength: 8 });
     fc.assert(
-      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 120 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'A', '.', '/', '#', 'é', '😀'), maxLength: 5 }), (names, text) => {
-        const ids = names.map((w) => `sym:src/f.ts#${encodeURIComponent(w)}`);
-        const graph = graphOf([], { nodes: ids });
-        const r = ok(queryIds(indexed(graph), text));
-        const all = graph.nodes.map((n) => n.id).filter((id) => id.includes(text));
-        assert.deepEqual(r.matches, all.slice(0, 50));
-        assert.equal(r.truncated, all.length > 50);
-      }),
+      fc.property(
+        fc.uniqueArray(word, { minLength: 1, maxLength: 120 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'A', '.', '/', '#', 'é', '😀'), maxLength: 5 }),
+        (names, text) => {
+          const ids = names.map((w) => `sym:src/f.ts#${encodeURIComponent(w)}`);
+          const graph = graphOf([], { nodes: ids });
+          const r = ok(queryIds(indexed(graph), text));
+          const all = graph.nodes.map((n) => n.id).filter((id) => id.includes(text));
+          assert.deepEqual(r.matches, all.slice(0, 50));
+          assert.equal(r.truncated, all.length > 50);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -8,7 +8,23 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { answerQuery, buildGraph, buildTracked, indexGraph, memoryFileHost, parseId, parseManifest, rationaleId, runDoctor, serializeGraph, symbolAt, type Graph, type GraphEdge, type GraphNode, type WhyResult } from '../../src/graph';
+import {
+  answerQuery,
+  buildGraph,
+  buildTracked,
+  indexGraph,
+  memoryFileHost,
+  parseId,
+  parseManifest,
+  rationaleId,
+  runDoctor,
+  serializeGraph,
+  symbolAt,
+  type Graph,
+  type GraphEdge,
+  type GraphNode,
+  type WhyResult,
+} from '../../src/graph';
 import { whyHoverMarkdown } from '../../src/host/graph-text';
 import { isCalendarDate, parseHeader } from '../../src/graph/indexer/rationale/notes';
 import { copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
@@ -40,7 +56,12 @@ const notes = (g: Graph): GraphNode[] => g.nodes.filter((n) => n.id.startsWith('
 
 function node(g: Graph, id: string): GraphNode {
   const n = g.nodes.find((x) => x.id === id);
-  assert.ok(n, `expected node ${id}; the notes are ${notes(g).map((x) => x.id).join(', ')}`);
+  assert.ok(
+    n,
+    `expected node ${id}; the notes are ${notes(g)
+      .map((x) => x.id)
+      .join(', ')}`,
+  );
   return n;
 }
 
@@ -151,19 +172,33 @@ describe('stamped notes in the graph', () => {
     assert.equal(file.label, 'WHY(cache@2026-08-10): a file-level note, then a blank line.');
     assert.equal(file.sourceFile, CACHE);
     assert.deepEqual({ line: file.line, column: file.column }, positionIn(FIXTURE, CACHE, 'WHY(cache@2026-08-10): a file-level'));
-    assert.equal(file.text, 'WHY(cache@2026-08-10): a file-level note, then a blank line.\nIt names ADR-1 and `src/store.ts#Store.get`.', 'adjacent // lines are one comment');
+    assert.equal(
+      file.text,
+      'WHY(cache@2026-08-10): a file-level note, then a blank line.\nIt names ADR-1 and `src/store.ts#Store.get`.',
+      'adjacent // lines are one comment',
+    );
     // Two headers in one JSDoc block: each runs to the next header; ` * ` is decoration.
     const first = node(g, `rationale:${CACHE}#cache@2026-08-10~1`);
     assert.equal(first.text, 'WHY(cache@2026-08-10): entries live until the server restarts,\nbecause the worker owns them (ADR-2).');
     assert.deepEqual({ line: first.line, column: first.column }, positionIn(FIXTURE, CACHE, 'WHY(cache@2026-08-10): entries'));
     const second = node(g, `rationale:${CACHE}#eviction@2026-09-01~0`);
-    assert.equal(second.text, 'WHY(eviction@2026-09-01): no eviction yet; see `src/store.ts` and `src/gone.ts`.', 'the closing */ line adds nothing');
+    assert.equal(
+      second.text,
+      'WHY(eviction@2026-09-01): no eviction yet; see `src/store.ts` and `src/gone.ts`.',
+      'the closing */ line adds nothing',
+    );
     // In markdown: an open comment is not cut by an indented line, and a header in it starts a second note.
     const docs0 = node(g, `rationale:${GUIDE}#docs@2026-08-10~0`);
-    assert.equal(docs0.text, 'WHY(docs@2026-08-10): the guide stays short (ADR-1),\nan indented line of an open comment is still the comment,');
+    assert.equal(
+      docs0.text,
+      'WHY(docs@2026-08-10): the guide stays short (ADR-1),\nan indented line of an open comment is still the comment,',
+    );
     assert.deepEqual({ line: docs0.line, column: docs0.column }, positionIn(FIXTURE, GUIDE, 'WHY(docs@2026-08-10): the guide'));
     const docs1 = node(g, `rationale:${GUIDE}#docs@2026-08-10~1`);
-    assert.equal(docs1.text, 'WHY(docs@2026-08-10): and a second header in it starts a second note\nthat names [the cache](../src/cache.ts#Cache).');
+    assert.equal(
+      docs1.text,
+      'WHY(docs@2026-08-10): and a second header in it starts a second note\nthat names [the cache](../src/cache.ts#Cache).',
+    );
     assert.deepEqual({ line: docs1.line, column: docs1.column }, positionIn(FIXTURE, GUIDE, 'WHY(docs@2026-08-10): and a second'));
     const inline = node(g, `rationale:${GUIDE}#inline@2026-08-12~0`);
     assert.equal(inline.text, 'WHY(inline@2026-08-12): an inline comment', 'the text stops before -->');
@@ -187,7 +222,9 @@ describe('stamped notes in the graph', () => {
       `sym:${CACHE}#Cache EXACT SYNTAX @${at(CACHE, 'WHY(eviction')}`,
       `unresolved:src/gone.ts UNRESOLVED NONE not-found @${at(CACHE, 'src/gone.ts')}`,
     ]);
-    assert.deepEqual(citesOf(g, n(CACHE, 'cache@2026-08-10~2')), [`sym:${CACHE}#Cache.run EXACT SYNTAX @${at(CACHE, 'WHY(cache@2026-08-10): the third')}`]);
+    assert.deepEqual(citesOf(g, n(CACHE, 'cache@2026-08-10~2')), [
+      `sym:${CACHE}#Cache.run EXACT SYNTAX @${at(CACHE, 'WHY(cache@2026-08-10): the third')}`,
+    ]);
     assert.deepEqual(citesOf(g, n(VIEW, 'jsx@2026-03-01~0')), [
       `sym:${VIEW}#View EXACT SYNTAX @${at(VIEW, 'WHY(jsx@2026-03-01)')}`,
       `unresolved:ADR-9 UNRESOLVED NONE unknown-record @${at(VIEW, 'ADR-9')}`,
@@ -204,7 +241,11 @@ describe('stamped notes in the graph', () => {
     assert.deepEqual(citesOf(g, n(GUIDE, 'inline@2026-08-12~0')), [`doc:${GUIDE}#usage~0 EXACT SYNTAX @${at(GUIDE, 'WHY(inline')}`]);
     assert.deepEqual(citesOf(g, n(ADR1, 'records@2026-08-10~0')), [`adr:1 EXACT SYNTAX @${at(ADR1, 'WHY(records')}`]);
     // Each note is contained by its file; the comments keep citing records as before (ADR 41).
-    for (const x of notes(g)) assert.ok(g.edges.some((e) => e.relation === 'contains' && e.source === `file:${x.sourceFile}` && e.target === x.id), x.id);
+    for (const x of notes(g))
+      assert.ok(
+        g.edges.some((e) => e.relation === 'contains' && e.source === `file:${x.sourceFile}` && e.target === x.id),
+        x.id,
+      );
     assert.ok(g.edges.some((e) => e.source === `sym:${CACHE}#Cache` && e.target === 'adr:2' && e.relation === 'cites'));
     // Holes are counted like every citation's: src/gone.ts (not-found); ADR-9 twice (the note and View's comment).
     assert.deepEqual(g.unresolved?.cites, { 'not-found': 1, 'unknown-record': 2 });
@@ -221,7 +262,10 @@ describe('stamped notes in the graph', () => {
         case 1:
           return { text: `/* WHY(c${i}@2026-02-0${1 + (i % 9)}): block note ${i} */\n`, note: { area: `c${i}`, line: 0, column: 4 } };
         case 2:
-          return { text: `/**\n * Docs.\n * WHY(c${i}@2026-03-0${1 + (i % 9)}): jsdoc note ${i}\n */\n`, note: { area: `c${i}`, line: 2, column: 4 } };
+          return {
+            text: `/**\n * Docs.\n * WHY(c${i}@2026-03-0${1 + (i % 9)}): jsdoc note ${i}\n */\n`,
+            note: { area: `c${i}`, line: 2, column: 4 },
+          };
         case 3:
           return { text: `export const s${i} = '// WHY(t${i}@2026-01-01): a string';\n` };
         case 4:
@@ -260,11 +304,17 @@ describe('stamped notes in the graph', () => {
     });
     const ids = (g: Graph) => notes(g).map((n) => n.id);
     const plain = buildTree(tree(''));
-    assert.deepEqual(ids(plain), ['rationale:src/a.ts#x@2026-01-01~0', 'rationale:src/a.ts#x@2026-01-01~1', 'rationale:src/a.ts#y@2026-01-01~0']);
+    assert.deepEqual(ids(plain), [
+      'rationale:src/a.ts#x@2026-01-01~0',
+      'rationale:src/a.ts#x@2026-01-01~1',
+      'rationale:src/a.ts#y@2026-01-01~0',
+    ]);
     // Another area added above renumbers nothing.
     const more = buildTree(tree('// WHY(z@2026-05-05): added above\n\n'));
     assert.deepEqual(ids(more), [...ids(plain), 'rationale:src/a.ts#z@2026-05-05~0']);
-    assert.deepEqual(citesOf(plain, 'rationale:src/a.ts#x@2026-01-01~1'), [`sym:src/a.ts#g EXACT SYNTAX @src/a.ts:${positionInText(tree('')['src/a.ts'], 'WHY(x@2026-01-01): two').line}:4`]);
+    assert.deepEqual(citesOf(plain, 'rationale:src/a.ts#x@2026-01-01~1'), [
+      `sym:src/a.ts#g EXACT SYNTAX @src/a.ts:${positionInText(tree('')['src/a.ts'], 'WHY(x@2026-01-01): two').line}:4`,
+    ]);
   });
 
   it('bounds the label and the text, never splitting a surrogate pair', () => {
@@ -292,7 +342,8 @@ describe('stamped notes in the graph', () => {
       assert.equal(inc.text, serializeGraph(buildGraph({ root }).graph));
       previous = inc;
     };
-    const edit = (file: string, f: (s: string) => string) => fs.writeFileSync(path.join(root, file), f(fs.readFileSync(path.join(root, file), 'utf8')));
+    const edit = (file: string, f: (s: string) => string) =>
+      fs.writeFileSync(path.join(root, file), f(fs.readFileSync(path.join(root, file), 'utf8')));
     // A note added in store.ts that names Cache: cache.ts is carried, its notes come from the manifest.
     step(() => edit('src/store.ts', (s) => `// WHY(store@2026-07-01): kept apart from \`src/cache.ts#Cache\`.\n\n${s}`));
     assert.ok(previous.text.includes('"rationale:src/store.ts#store@2026-07-01~0"'));
@@ -313,26 +364,52 @@ describe('kg why', () => {
     assert.ok(why.available && 'notes' in why);
     assert.deepEqual(
       why.notes.map((n) => `${n.id} ${n.sitsOn ? 'on' : 'names'} ${n.area}@${n.stamp}`),
-      [`rationale:${GUIDE}#docs@2026-08-10~1 names docs@2026-08-10`, `rationale:${CACHE}#cache@2026-08-10~1 on cache@2026-08-10`, `rationale:${CACHE}#eviction@2026-09-01~0 on eviction@2026-09-01`],
+      [
+        `rationale:${GUIDE}#docs@2026-08-10~1 names docs@2026-08-10`,
+        `rationale:${CACHE}#cache@2026-08-10~1 on cache@2026-08-10`,
+        `rationale:${CACHE}#eviction@2026-09-01~0 on eviction@2026-09-01`,
+      ],
     );
     const on = why.notes[1];
-    assert.deepEqual({ file: on.file, line: on.line, column: on.column }, { file: CACHE, ...positionIn(FIXTURE, CACHE, 'WHY(cache@2026-08-10): entries') });
+    assert.deepEqual(
+      { file: on.file, line: on.line, column: on.column },
+      { file: CACHE, ...positionIn(FIXTURE, CACHE, 'WHY(cache@2026-08-10): entries') },
+    );
     assert.equal(on.text, 'WHY(cache@2026-08-10): entries live until the server restarts,\nbecause the worker owns them (ADR-2).');
     // adr:1 names `src/cache.ts#Cache` in a code span; the JSDoc of Cache names ADR-2.
-    assert.deepEqual(why.records.map((r) => `${r.id} ${r.label}`), ['adr:1 ADR 1: Keep a cache']);
-    assert.deepEqual(why.cited.map((r) => r.id), ['adr:2']);
-    assert.deepEqual(why.fileNotes.map((n) => n.id), [`rationale:${CACHE}#cache@2026-08-10~0`]);
+    assert.deepEqual(
+      why.records.map((r) => `${r.id} ${r.label}`),
+      ['adr:1 ADR 1: Keep a cache'],
+    );
+    assert.deepEqual(
+      why.cited.map((r) => r.id),
+      ['adr:2'],
+    );
+    assert.deepEqual(
+      why.fileNotes.map((n) => n.id),
+      [`rationale:${CACHE}#cache@2026-08-10~0`],
+    );
     assert.deepEqual(why.fileRecords, []);
 
     const method = answerQuery(load, { query: 'why', id: `sym:${CACHE}#Cache.run` });
     assert.ok(method.available && 'notes' in method);
-    assert.deepEqual(method.notes.map((n) => n.id), [`rationale:${CACHE}#cache@2026-08-10~2`]);
+    assert.deepEqual(
+      method.notes.map((n) => n.id),
+      [`rationale:${CACHE}#cache@2026-08-10~2`],
+    );
     assert.deepEqual([method.records, method.cited], [[], []]);
 
     const file = answerQuery(load, { query: 'why', id: `file:${CACHE}` });
     assert.ok(file.available && 'notes' in file);
-    assert.deepEqual(file.notes.map((n) => n.id), [`rationale:${CACHE}#cache@2026-08-10~0`]);
-    assert.deepEqual(file.cited.map((r) => r.id), ['adr:1'], 'the file-level comment names ADR-1: the note cites it, and so does the file (ADR 41)');
+    assert.deepEqual(
+      file.notes.map((n) => n.id),
+      [`rationale:${CACHE}#cache@2026-08-10~0`],
+    );
+    assert.deepEqual(
+      file.cited.map((r) => r.id),
+      ['adr:1'],
+      'the file-level comment names ADR-1: the note cites it, and so does the file (ADR 41)',
+    );
   });
 
   it('counts EXACT cites from notes and records only, each once, sorted', () => {
@@ -353,10 +430,25 @@ describe('kg why', () => {
     ]);
     const why = answerQuery(indexGraph(g), { query: 'why', id: F });
     assert.ok(why.available && 'notes' in why);
-    assert.deepEqual(why.notes.map((n) => [n.id, n.area, n.stamp, n.sitsOn]), [[note, 'x', '2026-01-01', false]], 'a cites edge that is not SYNTAX only names it');
-    assert.deepEqual(why.records.map((r) => r.id), ['adr:1', 'adr:10'], 'a CANDIDATE citation and a heading are not records');
-    assert.deepEqual(why.cited.map((r) => r.id), ['adr:3'], 'an unresolved record number is not listed');
-    assert.deepEqual(why.fileRecords.map((r) => r.id), ['adr:2']);
+    assert.deepEqual(
+      why.notes.map((n) => [n.id, n.area, n.stamp, n.sitsOn]),
+      [[note, 'x', '2026-01-01', false]],
+      'a cites edge that is not SYNTAX only names it',
+    );
+    assert.deepEqual(
+      why.records.map((r) => r.id),
+      ['adr:1', 'adr:10'],
+      'a CANDIDATE citation and a heading are not records',
+    );
+    assert.deepEqual(
+      why.cited.map((r) => r.id),
+      ['adr:3'],
+      'an unresolved record number is not listed',
+    );
+    assert.deepEqual(
+      why.fileRecords.map((r) => r.id),
+      ['adr:2'],
+    );
     assert.deepEqual(why.fileNotes, []);
   });
 
@@ -368,8 +460,13 @@ describe('kg why', () => {
     assert.ok(store.available && 'notes' in store);
     assert.deepEqual([store.notes, store.records, store.cited, store.fileRecords], [[], [], [], []]);
     // The eviction note names `src/store.ts` (the file), so it is about Store's file, not written on it.
-    assert.deepEqual(store.fileNotes.map((n) => `${n.id} ${n.sitsOn}`), [`rationale:${CACHE}#eviction@2026-09-01~0 false`]);
-    const plain = indexGraph(JSON.parse(serializeGraph(buildTree({ 'tsconfig.json': '{}', 'src/a.ts': 'export const a = 1;\n' }))) as Graph);
+    assert.deepEqual(
+      store.fileNotes.map((n) => `${n.id} ${n.sitsOn}`),
+      [`rationale:${CACHE}#eviction@2026-09-01~0 false`],
+    );
+    const plain = indexGraph(
+      JSON.parse(serializeGraph(buildTree({ 'tsconfig.json': '{}', 'src/a.ts': 'export const a = 1;\n' }))) as Graph,
+    );
     const none = answerQuery(plain, { query: 'why', id: 'sym:src/a.ts#a' });
     assert.ok(none.available && 'notes' in none, 'a graph without records or notes answers');
     assert.deepEqual([none.notes, none.records, none.cited, none.fileNotes, none.fileRecords], [[], [], [], [], []]);
@@ -399,7 +496,12 @@ describe('the rationale hover', () => {
     const md = whyHoverMarkdown(answerQuery(load, { query: 'why', id: `sym:${CACHE}#Cache` }) as WhyResult);
     assert.ok(md);
     const line = positionIn(FIXTURE, CACHE, 'WHY(cache@2026-08-10): entries').line;
-    assert.ok(md.includes(`- \`cache@2026-08-10\` entries live until the server restarts, because the worker owns them \\(ADR\\-2\\)\\. — src/cache\\.ts:${line}`), md);
+    assert.ok(
+      md.includes(
+        `- \`cache@2026-08-10\` entries live until the server restarts, because the worker owns them \\(ADR\\-2\\)\\. — src/cache\\.ts:${line}`,
+      ),
+      md,
+    );
     assert.ok(md.includes('*Decision records citing it*\n\n- ADR 1: Keep a cache — docs/adr/0001\\-keep\\-a\\-cache\\.md:1'), md);
     assert.ok(md.includes('*(names it)*'), 'the guide only names Cache');
     assert.ok(md.includes('*Notes on its file*'));
@@ -407,7 +509,16 @@ describe('the rationale hover', () => {
     const hostile: WhyResult = {
       available: true,
       id: 'sym:a.ts#f',
-      notes: [{ id: 'rationale:a.ts#x@2026-01-01~0', label: 'x', area: 'x', stamp: '2026-01-01', text: 'WHY(x@2026-01-01): <img src=x> [link](command:evil) *bold*', sitsOn: true }],
+      notes: [
+        {
+          id: 'rationale:a.ts#x@2026-01-01~0',
+          label: 'x',
+          area: 'x',
+          stamp: '2026-01-01',
+          text: 'WHY(x@2026-01-01): <img src=x> [link](command:evil) *bold*',
+          sitsOn: true,
+        },
+      ],
       records: [],
       cited: [],
       fileNotes: [],
@@ -418,6 +529,9 @@ describe('the rationale hover', () => {
     assert.ok(escaped.includes('\\<img src=x\\> \\[link\\]\\(command:evil\\) \\*bold\\*'), escaped);
     const empty: WhyResult = { ...hostile, notes: [] };
     assert.equal(whyHoverMarkdown(empty), undefined, 'nothing written: no hover');
-    assert.equal(whyHoverMarkdown({ available: false, reason: 'unknown node: x', code: 'UNKNOWN_NODE', evidenceClass: 'GRAPH_DERIVED' }), undefined);
+    assert.equal(
+      whyHoverMarkdown({ available: false, reason: 'unknown node: x', code: 'UNKNOWN_NODE', evidenceClass: 'GRAPH_DERIVED' }),
+      undefined,
+    );
   });
 });

@@ -179,7 +179,8 @@ describe('rationale layer', () => {
     assert.deepEqual(forward.diagnostics, [
       {
         path: 'docs/adr/0003-second.md',
-        reason: 'duplicate decision record number 3: adr:3 is adr/0003-first.md (the first path in sorted order); this file is not a record',
+        reason:
+          'duplicate decision record number 3: adr:3 is adr/0003-first.md (the first path in sorted order); this file is not a record',
       },
     ]);
     assert.equal(cites(forward, 'sym:a.ts#a')[0].target, 'adr:3');
@@ -203,16 +204,32 @@ describe('rationale layer', () => {
       '.knowledge-graph/config.json': JSON.stringify({ rationale: { recordFolders: ['./architecture/decisions/'], docPaths: ['notes'] } }),
     };
     const g = buildTree(tree);
-    assert.deepEqual(g.nodes.filter((n) => n.kind === 'rationale').map((n) => n.id), ['adr:12']);
-    assert.deepEqual(cites(g).map((e) => `${e.source} -> ${e.target}`), ['adr:12 -> file:src/a.ts']);
-    assert.deepEqual(g.nodes.filter((n) => n.kind === 'doc-concept').map((n) => n.id), ['doc:notes/guide.md#guide~0']);
-    assert.ok(!g.nodes.some((n) => n.id === 'file:README.md' || n.id === 'file:docs/adr/0001-default.md'), 'markdown outside both lists is not in the graph');
+    assert.deepEqual(
+      g.nodes.filter((n) => n.kind === 'rationale').map((n) => n.id),
+      ['adr:12'],
+    );
+    assert.deepEqual(
+      cites(g).map((e) => `${e.source} -> ${e.target}`),
+      ['adr:12 -> file:src/a.ts'],
+    );
+    assert.deepEqual(
+      g.nodes.filter((n) => n.kind === 'doc-concept').map((n) => n.id),
+      ['doc:notes/guide.md#guide~0'],
+    );
+    assert.ok(
+      !g.nodes.some((n) => n.id === 'file:README.md' || n.id === 'file:docs/adr/0001-default.md'),
+      'markdown outside both lists is not in the graph',
+    );
     assert.equal(g.diagnostics, undefined);
 
     const off = buildTree({ ...tree, '.knowledge-graph/config.json': JSON.stringify({ rationale: { docPaths: [] } }) });
     assert.ok(!off.nodes.some((n) => n.kind === 'doc-concept'), 'docPaths [] turns documentation off');
     assert.ok(!off.layers.includes('docs'));
-    assert.deepEqual(off.nodes.filter((n) => n.kind === 'rationale').map((n) => n.id), ['adr:1'], 'the default folders apply again');
+    assert.deepEqual(
+      off.nodes.filter((n) => n.kind === 'rationale').map((n) => n.id),
+      ['adr:1'],
+      'the default folders apply again',
+    );
   });
 
   it('turns a bad config into diagnostics and defaults, never a failed build', () => {
@@ -224,21 +241,33 @@ describe('rationale layer', () => {
       ...base,
       '.knowledge-graph/config.json': JSON.stringify({ rationale: { recordFolders: ['../outside', '/abs', 7, 'docs/adr'], docPath: [] } }),
     });
-    assert.deepEqual(wrong.diagnostics?.map((d) => d.reason), [
-      'config: "rationale.recordFolders" entry "../outside" is not a repository-relative path; ignored',
-      'config: "rationale.recordFolders" entry "/abs" is not a repository-relative path; ignored',
-      'config: "rationale.recordFolders" entry 7 is not a repository-relative path; ignored',
-      'config: unknown key "rationale.docPath" (known: docPaths, recordFolders)',
-    ]);
-    assert.ok(wrong.nodes.some((n) => n.id === 'adr:1'), 'the valid entry still applies');
+    assert.deepEqual(
+      wrong.diagnostics?.map((d) => d.reason),
+      [
+        'config: "rationale.recordFolders" entry "../outside" is not a repository-relative path; ignored',
+        'config: "rationale.recordFolders" entry "/abs" is not a repository-relative path; ignored',
+        'config: "rationale.recordFolders" entry 7 is not a repository-relative path; ignored',
+        'config: unknown key "rationale.docPath" (known: docPaths, recordFolders)',
+      ],
+    );
+    assert.ok(
+      wrong.nodes.some((n) => n.id === 'adr:1'),
+      'the valid entry still applies',
+    );
     const notAList = buildTree({ ...base, '.knowledge-graph/config.json': JSON.stringify({ rationale: { recordFolders: 'docs/adr' } }) });
-    assert.deepEqual(notAList.diagnostics?.map((d) => d.reason), ['config: "rationale.recordFolders" must be a list of repository-relative paths; using the default']);
+    assert.deepEqual(
+      notAList.diagnostics?.map((d) => d.reason),
+      ['config: "rationale.recordFolders" must be a list of repository-relative paths; using the default'],
+    );
   });
 
   it('adds no rationale or docs layer to a repository without markdown', () => {
     const g = buildTree({ 'a.ts': '// ADR-1 names a record, but there are none\nexport {};\n' });
     assert.deepEqual(g.layers, ['rationale', 'structural'], 'the unresolved citation is still a cites edge');
-    assert.deepEqual(cites(g).map((e) => `${e.target} ${e.reason}`), ['unresolved:ADR-1 unknown-record']);
+    assert.deepEqual(
+      cites(g).map((e) => `${e.target} ${e.reason}`),
+      ['unresolved:ADR-1 unknown-record'],
+    );
     const plain = buildTree({ 'a.ts': 'export const s = "ADR-1";\n' });
     assert.deepEqual(plain.layers, ['structural']);
   });
@@ -264,13 +293,32 @@ describe('rationale layer', () => {
     assertValidGraph(JSON.parse(JSON.stringify(graph)));
     assert.ok(graph.layers.includes('rationale') && graph.layers.includes('docs'));
     const records = fs.readdirSync(path.join(REPO, 'docs', 'adr')).filter((f) => /^\d+-.*\.md$/.test(f));
-    for (const f of records) assert.ok(graph.nodes.some((n) => n.id === `adr:${Number(f.slice(0, f.indexOf('-')))}`), f);
+    for (const f of records)
+      assert.ok(
+        graph.nodes.some((n) => n.id === `adr:${Number(f.slice(0, f.indexOf('-')))}`),
+        f,
+      );
     const fromSrc = cites(graph).filter((e) => e.evidence?.file.startsWith('src/'));
     const pairs = new Set(fromSrc.map((e) => `${e.evidence?.file} ${e.target}`));
-    for (const p of ['src/graph/indexer/files/walk.ts adr:2', 'src/graph/indexer/compiler/compose.ts adr:3', 'src/graph/io/canonical.ts adr:4', 'src/graph/indexer/compiler/imports.ts adr:5']) {
+    for (const p of [
+      'src/graph/indexer/files/walk.ts adr:2',
+      'src/graph/indexer/compiler/compose.ts adr:3',
+      'src/graph/io/canonical.ts adr:4',
+      'src/graph/indexer/compiler/imports.ts adr:5',
+    ]) {
       assert.ok(pairs.has(p), `expected ${p}`);
     }
-    assert.deepEqual(fromSrc.filter((e) => e.confidence !== 'EXACT').map(summary), [], "the project's source names no record that does not exist");
-    assert.deepEqual(cites(graph).filter((e) => e.evidence?.file.startsWith('docs/adr/') && e.confidence !== 'EXACT').map(summary), [], "the project's records name nothing that does not exist");
+    assert.deepEqual(
+      fromSrc.filter((e) => e.confidence !== 'EXACT').map(summary),
+      [],
+      "the project's source names no record that does not exist",
+    );
+    assert.deepEqual(
+      cites(graph)
+        .filter((e) => e.evidence?.file.startsWith('docs/adr/') && e.confidence !== 'EXACT')
+        .map(summary),
+      [],
+      "the project's records name nothing that does not exist",
+    );
   });
 });

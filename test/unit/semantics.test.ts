@@ -11,7 +11,7 @@ import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 after(removeTempDirs);
 
-describe('the project\'s own compiler semantics', () => {
+describe("the project's own compiler semantics", () => {
   it('reads the TypeScript version from the lockfile before package.json', () => {
     const dir = tempDir();
     writeTree(dir, {
@@ -42,7 +42,13 @@ describe('the project\'s own compiler semantics', () => {
   });
 
   it('keeps what the config sets', () => {
-    const set: ts.CompilerOptions = { strict: true, types: [], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext };
+    const set: ts.CompilerOptions = {
+      strict: true,
+      types: [],
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    };
     const { options, adjustments } = withTypeScript5Semantics(set);
     assert.deepEqual(options, set);
     assert.deepEqual(adjustments, []);
@@ -56,13 +62,19 @@ describe('the project\'s own compiler semantics', () => {
       'a.ts': 'export const a = 1;\n',
     });
     const d5 = buildGraph({ root: five }).graph.diagnostics ?? [];
-    assert.equal(d5.filter((d) => d.reason.startsWith('TypeScript 5 semantics (typescript 5.5.4 in package.json): strict: false')).length, 1);
+    assert.equal(
+      d5.filter((d) => d.reason.startsWith('TypeScript 5 semantics (typescript 5.5.4 in package.json): strict: false')).length,
+      1,
+    );
     const six = tempDir();
     writeTree(six, {
       'package.json': JSON.stringify({ devDependencies: { typescript: '^6.0.0' } }),
       'tsconfig.json': JSON.stringify({ compilerOptions: {} }),
       'a.ts': 'export const a = 1;\n',
     });
-    assert.deepEqual((buildGraph({ root: six }).graph.diagnostics ?? []).filter((d) => d.reason.includes('semantics')), []);
+    assert.deepEqual(
+      (buildGraph({ root: six }).graph.diagnostics ?? []).filter((d) => d.reason.includes('semantics')),
+      [],
+    );
   });
 });

@@ -38,7 +38,10 @@ describe('file shape', () => {
     ['re-indentation', BASE.replace(/\n {2}/g, '\n\t')],
     ['the body of a function with a written return type', BASE.replace('return g(n) + 1;', 'const k = g(n);\n  return k * 2;')],
     ['a constructor body', BASE.replace('this.n = n * 2;', 'this.n = n;')],
-    ['a setter body and an annotated getter body', BASE.replace('this.n = v;', 'this.n = v + 1;').replace('get size(): number { return this.n; }', 'get size(): number { return 0; }')],
+    [
+      'a setter body and an annotated getter body',
+      BASE.replace('this.n = v;', 'this.n = v + 1;').replace('get size(): number { return this.n; }', 'get size(): number { return 0; }'),
+    ],
     ['an annotated arrow body', BASE.replace('s.trim()', 's.toUpperCase()')],
   ];
   for (const [what, text] of same) {

@@ -5,7 +5,11 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildWebviewHtml, contentSecurityPolicy, newNonce } from '../../src/host/panel/html';
 
-const input = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', scriptUri: 'https://res/dist/webview/explorer.js', styleUri: 'https://res/media/webview.css' };
+const input = {
+  cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+  scriptUri: 'https://res/dist/webview/explorer.js',
+  styleUri: 'https://res/media/webview.css',
+};
 
 function csp(html: string): string {
   const m = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
@@ -56,6 +60,9 @@ describe('webview HTML', () => {
   });
 
   it('the policy lists no source beyond the webview resource origin and data: images', () => {
-    assert.equal(contentSecurityPolicy('vscode-res:', 'N'), "default-src 'none'; script-src 'nonce-N'; style-src vscode-res:; font-src vscode-res:; img-src vscode-res: data:");
+    assert.equal(
+      contentSecurityPolicy('vscode-res:', 'N'),
+      "default-src 'none'; script-src 'nonce-N'; style-src vscode-res:; font-src vscode-res:; img-src vscode-res: data:",
+    );
   });
 });

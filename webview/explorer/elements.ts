@@ -25,7 +25,17 @@ export interface Drawn {
 }
 
 export function emptyDrawn(): Drawn {
-  return { focus: null, nodes: new Map(), edges: new Map(), hubs: new Set(), hubThreshold: 0, expanded: [], path: [], pathEdges: new Set(), unfolded: new Set() };
+  return {
+    focus: null,
+    nodes: new Map(),
+    edges: new Map(),
+    hubs: new Set(),
+    hubThreshold: 0,
+    expanded: [],
+    path: [],
+    pathEdges: new Set(),
+    unfolded: new Set(),
+  };
 }
 
 export function edgeKeyOf(e: Pick<EdgeView, 'source' | 'target' | 'relation'>): string {
@@ -179,7 +189,10 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
   for (const [id, label] of parents) elements.unshift({ group: 'nodes', data: { id, label }, classes: 'group' });
 
   // Edges between drawn ends; edges folded into an aggregate are merged and counted per confidence.
-  const merged = new Map<string, { source: string; target: string; relation: string; exact: number; candidate: number; unresolved: number }>();
+  const merged = new Map<
+    string,
+    { source: string; target: string; relation: string; exact: number; candidate: number; unresolved: number }
+  >();
   for (const [key, e] of d.edges) {
     const s = rep.get(e.source) ?? e.source;
     const t = rep.get(e.target) ?? e.target;
@@ -204,10 +217,19 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
   for (const [mk, m] of merged) {
     // An aggregate edge is drawn as proven only when every edge in it is proven.
     const conf = m.candidate === 0 && m.unresolved === 0 ? 'exact' : m.exact === 0 && m.candidate === 0 ? 'unresolved' : 'candidate';
-    const parts = [m.exact && `${m.exact} exact`, m.candidate && `${m.candidate} cand.`, m.unresolved && `${m.unresolved} unres.`].filter(Boolean);
+    const parts = [m.exact && `${m.exact} exact`, m.candidate && `${m.candidate} cand.`, m.unresolved && `${m.unresolved} unres.`].filter(
+      Boolean,
+    );
     elements.push({
       group: 'edges',
-      data: { id: `m:${mk}`, source: m.source, target: m.target, relation: m.relation, confidence: conf.toUpperCase(), label: `${m.relation} ×${m.exact + m.candidate + m.unresolved} (${parts.join(', ')})` },
+      data: {
+        id: `m:${mk}`,
+        source: m.source,
+        target: m.target,
+        relation: m.relation,
+        confidence: conf.toUpperCase(),
+        label: `${m.relation} ×${m.exact + m.candidate + m.unresolved} (${parts.join(', ')})`,
+      },
       classes: `rel-${m.relation} conf-${conf} merged${labelled}${overlaid(d) ? ' off-path' : ''}`,
     });
   }

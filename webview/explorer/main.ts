@@ -7,7 +7,15 @@
 import cytoscape, { type Core, type LayoutOptions, type NodeSingular } from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import fcose from 'cytoscape-fcose';
-import { assertNever, type Banner, type DetailsView, type EdgeView, type HostMessage, type NodeView, type ShowRequest } from '../../src/protocol/messages';
+import {
+  assertNever,
+  type Banner,
+  type DetailsView,
+  type EdgeView,
+  type HostMessage,
+  type NodeView,
+  type ShowRequest,
+} from '../../src/protocol/messages';
 import { renderBanner } from '../shared/banner';
 import { clear, h, must } from '../shared/dom';
 import { connect } from '../shared/host';
@@ -66,14 +74,42 @@ let matchIndex = -1;
 // ── Page ─────────────────────────────────────────────────────────────────────────────────────────
 const app = must(document.getElementById('app'), '#app');
 const bannerEl = h('div', { class: 'banner', role: 'alert', hidden: true });
-const search = h('input', { type: 'search', id: 'search', placeholder: 'Search shown nodes (/)', 'aria-label': 'Search the nodes shown', value: state.search });
+const search = h('input', {
+  type: 'search',
+  id: 'search',
+  placeholder: 'Search shown nodes (/)',
+  'aria-label': 'Search the nodes shown',
+  value: state.search,
+});
 const searchCount = h('span', { class: 'search-count', 'aria-live': 'polite' });
 const modeNeighbors = h('input', { type: 'radio', name: 'mode', id: 'mode-neighbors', value: 'neighbors' });
 const modePath = h('input', { type: 'radio', name: 'mode', id: 'mode-path', value: 'path' });
 const focusLabel = h('span', { class: 'focus-label', id: 'focus-label' });
-const budgetInput = h('input', { type: 'number', id: 'budget', min: '1', max: '5000', step: '10', 'aria-label': 'Budget: how many nodes the neighbourhood may hold', value: String(state.budget) });
-const fromInput = h('input', { type: 'text', id: 'path-from', list: 'from-options', placeholder: 'from: symbol, file or module', 'aria-label': 'Path from', autocomplete: 'off' });
-const toInput = h('input', { type: 'text', id: 'path-to', list: 'to-options', placeholder: 'to: symbol, file or module', 'aria-label': 'Path to', autocomplete: 'off' });
+const budgetInput = h('input', {
+  type: 'number',
+  id: 'budget',
+  min: '1',
+  max: '5000',
+  step: '10',
+  'aria-label': 'Budget: how many nodes the neighbourhood may hold',
+  value: String(state.budget),
+});
+const fromInput = h('input', {
+  type: 'text',
+  id: 'path-from',
+  list: 'from-options',
+  placeholder: 'from: symbol, file or module',
+  'aria-label': 'Path from',
+  autocomplete: 'off',
+});
+const toInput = h('input', {
+  type: 'text',
+  id: 'path-to',
+  list: 'to-options',
+  placeholder: 'to: symbol, file or module',
+  'aria-label': 'Path to',
+  autocomplete: 'off',
+});
 const fromOptions = h('datalist', { id: 'from-options' });
 const toOptions = h('datalist', { id: 'to-options' });
 const findButton = h('button', { type: 'button', id: 'find-path' }, 'Find path');
@@ -84,14 +120,34 @@ const groupSelect = h(
   h('option', { value: 'file' }, 'group by file'),
   h('option', { value: 'module' }, 'group by module'),
 );
-const layoutSelect = h('select', { id: 'layout', 'aria-label': 'Layout' }, h('option', { value: 'force' }, 'force layout'), h('option', { value: 'layered' }, 'layered (call chains)'));
+const layoutSelect = h(
+  'select',
+  { id: 'layout', 'aria-label': 'Layout' },
+  h('option', { value: 'force' }, 'force layout'),
+  h('option', { value: 'layered' }, 'layered (call chains)'),
+);
 const fitButton = h('button', { type: 'button', id: 'fit', title: 'Fit the graph (F)' }, 'Fit');
 const zoomIn = h('button', { type: 'button', id: 'zoom-in', title: 'Zoom in (+)', 'aria-label': 'Zoom in' }, '+');
 const zoomOut = h('button', { type: 'button', id: 'zoom-out', title: 'Zoom out (-)', 'aria-label': 'Zoom out' }, '−');
 const exportButton = h('button', { type: 'button', id: 'export-png' }, 'Export PNG');
 const summaryEl = h('span', { class: 'summary', id: 'summary' });
-const neighborsControls = h('span', { class: 'mode-controls', id: 'neighbors-controls' }, focusLabel, h('label', { for: 'budget' }, 'budget '), budgetInput);
-const pathControls = h('span', { class: 'mode-controls', id: 'path-controls' }, fromInput, fromOptions, h('span', { 'aria-hidden': 'true' }, '→'), toInput, toOptions, findButton);
+const neighborsControls = h(
+  'span',
+  { class: 'mode-controls', id: 'neighbors-controls' },
+  focusLabel,
+  h('label', { for: 'budget' }, 'budget '),
+  budgetInput,
+);
+const pathControls = h(
+  'span',
+  { class: 'mode-controls', id: 'path-controls' },
+  fromInput,
+  fromOptions,
+  h('span', { 'aria-hidden': 'true' }, '→'),
+  toInput,
+  toOptions,
+  findButton,
+);
 const notice = h('div', { class: 'notice', id: 'notice', role: 'status', 'aria-live': 'polite', hidden: true });
 const cyEl = h('div', {
   id: 'cy',
@@ -128,7 +184,14 @@ app.append(
     { class: 'toolbar', role: 'toolbar', 'aria-label': 'Explorer' },
     search,
     searchCount,
-    h('span', { class: 'mode', role: 'radiogroup', 'aria-label': 'Mode' }, modeNeighbors, h('label', { for: 'mode-neighbors' }, 'Neighbors'), modePath, h('label', { for: 'mode-path' }, 'Path')),
+    h(
+      'span',
+      { class: 'mode', role: 'radiogroup', 'aria-label': 'Mode' },
+      modeNeighbors,
+      h('label', { for: 'mode-neighbors' }, 'Neighbors'),
+      modePath,
+      h('label', { for: 'mode-path' }, 'Path'),
+    ),
     neighborsControls,
     pathControls,
   ),
@@ -266,7 +329,9 @@ function drawEmpty(): void {
   cy.elements().remove();
   drawn = emptyDrawn();
   empty.hidden = false;
-  empty.textContent = banner?.blocking ? 'The graph cannot answer yet: see the banner above.' : 'Nothing shown yet. Run “Explore Neighbors” on a symbol, or switch to Path.';
+  empty.textContent = banner?.blocking
+    ? 'The graph cannot answer yet: see the banner above.'
+    : 'Nothing shown yet. Run “Explore Neighbors” on a symbol, or switch to Path.';
   clear(hubsEl);
   clear(hopsEl);
   renderDetailsPlaceholder();
@@ -304,7 +369,12 @@ function markNear(n: NodeSingular | null): void {
 function layoutOptions(count: number, usePositions: boolean): LayoutOptions {
   if (usePositions && state.positions) {
     const pos = state.positions;
-    return { name: 'preset', positions: (n: NodeSingular) => ({ x: pos[n.id()]?.[0] ?? 0, y: pos[n.id()]?.[1] ?? 0 }), fit: !state.viewport, padding: 30 } as LayoutOptions;
+    return {
+      name: 'preset',
+      positions: (n: NodeSingular) => ({ x: pos[n.id()]?.[0] ?? 0, y: pos[n.id()]?.[1] ?? 0 }),
+      fit: !state.viewport,
+      padding: 30,
+    } as LayoutOptions;
   }
   if (state.layout === 'layered' || (mode === 'path' && !state.base)) {
     return { name: 'dagre', rankDir: 'LR', nodeSep: 18, rankSep: 90, edgeSep: 8, fit: false, padding: 30, animate: false } as LayoutOptions;
@@ -356,7 +426,8 @@ function redraw(usePositions = false): void {
     performance.mark('kg-paint');
     // A saved viewport means something only in a canvas of about the same size.
     const v = state.viewport;
-    const sameSize = v !== undefined && Math.abs(v.w - cy.width()) < 0.1 * cy.width() + 1 && Math.abs(v.h - cy.height()) < 0.1 * cy.height() + 1;
+    const sameSize =
+      v !== undefined && Math.abs(v.w - cy.width()) < 0.1 * cy.width() + 1 && Math.abs(v.h - cy.height()) < 0.1 * cy.height() + 1;
     const wasRestoring = restoring;
     if (canPreset && state.viewport && sameSize) {
       cy.viewport({ zoom: state.viewport.zoom, pan: { x: state.viewport.x, y: state.viewport.y } });
@@ -426,7 +497,8 @@ cy.on('dragpan scrollzoom', () => {
 /** What the panel's tab says: the focus, or the two ends of the path. */
 function tabTitle(): string {
   const cut = (s: string) => (s.length > 40 ? `${s.slice(0, 39)}…` : s);
-  if (mode === 'path' && pathHops && pathHops.nodes.length > 0) return cut(`${pathHops.nodes[0].label} → ${pathHops.nodes[pathHops.nodes.length - 1].label}`);
+  if (mode === 'path' && pathHops && pathHops.nodes.length > 0)
+    return cut(`${pathHops.nodes[0].label} → ${pathHops.nodes[pathHops.nodes.length - 1].label}`);
   return drawn.focus ? cut(labelOf(drawn.focus)) : '';
 }
 
@@ -440,7 +512,11 @@ function renderHubs(): void {
   if (hubs.length === 0) return;
   hubsEl.append(
     h('h3', {}, `◆ Hubs not expanded (${hubs.length})`),
-    h('p', { class: 'hint' }, `More than ${drawn.hubThreshold} links each: drawn, but not walked through, so they do not pull in half the code base.`),
+    h(
+      'p',
+      { class: 'hint' },
+      `More than ${drawn.hubThreshold} links each: drawn, but not walked through, so they do not pull in half the code base.`,
+    ),
   );
   const list = h('ul', {});
   for (const id of hubs) {
@@ -477,7 +553,11 @@ function renderDetails(d: DetailsView): void {
   open.addEventListener('click', () => host.post({ type: 'open', id: n.id }));
   const explore = h('button', { type: 'button', id: 'details-explore' }, 'Explore');
   explore.addEventListener('click', () => show({ mode: 'neighbors', id: n.id }));
-  const expandB = h('button', { type: 'button', id: 'details-expand', disabled: drawn.expanded.includes(n.id) || n.id === drawn.focus }, 'Expand');
+  const expandB = h(
+    'button',
+    { type: 'button', id: 'details-expand', disabled: drawn.expanded.includes(n.id) || n.id === drawn.focus },
+    'Expand',
+  );
   expandB.addEventListener('click', () => expand(n.id));
   const from = h('button', { type: 'button', id: 'details-path-from' }, 'Path from');
   from.addEventListener('click', () => {
@@ -501,8 +581,19 @@ function renderDetails(d: DetailsView): void {
     // A stamped note's words (ADR 88), as text: never read as markup.
     ...(d.text !== undefined ? [h('pre', { class: 'note-text' }, d.text)] : []),
     h('div', {}, `degree ${d.degree}`),
-    h('div', { class: 'counts' }, h('strong', {}, `${d.callers.length} proven caller${d.callers.length === 1 ? '' : 's'}`), d.candidates.length ? ` · +${d.candidates.length} candidate${d.candidates.length === 1 ? '' : 's'} (guesses)` : ''),
-    h('div', { class: 'counts' }, `${exactCallees} proven callee${exactCallees === 1 ? '' : 's'}`, candCallees ? ` · +${candCallees} candidate${candCallees === 1 ? '' : 's'}` : '', unresolved.length ? ` · ${unresolved.length} unresolved` : ''),
+    h(
+      'div',
+      { class: 'counts' },
+      h('strong', {}, `${d.callers.length} proven caller${d.callers.length === 1 ? '' : 's'}`),
+      d.candidates.length ? ` · +${d.candidates.length} candidate${d.candidates.length === 1 ? '' : 's'} (guesses)` : '',
+    ),
+    h(
+      'div',
+      { class: 'counts' },
+      `${exactCallees} proven callee${exactCallees === 1 ? '' : 's'}`,
+      candCallees ? ` · +${candCallees} candidate${candCallees === 1 ? '' : 's'}` : '',
+      unresolved.length ? ` · ${unresolved.length} unresolved` : '',
+    ),
     h('div', { class: 'actions' }, open, explore, expandB, from, to),
   );
   const section = (title: string, calls: DetailsView['callers'], cls: string) => {
@@ -525,7 +616,11 @@ function renderDetails(d: DetailsView): void {
   };
   section('Proven callers', d.callers, 'callers');
   section('Candidate callers (name matches)', d.candidates, 'candidates');
-  section('Calls', d.callees.filter((c) => c.confidence !== 'UNRESOLVED'), 'callees');
+  section(
+    'Calls',
+    d.callees.filter((c) => c.confidence !== 'UNRESOLVED'),
+    'callees',
+  );
   section('Unresolved calls', unresolved, 'unresolved');
   if (d.citedBy.length) {
     const ul = h('ul', { class: 'cited-by' });
@@ -544,7 +639,13 @@ function renderHops(): void {
     const e = pathHops?.edges[i];
     if (e) {
       const forward = e.source === n.id;
-      li.append(h('div', { class: `hop-edge conf-${e.confidence.toLowerCase()}` }, `${forward ? '↓' : '↑'} ${e.relation} · ${e.confidence}${forward ? '' : ' (against the arrow)'}`));
+      li.append(
+        h(
+          'div',
+          { class: `hop-edge conf-${e.confidence.toLowerCase()}` },
+          `${forward ? '↓' : '↑'} ${e.relation} · ${e.confidence}${forward ? '' : ' (against the arrow)'}`,
+        ),
+      );
     }
     ol.append(li);
   });
@@ -662,13 +763,18 @@ cy.on('tap', 'edge', (e) => {
   const conf = String(edge.data('confidence'));
   const what = conf === 'EXACT' ? 'proven by the checker' : conf === 'CANDIDATE' ? 'a name-match guess' : 'unresolved';
   const label = edge.data('label') ? ` — ${String(edge.data('label'))}` : '';
-  say(`${labelOf(String(edge.data('source')))} ${String(edge.data('relation'))} ${labelOf(String(edge.data('target')))} · ${conf} (${what})${label}`, 'info');
+  say(
+    `${labelOf(String(edge.data('source')))} ${String(edge.data('relation'))} ${labelOf(String(edge.data('target')))} · ${conf} (${what})${label}`,
+    'info',
+  );
 });
 // The canvas has no DOM per node: the hovered node's id and place become the canvas's tooltip.
 cy.on('mouseover', 'node', (e) => {
   const n = e.target as NodeSingular;
   const view = drawn.nodes.get(n.id());
-  cyEl.title = view ? `${view.label} — ${view.kind}${view.file ? ` · ${view.file}${view.line ? `:${view.line}` : ''}` : ''}\n${view.id}` : String(n.data('path') ?? n.data('label') ?? '');
+  cyEl.title = view
+    ? `${view.label} — ${view.kind}${view.file ? ` · ${view.file}${view.line ? `:${view.line}` : ''}` : ''}\n${view.id}`
+    : String(n.data('path') ?? n.data('label') ?? '');
   markNear(n);
 });
 cy.on('mouseout', 'node', () => {
@@ -832,7 +938,12 @@ function handle(m: HostMessage): void {
       addAll(drawn, [m.focus, ...m.nodes], m.edges);
       for (const hub of m.excludedHubs) if (!drawn.expanded.includes(hub) && hub !== drawn.focus) drawn.hubs.add(hub);
       if (!m.expand && m.nodes.length <= 1 && m.edges.length === 0) {
-        say(banner && !banner.blocking ? `No neighbours in the graph as built — but ${banner.reason}` : `${m.focus.label} has no neighbours in the graph.`, 'answer');
+        say(
+          banner && !banner.blocking
+            ? `No neighbours in the graph as built — but ${banner.reason}`
+            : `${m.focus.label} has no neighbours in the graph.`,
+          'answer',
+        );
       }
       const next = replay.shift();
       if (restoring && next !== undefined) {
@@ -868,7 +979,10 @@ function handle(m: HostMessage): void {
         addAll(drawn, m.nodes, m.edges);
         drawn.path = m.nodes.map((n) => n.id);
         drawn.pathEdges = new Set(m.edges.map(edgeKeyOf));
-        say(`Shortest path from ${m.from.label} to ${m.to.label}: ${hopsPhrase(m.edges)}.${banner && !banner.blocking ? ` (${banner.reason})` : ''}`, 'answer');
+        say(
+          `Shortest path from ${m.from.label} to ${m.to.label}: ${hopsPhrase(m.edges)}.${banner && !banner.blocking ? ` (${banner.reason})` : ''}`,
+          'answer',
+        );
       }
       if (!overlay) drawn.focus = m.from.id;
       renderHops();

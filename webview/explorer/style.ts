@@ -45,17 +45,52 @@ export function graphStyle(t: Theme): StylesheetJson {
     { selector: 'node.kind-rationale, node.kind-doc-concept', style: { shape: 'tag' } },
     {
       selector: 'node.unresolved',
-      style: { shape: 'octagon', 'background-opacity': 0.15, 'border-style': 'dotted', 'border-width': 2 * w, 'border-color': t.warning, color: t.warning },
+      style: {
+        shape: 'octagon',
+        'background-opacity': 0.15,
+        'border-style': 'dotted',
+        'border-width': 2 * w,
+        'border-color': t.warning,
+        color: t.warning,
+      },
     },
     {
       selector: 'node.hub',
-      style: { shape: 'diamond', width: 24, height: 24, 'background-opacity': 0.25, 'border-width': 2 * w, 'border-style': 'double', 'font-style': 'italic' },
+      style: {
+        shape: 'diamond',
+        width: 24,
+        height: 24,
+        'background-opacity': 0.25,
+        'border-width': 2 * w,
+        'border-style': 'double',
+        'font-style': 'italic',
+      },
     },
     // The focus and the path are drawn above the rest, so that their labels stay legible where labels crowd.
-    { selector: 'node.focus', style: { width: 26, height: 26, 'border-width': 3 * w, 'border-color': t.foreground, 'font-weight': 'bold', 'font-size': 13, 'z-index': 30 } },
+    {
+      selector: 'node.focus',
+      style: {
+        width: 26,
+        height: 26,
+        'border-width': 3 * w,
+        'border-color': t.foreground,
+        'font-weight': 'bold',
+        'font-size': 13,
+        'z-index': 30,
+      },
+    },
     {
       selector: 'node.aggregate',
-      style: { shape: 'round-rectangle', width: 'mapData(count, 2, 200, 30, 90)', height: 22, 'background-color': t.muted, 'background-opacity': 0.2, 'border-style': 'dashed', 'border-color': t.muted, 'text-valign': 'center' },
+      style: {
+        shape: 'round-rectangle',
+        width: 'mapData(count, 2, 200, 30, 90)',
+        height: 22,
+        'background-color': t.muted,
+        'background-opacity': 0.2,
+        'border-style': 'dashed',
+        'border-color': t.muted,
+        'text-valign': 'center',
+      },
     },
     {
       selector: ':parent',
@@ -87,19 +122,36 @@ export function graphStyle(t: Theme): StylesheetJson {
     },
     { selector: 'edge.rel-calls', style: { 'line-color': t.calls, 'target-arrow-color': t.calls, width: 2 * w } },
     { selector: 'edge.rel-imports, edge.rel-re-exports', style: { 'line-color': t.imports, 'target-arrow-color': t.imports } },
-    { selector: 'edge.rel-extends, edge.rel-implements, edge.rel-inherits', style: { 'line-color': t.inheritance, 'target-arrow-color': t.inheritance, 'target-arrow-shape': 'triangle-backcurve' } },
-    { selector: 'edge.rel-cites, edge.rel-references', style: { 'line-color': t.cites, 'target-arrow-color': t.cites, 'target-arrow-shape': 'vee' } },
+    {
+      selector: 'edge.rel-extends, edge.rel-implements, edge.rel-inherits',
+      style: { 'line-color': t.inheritance, 'target-arrow-color': t.inheritance, 'target-arrow-shape': 'triangle-backcurve' },
+    },
+    {
+      selector: 'edge.rel-cites, edge.rel-references',
+      style: { 'line-color': t.cites, 'target-arrow-color': t.cites, 'target-arrow-shape': 'vee' },
+    },
     { selector: 'edge.rel-contains', style: { width: 1 * w, opacity: 0.5, 'target-arrow-shape': 'none', 'line-style': 'solid' } },
     { selector: 'edge.conf-exact', style: { 'line-style': 'solid' } },
     { selector: 'edge.conf-candidate', style: { 'line-style': 'dashed', 'line-dash-pattern': [6, 4] } },
-    { selector: 'edge.conf-unresolved', style: { 'line-style': 'dotted', 'line-color': t.warning, 'target-arrow-color': t.warning, 'target-arrow-shape': 'tee' } },
+    {
+      selector: 'edge.conf-unresolved',
+      style: { 'line-style': 'dotted', 'line-color': t.warning, 'target-arrow-color': t.warning, 'target-arrow-shape': 'tee' },
+    },
     {
       selector: 'edge.merged',
       style: { width: 3 * w },
     },
     {
       selector: 'edge.merged.labelled, edge.merged:selected',
-      style: { label: 'data(label)', 'font-size': 9, color: t.muted, 'text-rotation': 'autorotate', 'text-background-color': t.background, 'text-background-opacity': 0.8, width: 3 * w },
+      style: {
+        label: 'data(label)',
+        'font-size': 9,
+        color: t.muted,
+        'text-rotation': 'autorotate',
+        'text-background-color': t.background,
+        'text-background-opacity': 0.8,
+        width: 3 * w,
+      },
     },
     { selector: '.faded', style: { opacity: 0.18 } },
     { selector: '.off-path', style: { opacity: 0.22 } },
@@ -114,15 +166,22 @@ export function graphStyle(t: Theme): StylesheetJson {
     // 11 px labels up to 100 % zoom (on a 1× screen) and shows them past it.
     { selector: 'node.crowded', style: { 'min-zoomed-font-size': 12 } },
     {
-      selector: 'node.crowded.focus, node.crowded.hub, node.crowded.on-path, node.crowded.near-label, node.crowded.key, node.crowded:selected, node.crowded.match',
+      selector:
+        'node.crowded.focus, node.crowded.hub, node.crowded.on-path, node.crowded.near-label, node.crowded.key, node.crowded:selected, node.crowded.match',
       style: { 'min-zoomed-font-size': 0, 'text-background-opacity': 0.85, 'z-index': 25 },
     },
     { selector: 'node.near', style: { 'font-weight': 'bold' } },
     { selector: 'edge.near', style: { opacity: 1, 'z-index': 9 } },
     { selector: 'node.on-path', style: { 'border-color': t.focus, 'border-width': 4 * w, 'font-weight': 'bold', 'z-index': 20 } },
     { selector: 'edge.on-path', style: { width: 4 * w, opacity: 1, 'z-index': 10 } },
-    { selector: '.match', style: { 'border-color': t.find, 'border-width': 4 * w, 'underlay-color': t.find, 'underlay-opacity': 0.35, 'underlay-padding': 4 } },
-    { selector: 'node:selected', style: { 'border-color': t.focus, 'border-width': 4 * w, 'overlay-color': t.focus, 'overlay-opacity': 0.15, 'overlay-padding': 4 } },
+    {
+      selector: '.match',
+      style: { 'border-color': t.find, 'border-width': 4 * w, 'underlay-color': t.find, 'underlay-opacity': 0.35, 'underlay-padding': 4 },
+    },
+    {
+      selector: 'node:selected',
+      style: { 'border-color': t.focus, 'border-width': 4 * w, 'overlay-color': t.focus, 'overlay-opacity': 0.15, 'overlay-padding': 4 },
+    },
     { selector: 'edge:selected', style: { width: 4 * w, 'overlay-color': t.focus, 'overlay-opacity': 0.2 } },
   ];
 }

@@ -27,8 +27,22 @@ const pending = new Map<number, 'path' | 'suggest-from' | 'suggest-to'>();
 
 const app = must(document.getElementById('app'), '#app');
 const bannerEl = h('div', { class: 'banner', role: 'alert', hidden: true });
-const fromInput = h('input', { type: 'text', id: 'from', list: 'from-options', placeholder: 'symbol, file or module', autocomplete: 'off', value: state.from });
-const toInput = h('input', { type: 'text', id: 'to', list: 'to-options', placeholder: 'symbol, file or module', autocomplete: 'off', value: state.to });
+const fromInput = h('input', {
+  type: 'text',
+  id: 'from',
+  list: 'from-options',
+  placeholder: 'symbol, file or module',
+  autocomplete: 'off',
+  value: state.from,
+});
+const toInput = h('input', {
+  type: 'text',
+  id: 'to',
+  list: 'to-options',
+  placeholder: 'symbol, file or module',
+  autocomplete: 'off',
+  value: state.to,
+});
 const fromOptions = h('datalist', { id: 'from-options' });
 const toOptions = h('datalist', { id: 'to-options' });
 const find = h('button', { type: 'button', id: 'find' }, 'Find');
@@ -77,10 +91,18 @@ function renderResult(): void {
   if (!r) return;
   if (r.nodes.length === 0) {
     const caveat = banner && !banner.blocking ? ` Cannot tell for sure: ${banner.reason}` : '';
-    result.append(h('p', { class: 'not-connected', id: 'not-connected' }, `Not connected: nothing links ${r.from.label} and ${r.to.label} in the graph.${caveat}`));
+    result.append(
+      h(
+        'p',
+        { class: 'not-connected', id: 'not-connected' },
+        `Not connected: nothing links ${r.from.label} and ${r.to.label} in the graph.${caveat}`,
+      ),
+    );
     return;
   }
-  result.append(h('p', { class: 'muted', id: 'path-summary' }, `${hopsPhrase(r.edges)}${banner && !banner.blocking ? ` — ${banner.reason}` : ''}`));
+  result.append(
+    h('p', { class: 'muted', id: 'path-summary' }, `${hopsPhrase(r.edges)}${banner && !banner.blocking ? ` — ${banner.reason}` : ''}`),
+  );
   const ol = h('ol', { class: 'hop-list', id: 'hops' });
   r.nodes.forEach((n, i) => {
     const open = h('button', { type: 'button', class: 'link node-name hop', 'data-id': n.id, title: `Open ${n.id}` }, n.label);
@@ -89,7 +111,13 @@ function renderResult(): void {
     const e = r.edges[i];
     if (e) {
       const forward = e.source === n.id;
-      li.append(h('div', { class: `hop-edge conf-${e.confidence.toLowerCase()}` }, `${forward ? '↓' : '↑'} ${e.relation} · ${e.confidence}${forward ? '' : ' (against the arrow)'}`));
+      li.append(
+        h(
+          'div',
+          { class: `hop-edge conf-${e.confidence.toLowerCase()}` },
+          `${forward ? '↓' : '↑'} ${e.relation} · ${e.confidence}${forward ? '' : ' (against the arrow)'}`,
+        ),
+      );
     }
     ol.append(li);
   });

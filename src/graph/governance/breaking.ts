@@ -72,7 +72,13 @@ export interface GuardIndex {
 }
 
 function compareSites(a: ConsumerSite, b: ConsumerSite): number {
-  return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.id, b.id) || compareStrings(a.relation, b.relation);
+  return (
+    compareStrings(a.file, b.file) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    compareStrings(a.id, b.id) ||
+    compareStrings(a.relation, b.relation)
+  );
 }
 
 export function buildGuardIndex(graph: Graph): GuardIndex {
@@ -135,7 +141,10 @@ export function withBaseline(index: GuardIndex, file: string, entries: readonly 
     list.set(old.node.id, { node, consumers: current?.consumers ?? old.consumers });
   }
   const guarded = new Map(index.guarded);
-  guarded.set(file, [...list.values()].sort((a, b) => compareStrings(a.node.id, b.node.id)));
+  guarded.set(
+    file,
+    [...list.values()].sort((a, b) => compareStrings(a.node.id, b.node.id)),
+  );
   return { ...index, guarded };
 }
 
@@ -181,7 +190,10 @@ export function breakingChanges(index: GuardIndex, file: string, now: readonly C
     }
     if (!into || into === c) continue;
     const seen = new Set(into.consumers.map((x) => `${x.id}\u0000${x.relation}\u0000${x.file}:${x.line}:${x.column}`));
-    into.consumers = [...into.consumers, ...c.consumers.filter((x) => !seen.has(`${x.id}\u0000${x.relation}\u0000${x.file}:${x.line}:${x.column}`))].sort(compareSites);
+    into.consumers = [
+      ...into.consumers,
+      ...c.consumers.filter((x) => !seen.has(`${x.id}\u0000${x.relation}\u0000${x.file}:${x.line}:${x.column}`)),
+    ].sort(compareSites);
     out.delete(id);
   }
   return [...out.values()].sort((a, b) => compareStrings(a.symbol, b.symbol)).map(inKeyOrder);

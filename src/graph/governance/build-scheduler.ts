@@ -34,7 +34,10 @@ export class BuildScheduler<T> {
     private readonly build: () => Promise<T>,
     private readonly options: BuildSchedulerOptions<T>,
   ) {
-    this.timers = options.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+    this.timers = options.timers ?? {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+    };
   }
 
   get state(): SchedulerState {

@@ -98,11 +98,13 @@ export function resolveGraphConfig(config: unknown, initialProblems: readonly st
   const problems = [...initialProblems];
   let top: Record<string, unknown> = {};
   if (isObject(config)) top = config;
-  else if (config !== undefined) problems.push(`the top level must be an object (found ${show(config)}); using the defaults with the capability disabled`);
+  else if (config !== undefined)
+    problems.push(`the top level must be an object (found ${show(config)}); using the defaults with the capability disabled`);
   const malformedTop = config !== undefined && !isObject(config);
 
   for (const k of Object.keys(top).sort()) {
-    if (!(TOP_KEYS as readonly string[]).includes(k)) problems.push(`unknown key "${k}" (known: ${TOP_KEYS.filter((t) => t !== '$schema').join(', ')}); ignored`);
+    if (!(TOP_KEYS as readonly string[]).includes(k))
+      problems.push(`unknown key "${k}" (known: ${TOP_KEYS.filter((t) => t !== '$schema').join(', ')}); ignored`);
   }
 
   let section: Record<string, unknown> = {};
@@ -116,7 +118,8 @@ export function resolveGraphConfig(config: unknown, initialProblems: readonly st
     }
   }
   for (const k of Object.keys(section).sort()) {
-    if (!(GRAPH_KEYS as readonly string[]).includes(k)) problems.push(`unknown key "graph.${k}" (known: ${GRAPH_KEYS.join(', ')}); ignored`);
+    if (!(GRAPH_KEYS as readonly string[]).includes(k))
+      problems.push(`unknown key "graph.${k}" (known: ${GRAPH_KEYS.join(', ')}); ignored`);
   }
 
   // enabled: only an explicit `true` enables; any other shape disables.
@@ -125,7 +128,10 @@ export function resolveGraphConfig(config: unknown, initialProblems: readonly st
   else if ('enabled' in section) {
     const v = section.enabled;
     enabled = v === true;
-    if (typeof v !== 'boolean') problems.push(`"graph.enabled" must be true or false (found ${show(v)}); only an explicit true enables, so the capability is disabled`);
+    if (typeof v !== 'boolean')
+      problems.push(
+        `"graph.enabled" must be true or false (found ${show(v)}); only an explicit true enables, so the capability is disabled`,
+      );
   }
 
   let mode: Mode = DEFAULT_GRAPH_CONFIG.mode;
@@ -207,7 +213,9 @@ export function readGraphConfig(host: FileHost, root: string): GraphConfigReport
   }
   // A file that exists but cannot be used is malformed as a whole: disabled, not the defaults.
   const unusable = read.diagnostics.length > 0;
-  const initial = read.diagnostics.map((d) => d.reason.replace(/^config: /, '').replace(/; using defaults$/, '') + '; the capability is disabled');
+  const initial = read.diagnostics.map(
+    (d) => d.reason.replace(/^config: /, '').replace(/; using defaults$/, '') + '; the capability is disabled',
+  );
   const resolved = resolveGraphConfig(unusable ? { graph: { enabled: false } } : read.value, initial);
   // The stand-in object above is ours, not the user's: report only what was wrong with the file.
   if (unusable) resolved.problems = initial;

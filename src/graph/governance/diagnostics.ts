@@ -119,7 +119,12 @@ export function guardDiagnostics(changes: readonly BreakingChange[], mode: Mode)
       code: GUARD_CODE,
       symbol: c.symbol,
       change: c.change,
-      related: c.consumers.map((s) => ({ file: s.file, line: s.line, column: s.column, message: `${consumerName(s) ?? 'top-level code'} ${RELATION_VERB[s.relation] ?? s.relation} ${c.label} here` })),
+      related: c.consumers.map((s) => ({
+        file: s.file,
+        line: s.line,
+        column: s.column,
+        message: `${consumerName(s) ?? 'top-level code'} ${RELATION_VERB[s.relation] ?? s.relation} ${c.label} here`,
+      })),
     };
   });
 }

@@ -5,7 +5,15 @@
 // is tested with a stub.
 
 import type { Graph } from '../model';
-import { breakingChanges, buildGuardIndex, withBaseline, type BreakingChange, type CurrentSymbol, type Guarded, type GuardIndex } from './breaking';
+import {
+  breakingChanges,
+  buildGuardIndex,
+  withBaseline,
+  type BreakingChange,
+  type CurrentSymbol,
+  type Guarded,
+  type GuardIndex,
+} from './breaking';
 import type { Mode } from './config';
 import { formatBreakingChange, guardDiagnostics, type GuardDiagnostic } from './diagnostics';
 
@@ -114,6 +122,10 @@ export class EditorGuard {
     }
     if (now.size > 0) this.pending.set(relPath, now);
     else this.pending.delete(relPath);
-    return { changes, diagnostics: guardDiagnostics(changes, this.mode), log: changes.map((c) => `guard: ${c.file}: ${formatBreakingChange(c)}`) };
+    return {
+      changes,
+      diagnostics: guardDiagnostics(changes, this.mode),
+      log: changes.map((c) => `guard: ${c.file}: ${formatBreakingChange(c)}`),
+    };
   }
 }

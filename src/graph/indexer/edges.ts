@@ -13,7 +13,14 @@ export interface EdgeOptions {
 
 type Vocabulary = Pick<GraphEdge, 'confidence' | 'provenance' | 'resolution' | 'evidenceClass'>;
 
-function make(source: string, target: string, relation: Relation, vocabulary: Vocabulary, opts: EdgeOptions, reason?: UnresolvedReason): GraphEdge {
+function make(
+  source: string,
+  target: string,
+  relation: Relation,
+  vocabulary: Vocabulary,
+  opts: EdgeOptions,
+  reason?: UnresolvedReason,
+): GraphEdge {
   const edge: GraphEdge = { source, target, relation, ...vocabulary, confidenceScore: null };
   if (opts.ast) edge.tier = 'ast';
   if (opts.evidence) edge.evidence = opts.evidence;
@@ -34,9 +41,28 @@ export function exactEdge(
 
 export function candidateEdge(source: string, target: string, relation: Relation, ambiguous: boolean, opts: EdgeOptions = {}): GraphEdge {
   const resolution = ambiguous ? 'AMBIGUOUS' : 'EXTRACTED';
-  return make(source, target, relation, { confidence: 'CANDIDATE', provenance: 'NAME_MATCH', resolution, evidenceClass: 'HEURISTIC' }, opts);
+  return make(
+    source,
+    target,
+    relation,
+    { confidence: 'CANDIDATE', provenance: 'NAME_MATCH', resolution, evidenceClass: 'HEURISTIC' },
+    opts,
+  );
 }
 
-export function unresolvedEdge(source: string, target: string, relation: Relation, reason: UnresolvedReason, opts: EdgeOptions = {}): GraphEdge {
-  return make(source, target, relation, { confidence: 'UNRESOLVED', provenance: 'NONE', resolution: 'EXTRACTED', evidenceClass: 'HEURISTIC' }, opts, reason);
+export function unresolvedEdge(
+  source: string,
+  target: string,
+  relation: Relation,
+  reason: UnresolvedReason,
+  opts: EdgeOptions = {},
+): GraphEdge {
+  return make(
+    source,
+    target,
+    relation,
+    { confidence: 'UNRESOLVED', provenance: 'NONE', resolution: 'EXTRACTED', evidenceClass: 'HEURISTIC' },
+    opts,
+    reason,
+  );
 }

@@ -1,21 +1,16 @@
 // Canonical serialization: fixed key order, sorted arrays, LF, a trailing newline, one node or
 // edge per line so a committed graph diffs line by line (ADR-4). Same graph in, same bytes out.
 
-import {
-  EDGE_KEY_ORDER,
-  EVIDENCE_KEY_ORDER,
-  GRAPH_KEY_ORDER,
-  NODE_KEY_ORDER,
-  compareStrings,
-  type Graph,
-} from '../model';
+import { EDGE_KEY_ORDER, EVIDENCE_KEY_ORDER, GRAPH_KEY_ORDER, NODE_KEY_ORDER, compareStrings, type Graph } from '../model';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Orders an object's keys: the listed ones first in that order, the rest alphabetically. */
 function ordered(obj: Record<string, unknown>, order: readonly string[], nested?: Record<string, readonly string[]>): Record<string, Json> {
   const out: Record<string, Json> = {};
-  const rest = Object.keys(obj).filter((k) => !order.includes(k)).sort(compareStrings);
+  const rest = Object.keys(obj)
+    .filter((k) => !order.includes(k))
+    .sort(compareStrings);
   for (const key of [...order.filter((k) => k in obj), ...rest]) {
     const value = obj[key];
     if (value === undefined) continue;
@@ -45,7 +40,9 @@ export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>): s
   const top = graph as unknown as Record<string, unknown>;
   const keys = [
     ...GRAPH_KEY_ORDER.filter((k) => top[k] !== undefined),
-    ...Object.keys(top).filter((k) => !(GRAPH_KEY_ORDER as readonly string[]).includes(k) && top[k] !== undefined).sort(compareStrings),
+    ...Object.keys(top)
+      .filter((k) => !(GRAPH_KEY_ORDER as readonly string[]).includes(k) && top[k] !== undefined)
+      .sort(compareStrings),
   ];
   for (const key of keys) {
     const value = top[key];

@@ -27,8 +27,7 @@ function rejectedPathFor(graphPath: string): string {
 }
 
 export type CommitResult =
-  | { status: 'current'; report: DoctorReport }
-  | { status: 'rejected'; rejectedPath: string; report?: DoctorReport; problem?: string };
+  { status: 'current'; report: DoctorReport } | { status: 'rejected'; rejectedPath: string; report?: DoctorReport; problem?: string };
 
 /**
  * Makes `graphText` the current graph if the doctor passes it, then writes the manifest.

@@ -60,7 +60,9 @@ export function loadGraphFile(file: string, opts: LoadOptions = {}): GraphLoad {
   if (!stat.isFile()) return degrade('UNREADABLE', REASONS.unparsable('the graph path is not a regular file'));
   const cap = opts.maxBytes !== undefined ? { bytes: opts.maxBytes, heapBound: false } : defaultMaxBytes();
   if (stat.size > cap.bytes) {
-    const why = cap.heapBound ? `more than this process's heap can index (a larger heap: NODE_OPTIONS=--max-old-space-size=<MB>)` : `more than kg loads`;
+    const why = cap.heapBound
+      ? `more than this process's heap can index (a larger heap: NODE_OPTIONS=--max-old-space-size=<MB>)`
+      : `more than kg loads`;
     return degrade('TOO_LARGE', REASONS.unparsable(`the file is ${mb(stat.size)}, over the ${mb(cap.bytes)} limit: ${why}`));
   }
   let bytes: Buffer | undefined;
@@ -69,7 +71,8 @@ export function loadGraphFile(file: string, opts: LoadOptions = {}): GraphLoad {
   } catch (e) {
     return degrade('UNREADABLE', REASONS.unparsable(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`));
   }
-  if (!bytes) return degrade('UNREADABLE', REASONS.unparsable('the file changed while it was being read (is a build writing it?); try again'));
+  if (!bytes)
+    return degrade('UNREADABLE', REASONS.unparsable('the file changed while it was being read (is a build writing it?); try again'));
   if (!isUtf8(bytes)) return degrade('UNPARSABLE', REASONS.unparsable('the file is not UTF-8 text'));
   return parseGraphText(bytes.toString('utf8'));
 }
@@ -115,7 +118,10 @@ export function checkGraph(value: unknown): GraphLoad {
   if (!Array.isArray(top.nodes) || !Array.isArray(top.edges)) return degrade('MISSING_ARRAYS', REASONS.missingArrays);
   if (!validator('first')(value)) {
     const v = schemaViolations(value);
-    const more = v.count > 1 ? ` (and ${v.count - 1} more schema violation${v.count === 2 ? '' : 's'}; kg doctor lists up to ${SCHEMA_SAMPLE_LIMIT})` : '';
+    const more =
+      v.count > 1
+        ? ` (and ${v.count - 1} more schema violation${v.count === 2 ? '' : 's'}; kg doctor lists up to ${SCHEMA_SAMPLE_LIMIT})`
+        : '';
     return degrade('INVALID', REASONS.unparsable(v.samples[0] + more));
   }
   return indexGraph(value as Graph);
@@ -148,7 +154,8 @@ export function schemaViolations(value: unknown): SchemaViolations {
     const best = mostTelling(errors ?? []);
     samples.push(describeError(best ? { ...best, instancePath: prefix + best.instancePath } : undefined, item, list));
   };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { count: 1, samples: ['the top level must be an object'] };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { count: 1, samples: ['the top level must be an object'] };
   const top = value as Record<string, unknown>;
   const shell: Record<string, unknown> = { ...top };
   for (const list of ['nodes', 'edges'] as const) if (Array.isArray(top[list])) shell[list] = [];
@@ -180,7 +187,9 @@ const compiled: { first?: ValidateFunction } = {};
 
 function validator(kind: 'first'): ValidateFunction {
   // Compiled once per process, on first use: loading the engine costs nothing until a graph is read.
-  compiled[kind] ??= new Ajv({ allErrors: false, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true }).compile(schema);
+  compiled[kind] ??= new Ajv({ allErrors: false, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true }).compile(
+    schema,
+  );
   return compiled[kind];
 }
 
@@ -209,11 +218,13 @@ function describeError(err: ErrorObject | undefined, item?: Record<string, unkno
   const where = err.instancePath === '' ? 'the top level' : err.instancePath;
   let what = '';
   if (list === 'nodes' && typeof item?.id === 'string') what = ` (node ${clip(item.id)})`;
-  if (list === 'edges' && typeof item?.source === 'string' && typeof item?.target === 'string') what = ` (edge ${clip(item.source)} -> ${clip(item.target)})`;
+  if (list === 'edges' && typeof item?.source === 'string' && typeof item?.target === 'string')
+    what = ` (edge ${clip(item.source)} -> ${clip(item.target)})`;
   const params = err.params as Record<string, unknown>;
   let detail = err.message ?? 'is invalid';
   if (err.keyword === 'enum' && Array.isArray(params.allowedValues)) detail = `must be one of ${params.allowedValues.join(', ')}`;
-  if (err.keyword === 'additionalProperties') detail = `has a field the format does not define: ${JSON.stringify(params.additionalProperty)}`;
+  if (err.keyword === 'additionalProperties')
+    detail = `has a field the format does not define: ${JSON.stringify(params.additionalProperty)}`;
   if (err.keyword === 'const') detail = `must be ${JSON.stringify(params.allowedValue)}`;
   if (err.keyword === 'not') detail = `breaks a rule of the format (${err.schemaPath})`;
   return `${where}${what} ${detail}`;

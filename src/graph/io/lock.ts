@@ -212,10 +212,16 @@ export async function acquireBuildLock(graphPath: string, options: LockOptions =
     if (!('heldBy' in got)) return got;
     const holder = got.heldBy;
     if (options.wait === false) {
-      throw new GraphError('BUILD_LOCKED', `another build is writing this graph (${describeHolder(holder)}); lock file ${lockPath}. Wait for it, or if no build is running, delete the lock file`);
+      throw new GraphError(
+        'BUILD_LOCKED',
+        `another build is writing this graph (${describeHolder(holder)}); lock file ${lockPath}. Wait for it, or if no build is running, delete the lock file`,
+      );
     }
     if (options.timeoutMs !== undefined && Date.now() - started > options.timeoutMs) {
-      throw new GraphError('BUILD_LOCKED', `gave up after ${Math.round(options.timeoutMs / 1000)} s waiting for another build (${describeHolder(holder)}); lock file ${lockPath}`);
+      throw new GraphError(
+        'BUILD_LOCKED',
+        `gave up after ${Math.round(options.timeoutMs / 1000)} s waiting for another build (${describeHolder(holder)}); lock file ${lockPath}`,
+      );
     }
     if (options.isCancelled?.()) throw new GraphError('CANCELLED', 'build cancelled while waiting for another build');
     if (!told) {

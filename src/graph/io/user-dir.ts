@@ -36,11 +36,18 @@ function ensurePrivateDir(dir: string): string {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new GraphError('WRITE_FAILED', `cannot create ${dir} for this user's build state: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      throw new GraphError(
+        'WRITE_FAILED',
+        `cannot create ${dir} for this user's build state: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      );
     }
   }
   const why = unsafeDirReason(dir);
-  if (why) throw new GraphError('WRITE_FAILED', `${dir} is not a folder only this user can enter (${why}); remove it, or set XDG_RUNTIME_DIR to a private folder`);
+  if (why)
+    throw new GraphError(
+      'WRITE_FAILED',
+      `${dir} is not a folder only this user can enter (${why}); remove it, or set XDG_RUNTIME_DIR to a private folder`,
+    );
   return dir;
 }
 

@@ -13,10 +13,22 @@ import type { IndexedGraph } from './indexed';
 import { callsLayerDegrade, rankOrDegrade } from './lookup';
 import { answered, type AffectedResult, type QueryOptions, type Unavailable } from './shapes';
 
-const CONSUMER_RELATIONS: ReadonlySet<string> = new Set(['calls', 'imports', 're-exports', 'references', 'extends', 'implements', 'inherits']);
+const CONSUMER_RELATIONS: ReadonlySet<string> = new Set([
+  'calls',
+  'imports',
+  're-exports',
+  'references',
+  'extends',
+  'implements',
+  'inherits',
+]);
 
 /** The consumers of `id` (proven and guessed, ranks), or why they cannot be known. */
-export function consumersOf(g: IndexedGraph, id: string, opts: QueryOptions | undefined): { r: number; proven: number[]; guessed: number[] } | Unavailable {
+export function consumersOf(
+  g: IndexedGraph,
+  id: string,
+  opts: QueryOptions | undefined,
+): { r: number; proven: number[]; guessed: number[] } | Unavailable {
   const r = rankOrDegrade(g, id, opts, false);
   if (typeof r !== 'number') return r;
   if (id.startsWith('sym:')) {

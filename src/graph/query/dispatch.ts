@@ -48,4 +48,3 @@ export function answerQuery(load: GraphLoad, request: QueryRequest, opts?: Query
       return queryWhy(g, request.id, opts);
   }
 }
-

@@ -9,7 +9,8 @@ import { answered, type GodNodesResult, type QueryOptions } from './shapes';
 export const DEFAULT_TOP = 10;
 
 export function queryGodNodes(g: IndexedGraph, top = DEFAULT_TOP, opts?: QueryOptions): GodNodesResult {
-  if (!Number.isSafeInteger(top) || top < 1) throw new GraphError('INVALID_ARGUMENT', `top must be a whole number, at least 1 (got ${top})`);
+  if (!Number.isSafeInteger(top) || top < 1)
+    throw new GraphError('INVALID_ARGUMENT', `top must be a whole number, at least 1 (got ${top})`);
   const godNodes: Array<{ id: string; degree: number }> = [];
   const n = Math.min(top, g.byDegree.length);
   for (let i = 0; i < n; i++) {

@@ -35,7 +35,12 @@ function foldEscapes(id: string): string {
  * The rank of `id`, or the degrade that explains why there is none. `unresolved:` targets are
  * names, not nodes: only the queries that walk the edge set (neighbors, path) accept them.
  */
-export function rankOrDegrade(g: IndexedGraph, id: string, opts: QueryOptions | undefined, acceptUnresolved: boolean): number | Unavailable {
+export function rankOrDegrade(
+  g: IndexedGraph,
+  id: string,
+  opts: QueryOptions | undefined,
+  acceptUnresolved: boolean,
+): number | Unavailable {
   const r = g.rankOf.get(id);
   if (r === undefined) return unavailable('UNKNOWN_NODE', REASONS.unknownNode(id), opts, suggestionsFor(g, id));
   if (!acceptUnresolved && isUnresolvedRank(g, r)) return unavailable('UNKNOWN_NODE', REASONS.notANode(id), opts);

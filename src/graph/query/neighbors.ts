@@ -16,7 +16,8 @@ import { answered, type EdgeRef, type NeighborsResult, type QueryOptions } from 
 export const DEFAULT_BUDGET = 40;
 
 export function queryNeighbors(g: IndexedGraph, id: string, budget = DEFAULT_BUDGET, opts?: QueryOptions): NeighborsResult {
-  if (!Number.isSafeInteger(budget) || budget < 1) throw new GraphError('INVALID_ARGUMENT', `budget must be a whole number of nodes, at least 1 (got ${budget})`);
+  if (!Number.isSafeInteger(budget) || budget < 1)
+    throw new GraphError('INVALID_ARGUMENT', `budget must be a whole number of nodes, at least 1 (got ${budget})`);
   const start = rankOrDegrade(g, id, opts, true);
   if (typeof start !== 'number') return start;
   const order: number[] = [start];
@@ -54,6 +55,9 @@ function edgesAmong(g: IndexedGraph, ranks: readonly number[]): EdgeRef[] {
       if (inSet.has(g.edgeTarget[e])) found.push(e);
     }
   }
-  found.sort((a, b) => g.edgeSource[a] - g.edgeSource[b] || g.edgeTarget[a] - g.edgeTarget[b] || compareStrings(g.edgeRelation[a], g.edgeRelation[b]));
+  found.sort(
+    (a, b) =>
+      g.edgeSource[a] - g.edgeSource[b] || g.edgeTarget[a] - g.edgeTarget[b] || compareStrings(g.edgeRelation[a], g.edgeRelation[b]),
+  );
   return found.map((e) => edgeRef(g, e));
 }

@@ -38,7 +38,8 @@ export const REASONS = {
   unsupportedVersion: (found: string) => `unsupported schemaVersion: ${found} (this kg reads schemaVersion 1)`,
   callsLayerMissing: 'calls layer not built in this projection',
   unknownNode: (id: string) => `unknown node: ${id}`,
-  notANode: (id: string) => `not a node: ${id} is an unresolved call target (a name the resolver could not place); "neighbors" lists the symbols that call it`,
+  notANode: (id: string) =>
+    `not a node: ${id} is an unresolved call target (a name the resolver could not place); "neighbors" lists the symbols that call it`,
 } as const;
 
 export interface Unavailable {
@@ -162,7 +163,8 @@ export type PathResult = PathAnswer | Unavailable;
 export type GodNodesResult = GodNodesAnswer | Unavailable;
 export type QueryIdsResult = QueryIdsAnswer | Unavailable;
 export type WhyResult = WhyAnswer | Unavailable;
-export type QueryResult = CallersResult | AffectedResult | ImpactResult | NeighborsResult | PathResult | GodNodesResult | QueryIdsResult | WhyResult;
+export type QueryResult =
+  CallersResult | AffectedResult | ImpactResult | NeighborsResult | PathResult | GodNodesResult | QueryIdsResult | WhyResult;
 
 /** The result with `stale`/`changedFiles` added when the caller knows them. */
 export function withStaleness<T extends object>(result: T, opts: QueryOptions | undefined): T {

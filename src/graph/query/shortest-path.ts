@@ -47,7 +47,15 @@ class Scratch {
   readonly sLayer: Int32Array;
   sGen = 0;
   constructor(n: number) {
-    const side = (): Side => ({ origin: -1, gen: 0, mark: new Int32Array(n), dist: new Int32Array(n), queue: new Int32Array(n), tail: 0, levels: [] });
+    const side = (): Side => ({
+      origin: -1,
+      gen: 0,
+      mark: new Int32Array(n),
+      dist: new Int32Array(n),
+      queue: new Int32Array(n),
+      tail: 0,
+      levels: [],
+    });
     this.forward = side();
     this.backward = side();
     this.sMark = new Int32Array(n);

@@ -71,7 +71,10 @@ export function queryWhy(g: IndexedGraph, id: string, opts?: QueryOptions): WhyR
   const file = fileOfId(id);
   const fr = file !== undefined && !id.startsWith('file:') ? g.rankOf.get(fileId(file)) : undefined;
   const ofFile = fr !== undefined ? citing(g, fr) : { notes: [], records: [] };
-  return answered({ id, notes: own.notes, records: own.records, cited: cited(g, r), fileNotes: ofFile.notes, fileRecords: ofFile.records }, opts);
+  return answered(
+    { id, notes: own.notes, records: own.records, cited: cited(g, r), fileNotes: ofFile.notes, fileRecords: ofFile.records },
+    opts,
+  );
 }
 
 /**

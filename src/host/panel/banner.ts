@@ -10,11 +10,23 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 export function bannerFor(s: FolderGraphState | undefined): Banner | null {
-  if (!s) return { kind: 'no-folder', reason: 'Open a folder (or a workspace) to build and explore its knowledge graph.', actions: [], blocking: true };
+  if (!s)
+    return {
+      kind: 'no-folder',
+      reason: 'Open a folder (or a workspace) to build and explore its knowledge graph.',
+      actions: [],
+      blocking: true,
+    };
   const progress = s.building ? `${s.building.phase}${s.building.total ? ` ${s.building.done}/${s.building.total}` : ''}` : '';
   switch (s.kind) {
     case 'absent':
-      if (s.building) return { kind: 'building', reason: `building the first graph of ${s.folderName} (${progress})…`, actions: ['showLog'], blocking: true };
+      if (s.building)
+        return {
+          kind: 'building',
+          reason: `building the first graph of ${s.folderName} (${progress})…`,
+          actions: ['showLog'],
+          blocking: true,
+        };
       return { kind: 'absent', reason: s.reason ?? `${s.folderName} has no knowledge graph yet.`, actions: ['build'], blocking: true };
     case 'loading':
       return { kind: 'loading', reason: `reading the graph of ${s.folderName}…`, actions: [], blocking: true };
@@ -23,18 +35,30 @@ export function bannerFor(s: FolderGraphState | undefined): Banner | null {
     case 'ready':
       break;
   }
-  if (s.building) return { kind: 'building', reason: `a build is running (${progress}); the graph shown is the previous one.`, actions: ['showLog'], blocking: false };
+  if (s.building)
+    return {
+      kind: 'building',
+      reason: `a build is running (${progress}); the graph shown is the previous one.`,
+      actions: ['showLog'],
+      blocking: false,
+    };
   if (!s.callsLayer) {
     return {
       kind: 'calls-missing',
-      reason: 'the graph was built without the calls layer (--extract-only): calls are not in it, so neighbourhoods and paths leave them out.',
+      reason:
+        'the graph was built without the calls layer (--extract-only): calls are not in it, so neighbourhoods and paths leave them out.',
       actions: ['rebuild'],
       blocking: false,
     };
   }
   if (s.staleFiles.length > 0) {
     const names = s.staleFiles.slice(0, 3).join(', ') + (s.staleFiles.length > 3 ? ', …' : '');
-    return { kind: 'stale', reason: `${plural(s.staleFiles.length, 'file')} changed since it was built (${names}).`, actions: ['build', 'showLog'], blocking: false };
+    return {
+      kind: 'stale',
+      reason: `${plural(s.staleFiles.length, 'file')} changed since it was built (${names}).`,
+      actions: ['build', 'showLog'],
+      blocking: false,
+    };
   }
   return null;
 }

@@ -73,7 +73,14 @@ export class WebviewConnection implements vscode.Disposable {
   sendStatus(): void {
     const state = this.folder ? this.deps.access.state(this.folder) : undefined;
     const { nodeCap, budget } = this.deps.settings(this.folder);
-    this.post({ type: 'status', banner: bannerFor(state), summary: summaryOf(state), nodeCap, budget, ...(this.folder ? { folder: this.folder } : {}) });
+    this.post({
+      type: 'status',
+      banner: bannerFor(state),
+      summary: summaryOf(state),
+      nodeCap,
+      budget,
+      ...(this.folder ? { folder: this.folder } : {}),
+    });
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -87,7 +94,13 @@ export class WebviewConnection implements vscode.Disposable {
       await this.handle(m);
     } catch (e) {
       this.deps.log.error(`${this.name}: ${m.type} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      if ('requestId' in m) this.post({ type: 'unavailable', requestId: m.requestId, reason: `the request failed: ${e instanceof Error ? e.message : String(e)} (see the log)`, suggestions: [] });
+      if ('requestId' in m)
+        this.post({
+          type: 'unavailable',
+          requestId: m.requestId,
+          reason: `the request failed: ${e instanceof Error ? e.message : String(e)} (see the log)`,
+          suggestions: [],
+        });
     }
   }
 
@@ -135,7 +148,11 @@ export class WebviewConnection implements vscode.Disposable {
       case 'suggest': {
         const folder = this.folder;
         const state = folder ? access.state(folder) : undefined;
-        this.post(folder && state?.kind === 'ready' ? await suggestionsMessage(access, folder, m.requestId, m.text) : { type: 'suggestions', requestId: m.requestId, items: [] });
+        this.post(
+          folder && state?.kind === 'ready'
+            ? await suggestionsMessage(access, folder, m.requestId, m.text)
+            : { type: 'suggestions', requestId: m.requestId, items: [] },
+        );
         return;
       }
       case 'open':

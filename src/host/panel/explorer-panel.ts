@@ -73,7 +73,12 @@ export class ExplorerPanels implements vscode.Disposable {
   /** Opens (or reveals) the explorer on a folder and, when given, shows a neighbourhood or path. */
   show(folder: string | undefined, request?: ShowRequest): void {
     if (!this.panel) {
-      const panel = vscode.window.createWebviewPanel(EXPLORER_VIEW_TYPE, 'Graph Explorer', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, webviewOptions(this.extensionUri));
+      const panel = vscode.window.createWebviewPanel(
+        EXPLORER_VIEW_TYPE,
+        'Graph Explorer',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+        webviewOptions(this.extensionUri),
+      );
       this.adopt(panel, folder);
     } else {
       this.panel.reveal(undefined, false);

@@ -29,10 +29,22 @@ function isUnavailable(r: QueryResult): r is Unavailable {
 }
 
 async function unavailableMessage(access: GraphAccess, folder: string, requestId: number, r: Unavailable): Promise<HostMessage> {
-  return { type: 'unavailable', requestId, reason: r.reason, suggestions: await nodeViews(access, folder, (r.suggestions ?? []).slice(0, 10)) };
+  return {
+    type: 'unavailable',
+    requestId,
+    reason: r.reason,
+    suggestions: await nodeViews(access, folder, (r.suggestions ?? []).slice(0, 10)),
+  };
 }
 
-export async function neighborhoodMessage(access: GraphAccess, folder: string, requestId: number, id: string, budget: number, expand: boolean): Promise<HostMessage> {
+export async function neighborhoodMessage(
+  access: GraphAccess,
+  folder: string,
+  requestId: number,
+  id: string,
+  budget: number,
+  expand: boolean,
+): Promise<HostMessage> {
   const r = await access.ask(folder, { query: 'neighbors', id, budget });
   if (isUnavailable(r)) return unavailableMessage(access, folder, requestId, r);
   const a = r as NeighborsAnswer;
@@ -71,7 +83,13 @@ async function resolveEnd(access: GraphAccess, folder: string, text: string): Pr
   return named.length === 1 ? named[0] : text;
 }
 
-export async function pathMessage(access: GraphAccess, folder: string, requestId: number, fromText: string, toText: string): Promise<HostMessage> {
+export async function pathMessage(
+  access: GraphAccess,
+  folder: string,
+  requestId: number,
+  fromText: string,
+  toText: string,
+): Promise<HostMessage> {
   const from = await resolveEnd(access, folder, fromText);
   const to = await resolveEnd(access, folder, toText);
   const r = await access.ask(folder, { query: 'path', from, to });
@@ -99,7 +117,10 @@ export async function detailsMessage(access: GraphAccess, folder: string, reques
   const ids = [...new Set([...d.callers, ...d.candidates, ...d.callees].map((c) => c.id).concat(d.citedBy))];
   const views = new Map((await nodeViews(access, folder, ids)).map((v) => [v.id, v]));
   const call = (c: CallSite): CallView => ({
-    node: c.confidence === 'UNRESOLVED' && c.name ? { id: c.id, label: c.name, kind: 'unresolved' } : (views.get(c.id) ?? nodeView(c.id, undefined)),
+    node:
+      c.confidence === 'UNRESOLVED' && c.name
+        ? { id: c.id, label: c.name, kind: 'unresolved' }
+        : (views.get(c.id) ?? nodeView(c.id, undefined)),
     confidence: c.confidence,
     ...(c.evidence ? { at: `${c.evidence.file}:${c.evidence.line}` } : {}),
     ...(c.reason ? { reason: c.reason } : {}),
@@ -133,6 +154,8 @@ export async function suggestionsMessage(access: GraphAccess, folder: string, re
   const rank = (v: NodeView) => (v.id.startsWith('sym:') ? 0 : (KIND_RANK[v.kind] ?? 3));
   const lower = text.toLowerCase();
   const exact = (v: NodeView) => (v.label.toLowerCase() === lower ? 0 : 1);
-  views.sort((a, b) => rank(a) - rank(b) || exact(a) - exact(b) || a.label.length - b.label.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  views.sort(
+    (a, b) => rank(a) - rank(b) || exact(a) - exact(b) || a.label.length - b.label.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   return { type: 'suggestions', requestId, items: views.slice(0, 30) };
 }

@@ -50,7 +50,12 @@ function folderFromArg(access: GraphAccess, arg: unknown): string | undefined {
   return undefined;
 }
 
-export function registerGraphViews(context: vscode.ExtensionContext, access: GraphAccess, log: vscode.LogOutputChannel, actions: ViewActions): GraphViewsApi {
+export function registerGraphViews(
+  context: vscode.ExtensionContext,
+  access: GraphAccess,
+  log: vscode.LogOutputChannel,
+  actions: ViewActions,
+): GraphViewsApi {
   const pickFolder = (): string | undefined => {
     const editor = vscode.window.activeTextEditor;
     const fromEditor = editor ? access.folderOf(editor.document.uri) : undefined;
@@ -62,7 +67,11 @@ export function registerGraphViews(context: vscode.ExtensionContext, access: Gra
   const open = async (folder: string, id: string): Promise<void> => {
     const [node] = await access.nodes(folder, [id]);
     if (!node) {
-      void vscode.window.showInformationMessage(id.startsWith('unresolved:') ? `${id.slice('unresolved:'.length)} is an unresolved name: there is no declaration to open.` : `The graph holds no node ${id}.`);
+      void vscode.window.showInformationMessage(
+        id.startsWith('unresolved:')
+          ? `${id.slice('unresolved:'.length)} is an unresolved name: there is no declaration to open.`
+          : `The graph holds no node ${id}.`,
+      );
       return;
     }
     // locationOf refuses a file outside the workspace folder (ADR 31's rule), so nothing else opens.
@@ -104,7 +113,9 @@ export function registerGraphViews(context: vscode.ExtensionContext, access: Gra
   const explore = async (arg?: unknown, folderArg?: unknown, required = true): Promise<void> => {
     const t = await target(arg, folderArg);
     if (!t.id && required) {
-      void vscode.window.showInformationMessage('Place the cursor in a function, class or method (or pick a node in the God Nodes tree) to explore its neighbours.');
+      void vscode.window.showInformationMessage(
+        'Place the cursor in a function, class or method (or pick a node in the God Nodes tree) to explore its neighbours.',
+      );
       return;
     }
     const request: ShowRequest | undefined = t.id ? { mode: 'neighbors', id: t.id } : undefined;
@@ -131,10 +142,16 @@ export function registerGraphViews(context: vscode.ExtensionContext, access: Gra
   context.subscriptions.push(
     explorer,
     pathFinder,
-    vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.openExplorer, (arg?: unknown, folderArg?: unknown) => explore(arg, folderArg, false)),
-    vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.exploreNeighbors, (arg?: unknown, folderArg?: unknown) => explore(arg, folderArg, true)),
+    vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.openExplorer, (arg?: unknown, folderArg?: unknown) =>
+      explore(arg, folderArg, false),
+    ),
+    vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.exploreNeighbors, (arg?: unknown, folderArg?: unknown) =>
+      explore(arg, folderArg, true),
+    ),
     vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.findPath, (from?: unknown, to?: unknown) => findPath(undefined, from, to)),
-    vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.findPathFrom, (arg?: unknown, folderArg?: unknown) => findPath('from', arg, folderArg)),
+    vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.findPathFrom, (arg?: unknown, folderArg?: unknown) =>
+      findPath('from', arg, folderArg),
+    ),
     vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.findPathTo, (arg?: unknown, folderArg?: unknown) => findPath('to', arg, folderArg)),
     vscode.commands.registerCommand(GRAPH_VIEW_COMMANDS.explorerDrawn, () => explorer.drawn),
   );

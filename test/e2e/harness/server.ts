@@ -46,7 +46,13 @@ function serverEnv(stateDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Proc
   fs.mkdirSync(tmp, { recursive: true });
   // code-server writes its config and logs under XDG dirs, VS Code its IPC sockets under TMPDIR:
   // keep all of it inside the run's state directory.
-  return { ...process.env, ...extra, XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'), XDG_DATA_HOME: path.join(stateDir, 'xdg-data'), TMPDIR: tmp };
+  return {
+    ...process.env,
+    ...extra,
+    XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'),
+    XDG_DATA_HOME: path.join(stateDir, 'xdg-data'),
+    TMPDIR: tmp,
+  };
 }
 
 function csArgs(p: ServerPaths): string[] {
@@ -69,9 +75,7 @@ export function installVsix(p: ServerPaths, vsix: string, extensionId: string): 
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   fs.writeFileSync(path.join(p.stateDir, 'install-extension.log'), out);
   if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (${r.status ?? r.signal}):\n${out}`);
-  const dir = fs
-    .readdirSync(path.join(p.stateDir, 'extensions'))
-    .find((d) => d.toLowerCase().startsWith(extensionId.toLowerCase() + '-'));
+  const dir = fs.readdirSync(path.join(p.stateDir, 'extensions')).find((d) => d.toLowerCase().startsWith(extensionId.toLowerCase() + '-'));
   if (!dir) throw new Error(`after installing ${vsix}, no ${extensionId}-* folder is in the extensions directory:\n${out}`);
   return path.join(p.stateDir, 'extensions', dir);
 }
@@ -95,8 +99,18 @@ export async function startServer(p: ServerPaths, folder: string, port = 0, env:
   writeUserSettings(p.stateDir);
   const logFile = path.join(p.stateDir, 'server.log');
   const fd = fs.openSync(logFile, 'w');
-  const args = [...csArgs(p), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override', folder];
+  const args = [
+    ...csArgs(p),
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    folder,
+  ];
   // detached: the child calls setsid(), so its pid is the id of a new process group that every
   // process it starts inherits.
   const child = spawn(nodeFor(p.csDir), args, { env: serverEnv(p.stateDir, env), stdio: ['ignore', fd, fd], detached: true });

@@ -200,7 +200,12 @@ export class Workbench {
   async clickNotificationButton(text: string | RegExp, button: string): Promise<void> {
     const item = this.page.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
     await item.hover();
-    await item.locator(`.monaco-button, .action-label`).filter({ hasText: button }).or(item.locator(`.action-label[aria-label="${button}"]`)).first().click();
+    await item
+      .locator(`.monaco-button, .action-label`)
+      .filter({ hasText: button })
+      .or(item.locator(`.action-label[aria-label="${button}"]`))
+      .first()
+      .click();
   }
 
   /** Opens a file through Quick Open and waits for its editor to show text. */
@@ -208,7 +213,10 @@ export class Workbench {
     await this.page.keyboard.press('Control+P');
     await this.quickInput().waitFor({ state: 'visible', timeout: 15_000 });
     await this.quickInput().fill(relativePath);
-    await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(relativePath) }).first().waitFor({ timeout: 15_000 });
+    await this.page
+      .locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(relativePath) })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');
     await this.page.locator('.tabs-container .tab', { hasText: path.basename(relativePath) }).waitFor({ timeout: 15_000 });
     await this.page.locator('.monaco-editor .view-lines', { hasText: expectText }).first().waitFor({ timeout: 15_000 });
@@ -245,7 +253,9 @@ export class Workbench {
     await row.waitFor({ timeout: 15_000 });
     await row.click();
     await this.quickInput().waitFor({ state: 'hidden', timeout: 15_000 });
-    const pane = this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: new RegExp(`^${escapeRegExp(title)}`, 'i') }) }).first();
+    const pane = this.page
+      .locator('.pane', { has: this.page.locator('.pane-header', { hasText: new RegExp(`^${escapeRegExp(title)}`, 'i') }) })
+      .first();
     await pane.waitFor({ timeout: 15_000 });
     return pane;
   }

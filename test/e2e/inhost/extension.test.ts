@@ -31,7 +31,9 @@ describe('Knowledge Graph in the extension host', () => {
   });
 
   after(async () => {
-    await vscode.workspace.getConfiguration('knowledgeGraph', folder().uri).update('graphPath', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    await vscode.workspace
+      .getConfiguration('knowledgeGraph', folder().uri)
+      .update('graphPath', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
   });
 
   it('activates with an API and registers its commands', async () => {
@@ -66,7 +68,9 @@ describe('Knowledge Graph in the extension host', () => {
 
   it('a graphPath setting that leaves the folder is refused and nothing is written', async () => {
     const before = fs.readFileSync(graphFile, 'utf8');
-    await vscode.workspace.getConfiguration('knowledgeGraph', folder().uri).update('graphPath', '../outside/graph.json', vscode.ConfigurationTarget.WorkspaceFolder);
+    await vscode.workspace
+      .getConfiguration('knowledgeGraph', folder().uri)
+      .update('graphPath', '../outside/graph.json', vscode.ConfigurationTarget.WorkspaceFolder);
     const where = api.graphPath(folder().uri);
     assert.equal(where.ok, false);
     const outcome = await api.build(folder().uri);
@@ -74,16 +78,27 @@ describe('Knowledge Graph in the extension host', () => {
     assert.ok(outcome.kind === 'failed' && outcome.code === 'BAD_GRAPH_PATH', JSON.stringify(outcome));
     assert.ok(!fs.existsSync(path.join(folder().uri.fsPath, '..', 'outside')));
     assert.equal(fs.readFileSync(graphFile, 'utf8'), before);
-    await vscode.workspace.getConfiguration('knowledgeGraph', folder().uri).update('graphPath', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    await vscode.workspace
+      .getConfiguration('knowledgeGraph', folder().uri)
+      .update('graphPath', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
   });
 
   it('a graphPath setting inside the folder is where the graph goes', async () => {
-    await vscode.workspace.getConfiguration('knowledgeGraph', folder().uri).update('graphPath', 'out/kg/graph.json', vscode.ConfigurationTarget.WorkspaceFolder);
+    await vscode.workspace
+      .getConfiguration('knowledgeGraph', folder().uri)
+      .update('graphPath', 'out/kg/graph.json', vscode.ConfigurationTarget.WorkspaceFolder);
     const outcome = await api.build(folder().uri);
     const target = path.join(folder().uri.fsPath, 'out', 'kg', 'graph.json');
     assert.equal(outcome.kind, 'built', JSON.stringify(outcome));
-    assert.deepEqual(readGraph(target).nodes.map((n) => n.id).sort(), BASIC_NODE_IDS);
-    await vscode.workspace.getConfiguration('knowledgeGraph', folder().uri).update('graphPath', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    assert.deepEqual(
+      readGraph(target)
+        .nodes.map((n) => n.id)
+        .sort(),
+      BASIC_NODE_IDS,
+    );
+    await vscode.workspace
+      .getConfiguration('knowledgeGraph', folder().uri)
+      .update('graphPath', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
   });
 
   it('a broken tsconfig fails with the reason and leaves the previous graph byte for byte', async () => {

@@ -54,7 +54,10 @@ describe('callers lenses, the status bar and the graph states', () => {
 
   const state = (): FolderGraphState => api.graph.state(folder().uri.toString()) as FolderGraphState;
   const kg = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', KG_SERVER: 'off' } });
+    const r = spawnSync(process.execPath, [cli, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', KG_SERVER: 'off' },
+    });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const callers = (id: string): { callers: string[]; candidates: string[] } => JSON.parse(kg('callers', id, '--graph', graphFile).stdout);
@@ -129,7 +132,9 @@ describe('callers lenses, the status bar and the graph states', () => {
   it('the status bar gives the size; god nodes are the CLI`s, in its order', async () => {
     const s = state();
     assert.equal(api.statusText, `$(type-hierarchy) ${s.nodes} nodes · ${s.edges} edges`);
-    const cliTop = JSON.parse(kg('god-nodes', '--top', '25', '--graph', graphFile).stdout) as { godNodes: Array<{ id: string; degree: number }> };
+    const cliTop = JSON.parse(kg('god-nodes', '--top', '25', '--graph', graphFile).stdout) as {
+      godNodes: Array<{ id: string; degree: number }>;
+    };
     const ours = await api.graph.ask(folder().uri.toString(), { query: 'god-nodes', top: 25 });
     assert.ok(ours.available && 'godNodes' in ours);
     assert.deepEqual(ours.godNodes, cliTop.godNodes);
@@ -149,14 +154,18 @@ describe('callers lenses, the status bar and the graph states', () => {
     assert.equal(api.statusText, '$(warning) KG: stale: 1 file');
     // Saved: the disk now differs from the manifest, so it stays stale.
     await doc.save();
-    await waitFor('the manifest`s verdict', async () => ((await api.settledStates())[0].staleFiles.includes('src/lenses/shapes.ts') ? true : undefined));
+    await waitFor('the manifest`s verdict', async () =>
+      (await api.settledStates())[0].staleFiles.includes('src/lenses/shapes.ts') ? true : undefined,
+    );
     // Other files keep their numbers.
     assert.equal((await lensTitles('src/lenses/draw.ts')).get(3)?.title, '1 caller');
     // Put back as built: fresh again.
     fs.cpSync(path.join(LENSES_FIXTURE, 'shapes.ts'), uri.fsPath);
     await waitFor('fresh again', async () => {
       const s = (await api.settledStates())[0];
-      return s.staleFiles.length === 0 && !vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.isDirty ? true : undefined;
+      return s.staleFiles.length === 0 && !vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.isDirty
+        ? true
+        : undefined;
     });
     assert.equal((await lensTitles('src/lenses/shapes.ts')).get(4)?.title, '1 caller · +1 candidate');
   });
@@ -181,7 +190,10 @@ describe('callers lenses, the status bar and the graph states', () => {
       await waitFor('ready without calls', () => (state().kind === 'ready' && !state().callsLayer ? true : undefined));
       assert.equal(api.statusText, '$(warning) KG: no calls layer');
       const titles = await lensTitles('src/lenses/shapes.ts');
-      assert.deepEqual([...titles.entries()], [[1, { title: 'callers: the graph was built without its calls layer — Rebuild', command: 'knowledgeGraph.rebuild' }]]);
+      assert.deepEqual(
+        [...titles.entries()],
+        [[1, { title: 'callers: the graph was built without its calls layer — Rebuild', command: 'knowledgeGraph.rebuild' }]],
+      );
     } finally {
       const outcome = await api.build(folder().uri);
       assert.equal(outcome.kind, 'built');
@@ -190,11 +202,18 @@ describe('callers lenses, the status bar and the graph states', () => {
   });
 
   it('a graph written by the CLI in a terminal is picked up without a reload of the window', async () => {
-    fs.writeFileSync(path.join(folder().uri.fsPath, 'src', 'lenses', 'more.ts'), "import { unused } from './shapes';\nexport function caller(): void {\n  unused();\n}\n");
-    await waitFor('stale: more.ts added', async () => ((await api.settledStates())[0].staleFiles.includes('src/lenses/more.ts') ? true : undefined));
+    fs.writeFileSync(
+      path.join(folder().uri.fsPath, 'src', 'lenses', 'more.ts'),
+      "import { unused } from './shapes';\nexport function caller(): void {\n  unused();\n}\n",
+    );
+    await waitFor('stale: more.ts added', async () =>
+      (await api.settledStates())[0].staleFiles.includes('src/lenses/more.ts') ? true : undefined,
+    );
     const r = kg('build', '--apply', '--root', folder().uri.fsPath, '--out', graphFile);
     assert.equal(r.status, 0, r.stderr);
-    await waitFor('unused has a caller now', async () => ((await lensTitles('src/lenses/shapes.ts')).get(13)?.title === '1 caller' ? true : undefined));
+    await waitFor('unused has a caller now', async () =>
+      (await lensTitles('src/lenses/shapes.ts')).get(13)?.title === '1 caller' ? true : undefined,
+    );
     assert.deepEqual((await api.settledStates())[0].staleFiles, []);
   });
 

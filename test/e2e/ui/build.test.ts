@@ -43,40 +43,56 @@ describe('the extension in the editor', () => {
   });
   after(async () => wb?.close());
 
-  itInEditor('activates without an error notification and logs its activation', () => wb, async () => {
-    await wb.runCommand('Knowledge Graph: Show Log');
-    await wb.page.locator('.part.panel .view-lines', { hasText: /Knowledge\sGraph\s\d+\.\d+\.\d+\sactivated/ /* \s: the editor renders spaces as U+00A0 */ }).waitFor({ timeout: 30_000 });
-    await wb.screenshot('log-channel-after-activation');
-    const errors = (await wb.allNotifications()).filter((n) => n.severity === 'error');
-    assert.deepEqual(errors, []);
-    const logs = extensionHostLogs();
-    assert.ok(logs.length > 0, 'code-server wrote an extension host log');
-    const failures = logs
-      .flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'))
-      .filter((l) => l.toLowerCase().includes(EXTENSION_ID) && /\b(error|failed)\b/i.test(l));
-    assert.deepEqual(failures, []);
-  });
+  itInEditor(
+    'activates without an error notification and logs its activation',
+    () => wb,
+    async () => {
+      await wb.runCommand('Knowledge Graph: Show Log');
+      await wb.page
+        .locator('.part.panel .view-lines', {
+          hasText: /Knowledge\sGraph\s\d+\.\d+\.\d+\sactivated/ /* \s: the editor renders spaces as U+00A0 */,
+        })
+        .waitFor({ timeout: 30_000 });
+      await wb.screenshot('log-channel-after-activation');
+      const errors = (await wb.allNotifications()).filter((n) => n.severity === 'error');
+      assert.deepEqual(errors, []);
+      const logs = extensionHostLogs();
+      assert.ok(logs.length > 0, 'code-server wrote an extension host log');
+      const failures = logs
+        .flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'))
+        .filter((l) => l.toLowerCase().includes(EXTENSION_ID) && /\b(error|failed)\b/i.test(l));
+      assert.deepEqual(failures, []);
+    },
+  );
 
-  itInEditor('lists its commands in the palette', () => wb, async () => {
-    const entries = await wb.paletteEntries('Knowledge Graph');
-    await wb.screenshot('palette');
-    await wb.closePalette();
-    assert.ok(entries.includes(BUILD_TITLE), JSON.stringify(entries));
-    assert.ok(entries.includes('Knowledge Graph: Show Log'), JSON.stringify(entries));
-  });
+  itInEditor(
+    'lists its commands in the palette',
+    () => wb,
+    async () => {
+      const entries = await wb.paletteEntries('Knowledge Graph');
+      await wb.screenshot('palette');
+      await wb.closePalette();
+      assert.ok(entries.includes(BUILD_TITLE), JSON.stringify(entries));
+      assert.ok(entries.includes('Knowledge Graph: Show Log'), JSON.stringify(entries));
+    },
+  );
 
-  itInEditor('builds the workspace: graph.json holds every declared node, the summary says so', () => wb, async () => {
-    assert.ok(!fs.existsSync(graphFile(ws)));
-    await wb.runCommand(BUILD_TITLE);
-    const note = await wb.waitForNotification(/built ".*": \d+ nodes/);
-    await wb.screenshot('build-summary');
-    const graph = JSON.parse(fs.readFileSync(graphFile(ws), 'utf8'));
-    assertValidGraph(graph);
-    assert.deepEqual(graph.nodes.map((n: { id: string }) => n.id).sort(), BASIC_NODE_IDS);
-    assert.equal(note.severity, 'info');
-    const expected = `built "${path.basename(ws)}": ${BASIC_NODE_IDS.length} nodes, ${graph.edges.length} edges, layers ${graph.layers.join(', ')}, 0 files skipped`;
-    assert.ok(note.message.includes(expected), `${JSON.stringify(note.message)} should include ${JSON.stringify(expected)}`);
-  });
+  itInEditor(
+    'builds the workspace: graph.json holds every declared node, the summary says so',
+    () => wb,
+    async () => {
+      assert.ok(!fs.existsSync(graphFile(ws)));
+      await wb.runCommand(BUILD_TITLE);
+      const note = await wb.waitForNotification(/built ".*": \d+ nodes/);
+      await wb.screenshot('build-summary');
+      const graph = JSON.parse(fs.readFileSync(graphFile(ws), 'utf8'));
+      assertValidGraph(graph);
+      assert.deepEqual(graph.nodes.map((n: { id: string }) => n.id).sort(), BASIC_NODE_IDS);
+      assert.equal(note.severity, 'info');
+      const expected = `built "${path.basename(ws)}": ${BASIC_NODE_IDS.length} nodes, ${graph.edges.length} edges, layers ${graph.layers.join(', ')}, 0 files skipped`;
+      assert.ok(note.message.includes(expected), `${JSON.stringify(note.message)} should include ${JSON.stringify(expected)}`);
+    },
+  );
 });
 
 describe('a failed build', () => {
@@ -94,16 +110,20 @@ describe('a failed build', () => {
   });
   after(async () => wb?.close());
 
-  itInEditor('on a broken tsconfig shows why and leaves the previous graph byte for byte', () => wb, async () => {
-    const before = fs.readFileSync(graphFile(ws));
-    await wb.runCommand(BUILD_TITLE);
-    const note = await wb.waitForNotification(/failed/);
-    await wb.screenshot('broken-tsconfig-error');
-    assert.equal(note.severity, 'error');
-    assert.match(note.message, /tsconfig\.json:1:\d+: cannot parse/);
-    assert.match(note.message, /previous graph is unchanged/);
-    assert.deepEqual(fs.readFileSync(graphFile(ws)), before);
-  });
+  itInEditor(
+    'on a broken tsconfig shows why and leaves the previous graph byte for byte',
+    () => wb,
+    async () => {
+      const before = fs.readFileSync(graphFile(ws));
+      await wb.runCommand(BUILD_TITLE);
+      const note = await wb.waitForNotification(/failed/);
+      await wb.screenshot('broken-tsconfig-error');
+      assert.equal(note.severity, 'error');
+      assert.match(note.message, /tsconfig\.json:1:\d+: cannot parse/);
+      assert.match(note.message, /previous graph is unchanged/);
+      assert.deepEqual(fs.readFileSync(graphFile(ws)), before);
+    },
+  );
 });
 
 describe('a cancelled build', () => {
@@ -127,16 +147,23 @@ describe('a cancelled build', () => {
   });
   after(async () => wb?.close());
 
-  itInEditor('Cancel stops the build process and leaves the previous graph', () => wb, async () => {
-    await wb.runCommand(BUILD_TITLE);
-    // The child process is running and reporting file counts: cancel now.
-    await wb.notification(/building ".*": (extract|resolve): \d+ of 5003 files/).first().waitFor({ timeout: 60_000 });
-    await wb.screenshot('build-progress');
-    await wb.clickNotificationButton(/building/, 'Cancel');
-    const note = await wb.waitForNotification(/cancelled/);
-    await wb.screenshot('build-cancelled');
-    assert.match(note.message, /previous graph is unchanged/);
-    assert.equal(fs.readFileSync(graphFile(ws), 'utf8'), 'the previous graph\n');
-    assert.deepEqual(buildProcessesOf(ws), [], 'no build process is left');
-  });
+  itInEditor(
+    'Cancel stops the build process and leaves the previous graph',
+    () => wb,
+    async () => {
+      await wb.runCommand(BUILD_TITLE);
+      // The child process is running and reporting file counts: cancel now.
+      await wb
+        .notification(/building ".*": (extract|resolve): \d+ of 5003 files/)
+        .first()
+        .waitFor({ timeout: 60_000 });
+      await wb.screenshot('build-progress');
+      await wb.clickNotificationButton(/building/, 'Cancel');
+      const note = await wb.waitForNotification(/cancelled/);
+      await wb.screenshot('build-cancelled');
+      assert.match(note.message, /previous graph is unchanged/);
+      assert.equal(fs.readFileSync(graphFile(ws), 'utf8'), 'the previous graph\n');
+      assert.deepEqual(buildProcessesOf(ws), [], 'no build process is left');
+    },
+  );
 });

@@ -45,13 +45,25 @@ function plainTyping(ws: string, extra: Record<string, unknown> = {}): void {
   fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
   fs.writeFileSync(
     path.join(ws, '.vscode', 'settings.json'),
-    JSON.stringify({ 'files.autoSave': 'off', 'editor.quickSuggestions': { other: false, comments: false, strings: false }, 'editor.suggestOnTriggerCharacters': false, 'editor.autoClosingBrackets': 'never', 'editor.autoClosingQuotes': 'never', 'editor.autoIndent': 'none', 'editor.formatOnType': false, 'editor.formatOnSave': false, ...extra }),
+    JSON.stringify({
+      'files.autoSave': 'off',
+      'editor.quickSuggestions': { other: false, comments: false, strings: false },
+      'editor.suggestOnTriggerCharacters': false,
+      'editor.autoClosingBrackets': 'never',
+      'editor.autoClosingQuotes': 'never',
+      'editor.autoIndent': 'none',
+      'editor.formatOnType': false,
+      'editor.formatOnSave': false,
+      ...extra,
+    }),
   );
 }
 
 /** Each lens's own text (the editor joins one line's lenses with "|"), TypeScript's references left out. */
 async function lensTexts(scope: { locator: Workbench['page']['locator'] }): Promise<string[]> {
-  return (await scope.locator('.codelens-decoration').allInnerTexts()).flatMap((t) => t.split('|').map((p) => p.replace(/\s+/g, ' ').trim())).filter((t) => t && !/references?$/.test(t));
+  return (await scope.locator('.codelens-decoration').allInnerTexts())
+    .flatMap((t) => t.split('|').map((p) => p.replace(/\s+/g, ' ').trim()))
+    .filter((t) => t && !/references?$/.test(t));
 }
 
 /** The Problems panel's rows, each as its text on one line. */
@@ -95,144 +107,224 @@ describe('modes in the editor: guarded, strict, off', () => {
   });
   after(async () => wb?.close());
 
-  itInEditor('guarded: an unsaved signature edit is a warning at the declaration naming both consumers, each a related location', () => wb, async () => {
-    await wb.openFile('src/shapes.ts', 'export function helper');
-    await wb.waitForCodeLens(/^2 callers/);
-    // Add a required parameter in the buffer, without saving.
-    await wb.page.locator('.monaco-editor .view-line', { hasText: HELPER }).first().click();
-    await wb.page.keyboard.press('Home');
-    for (let i = 0; i < 'export function helper(n: number'.length; i++) await wb.page.keyboard.press('ArrowRight');
-    await wb.page.keyboard.type(', factor: number');
-    await wb.page.keyboard.press('Escape');
-    await wb.page.locator('.monaco-editor .view-line', { hasText: HELPER_EDITED }).first().waitFor({ timeout: 10_000 });
-    const squiggle = wb.page.locator('.monaco-editor .squiggly-warning').first();
-    await squiggle.waitFor({ timeout: 15_000 });
-    // The hover on the declaration's name says what breaks and where.
-    await wb.page.locator('.monaco-editor .view-line', { hasText: HELPER_EDITED }).first().locator('span', { hasText: /^helper$/ }).first().hover();
-    const hover = wb.page.locator('.monaco-hover-content').filter({ hasText: 'breaks 2 consumers' }).first();
-    await hover.waitFor({ timeout: 15_000 });
-    const hoverText = (await hover.innerText()).replace(/\s+/g, ' ');
-    assert.match(hoverText, /Changing the signature of function helper breaks 2 consumers in 1 file: draw \(src\/draw\.ts:4\), twice \(src\/draw\.ts:13\)/);
-    assert.match(hoverText, /Knowledge Graph\(breaks-consumers\)/);
-    assert.match(hoverText, /draw\.ts\(4, 10\): draw calls helper here/);
-    assert.match(hoverText, /draw\.ts\(13, 20\): twice calls helper here/);
-    await wb.screenshot('guarded-hover');
-    await wb.page.keyboard.press('Escape');
-    // The Problems panel: one warning, its two consumers as related locations.
-    await wb.page.keyboard.press('Control+Shift+M');
-    const rows = await until('the Problems panel to list the warning and its related locations', () => problemRows(wb), (r) => r.some((t) => /breaks 2 consumers/.test(t)) && r.filter((t) => /calls helper here/.test(t)).length === 2);
-    const related = rows.filter((t) => /calls helper here/.test(t));
-    assert.match(related[0], /draw calls helper here/);
-    assert.match(related[0], /draw\.ts.*\b4\b/);
-    assert.match(related[1], /twice calls helper here/);
-    assert.match(related[1], /draw\.ts.*\b13\b/);
-    assert.equal(await wb.page.locator('.markers-panel .monaco-list-row .codicon-warning').count() >= 1, true, 'a warning icon');
-    assert.equal(await wb.page.locator('.markers-panel .monaco-list-row .codicon-error').count(), 0, 'no error in guarded');
-    await wb.screenshot('guarded-problems');
-  });
+  itInEditor(
+    'guarded: an unsaved signature edit is a warning at the declaration naming both consumers, each a related location',
+    () => wb,
+    async () => {
+      await wb.openFile('src/shapes.ts', 'export function helper');
+      await wb.waitForCodeLens(/^2 callers/);
+      // Add a required parameter in the buffer, without saving.
+      await wb.page.locator('.monaco-editor .view-line', { hasText: HELPER }).first().click();
+      await wb.page.keyboard.press('Home');
+      for (let i = 0; i < 'export function helper(n: number'.length; i++) await wb.page.keyboard.press('ArrowRight');
+      await wb.page.keyboard.type(', factor: number');
+      await wb.page.keyboard.press('Escape');
+      await wb.page.locator('.monaco-editor .view-line', { hasText: HELPER_EDITED }).first().waitFor({ timeout: 10_000 });
+      const squiggle = wb.page.locator('.monaco-editor .squiggly-warning').first();
+      await squiggle.waitFor({ timeout: 15_000 });
+      // The hover on the declaration's name says what breaks and where.
+      await wb.page
+        .locator('.monaco-editor .view-line', { hasText: HELPER_EDITED })
+        .first()
+        .locator('span', { hasText: /^helper$/ })
+        .first()
+        .hover();
+      const hover = wb.page.locator('.monaco-hover-content').filter({ hasText: 'breaks 2 consumers' }).first();
+      await hover.waitFor({ timeout: 15_000 });
+      const hoverText = (await hover.innerText()).replace(/\s+/g, ' ');
+      assert.match(
+        hoverText,
+        /Changing the signature of function helper breaks 2 consumers in 1 file: draw \(src\/draw\.ts:4\), twice \(src\/draw\.ts:13\)/,
+      );
+      assert.match(hoverText, /Knowledge Graph\(breaks-consumers\)/);
+      assert.match(hoverText, /draw\.ts\(4, 10\): draw calls helper here/);
+      assert.match(hoverText, /draw\.ts\(13, 20\): twice calls helper here/);
+      await wb.screenshot('guarded-hover');
+      await wb.page.keyboard.press('Escape');
+      // The Problems panel: one warning, its two consumers as related locations.
+      await wb.page.keyboard.press('Control+Shift+M');
+      const rows = await until(
+        'the Problems panel to list the warning and its related locations',
+        () => problemRows(wb),
+        (r) => r.some((t) => /breaks 2 consumers/.test(t)) && r.filter((t) => /calls helper here/.test(t)).length === 2,
+      );
+      const related = rows.filter((t) => /calls helper here/.test(t));
+      assert.match(related[0], /draw calls helper here/);
+      assert.match(related[0], /draw\.ts.*\b4\b/);
+      assert.match(related[1], /twice calls helper here/);
+      assert.match(related[1], /draw\.ts.*\b13\b/);
+      assert.equal((await wb.page.locator('.markers-panel .monaco-list-row .codicon-warning').count()) >= 1, true, 'a warning icon');
+      assert.equal(await wb.page.locator('.markers-panel .monaco-list-row .codicon-error').count(), 0, 'no error in guarded');
+      await wb.screenshot('guarded-problems');
+    },
+  );
 
-  itInEditor('strict (config.json rewritten on disk): the same finding is an error', () => wb, async () => {
-    writeConfig(ws, { mode: 'strict', humanFlip: true }, 9);
-    // The file itself compiles: the only error in it is the guard's.
-    await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 15_000 });
-    await until('an error row in the Problems panel', async () => wb.page.locator('.markers-panel .monaco-list-row .codicon-error').count(), (n) => n >= 1);
-    const rows = await problemRows(wb);
-    assert.ok(rows.some((t) => /Changing the signature of function helper breaks 2 consumers/.test(t)), JSON.stringify(rows));
-    assert.equal(await wb.page.locator('.monaco-editor .squiggly-warning').count(), 0);
-    await wb.screenshot('strict-problems');
-  });
+  itInEditor(
+    'strict (config.json rewritten on disk): the same finding is an error',
+    () => wb,
+    async () => {
+      writeConfig(ws, { mode: 'strict', humanFlip: true }, 9);
+      // The file itself compiles: the only error in it is the guard's.
+      await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 15_000 });
+      await until(
+        'an error row in the Problems panel',
+        async () => wb.page.locator('.markers-panel .monaco-list-row .codicon-error').count(),
+        (n) => n >= 1,
+      );
+      const rows = await problemRows(wb);
+      assert.ok(
+        rows.some((t) => /Changing the signature of function helper breaks 2 consumers/.test(t)),
+        JSON.stringify(rows),
+      );
+      assert.equal(await wb.page.locator('.monaco-editor .squiggly-warning').count(), 0);
+      await wb.screenshot('strict-problems');
+    },
+  );
 
-  itInEditor('shadow: nothing inline, no lenses; what the edit breaks is written to the "Knowledge Graph" log', () => wb, async () => {
-    writeConfig(ws, { mode: 'shadow' }, 5);
-    await until('the error to go', async () => wb.page.locator('.monaco-editor .squiggly-error').count(), (n) => n === 0);
-    await until('the Problems panel to empty', () => problemRows(wb), (r) => !r.some((t) => /breaks/.test(t)));
-    // The extension's log, as the editor writes it to disk (what Show Log opens).
-    const logFile = (): string => {
-      const found: string[] = [];
-      const walk = (dir: string) => {
-        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-          const p = path.join(dir, e.name);
-          if (e.isDirectory()) walk(p);
-          else if (e.name === 'Knowledge Graph.log') found.push(p);
-        }
+  itInEditor(
+    'shadow: nothing inline, no lenses; what the edit breaks is written to the "Knowledge Graph" log',
+    () => wb,
+    async () => {
+      writeConfig(ws, { mode: 'shadow' }, 5);
+      await until(
+        'the error to go',
+        async () => wb.page.locator('.monaco-editor .squiggly-error').count(),
+        (n) => n === 0,
+      );
+      await until(
+        'the Problems panel to empty',
+        () => problemRows(wb),
+        (r) => !r.some((t) => /breaks/.test(t)),
+      );
+      // The extension's log, as the editor writes it to disk (what Show Log opens).
+      const logFile = (): string => {
+        const found: string[] = [];
+        const walk = (dir: string) => {
+          for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+            const p = path.join(dir, e.name);
+            if (e.isDirectory()) walk(p);
+            else if (e.name === 'Knowledge Graph.log') found.push(p);
+          }
+        };
+        walk(path.join(E2E.state, 'data', 'logs'));
+        return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
       };
-      walk(path.join(E2E.state, 'data', 'logs'));
-      return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-    };
-    const log = await until('the shadow line in the log', async () => logFile(), (t) => /\[info\] shadow: guard: src\/shapes\.ts: Changing the signature of function helper breaks 2 consumers in 1 file: draw \(src\/draw\.ts:4\), twice \(src\/draw\.ts:13\)/.test(t));
-    assert.match(log, /mode shadow; autoIndex on; level 5 \(\.knowledge-graph\/config\.json\)/);
-    // No callers lens: in a file opened now (the edited one may keep a drawn lens until
-    // TypeScript's lens on the same line resolves).
-    await wb.openFile('src/draw.ts', 'export function draw');
-    await wb.waitForCodeLens(/references?/);
-    await wb.page.waitForTimeout(1000);
-    assert.deepEqual(await lensTexts(wb.page), []);
-  });
+      const log = await until(
+        'the shadow line in the log',
+        async () => logFile(),
+        (t) =>
+          /\[info\] shadow: guard: src\/shapes\.ts: Changing the signature of function helper breaks 2 consumers in 1 file: draw \(src\/draw\.ts:4\), twice \(src\/draw\.ts:13\)/.test(
+            t,
+          ),
+      );
+      assert.match(log, /mode shadow; autoIndex on; level 5 \(\.knowledge-graph\/config\.json\)/);
+      // No callers lens: in a file opened now (the edited one may keep a drawn lens until
+      // TypeScript's lens on the same line resolves).
+      await wb.openFile('src/draw.ts', 'export function draw');
+      await wb.waitForCodeLens(/references?/);
+      await wb.page.waitForTimeout(1000);
+      assert.deepEqual(await lensTexts(wb.page), []);
+    },
+  );
 
-  itInEditor('off: no diagnostics, and no callers lens in any file', () => wb, async () => {
-    writeConfig(ws, { mode: 'off' }, 7);
-    // The edited file's tab (draw.ts, open too, has TypeScript's own errors about the new parameter).
-    await showTab(wb, 'shapes.ts', 'export class Circle');
-    await until('the error to go', async () => wb.page.locator('.monaco-editor .squiggly-error').count(), (n) => n === 0);
-    await until('the Problems panel to empty', () => problemRows(wb), (r) => !r.some((t) => /breaks/.test(t)));
-    // Undo the edit, so that the file is clean, then look at the other file's lenses.
-    await wb.page.locator('.monaco-editor .view-line', { hasText: HELPER_EDITED }).first().click();
-    const original = wb.page.locator('.monaco-editor .view-line', { hasText: HELPER });
-    for (let i = 0; i < 30 && (await original.count()) === 0; i++) await wb.page.keyboard.press('Control+Z');
-    await original.first().waitFor({ timeout: 10_000 });
-    await showTab(wb, 'draw.ts', 'export function draw'); // opened by the shadow test
-    // TypeScript's own "N references" lenses show: the editor has rendered its lenses, none of ours.
-    await wb.waitForCodeLens(/references?/);
-    await wb.page.waitForTimeout(1000);
-    assert.deepEqual(await lensTexts(wb.page), []);
-    await wb.screenshot('off-no-lenses');
-    // Back to advisory: the lenses return without a reload.
-    writeConfig(ws, { mode: 'advisory' }, 4);
-    await wb.waitForCodeLens(/^1 caller/);
-  });
+  itInEditor(
+    'off: no diagnostics, and no callers lens in any file',
+    () => wb,
+    async () => {
+      writeConfig(ws, { mode: 'off' }, 7);
+      // The edited file's tab (draw.ts, open too, has TypeScript's own errors about the new parameter).
+      await showTab(wb, 'shapes.ts', 'export class Circle');
+      await until(
+        'the error to go',
+        async () => wb.page.locator('.monaco-editor .squiggly-error').count(),
+        (n) => n === 0,
+      );
+      await until(
+        'the Problems panel to empty',
+        () => problemRows(wb),
+        (r) => !r.some((t) => /breaks/.test(t)),
+      );
+      // Undo the edit, so that the file is clean, then look at the other file's lenses.
+      await wb.page.locator('.monaco-editor .view-line', { hasText: HELPER_EDITED }).first().click();
+      const original = wb.page.locator('.monaco-editor .view-line', { hasText: HELPER });
+      for (let i = 0; i < 30 && (await original.count()) === 0; i++) await wb.page.keyboard.press('Control+Z');
+      await original.first().waitFor({ timeout: 10_000 });
+      await showTab(wb, 'draw.ts', 'export function draw'); // opened by the shadow test
+      // TypeScript's own "N references" lenses show: the editor has rendered its lenses, none of ours.
+      await wb.waitForCodeLens(/references?/);
+      await wb.page.waitForTimeout(1000);
+      assert.deepEqual(await lensTexts(wb.page), []);
+      await wb.screenshot('off-no-lenses');
+      // Back to advisory: the lenses return without a reload.
+      writeConfig(ws, { mode: 'advisory' }, 4);
+      await wb.waitForCodeLens(/^1 caller/);
+    },
+  );
 
-  itInEditor('autoIndex: a save whose build fails keeps the previous graph and says why in the status bar', () => wb, async () => {
-    const tsconfig = path.join(ws, 'tsconfig.json');
-    const good = fs.readFileSync(tsconfig, 'utf8');
-    const nodes = (JSON.parse(fs.readFileSync(path.join(ws, '.knowledge-graph', 'graph.json'), 'utf8')) as { nodes: unknown[] }).nodes.length;
-    const touchAndSave = async () => {
-      await wb.page.locator('.monaco-editor .view-line', { hasText: 'export function draw' }).first().click();
-      await wb.page.keyboard.press('End');
-      await wb.page.keyboard.type(' ');
-      await wb.page.keyboard.press('Control+S');
-    };
-    fs.writeFileSync(tsconfig, '{ "include": [\n');
-    try {
-      await showTab(wb, 'draw.ts', 'export function draw');
+  itInEditor(
+    'autoIndex: a save whose build fails keeps the previous graph and says why in the status bar',
+    () => wb,
+    async () => {
+      const tsconfig = path.join(ws, 'tsconfig.json');
+      const good = fs.readFileSync(tsconfig, 'utf8');
+      const nodes = (JSON.parse(fs.readFileSync(path.join(ws, '.knowledge-graph', 'graph.json'), 'utf8')) as { nodes: unknown[] }).nodes
+        .length;
+      const touchAndSave = async () => {
+        await wb.page.locator('.monaco-editor .view-line', { hasText: 'export function draw' }).first().click();
+        await wb.page.keyboard.press('End');
+        await wb.page.keyboard.type(' ');
+        await wb.page.keyboard.press('Control+S');
+      };
+      fs.writeFileSync(tsconfig, '{ "include": [\n');
+      try {
+        await showTab(wb, 'draw.ts', 'export function draw');
+        await touchAndSave();
+        const failed = wb.page.locator('.statusbar-item', { hasText: 'KG: build failed' }).first();
+        await failed.waitFor({ timeout: 30_000 });
+        await failed.hover();
+        const tip = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'The last build failed' }).first();
+        await tip.waitFor({ timeout: 15_000 });
+        const text = (await tip.innerText()).replace(/\s+/g, ' ');
+        assert.match(text, /The last build failed: tsconfig\.json:\d+:\d+: cannot parse/);
+        assert.match(text, /The previous graph still answers/);
+        assert.ok(text.includes(`${nodes} nodes`), text);
+        await wb.screenshot('autoindex-build-failed');
+        assert.equal(
+          await wb.page.locator('.notifications-toasts .notification-list-item', { hasText: /failed/ }).count(),
+          0,
+          'no pop-up for a build nobody started by hand',
+        );
+      } finally {
+        fs.writeFileSync(tsconfig, good);
+      }
       await touchAndSave();
-      const failed = wb.page.locator('.statusbar-item', { hasText: 'KG: build failed' }).first();
-      await failed.waitFor({ timeout: 30_000 });
-      await failed.hover();
-      const tip = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'The last build failed' }).first();
-      await tip.waitFor({ timeout: 15_000 });
-      const text = (await tip.innerText()).replace(/\s+/g, ' ');
-      assert.match(text, /The last build failed: tsconfig\.json:\d+:\d+: cannot parse/);
-      assert.match(text, /The previous graph still answers/);
-      assert.ok(text.includes(`${nodes} nodes`), text);
-      await wb.screenshot('autoindex-build-failed');
-      assert.equal(await wb.page.locator('.notifications-toasts .notification-list-item', { hasText: /failed/ }).count(), 0, 'no pop-up for a build nobody started by hand');
-    } finally {
-      fs.writeFileSync(tsconfig, good);
-    }
-    await touchAndSave();
-    await wb.page.locator('.statusbar-item', { hasText: `${nodes} nodes` }).first().waitFor({ timeout: 30_000 });
-  });
+      await wb.page
+        .locator('.statusbar-item', { hasText: `${nodes} nodes` })
+        .first()
+        .waitFor({ timeout: 30_000 });
+    },
+  );
 
-  itInEditor('config.json is checked against the shipped schema while it is edited (jsonValidation)', () => wb, async () => {
-    writeConfig(ws, { mode: 'advisory', humanflip: true }, 4);
-    await wb.openFile('.knowledge-graph/config.json', 'humanflip');
-    await wb.page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
-    await wb.page.locator('.monaco-editor .view-line span', { hasText: /humanflip/ }).first().hover();
-    const hover = wb.page.locator('.monaco-hover-content').filter({ hasText: /humanflip/ }).first();
-    await hover.waitFor({ timeout: 15_000 });
-    assert.match((await hover.innerText()).replace(/\s+/g, ' '), /Property humanflip is not allowed/);
-    await wb.screenshot('config-schema');
-  });
+  itInEditor(
+    'config.json is checked against the shipped schema while it is edited (jsonValidation)',
+    () => wb,
+    async () => {
+      writeConfig(ws, { mode: 'advisory', humanflip: true }, 4);
+      await wb.openFile('.knowledge-graph/config.json', 'humanflip');
+      await wb.page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
+      await wb.page
+        .locator('.monaco-editor .view-line span', { hasText: /humanflip/ })
+        .first()
+        .hover();
+      const hover = wb.page
+        .locator('.monaco-hover-content')
+        .filter({ hasText: /humanflip/ })
+        .first();
+      await hover.waitFor({ timeout: 15_000 });
+      assert.match((await hover.innerText()).replace(/\s+/g, ' '), /Property humanflip is not allowed/);
+      await wb.screenshot('config-schema');
+    },
+  );
 });
 
 describe('autoIndex on rxjs, through the warm build server', () => {
@@ -266,7 +358,12 @@ describe('autoIndex on rxjs, through the warm build server', () => {
     // With the editor's own Node binary: that is part of the server's identity.
     node = nodeFor(E2E.csDir);
     kgWith(node, serverEnv, cli, 'build', '--apply', '--root', ws);
-    await until('the build server to be warm', async () => kgWith(node, serverEnv, cli, 'build', '--apply', '--root', ws).stderr, (e) => /built by the build server/.test(e), 60_000);
+    await until(
+      'the build server to be warm',
+      async () => kgWith(node, serverEnv, cli, 'build', '--apply', '--root', ws).stderr,
+      (e) => /built by the build server/.test(e),
+      60_000,
+    );
     server = await startServer({ csDir: E2E.csDir, stateDir: state }, ws, 0, serverEnv);
     wb = await Workbench.open({ url: server.url, folder: ws, artifacts: path.join(E2E.artifacts, 'screenshots'), name: 'autoindex-rxjs' });
     await showExplorer(wb);
@@ -276,7 +373,8 @@ describe('autoIndex on rxjs, through the warm build server', () => {
     await wb?.close();
     await server?.stop();
     // This editor's logs (the "Knowledge Graph" log says when each autoIndex build ran) beside the run's.
-    if (state && fs.existsSync(path.join(state, 'data', 'logs'))) fs.cpSync(path.join(state, 'data', 'logs'), path.join(E2E.artifacts, 'logs', 'autoindex-code-server'), { recursive: true });
+    if (state && fs.existsSync(path.join(state, 'data', 'logs')))
+      fs.cpSync(path.join(state, 'data', 'logs'), path.join(E2E.artifacts, 'logs', 'autoindex-code-server'), { recursive: true });
     if (cli) {
       kgWith(node, serverEnv, cli, 'server', 'stop', '--all');
       // Asked as the editor's builds ask: the server's identity includes the Node binary.
@@ -285,72 +383,102 @@ describe('autoIndex on rxjs, through the warm build server', () => {
     }
   });
 
-  itInEditor('a saved edit that adds a call: the callee`s lens shows the new count within 2 s', () => wb, async () => {
-    const w = wb as Workbench;
-    const graphFile = path.join(ws, '.knowledge-graph', 'graph.json');
-    const before = (JSON.parse(kg({ KG_SERVER: 'off' }, CLI, 'callers', IDENTITY, '--graph', graphFile).stdout) as { callers: string[] }).callers.length;
-    const title = (n: number) => new RegExp(`^${n} callers?( ·|$)`);
-    // The callee on the left, the caller on the right: both visible, as when one edits a call.
-    await w.openFile(CALLEE, 'This function takes one parameter');
-    // The declaration is at the end of the file, below its documentation.
-    await w.page.keyboard.press('Control+End');
-    await w.page.locator('.monaco-editor .view-line', { hasText: 'export function identity' }).first().waitFor({ timeout: 10_000 });
-    // "0 callers" is no link (nothing to list): read the lens texts, not the links.
-    await until(`the lens of identity to show ${before} callers`, () => lensTexts(w.page), (t) => t.some((x) => title(before).test(x)), 60_000);
-    await w.page.keyboard.press('Control+\\');
-    await w.page.locator('.editor-group-container').nth(1).waitFor({ timeout: 10_000 });
-    await w.openFile(CALLER, 'export function map');
-    const left = w.page.locator('.editor-group-container').first();
-    // map calls identity (which no function calls yet): an import, and a call in map's body.
-    await w.page.keyboard.press('Control+Home');
-    await w.page.keyboard.type("import { identity } from '../util/identity';\n");
-    // Go to map's `return operate(…)` (one line lower now) and call identity just before it.
-    const line = fs.readFileSync(path.join(ws, CALLER), 'utf8').split('\n').findIndex((l) => l.includes('return operate((source, subscriber) => {')) + 2;
-    assert.ok(line > 2);
-    await w.page.keyboard.press('Control+G');
-    await w.page.keyboard.type(String(line));
-    await w.page.keyboard.press('Enter');
-    await w.page.keyboard.press('Home');
-    await w.page.keyboard.press('Home');
-    await w.page.keyboard.type('  identity(thisArg);\n');
-    await w.page.keyboard.press('Escape');
-    await w.page.locator('.monaco-editor .view-line', { hasText: 'identity(thisArg);' }).first().waitFor({ timeout: 10_000 });
-    assert.ok((await lensTexts(left)).some((t) => title(before).test(t)), 'the old count shows before the save');
-
-    /** Saves, and returns how long the callee's lens took to show `count`. */
-    const saveAndTime = async (count: number): Promise<number> => {
-      await w.page.keyboard.press('Control+S');
-      const saved = Date.now();
-      await until(`the lens of identity to show ${count} callers`, () => lensTexts(left), (t) => t.some((x) => title(count).test(x)), 30_000);
-      return Date.now() - saved;
-    };
-    const goTo = async (n: number) => {
+  itInEditor(
+    'a saved edit that adds a call: the callee`s lens shows the new count within 2 s',
+    () => wb,
+    async () => {
+      const w = wb as Workbench;
+      const graphFile = path.join(ws, '.knowledge-graph', 'graph.json');
+      const before = (JSON.parse(kg({ KG_SERVER: 'off' }, CLI, 'callers', IDENTITY, '--graph', graphFile).stdout) as { callers: string[] })
+        .callers.length;
+      const title = (n: number) => new RegExp(`^${n} callers?( ·|$)`);
+      // The callee on the left, the caller on the right: both visible, as when one edits a call.
+      await w.openFile(CALLEE, 'This function takes one parameter');
+      // The declaration is at the end of the file, below its documentation.
+      await w.page.keyboard.press('Control+End');
+      await w.page.locator('.monaco-editor .view-line', { hasText: 'export function identity' }).first().waitFor({ timeout: 10_000 });
+      // "0 callers" is no link (nothing to list): read the lens texts, not the links.
+      await until(
+        `the lens of identity to show ${before} callers`,
+        () => lensTexts(w.page),
+        (t) => t.some((x) => title(before).test(x)),
+        60_000,
+      );
+      await w.page.keyboard.press('Control+\\');
+      await w.page.locator('.editor-group-container').nth(1).waitFor({ timeout: 10_000 });
+      await w.openFile(CALLER, 'export function map');
+      const left = w.page.locator('.editor-group-container').first();
+      // map calls identity (which no function calls yet): an import, and a call in map's body.
+      await w.page.keyboard.press('Control+Home');
+      await w.page.keyboard.type("import { identity } from '../util/identity';\n");
+      // Go to map's `return operate(…)` (one line lower now) and call identity just before it.
+      const line =
+        fs
+          .readFileSync(path.join(ws, CALLER), 'utf8')
+          .split('\n')
+          .findIndex((l) => l.includes('return operate((source, subscriber) => {')) + 2;
+      assert.ok(line > 2);
       await w.page.keyboard.press('Control+G');
-      await w.page.keyboard.type(String(n));
+      await w.page.keyboard.type(String(line));
       await w.page.keyboard.press('Enter');
       await w.page.keyboard.press('Home');
       await w.page.keyboard.press('Home');
-    };
-    // Three saves, each timed: the call added, commented out, restored.
-    const times = [await saveAndTime(before + 1)];
-    await w.screenshot('autoindex-lens-updated');
-    assert.equal((JSON.parse(kg({ KG_SERVER: 'off' }, CLI, 'callers', IDENTITY, '--graph', graphFile).stdout) as { callers: string[] }).callers.length, before + 1, 'the CLI reads the same count from the graph');
-    await goTo(line);
-    await w.page.keyboard.type('//');
-    times.push(await saveAndTime(before));
-    await goTo(line);
-    await w.page.keyboard.press('Delete');
-    await w.page.keyboard.press('Delete');
-    times.push(await saveAndTime(before + 1));
-    const median = [...times].sort((a, b) => a - b)[1];
-    const load = os.loadavg()[0] / os.cpus().length;
-    const line1 = `autoIndex on rxjs, warm build server: save → lens in ${times.join(', ')} ms (median ${median} ms); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`;
-    console.log(`# ${line1}`);
-    fs.writeFileSync(path.join(E2E.artifacts, 'autoindex-latency.txt'), line1 + '\n');
-    // Every save updates the lens; the 2-second budget (ADR-74) holds on a machine that is not
-    // already running more than one process per core — on a busier one it is reported above.
-    assert.ok(times.every((t) => t <= 15_000), `a lens took more than 15 s: ${times.join(', ')} ms`);
-    if (load <= 1) assert.ok(median <= 2000, `the lens took ${median} ms (median) after a save (budget: 2000 ms)`);
-    else console.log(`# the 2 s budget is not checked: load average ${load.toFixed(1)} per core`);
-  });
+      await w.page.keyboard.type('  identity(thisArg);\n');
+      await w.page.keyboard.press('Escape');
+      await w.page.locator('.monaco-editor .view-line', { hasText: 'identity(thisArg);' }).first().waitFor({ timeout: 10_000 });
+      assert.ok(
+        (await lensTexts(left)).some((t) => title(before).test(t)),
+        'the old count shows before the save',
+      );
+
+      /** Saves, and returns how long the callee's lens took to show `count`. */
+      const saveAndTime = async (count: number): Promise<number> => {
+        await w.page.keyboard.press('Control+S');
+        const saved = Date.now();
+        await until(
+          `the lens of identity to show ${count} callers`,
+          () => lensTexts(left),
+          (t) => t.some((x) => title(count).test(x)),
+          30_000,
+        );
+        return Date.now() - saved;
+      };
+      const goTo = async (n: number) => {
+        await w.page.keyboard.press('Control+G');
+        await w.page.keyboard.type(String(n));
+        await w.page.keyboard.press('Enter');
+        await w.page.keyboard.press('Home');
+        await w.page.keyboard.press('Home');
+      };
+      // Three saves, each timed: the call added, commented out, restored.
+      const times = [await saveAndTime(before + 1)];
+      await w.screenshot('autoindex-lens-updated');
+      assert.equal(
+        (JSON.parse(kg({ KG_SERVER: 'off' }, CLI, 'callers', IDENTITY, '--graph', graphFile).stdout) as { callers: string[] }).callers
+          .length,
+        before + 1,
+        'the CLI reads the same count from the graph',
+      );
+      await goTo(line);
+      await w.page.keyboard.type('//');
+      times.push(await saveAndTime(before));
+      await goTo(line);
+      await w.page.keyboard.press('Delete');
+      await w.page.keyboard.press('Delete');
+      times.push(await saveAndTime(before + 1));
+      const median = [...times].sort((a, b) => a - b)[1];
+      const load = os.loadavg()[0] / os.cpus().length;
+      const line1 = `autoIndex on rxjs, warm build server: save → lens in ${times.join(', ')} ms (median ${median} ms); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`;
+      console.log(`# ${line1}`);
+      fs.writeFileSync(path.join(E2E.artifacts, 'autoindex-latency.txt'), line1 + '\n');
+      // Every save updates the lens; the 2-second budget (ADR-74) holds on a machine that is not
+      // already running more than one process per core — on a busier one it is reported above.
+      assert.ok(
+        times.every((t) => t <= 15_000),
+        `a lens took more than 15 s: ${times.join(', ')} ms`,
+      );
+      if (load <= 1) assert.ok(median <= 2000, `the lens took ${median} ms (median) after a save (budget: 2000 ms)`);
+      else console.log(`# the 2 s budget is not checked: load average ${load.toFixed(1)} per core`);
+    },
+  );
 });

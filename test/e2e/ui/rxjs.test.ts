@@ -15,7 +15,11 @@ const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 const FILE = 'src/internal/operators/map.ts';
 
 function kg(...args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' }, maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, KG_SERVER: 'off' },
+    maxBuffer: 1 << 26,
+  });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
 }
@@ -36,42 +40,59 @@ describe('rxjs in the editor (dark theme)', () => {
   });
   after(async () => wb?.close());
 
-  itInEditor(`every lens of ${FILE} is what kg callers prints`, () => wb, async () => {
-    const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as { nodes: Array<{ id: string; kind: string; sourceFile?: string }> };
-    const ids = graph.nodes.filter((n) => n.sourceFile === FILE && ['function', 'class', 'method'].includes(n.kind)).map((n) => n.id);
-    assert.ok(ids.length > 0);
-    const expected = ids.map((id) => {
-      const c = JSON.parse(kg('callers', id, '--graph', graphFile)) as { callers: string[]; candidates: string[] };
-      const n = c.callers.length;
-      const m = c.candidates.length;
-      return `${n} ${n === 1 ? 'caller' : 'callers'}${m > 0 ? ` · +${m} ${m === 1 ? 'candidate' : 'candidates'}` : ''}`;
-    });
-    await wb.openFile(FILE, 'export function map');
-    await wb.waitForCodeLens(expected[0]);
-    const end = Date.now() + 20_000;
-    let texts: string[] = [];
-    while (Date.now() < end) {
-      texts = (await wb.codeLensTexts()).flatMap((t) => t.split('|').map((p) => p.replace(/\s+/g, ' ').trim())).filter((t) => /callers?( ·|$)/.test(t));
-      if (texts.length >= expected.length) break;
-      await wb.page.waitForTimeout(250);
-    }
-    assert.deepEqual([...texts].sort(), [...expected].sort());
-    await wb.page.waitForTimeout(500);
-    await wb.screenshot('map-lenses');
-  });
+  itInEditor(
+    `every lens of ${FILE} is what kg callers prints`,
+    () => wb,
+    async () => {
+      const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as { nodes: Array<{ id: string; kind: string; sourceFile?: string }> };
+      const ids = graph.nodes.filter((n) => n.sourceFile === FILE && ['function', 'class', 'method'].includes(n.kind)).map((n) => n.id);
+      assert.ok(ids.length > 0);
+      const expected = ids.map((id) => {
+        const c = JSON.parse(kg('callers', id, '--graph', graphFile)) as { callers: string[]; candidates: string[] };
+        const n = c.callers.length;
+        const m = c.candidates.length;
+        return `${n} ${n === 1 ? 'caller' : 'callers'}${m > 0 ? ` · +${m} ${m === 1 ? 'candidate' : 'candidates'}` : ''}`;
+      });
+      await wb.openFile(FILE, 'export function map');
+      await wb.waitForCodeLens(expected[0]);
+      const end = Date.now() + 20_000;
+      let texts: string[] = [];
+      while (Date.now() < end) {
+        texts = (await wb.codeLensTexts())
+          .flatMap((t) => t.split('|').map((p) => p.replace(/\s+/g, ' ').trim()))
+          .filter((t) => /callers?( ·|$)/.test(t));
+        if (texts.length >= expected.length) break;
+        await wb.page.waitForTimeout(250);
+      }
+      assert.deepEqual([...texts].sort(), [...expected].sort());
+      await wb.page.waitForTimeout(500);
+      await wb.screenshot('map-lenses');
+    },
+  );
 
-  itInEditor('the God Nodes tree lists kg god-nodes in its order', () => wb, async () => {
-    const top = (JSON.parse(kg('god-nodes', '--top', '25', '--graph', graphFile)) as { godNodes: Array<{ id: string; degree: number }> }).godNodes;
-    const pane = await wb.openView('God Nodes');
-    await pane.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
-    const degrees = await pane.locator('.monaco-list-row .label-description').allInnerTexts();
-    // The rows the view renders (it virtualises: those in sight), each with the CLI's degree, in order.
-    assert.ok(degrees.length >= 10, `${degrees.length} rows`);
-    assert.deepEqual(degrees.map((d) => Number(d.trim().split(' ')[0])), top.slice(0, degrees.length).map((g) => g.degree));
-    const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as { nodes: Array<{ id: string; label: string }> };
-    const labelOf = new Map(graph.nodes.map((n) => [n.id, n.label === '.' ? '(root folder)' : n.label]));
-    const names = await pane.locator('.monaco-list-row .label-name').allInnerTexts();
-    assert.deepEqual(names.map((s) => s.trim()), top.slice(0, names.length).map((g) => labelOf.get(g.id)));
-    await wb.screenshot('god-nodes');
-  });
+  itInEditor(
+    'the God Nodes tree lists kg god-nodes in its order',
+    () => wb,
+    async () => {
+      const top = (JSON.parse(kg('god-nodes', '--top', '25', '--graph', graphFile)) as { godNodes: Array<{ id: string; degree: number }> })
+        .godNodes;
+      const pane = await wb.openView('God Nodes');
+      await pane.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+      const degrees = await pane.locator('.monaco-list-row .label-description').allInnerTexts();
+      // The rows the view renders (it virtualises: those in sight), each with the CLI's degree, in order.
+      assert.ok(degrees.length >= 10, `${degrees.length} rows`);
+      assert.deepEqual(
+        degrees.map((d) => Number(d.trim().split(' ')[0])),
+        top.slice(0, degrees.length).map((g) => g.degree),
+      );
+      const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as { nodes: Array<{ id: string; label: string }> };
+      const labelOf = new Map(graph.nodes.map((n) => [n.id, n.label === '.' ? '(root folder)' : n.label]));
+      const names = await pane.locator('.monaco-list-row .label-name').allInnerTexts();
+      assert.deepEqual(
+        names.map((s) => s.trim()),
+        top.slice(0, names.length).map((g) => labelOf.get(g.id)),
+      );
+      await wb.screenshot('god-nodes');
+    },
+  );
 });

@@ -155,7 +155,11 @@ function importEdges(
 
 /** Strips the root from messages that quote absolute paths, so the graph never holds one. */
 function relativize(message: string, root: string): string {
-  return message.split(root + '/').join('').split(root).join('.');
+  return message
+    .split(root + '/')
+    .join('')
+    .split(root)
+    .join('.');
 }
 
 export function buildGraph(options: BuildOptions): BuildResult {
@@ -175,22 +179,49 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const screened = screenSources(read, diagnostics, options.screened);
   const inputs = screened.accepted;
   const skipped = d.skippedFiles + unread + screened.skipped;
-  for (const x of [...d.diagnostics, ...d.configDiagnostics, ...missingConfigFiles(host, d)]) diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
-  sink?.log?.('info', `discovered ${d.sourceFiles.length} source files in ${d.projects.length} project${d.projects.length === 1 ? '' : 's'}`);
+  for (const x of [...d.diagnostics, ...d.configDiagnostics, ...missingConfigFiles(host, d)])
+    diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
+  sink?.log?.(
+    'info',
+    `discovered ${d.sourceFiles.length} source files in ${d.projects.length} project${d.projects.length === 1 ? '' : 's'}`,
+  );
   checkCancelled(sink);
   if (inputs.length === 0) {
     // Say when .gitignore is why: a rule such as `*` hides every file, and nothing else would tell.
-    const hidden = d.ignoredByGitignore > 0 ? ` (.gitignore rules hide ${d.ignoredByGitignore} source file${d.ignoredByGitignore === 1 ? '' : 's'} or folder${d.ignoredByGitignore === 1 ? '' : 's'}: check them)` : '';
+    const hidden =
+      d.ignoredByGitignore > 0
+        ? ` (.gitignore rules hide ${d.ignoredByGitignore} source file${d.ignoredByGitignore === 1 ? '' : 's'} or folder${d.ignoredByGitignore === 1 ? '' : 's'}: check them)`
+        : '';
     throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}${hidden}`);
   }
   const graphFiles = new Set(inputs.map((i) => i.path));
   const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));
   const summary: UnresolvedSummary = {};
   const listExternal = !!options.listExternal;
-  const rationale = RationaleLayer.start({ host, root, walk: d, maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, summary });
+  const rationale = RationaleLayer.start({
+    host,
+    root,
+    walk: d,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    diagnostics,
+    summary,
+  });
 
   options.reuse?.begin?.(d, inputs, resolver);
-  const ctx: TierContext = { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse: options.reuse, programs: options.programs, files: [] };
+  const ctx: TierContext = {
+    root,
+    host,
+    inputs,
+    discovery: d,
+    resolver,
+    summary,
+    listExternal,
+    rationale,
+    sink,
+    reuse: options.reuse,
+    programs: options.programs,
+    files: [],
+  };
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
 
   const notes = rationale.finish(tier.nodes);
@@ -238,10 +269,25 @@ const NO_SHAPE: FileShape = { shape: '', global: false };
 function emitCarried(ctx: TierContext, out: TierOutput, input: SourceInput, c: CarriedFacts, resolution?: ResolutionSink): void {
   const outcomes: ImportOutcome[] = [];
   out.nodes.push(...c.nodes);
-  out.edges.push(...c.edges, ...importEdges(ctx.resolver, input, c, ctx.summary, ctx.listExternal, outcomes), ...ctx.rationale.cite(c.cites));
+  out.edges.push(
+    ...c.edges,
+    ...importEdges(ctx.resolver, input, c, ctx.summary, ctx.listExternal, outcomes),
+    ...ctx.rationale.cite(c.cites),
+  );
   ctx.rationale.addNotes(input.path, c.notes);
   resolution?.replay(input.path, c.residue);
-  ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: c.imports, outcomes, cites: c.cites, notes: c.notes, residue: c.residue, shape: c.shape, carried: true });
+  ctx.files.push({
+    path: input.path,
+    sha256: input.sha256,
+    project: input.project.configPath,
+    imports: c.imports,
+    outcomes,
+    cites: c.cites,
+    notes: c.notes,
+    residue: c.residue,
+    shape: c.shape,
+    carried: true,
+  });
 }
 
 /** Extraction only: parse each file on its own, no programs, no checker. */
@@ -262,8 +308,23 @@ function extractionTier(ctx: TierContext): TierOutput {
       const notes = sourceNotes(sf, input.path, extraction.declarations);
       rationale.addNotes(input.path, notes);
       out.nodes.push(...extraction.nodes);
-      out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes), ...rationale.cite(cites));
-      ctx.files.push({ path: input.path, sha256: input.sha256, project: input.project.configPath, imports: extraction.imports, outcomes, cites, notes, residue: { counted: {}, sites: [] }, shape: NO_SHAPE, carried: false });
+      out.edges.push(
+        ...extraction.edges,
+        ...importEdges(resolver, input, extraction, summary, listExternal, outcomes),
+        ...rationale.cite(cites),
+      );
+      ctx.files.push({
+        path: input.path,
+        sha256: input.sha256,
+        project: input.project.configPath,
+        imports: extraction.imports,
+        outcomes,
+        cites,
+        notes,
+        residue: { counted: {}, sites: [] },
+        shape: NO_SHAPE,
+        carried: false,
+      });
     }
     done++;
     if (done % 200 === 0 || done === inputs.length) {
@@ -316,7 +377,14 @@ function resolutionTier(ctx: TierContext): TierOutput {
     if (fresh.length === 0) continue;
     // A session keeps whole programs, which the compiler reuses from one build to the next.
     const roots = store || fresh.length === owned.length ? owned : [...new Set([...fresh, ...(reuse?.extraRoots?.(project) ?? [])])].sort();
-    const program = createProjectProgram(root, project, roots.map((f) => root + '/' + f), cache, resolver, store?.programs.get(project.configPath));
+    const program = createProjectProgram(
+      root,
+      project,
+      roots.map((f) => root + '/' + f),
+      cache,
+      resolver,
+      store?.programs.get(project.configPath),
+    );
     store?.programs.set(project.configPath, program);
     const backend = new TsCheckerBackend(program);
     const sourceFileOf = (rel: string): ts.SourceFile => {
@@ -356,7 +424,10 @@ function resolutionTier(ctx: TierContext): TierOutput {
         }
         asked.push(s);
       }
-      const answers = backend.declarationsAt(root + '/' + rel, asked.map((s) => ({ position: s.position as number, hint: s.hint })));
+      const answers = backend.declarationsAt(
+        root + '/' + rel,
+        asked.map((s) => ({ position: s.position as number, hint: s.hint })),
+      );
       const answerOf = new Map(asked.map((s, i) => [s, answers[i]]));
       for (const site of sites) {
         const representative = site.shareKey !== undefined ? (firstWithKey.get(site.shareKey) as Site) : site;

@@ -40,15 +40,29 @@ export interface Site {
 function isPlainExpression(node: ts.Node): boolean {
   if (ts.isBinaryExpression(node)) {
     const op = node.operatorToken.kind;
-    return op !== ts.SyntaxKind.AmpersandAmpersandToken && op !== ts.SyntaxKind.BarBarToken && op !== ts.SyntaxKind.QuestionQuestionToken && !(op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment);
+    return (
+      op !== ts.SyntaxKind.AmpersandAmpersandToken &&
+      op !== ts.SyntaxKind.BarBarToken &&
+      op !== ts.SyntaxKind.QuestionQuestionToken &&
+      !(op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment)
+    );
   }
-  return ts.isParenthesizedExpression(node) || ts.isCallExpression(node) || ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node);
+  return (
+    ts.isParenthesizedExpression(node) || ts.isCallExpression(node) || ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)
+  );
 }
 
 /** Strips parentheses and type assertions around an initializer. */
 function skipOuter(expr: ts.Expression): ts.Expression {
   let e = expr;
-  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isTypeAssertionExpression(e) ||
+    ts.isNonNullExpression(e)
+  )
+    e = e.expression;
   return e;
 }
 
@@ -101,7 +115,13 @@ function calleeLeaves(expr: ts.Expression): Array<{ leaf: ts.Expression; conditi
   const work: Array<{ e: ts.Expression; conditional: boolean }> = [{ e: expr, conditional: false }];
   while (work.length > 0) {
     const { e, conditional } = work.pop() as { e: ts.Expression; conditional: boolean };
-    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) {
+    if (
+      ts.isParenthesizedExpression(e) ||
+      ts.isAsExpression(e) ||
+      ts.isSatisfiesExpression(e) ||
+      ts.isNonNullExpression(e) ||
+      ts.isTypeAssertionExpression(e)
+    ) {
       work.push({ e: e.expression, conditional });
     } else if (ts.isConditionalExpression(e)) {
       work.push({ e: e.whenFalse, conditional: true }, { e: e.whenTrue, conditional: true });
@@ -136,27 +156,93 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
       const ctx = context ?? (conditional ? 'conditional' : undefined);
       if (ts.isIdentifier(leaf)) {
         const shareKey = regionKey && !conditional ? regionKey + leaf.text : undefined;
-        sites.push({ relation: 'calls', source, position: leaf.getStart(sf), at: leaf.getStart(sf), hint: leaf, name: leaf.text, member: false, context: ctx, shareKey });
+        sites.push({
+          relation: 'calls',
+          source,
+          position: leaf.getStart(sf),
+          at: leaf.getStart(sf),
+          hint: leaf,
+          name: leaf.text,
+          member: false,
+          context: ctx,
+          shareKey,
+        });
       } else if (ts.isPropertyAccessExpression(leaf)) {
-        const shareKey = regionKey && !conditional && ts.isIdentifier(leaf.expression) ? `${regionKey}${leaf.expression.text}.${leaf.name.text}` : undefined;
-        sites.push({ relation: 'calls', source, position: leaf.name.getStart(sf), at: leaf.name.getStart(sf), hint: leaf.name, name: leaf.name.text, member: true, context: ctx, shareKey });
+        const shareKey =
+          regionKey && !conditional && ts.isIdentifier(leaf.expression)
+            ? `${regionKey}${leaf.expression.text}.${leaf.name.text}`
+            : undefined;
+        sites.push({
+          relation: 'calls',
+          source,
+          position: leaf.name.getStart(sf),
+          at: leaf.name.getStart(sf),
+          hint: leaf.name,
+          name: leaf.name.text,
+          member: true,
+          context: ctx,
+          shareKey,
+        });
       } else if (ts.isElementAccessExpression(leaf)) {
         const arg = leaf.argumentExpression;
         if (ts.isStringLiteralLike(arg) || ts.isNumericLiteral(arg)) {
-          sites.push({ relation: 'calls', source, position: arg.getStart(sf), at: arg.getStart(sf), hint: arg, name: arg.text, member: true, context: ctx });
+          sites.push({
+            relation: 'calls',
+            source,
+            position: arg.getStart(sf),
+            at: arg.getStart(sf),
+            hint: arg,
+            name: arg.text,
+            member: true,
+            context: ctx,
+          });
         } else {
-          sites.push({ relation: 'calls', source, at: arg.getStart(sf), name: `[${truncate(arg.getText(sf))}]`, member: true, context: ctx, syntacticReason: 'dynamic-access' });
+          sites.push({
+            relation: 'calls',
+            source,
+            at: arg.getStart(sf),
+            name: `[${truncate(arg.getText(sf))}]`,
+            member: true,
+            context: ctx,
+            syntacticReason: 'dynamic-access',
+          });
         }
       } else if (leaf.kind === ts.SyntaxKind.ThisKeyword && context === 'new') {
         // `new this()` in a static method constructs the class `this` denotes there: the checker
         // is asked about `this` like about a name.
-        sites.push({ relation: 'calls', source, position: leaf.getStart(sf), at: leaf.getStart(sf), hint: leaf, name: 'this', member: false, context: ctx });
+        sites.push({
+          relation: 'calls',
+          source,
+          position: leaf.getStart(sf),
+          at: leaf.getStart(sf),
+          hint: leaf,
+          name: 'this',
+          member: false,
+          context: ctx,
+        });
       } else if (leaf.kind === ts.SyntaxKind.SuperKeyword) {
-        sites.push({ relation: 'calls', source, position: leaf.getStart(sf), at: leaf.getStart(sf), hint: leaf, name: 'super', member: false, context: 'super' });
+        sites.push({
+          relation: 'calls',
+          source,
+          position: leaf.getStart(sf),
+          at: leaf.getStart(sf),
+          hint: leaf,
+          name: 'super',
+          member: false,
+          context: 'super',
+        });
       } else if (ts.isFunctionExpression(leaf) || ts.isArrowFunction(leaf) || ts.isClassExpression(leaf)) {
         // An immediately invoked anonymous function: its body is walked for calls of its own.
       } else {
-        sites.push({ relation: 'calls', source, at: leaf.getStart(sf), name: truncate(leaf.getText(sf)), member: false, context: ctx, syntacticReason: 'indirect' });
+        sites.push({
+          relation: 'calls',
+          source,
+          at: leaf.getStart(sf),
+          name: truncate(leaf.getText(sf)),
+          member: false,
+          context: ctx,
+          syntacticReason: 'indirect',
+        });
       }
     }
   };
@@ -168,7 +254,15 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
       if (ts.isIdentifier(e)) {
         sites.push({ relation, source, position: e.getStart(sf), at: e.getStart(sf), hint: e, name: e.text, member: false });
       } else if (ts.isPropertyAccessExpression(e)) {
-        sites.push({ relation, source, position: e.name.getStart(sf), at: e.name.getStart(sf), hint: e.name, name: e.name.text, member: true });
+        sites.push({
+          relation,
+          source,
+          position: e.name.getStart(sf),
+          at: e.name.getStart(sf),
+          hint: e.name,
+          name: e.name.text,
+          member: true,
+        });
       } else {
         sites.push({ relation, source, at: e.getStart(sf), name: truncate(e.getText(sf)), member: false, syntacticReason: 'indirect' });
       }
@@ -195,7 +289,8 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
       const isImport = callee.kind === ts.SyntaxKind.ImportKeyword;
-      const isRequire = ts.isIdentifier(callee) && callee.text === 'require' && node.arguments.length === 1 && ts.isStringLiteralLike(node.arguments[0]);
+      const isRequire =
+        ts.isIdentifier(callee) && callee.text === 'require' && node.arguments.length === 1 && ts.isStringLiteralLike(node.arguments[0]);
       if (!isImport && !isRequire) addCallee(callee, caller, undefined, region ?? node);
     } else if (ts.isNewExpression(node)) {
       addCallee(node.expression, caller, 'new');
@@ -211,7 +306,8 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
       let declaration: ts.Node = node.parent;
       if (ts.isClassExpression(declaration)) {
         declaration = declaration.parent;
-        while (ts.isParenthesizedExpression(declaration) || ts.isAsExpression(declaration) || ts.isSatisfiesExpression(declaration)) declaration = declaration.parent;
+        while (ts.isParenthesizedExpression(declaration) || ts.isAsExpression(declaration) || ts.isSatisfiesExpression(declaration))
+          declaration = declaration.parent;
       }
       const owner = idOf(declaration);
       if (owner !== undefined) addHeritage(node, owner);

@@ -24,8 +24,7 @@ export interface DeclarationRef {
 }
 
 export type SymbolAnswer =
-  | { kind: 'declarations'; declarations: DeclarationRef[] }
-  | { kind: 'none'; reason: 'any-receiver' | 'no-declaration' };
+  { kind: 'declarations'; declarations: DeclarationRef[] } | { kind: 'none'; reason: 'any-receiver' | 'no-declaration' };
 
 interface CheckerBackend {
   /** Answers every query about one file, in order. */
@@ -50,7 +49,8 @@ function isCallableDeclaration(decl: ts.Declaration): boolean {
   if (CALLABLE_KINDS.has(decl.kind)) return true;
   if (ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isPropertyAssignment(decl)) {
     let init = decl.initializer;
-    while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
+    while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init)))
+      init = init.expression;
     return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isClassExpression(init));
   }
   return false;
@@ -65,7 +65,13 @@ function nodeAt(sf: ts.SourceFile, position: number): ts.Node | undefined {
       if (next === undefined && child.pos <= position && position < child.end) next = child;
     });
     if (!next) return current.getStart(sf) === position ? current : undefined;
-    if (next.getStart(sf) === position && (ts.isIdentifier(next) || ts.isPrivateIdentifier(next) || next.kind === ts.SyntaxKind.SuperKeyword || next.kind === ts.SyntaxKind.ThisKeyword)) {
+    if (
+      next.getStart(sf) === position &&
+      (ts.isIdentifier(next) ||
+        ts.isPrivateIdentifier(next) ||
+        next.kind === ts.SyntaxKind.SuperKeyword ||
+        next.kind === ts.SyntaxKind.ThisKeyword)
+    ) {
       return next;
     }
     current = next;

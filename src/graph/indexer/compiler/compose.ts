@@ -88,7 +88,8 @@ export function compose(input: ComposeInput): Graph {
   const layers = new Set<Layer>();
   for (const e of sortedEdges) layers.add(LAYER_OF_RELATION[e.relation]);
   // A relation observed only as counted references (calls into node_modules) was still built.
-  for (const relation of Object.keys(input.unresolved ?? {}) as Array<keyof typeof LAYER_OF_RELATION>) layers.add(LAYER_OF_RELATION[relation]);
+  for (const relation of Object.keys(input.unresolved ?? {}) as Array<keyof typeof LAYER_OF_RELATION>)
+    layers.add(LAYER_OF_RELATION[relation]);
   if (sortedNodes.some((n) => n.kind === 'doc-concept')) layers.add('docs');
   const graph: Graph = {
     schemaVersion: SCHEMA_VERSION,
@@ -104,7 +105,16 @@ export function compose(input: ComposeInput): Graph {
   }
   // Re-insert in the canonical field order.
   const { schemaVersion, graphSignature: sig, layers: ls, grammarVersions, unresolved, diagnostics, nodes: ns, edges: es } = graph;
-  return { schemaVersion, graphSignature: sig, layers: ls, grammarVersions, ...(unresolved ? { unresolved } : {}), ...(diagnostics ? { diagnostics } : {}), nodes: ns, edges: es };
+  return {
+    schemaVersion,
+    graphSignature: sig,
+    layers: ls,
+    grammarVersions,
+    ...(unresolved ? { unresolved } : {}),
+    ...(diagnostics ? { diagnostics } : {}),
+    nodes: ns,
+    edges: es,
+  };
 }
 
 function sortSummary(s: UnresolvedSummary): UnresolvedSummary {

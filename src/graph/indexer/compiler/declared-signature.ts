@@ -77,11 +77,24 @@ function isPrivate(member: ts.Node): boolean {
   return !!mods?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
 }
 
-function typeParameters(tps: ts.NodeArray<ts.TypeParameterDeclaration> | undefined, sf: ts.SourceFile, rename: Map<string, string>): string {
+function typeParameters(
+  tps: ts.NodeArray<ts.TypeParameterDeclaration> | undefined,
+  sf: ts.SourceFile,
+  rename: Map<string, string>,
+): string {
   if (!tps || tps.length === 0) return '';
   const base = rename.size;
   tps.forEach((tp, i) => rename.set(tp.name.text, `$${base + i}`));
-  const parts = tps.map((tp) => [modifiers(tp), rename.get(tp.name.text), tp.constraint ? 'extends ' + tokens(tp.constraint, sf, rename) : '', tp.default ? '= ' + tokens(tp.default, sf, rename) : ''].filter(Boolean).join(' '));
+  const parts = tps.map((tp) =>
+    [
+      modifiers(tp),
+      rename.get(tp.name.text),
+      tp.constraint ? 'extends ' + tokens(tp.constraint, sf, rename) : '',
+      tp.default ? '= ' + tokens(tp.default, sf, rename) : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
   return '<' + parts.join(', ') + '>';
 }
 
@@ -108,7 +121,15 @@ function functionSignature(fn: FunctionLike, sf: ts.SourceFile, outer?: Map<stri
 
 function unwrap(expr: ts.Expression | undefined): ts.Expression | undefined {
   let e = expr;
-  while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e))) e = e.expression;
+  while (
+    e &&
+    (ts.isParenthesizedExpression(e) ||
+      ts.isAsExpression(e) ||
+      ts.isSatisfiesExpression(e) ||
+      ts.isTypeAssertionExpression(e) ||
+      ts.isNonNullExpression(e))
+  )
+    e = e.expression;
   return e;
 }
 
@@ -119,14 +140,20 @@ function heritage(clauses: ts.NodeArray<ts.HeritageClause> | undefined, sf: ts.S
 type Registered = (node: ts.Node) => string | undefined;
 
 /** Members without a node of their own (properties, index/call/construct signatures, constructors) are part of their owner's signature. */
-function memberList(members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, sf: ts.SourceFile, rename: Map<string, string>, registered: Registered): string {
+function memberList(
+  members: ts.NodeArray<ts.ClassElement | ts.TypeElement>,
+  sf: ts.SourceFile,
+  rename: Map<string, string>,
+  registered: Registered,
+): string {
   const parts: string[] = [];
   for (const m of members) {
     if (registered(m) !== undefined) continue;
     // A private member is invisible outside, but a private constructor forbids `new`.
     if (isPrivate(m) && !ts.isConstructorDeclaration(m)) continue;
     if (ts.isConstructorDeclaration(m)) {
-      if (!m.body || !members.some((o) => o !== m && ts.isConstructorDeclaration(o) && !o.body)) parts.push('constructor' + functionSignature(m, sf, rename));
+      if (!m.body || !members.some((o) => o !== m && ts.isConstructorDeclaration(o) && !o.body))
+        parts.push('constructor' + functionSignature(m, sf, rename));
     } else if (ts.isPropertyDeclaration(m) || ts.isPropertySignature(m)) {
       parts.push(`${modifiers(m)} ${m.name ? tokens(m.name, sf) : ''}${m.questionToken ? '?' : ''}: ${tokens(m.type, sf, rename)}`);
     } else if (ts.isIndexSignatureDeclaration(m) || ts.isCallSignatureDeclaration(m) || ts.isConstructSignatureDeclaration(m)) {
@@ -146,7 +173,8 @@ function classSignature(c: ts.ClassLikeDeclaration, sf: ts.SourceFile, registere
 
 /** The canonical text of one declaration: what a consumer depends on, nothing else. */
 function declarationText(decl: ts.Node, sf: ts.SourceFile, registered: Registered): string {
-  if (ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl) || ts.isMethodSignature(decl)) return 'function ' + functionSignature(decl, sf);
+  if (ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl) || ts.isMethodSignature(decl))
+    return 'function ' + functionSignature(decl, sf);
   if (ts.isGetAccessorDeclaration(decl)) return `get ${modifiers(decl)}: ${tokens(decl.type, sf)}`;
   if (ts.isSetAccessorDeclaration(decl)) return `set ${modifiers(decl)}: ${tokens(decl.parameters[0]?.type, sf)}`;
   if (ts.isClassDeclaration(decl)) return classSignature(decl, sf, registered);
@@ -158,19 +186,23 @@ function declarationText(decl: ts.Node, sf: ts.SourceFile, registered: Registere
     const rename = new Map<string, string>();
     return `type ${typeParameters(decl.typeParameters, sf, rename)} = ${tokens(decl.type, sf, rename)}`;
   }
-  if (ts.isEnumDeclaration(decl)) return `enum ${modifiers(decl)} {${decl.members.map((m) => tokens(m.name, sf) + (m.initializer ? ' = ' + tokens(m.initializer, sf) : '')).join(', ')}}`;
+  if (ts.isEnumDeclaration(decl))
+    return `enum ${modifiers(decl)} {${decl.members.map((m) => tokens(m.name, sf) + (m.initializer ? ' = ' + tokens(m.initializer, sf) : '')).join(', ')}}`;
   if (ts.isModuleDeclaration(decl)) return 'namespace';
   if (ts.isPropertySignature(decl)) return `property ${modifiers(decl)}${decl.questionToken ? '?' : ''}: ${tokens(decl.type, sf)}`;
   if (ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isExportAssignment(decl)) {
     const init = unwrap(ts.isExportAssignment(decl) ? decl.expression : decl.initializer);
-    const declared = ts.isExportAssignment(decl) ? '' : `${modifiers(decl)}${decl.exclamationToken ? '!' : ''}${ts.isPropertyDeclaration(decl) && decl.questionToken ? '?' : ''}: ${tokens(decl.type, sf)}`;
+    const declared = ts.isExportAssignment(decl)
+      ? ''
+      : `${modifiers(decl)}${decl.exclamationToken ? '!' : ''}${ts.isPropertyDeclaration(decl) && decl.questionToken ? '?' : ''}: ${tokens(decl.type, sf)}`;
     // The value's shape when it is a function or a class; any other initializer is a value, not a signature.
     let value = '';
     if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) value = ' = function ' + functionSignature(init, sf);
     else if (init && ts.isClassExpression(init)) value = ' = ' + classSignature(init, sf, registered);
     return `value ${declared}${value}`;
   }
-  if (ts.isBindingElement(decl)) return `binding ${decl.dotDotDotToken ? '...' : ''}${decl.propertyName ? tokens(decl.propertyName, sf) : ''}`;
+  if (ts.isBindingElement(decl))
+    return `binding ${decl.dotDotDotToken ? '...' : ''}${decl.propertyName ? tokens(decl.propertyName, sf) : ''}`;
   return ts.SyntaxKind[decl.kind];
 }
 
@@ -245,7 +277,15 @@ export function symbolsOf(nodes: readonly GraphNode[], edges: readonly GraphEdge
   const out: DeclaredSymbol[] = [];
   for (const n of nodes) {
     if (!n.id.startsWith('sym:') || n.signature === undefined) continue;
-    const s: DeclaredSymbol = { id: n.id, kind: n.kind, label: n.label, line: n.line ?? 1, column: n.column ?? 1, exported: n.exported === true, signature: n.signature };
+    const s: DeclaredSymbol = {
+      id: n.id,
+      kind: n.kind,
+      label: n.label,
+      line: n.line ?? 1,
+      column: n.column ?? 1,
+      exported: n.exported === true,
+      signature: n.signature,
+    };
     const p = parent.get(n.id);
     if (p !== undefined) s.parent = p;
     out.push(s);

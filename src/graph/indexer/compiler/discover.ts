@@ -95,9 +95,19 @@ export function discover(host: FileHost, root: string): Discovery {
   const parseHost: ts.ParseConfigHost = {
     useCaseSensitiveFileNames: true,
     readDirectory: (rootDir, extensions, excludes, includes, depth) =>
-      matchFiles(rootDir, extensions, excludes, includes, true, root, depth, (p) => {
-        return walked.entries.get(p.replace(/\/+$/, '')) ?? { files: [], directories: [] };
-      }, (p) => p),
+      matchFiles(
+        rootDir,
+        extensions,
+        excludes,
+        includes,
+        true,
+        root,
+        depth,
+        (p) => {
+          return walked.entries.get(p.replace(/\/+$/, '')) ?? { files: [], directories: [] };
+        },
+        (p) => p,
+      ),
     fileExists: (p) => host.stat(p)?.type === 'file',
     readFile: (p) => {
       try {
@@ -122,12 +132,13 @@ export function discover(host: FileHost, root: string): Discovery {
         configDiagnostics.push({ path: configRel, reason: 'referenced project config does not exist' });
         continue;
       }
-      const where = read.error.file && read.error.start !== undefined
-        ? (() => {
-            const lc = read.error.file.getLineAndCharacterOfPosition(read.error.start);
-            return `:${lc.line + 1}:${lc.character + 1}`;
-          })()
-        : '';
+      const where =
+        read.error.file && read.error.start !== undefined
+          ? (() => {
+              const lc = read.error.file.getLineAndCharacterOfPosition(read.error.start);
+              return `:${lc.line + 1}:${lc.character + 1}`;
+            })()
+          : '';
       throw new GraphError(
         'TSCONFIG_UNPARSABLE',
         `${configRel}${where}: cannot parse: ${ts.flattenDiagnosticMessageText(read.error.messageText, ' ')}`,
@@ -209,5 +220,13 @@ export function discover(host: FileHost, root: string): Discovery {
   diagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
   configDiagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
   const outputDirs = [...outputs.keys()].sort(compareStrings);
-  return { ...walked, sourceFiles: walked.sourceFiles.filter((f) => owner.has(f)), configDiagnostics, skippedFiles, projects, owner, outputDirs };
+  return {
+    ...walked,
+    sourceFiles: walked.sourceFiles.filter((f) => owner.has(f)),
+    configDiagnostics,
+    skippedFiles,
+    projects,
+    owner,
+    outputDirs,
+  };
 }

@@ -105,7 +105,13 @@ function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
 function skipOuter(expr: ts.Expression): ts.Expression {
   let e = expr;
   for (;;) {
-    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e) || ts.isNonNullExpression(e)) {
+    if (
+      ts.isParenthesizedExpression(e) ||
+      ts.isAsExpression(e) ||
+      ts.isSatisfiesExpression(e) ||
+      ts.isTypeAssertionExpression(e) ||
+      ts.isNonNullExpression(e)
+    ) {
       e = e.expression;
     } else {
       return e;
@@ -241,7 +247,14 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     }
   };
 
-  const declareBinding = (name: ts.BindingName, decl: ts.Node, initializer: ts.Expression | undefined, prefix: string, parent: string, exported: boolean) => {
+  const declareBinding = (
+    name: ts.BindingName,
+    decl: ts.Node,
+    initializer: ts.Expression | undefined,
+    prefix: string,
+    parent: string,
+    exported: boolean,
+  ) => {
     const pending: Array<{ name: ts.BindingName; decl: ts.Node; initializer: ts.Expression | undefined }> = [{ name, decl, initializer }];
     while (pending.length > 0) {
       const b = pending.shift() as (typeof pending)[number];
@@ -380,7 +393,13 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
       if (ts.isImportTypeNode(node)) {
         const arg = node.argument;
         if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal)) {
-          refs.push({ specifier: arg.literal.text, kind: 'import', context: 'import-type', evidence: ev(node.getStart(sf)), syntax: 'static' });
+          refs.push({
+            specifier: arg.literal.text,
+            kind: 'import',
+            context: 'import-type',
+            evidence: ev(node.getStart(sf)),
+            syntax: 'static',
+          });
         }
         return;
       }

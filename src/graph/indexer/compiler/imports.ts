@@ -9,9 +9,7 @@ import { isSourceFileName, readText, type Project } from './discover';
 import type { ImportRef } from './extract';
 import type { FileHost } from '../files/file-host';
 
-export type ImportOutcome =
-  | { kind: 'file'; path: string }
-  | { kind: 'unresolved'; reason: UnresolvedReason };
+export type ImportOutcome = { kind: 'file'; path: string } | { kind: 'unresolved'; reason: UnresolvedReason };
 
 function isRelativeSpecifier(spec: string): boolean {
   return spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..' || spec.startsWith('/');
@@ -142,7 +140,11 @@ export class ModuleResolver {
   private resolveUncached(project: Project, fromRel: string, ref: ImportRef): ImportOutcome {
     const from = this.root + '/' + fromRel;
     const mode: ts.ResolutionMode =
-      ref.syntax === 'require' ? ts.ModuleKind.CommonJS : ref.syntax === 'dynamic' ? ts.ModuleKind.ESNext : this.impliedFormat(project, from);
+      ref.syntax === 'require'
+        ? ts.ModuleKind.CommonJS
+        : ref.syntax === 'dynamic'
+          ? ts.ModuleKind.ESNext
+          : this.impliedFormat(project, from);
     const result = ts.resolveModuleName(ref.specifier, from, project.options, this.resolutionHost, this.cacheFor(project), undefined, mode);
     const resolved = result.resolvedModule;
     if (resolved) {

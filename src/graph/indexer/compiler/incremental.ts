@@ -185,7 +185,6 @@ function lastFiles(p: PreviousBuild | undefined): Manifest['files'] {
 const NOTE_PREFIX = 'rationale:';
 const symbolCount = (nodes: readonly GraphNode[] | undefined) => (nodes ?? []).filter((n) => n.kind !== 'file').length;
 
-
 const outcomeKey = (o: ImportOutcome): string => (o.kind === 'file' ? o.path : '!' + o.reason);
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -200,7 +199,13 @@ interface ResolutionPlan {
   everything?: string;
 }
 
-function planResolution(prev: PreviousFacts, inputs: readonly SourceInput[], resolver: ModuleResolver, root: string, dirty: ReadonlySet<string>): ResolutionPlan {
+function planResolution(
+  prev: PreviousFacts,
+  inputs: readonly SourceInput[],
+  resolver: ModuleResolver,
+  root: string,
+  dirty: ReadonlySet<string>,
+): ResolutionPlan {
   const old = prev.manifest.files;
   const present = new Set(inputs.map((i) => i.path));
   const deleted = Object.keys(old).filter((f) => !present.has(f));
@@ -325,14 +330,19 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     const present = new Set(d.sourceFiles);
     const read = new Map(inputs.map((i) => [i.path, i]));
     const nowSymbols = new Map<string, number>();
-    for (const n of result.graph.nodes) if (n.kind !== 'file' && n.sourceFile !== undefined && !n.id.startsWith(NOTE_PREFIX)) nowSymbols.set(n.sourceFile, (nowSymbols.get(n.sourceFile) ?? 0) + 1);
+    for (const n of result.graph.nodes)
+      if (n.kind !== 'file' && n.sourceFile !== undefined && !n.id.startsWith(NOTE_PREFIX))
+        nowSymbols.set(n.sourceFile, (nowSymbols.get(n.sourceFile) ?? 0) + 1);
     for (const f of Object.keys(prev.manifest.files).sort(compareStrings)) {
       const had = symbolCount(prev.nodesByFile.get(f));
       if (had === 0 || !present.has(f)) continue;
       const input = read.get(f);
       if (!input) {
         const why = result.graph.diagnostics?.find((x) => x.path === f)?.reason ?? 'it was not read';
-        throw new GraphError('SUSPECTED_PARSE_FAILURE', `${f} had ${had} symbol${had === 1 ? '' : 's'} and now yields none (${why}); the graph is left as it was — fix the file, or run a full build (--full) to accept the loss`);
+        throw new GraphError(
+          'SUSPECTED_PARSE_FAILURE',
+          `${f} had ${had} symbol${had === 1 ? '' : 's'} and now yields none (${why}); the graph is left as it was — fix the file, or run a full build (--full) to accept the loss`,
+        );
       }
       if (input.sha256 === prev.manifest.files[f].sha256) continue;
       const now = nowSymbols.get(f) ?? 0;
@@ -424,7 +434,11 @@ export class BuildSession {
       programs: this.store,
       lines: this.lines,
     });
-    this.previous = { graphText: result.text, manifestText: result.manifestText, parsed: { graph: result.graph, manifest: result.manifest } };
+    this.previous = {
+      graphText: result.text,
+      manifestText: result.manifestText,
+      parsed: { graph: result.graph, manifest: result.manifest },
+    };
     return result;
   }
 

@@ -49,7 +49,10 @@ function extendedConfigs(host: FileHost, root: string, rel: string): string[] {
   const specs = typeof ext === 'string' ? [ext] : Array.isArray(ext) ? ext.filter((x): x is string => typeof x === 'string') : [];
   const out: string[] = [];
   for (const spec of specs) {
-    const base = spec.startsWith('.') || spec.startsWith('/') ? path.posix.resolve(path.posix.dirname(root + '/' + rel), spec) : root + '/node_modules/' + spec;
+    const base =
+      spec.startsWith('.') || spec.startsWith('/')
+        ? path.posix.resolve(path.posix.dirname(root + '/' + rel), spec)
+        : root + '/node_modules/' + spec;
     for (const candidate of [base, base + '.json', base + '/tsconfig.json']) {
       if (candidate.startsWith(root + '/') && host.stat(candidate)?.type === 'file') {
         out.push(candidate.slice(root.length + 1));
@@ -59,4 +62,3 @@ function extendedConfigs(host: FileHost, root: string, rel: string): string[] {
   }
   return out;
 }
-

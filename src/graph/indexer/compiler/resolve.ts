@@ -80,7 +80,13 @@ export class ResolutionSink {
   }
 
   /** `record`: the file whose residue this is (absent for a name match that found nothing). */
-  unresolved(site: Pick<Site, 'relation' | 'source' | 'name' | 'member' | 'context'>, reason: UnresolvedReason, evidence: PendingMatch['evidence'], context?: string, record?: string): void {
+  unresolved(
+    site: Pick<Site, 'relation' | 'source' | 'name' | 'member' | 'context'>,
+    reason: UnresolvedReason,
+    evidence: PendingMatch['evidence'],
+    context?: string,
+    record?: string,
+  ): void {
     this.count(site.relation, reason);
     if (COUNTED_ONLY.has(reason) && !(reason === 'external' && this.listExternal)) {
       if (record !== undefined) {
@@ -90,23 +96,48 @@ export class ResolutionSink {
       return;
     }
     if (record !== undefined) {
-      const r: ResidueSite = { relation: site.relation, source: site.source, name: site.name, member: site.member, reason, line: evidence.line, column: evidence.column };
+      const r: ResidueSite = {
+        relation: site.relation,
+        source: site.source,
+        name: site.name,
+        member: site.member,
+        reason,
+        line: evidence.line,
+        column: evidence.column,
+      };
       if (site.context !== undefined) r.context = site.context;
       this.residueOf(record).sites.push(r);
     }
-    this.edges.push(unresolvedEdge(site.source, unresolvedId(site.name), site.relation, reason, { evidence, ast: true, context: context ?? site.context }));
+    this.edges.push(
+      unresolvedEdge(site.source, unresolvedId(site.name), site.relation, reason, {
+        evidence,
+        ast: true,
+        context: context ?? site.context,
+      }),
+    );
   }
 
   private wait(p: PendingMatch): void {
     this.pending.push(p);
-    const r: ResidueSite = { relation: p.site.relation, source: p.site.source, name: p.site.name, member: p.site.member, reason: p.reason, line: p.evidence.line, column: p.evidence.column, pending: true };
+    const r: ResidueSite = {
+      relation: p.site.relation,
+      source: p.site.source,
+      name: p.site.name,
+      member: p.site.member,
+      reason: p.reason,
+      line: p.evidence.line,
+      column: p.evidence.column,
+      pending: true,
+    };
     if (p.site.context !== undefined) r.context = p.site.context;
     this.residueOf(p.file).sites.push(r);
   }
 
   /** Replays the residue of a file that is not resolved again (see `Residue`). */
   replay(file: string, residue: Residue): void {
-    for (const [relation, reasons] of Object.entries(residue.counted) as Array<[GraphEdge['relation'], Partial<Record<UnresolvedReason, number>>]>) {
+    for (const [relation, reasons] of Object.entries(residue.counted) as Array<
+      [GraphEdge['relation'], Partial<Record<UnresolvedReason, number>>]
+    >) {
       for (const [reason, n] of Object.entries(reasons) as Array<[UnresolvedReason, number]>) {
         const total = (this.summary[relation] ??= {});
         total[reason] = (total[reason] ?? 0) + n;
@@ -147,7 +178,9 @@ export class ResolutionSink {
     }
     if (targets.size > 0) {
       for (const target of [...targets].sort()) {
-        this.edges.push(exactEdge(site.source, target, site.relation, 'TYPESCRIPT_CHECKER', { evidence, ast: true, context: site.context }));
+        this.edges.push(
+          exactEdge(site.source, target, site.relation, 'TYPESCRIPT_CHECKER', { evidence, ast: true, context: site.context }),
+        );
       }
       return;
     }
@@ -177,7 +210,13 @@ export class ResolutionSink {
         this.unresolved(p.site, p.reason, p.evidence, `${candidates.length} name matches`);
       } else {
         for (const c of candidates) {
-          this.edges.push(candidateEdge(p.site.source, c, p.site.relation, candidates.length > 1, { evidence: p.evidence, ast: true, context: p.site.context }));
+          this.edges.push(
+            candidateEdge(p.site.source, c, p.site.relation, candidates.length > 1, {
+              evidence: p.evidence,
+              ast: true,
+              context: p.site.context,
+            }),
+          );
         }
       }
     }

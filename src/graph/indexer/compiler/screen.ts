@@ -103,7 +103,13 @@ function describeSyntaxErrors(sf: ts.SourceFile, diags: readonly ts.Diagnostic[]
 function screenText(path: string, text: string): ScreenVerdict {
   let sf: ts.SourceFile;
   try {
-    sf = ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors }, false, scriptKindOf(path));
+    sf = ts.createSourceFile(
+      path,
+      text,
+      { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
+      false,
+      scriptKindOf(path),
+    );
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     return { skip: TOO_DEEP };

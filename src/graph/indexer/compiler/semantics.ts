@@ -39,7 +39,10 @@ function fromLockfile(host: FileHost, root: string): RepositoryTypeScript | unde
     const text = read(host, `${root}/${name}`);
     if (text === undefined) continue;
     try {
-      const lock = JSON.parse(text) as { packages?: Record<string, { version?: string }>; dependencies?: Record<string, { version?: string }> };
+      const lock = JSON.parse(text) as {
+        packages?: Record<string, { version?: string }>;
+        dependencies?: Record<string, { version?: string }>;
+      };
       const version = lock.packages?.['node_modules/typescript']?.version ?? lock.dependencies?.typescript?.version;
       if (version !== undefined) return { major: majorOf(version), from: name, version };
     } catch {
@@ -106,10 +109,13 @@ export function withTypeScript5Semantics(options: ts.CompilerOptions): { options
   } else if (o.target === undefined) {
     const m = o.module;
     o.target =
-      m === ts.ModuleKind.Node16 || m === ts.ModuleKind.Node18 ? ts.ScriptTarget.ES2022
-      : m === ts.ModuleKind.Node20 ? ts.ScriptTarget.ES2023
-      : m === ts.ModuleKind.NodeNext ? ts.ScriptTarget.ESNext
-      : ts.ScriptTarget.ES5;
+      m === ts.ModuleKind.Node16 || m === ts.ModuleKind.Node18
+        ? ts.ScriptTarget.ES2022
+        : m === ts.ModuleKind.Node20
+          ? ts.ScriptTarget.ES2023
+          : m === ts.ModuleKind.NodeNext
+            ? ts.ScriptTarget.ESNext
+            : ts.ScriptTarget.ES5;
     adjustments.push(`target: ${target(o.target)}`);
   }
   if (o.module === undefined) {
@@ -119,22 +125,32 @@ export function withTypeScript5Semantics(options: ts.CompilerOptions): { options
   const module = o.module;
   if (o.moduleResolution === undefined) {
     o.moduleResolution =
-      module === ts.ModuleKind.CommonJS ? ts.ModuleResolutionKind.Node10
-      : module === ts.ModuleKind.Node16 || module === ts.ModuleKind.Node18 || module === ts.ModuleKind.Node20 ? ts.ModuleResolutionKind.Node16
-      : module === ts.ModuleKind.NodeNext ? ts.ModuleResolutionKind.NodeNext
-      : module === ts.ModuleKind.Preserve ? ts.ModuleResolutionKind.Bundler
-      : ts.ModuleResolutionKind.Classic;
+      module === ts.ModuleKind.CommonJS
+        ? ts.ModuleResolutionKind.Node10
+        : module === ts.ModuleKind.Node16 || module === ts.ModuleKind.Node18 || module === ts.ModuleKind.Node20
+          ? ts.ModuleResolutionKind.Node16
+          : module === ts.ModuleKind.NodeNext
+            ? ts.ModuleResolutionKind.NodeNext
+            : module === ts.ModuleKind.Preserve
+              ? ts.ModuleResolutionKind.Bundler
+              : ts.ModuleResolutionKind.Classic;
     if (o.moduleResolution !== ts.ModuleResolutionKind.Bundler) {
       adjustments.push(`moduleResolution: ${ts.ModuleResolutionKind[o.moduleResolution]}`);
     }
   }
-  const nodeLike = module === ts.ModuleKind.Node16 || module === ts.ModuleKind.Node18 || module === ts.ModuleKind.Node20 || module === ts.ModuleKind.NodeNext || module === ts.ModuleKind.Preserve;
+  const nodeLike =
+    module === ts.ModuleKind.Node16 ||
+    module === ts.ModuleKind.Node18 ||
+    module === ts.ModuleKind.Node20 ||
+    module === ts.ModuleKind.NodeNext ||
+    module === ts.ModuleKind.Preserve;
   if (o.esModuleInterop === undefined && !nodeLike) {
     o.esModuleInterop = false;
     adjustments.push('esModuleInterop: false');
   }
   if (o.allowSyntheticDefaultImports === undefined) {
-    const synthetic = (o.esModuleInterop ?? nodeLike) || module === ts.ModuleKind.System || o.moduleResolution === ts.ModuleResolutionKind.Bundler;
+    const synthetic =
+      (o.esModuleInterop ?? nodeLike) || module === ts.ModuleKind.System || o.moduleResolution === ts.ModuleResolutionKind.Bundler;
     if (!synthetic) {
       o.allowSyntheticDefaultImports = false;
       adjustments.push('allowSyntheticDefaultImports: false');

@@ -31,7 +31,14 @@ function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
   return !!(parent as ts.SignatureDeclarationBase).type || ts.isConstructorDeclaration(parent) || ts.isSetAccessorDeclaration(parent);
 }
 
-const SYNTACTIC_FLAGS = ts.NodeFlags.Let | ts.NodeFlags.Const | ts.NodeFlags.Using | ts.NodeFlags.NestedNamespace | ts.NodeFlags.Namespace | ts.NodeFlags.GlobalAugmentation | ts.NodeFlags.OptionalChain;
+const SYNTACTIC_FLAGS =
+  ts.NodeFlags.Let |
+  ts.NodeFlags.Const |
+  ts.NodeFlags.Using |
+  ts.NodeFlags.NestedNamespace |
+  ts.NodeFlags.Namespace |
+  ts.NodeFlags.GlobalAugmentation |
+  ts.NodeFlags.OptionalChain;
 
 function declaresGlobally(sf: ts.SourceFile): boolean {
   if (!ts.isExternalModule(sf)) return true;

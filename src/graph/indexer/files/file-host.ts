@@ -45,13 +45,7 @@ export const nodeFileHost: FileHost = {
     const entries = fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
     return entries.map((d) => {
       const { name, validName } = decodeName(d.name);
-      const type: EntryType = d.isSymbolicLink()
-        ? 'symlink'
-        : d.isDirectory()
-          ? 'directory'
-          : d.isFile()
-            ? 'file'
-            : 'other';
+      const type: EntryType = d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
       return { name, type, validName };
     });
   },

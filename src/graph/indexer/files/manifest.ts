@@ -197,7 +197,15 @@ function canonicalFile(e: ManifestFile): Record<string, unknown> {
   });
   const cites = e.cites.map((c) => ({ source: c.source, num: c.num, line: c.line, column: c.column }));
   const sites = e.residue.sites.map((x) => {
-    const o: Record<string, unknown> = { relation: x.relation, source: x.source, name: x.name, member: x.member, reason: x.reason, line: x.line, column: x.column };
+    const o: Record<string, unknown> = {
+      relation: x.relation,
+      source: x.source,
+      name: x.name,
+      member: x.member,
+      reason: x.reason,
+      line: x.line,
+      column: x.column,
+    };
     if (x.context !== undefined) o.context = x.context;
     if (x.pending) o.pending = true;
     return o;
@@ -270,7 +278,9 @@ function validNote(x: unknown): boolean {
     typeof x.label === 'string' &&
     typeof x.text === 'string' &&
     Array.isArray(x.refs) &&
-    x.refs.every((r) => isObj(r) && (r.kind === 'link' || r.kind === 'code') && typeof r.target === 'string' && isInt(r.line) && isInt(r.column)) &&
+    x.refs.every(
+      (r) => isObj(r) && (r.kind === 'link' || r.kind === 'code') && typeof r.target === 'string' && isInt(r.line) && isInt(r.column),
+    ) &&
     Array.isArray(x.mentions) &&
     x.mentions.every((m) => isObj(m) && isInt(m.num) && isInt(m.line) && isInt(m.column))
   );
@@ -294,7 +304,10 @@ function validSite(x: unknown): x is ResidueSite {
 function validResidue(x: unknown): boolean {
   if (!isObj(x) || !isObj(x.counted) || !Array.isArray(x.sites) || !x.sites.every(validSite)) return false;
   return Object.entries(x.counted).every(
-    ([rel, reasons]) => (RELATIONS as readonly string[]).includes(rel) && isObj(reasons) && Object.entries(reasons).every(([r, n]) => isReason(r) && isInt(n) && (n as number) > 0),
+    ([rel, reasons]) =>
+      (RELATIONS as readonly string[]).includes(rel) &&
+      isObj(reasons) &&
+      Object.entries(reasons).every(([r, n]) => isReason(r) && isInt(n) && (n as number) > 0),
   );
 }
 
@@ -324,13 +337,18 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
     return { problem: 'the manifest is not valid JSON (a torn or hand-edited file)' };
   }
   if (!isObj(raw)) return { problem: 'the manifest is not a JSON object' };
-  if (raw.manifestVersion !== MANIFEST_VERSION) return { problem: `the manifest has version ${JSON.stringify(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
+  if (raw.manifestVersion !== MANIFEST_VERSION)
+    return { problem: `the manifest has version ${JSON.stringify(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
   const { engine, options, graphSha256, inputs, documents, skipped, outputDirs, files } = raw;
-  if (!isObj(engine) || typeof engine.kg !== 'string' || typeof engine.typescript !== 'string') return { problem: 'the manifest has no engine record' };
-  if (!isObj(options) || typeof options.extractOnly !== 'boolean' || typeof options.listExternal !== 'boolean') return { problem: 'the manifest has no options record' };
+  if (!isObj(engine) || typeof engine.kg !== 'string' || typeof engine.typescript !== 'string')
+    return { problem: 'the manifest has no engine record' };
+  if (!isObj(options) || typeof options.extractOnly !== 'boolean' || typeof options.listExternal !== 'boolean')
+    return { problem: 'the manifest has no options record' };
   if (typeof graphSha256 !== 'string' || !HEX64.test(graphSha256)) return { problem: 'the manifest has no graph fingerprint' };
-  if (!isObj(inputs) || !Object.values(inputs).every((v) => typeof v === 'string')) return { problem: 'the manifest has a malformed inputs record' };
-  if (!isObj(documents) || !Object.values(documents).every((v) => typeof v === 'string')) return { problem: 'the manifest has a malformed documents record' };
+  if (!isObj(inputs) || !Object.values(inputs).every((v) => typeof v === 'string'))
+    return { problem: 'the manifest has a malformed inputs record' };
+  if (!isObj(documents) || !Object.values(documents).every((v) => typeof v === 'string'))
+    return { problem: 'the manifest has a malformed documents record' };
   const strings = (x: unknown) => Array.isArray(x) && x.every((v) => typeof v === 'string');
   if (!strings(skipped) || !strings(outputDirs)) return { problem: 'the manifest has a malformed skipped or outputDirs record' };
   if (!isObj(files)) return { problem: 'the manifest has no files record' };
@@ -344,14 +362,22 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
  * Why a manifest cannot drive an incremental build of `graphText`, or undefined when it can:
  * it must describe exactly these graph bytes, and come from this engine with these options.
  */
-export function manifestMismatch(m: Manifest, graphText: string | undefined, options: ManifestOptions, engine: Manifest['engine']): string | undefined {
+export function manifestMismatch(
+  m: Manifest,
+  graphText: string | undefined,
+  options: ManifestOptions,
+  engine: Manifest['engine'],
+): string | undefined {
   // `graphText` is undefined when the caller built the two together and knows they match.
-  if (graphText !== undefined && m.graphSha256 !== sha256Hex(graphText)) return 'the manifest does not describe the current graph.json (a build was interrupted between the two, or the graph was edited)';
+  if (graphText !== undefined && m.graphSha256 !== sha256Hex(graphText))
+    return 'the manifest does not describe the current graph.json (a build was interrupted between the two, or the graph was edited)';
   if (m.engine.kg !== engine.kg || m.engine.typescript !== engine.typescript) {
     return `the graph was built by kg ${m.engine.kg} with TypeScript ${m.engine.typescript}; this is kg ${engine.kg} with TypeScript ${engine.typescript}`;
   }
-  if (m.options.extractOnly !== options.extractOnly) return `the graph was built ${m.options.extractOnly ? 'with' : 'without'} --extract-only`;
-  if (m.options.listExternal !== options.listExternal) return `the graph was built ${m.options.listExternal ? 'with' : 'without'} --list-external`;
+  if (m.options.extractOnly !== options.extractOnly)
+    return `the graph was built ${m.options.extractOnly ? 'with' : 'without'} --extract-only`;
+  if (m.options.listExternal !== options.listExternal)
+    return `the graph was built ${m.options.listExternal ? 'with' : 'without'} --list-external`;
   return undefined;
 }
 
@@ -366,7 +392,10 @@ export interface StalenessReport {
 }
 
 /** Pure comparison of two path → fingerprint maps (recorded, then current). */
-export function compareFingerprints(recorded: Readonly<Record<string, string>>, current: Readonly<Record<string, string>>): StalenessReport {
+export function compareFingerprints(
+  recorded: Readonly<Record<string, string>>,
+  current: Readonly<Record<string, string>>,
+): StalenessReport {
   const changed: string[] = [];
   const added: string[] = [];
   const deleted: string[] = [];

@@ -26,7 +26,10 @@ export function readRepositoryConfig(host: FileHost, root: string): RepositoryCo
   const abs = root + '/' + CONFIG_FILE;
   const st = host.stat(abs);
   if (!st) return { value: {}, diagnostics: [] };
-  const problem = (reason: string): RepositoryConfig => ({ value: {}, diagnostics: [{ path: CONFIG_FILE, reason: `config: ${reason}; using defaults` }] });
+  const problem = (reason: string): RepositoryConfig => ({
+    value: {},
+    diagnostics: [{ path: CONFIG_FILE, reason: `config: ${reason}; using defaults` }],
+  });
   if (st.type !== 'file') return problem('not a regular file');
   let text: string;
   try {
@@ -57,9 +60,15 @@ export function configSection(config: Record<string, unknown>, key: string, diag
 }
 
 /** Reports keys of a section that nobody reads (most often a typo). */
-export function reportUnknownKeys(section: Record<string, unknown>, sectionName: string, known: readonly string[], diagnostics: BuildDiagnostic[]): void {
+export function reportUnknownKeys(
+  section: Record<string, unknown>,
+  sectionName: string,
+  known: readonly string[],
+  diagnostics: BuildDiagnostic[],
+): void {
   for (const k of Object.keys(section).sort()) {
-    if (!known.includes(k)) diagnostics.push({ path: CONFIG_FILE, reason: `config: unknown key "${sectionName}.${k}" (known: ${known.join(', ')})` });
+    if (!known.includes(k))
+      diagnostics.push({ path: CONFIG_FILE, reason: `config: unknown key "${sectionName}.${k}" (known: ${known.join(', ')})` });
   }
 }
 
@@ -77,7 +86,13 @@ function normaliseRepoPath(raw: string): string | undefined {
 }
 
 /** A list of repository-relative paths; each bad entry, or a value that is not a list, is reported. */
-export function repoPathList(section: Record<string, unknown>, sectionName: string, key: string, fallback: readonly string[], diagnostics: BuildDiagnostic[]): string[] {
+export function repoPathList(
+  section: Record<string, unknown>,
+  sectionName: string,
+  key: string,
+  fallback: readonly string[],
+  diagnostics: BuildDiagnostic[],
+): string[] {
   const v = section[key];
   if (v === undefined) return [...fallback];
   const where = `${sectionName}.${key}`;
@@ -89,7 +104,10 @@ export function repoPathList(section: Record<string, unknown>, sectionName: stri
   for (const entry of v) {
     const n = typeof entry === 'string' ? normaliseRepoPath(entry) : undefined;
     if (n === undefined) {
-      diagnostics.push({ path: CONFIG_FILE, reason: `config: "${where}" entry ${JSON.stringify(entry)} is not a repository-relative path; ignored` });
+      diagnostics.push({
+        path: CONFIG_FILE,
+        reason: `config: "${where}" entry ${JSON.stringify(entry)} is not a repository-relative path; ignored`,
+      });
     } else {
       out.add(n);
     }

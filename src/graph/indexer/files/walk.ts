@@ -143,4 +143,3 @@ export function walk(host: FileHost, root: string): WalkResult {
   out.diagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
   return out;
 }
-

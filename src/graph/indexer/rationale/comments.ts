@@ -26,7 +26,7 @@ function isJsDocKind(kind: ts.SyntaxKind): boolean {
 export function descend(sf: ts.SourceFile, pos: number): { path: ts.Node[]; before: ts.Node[] } {
   const path: ts.Node[] = [sf];
   const before: ts.Node[] = [];
-  for (let node: ts.Node = sf; ; ) {
+  for (let node: ts.Node = sf; ;) {
     let inside: ts.Node | undefined;
     let last: ts.Node | undefined;
     ts.forEachChild(node, (child) => {

@@ -62,7 +62,8 @@ export function findRecordMentions(text: string): Array<{ num: number; index: nu
   const out: Array<{ num: number; index: number; length: number }> = [];
   if (!MIGHT_MENTION_RECORD.test(text)) return out;
   RECORD_MENTION.lastIndex = 0;
-  for (let m = RECORD_MENTION.exec(text); m; m = RECORD_MENTION.exec(text)) out.push({ num: Number(m[1]), index: m.index, length: m[0].length });
+  for (let m = RECORD_MENTION.exec(text); m; m = RECORD_MENTION.exec(text))
+    out.push({ num: Number(m[1]), index: m.index, length: m[0].length });
   return out;
 }
 
@@ -71,7 +72,10 @@ export function findRecordMentions(text: string): Array<{ num: number; index: nu
  * that is not a letter, mark, digit, connector (`_`), hyphen or space removed, spaces → hyphens.
  */
 export function slugify(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** A run of text from one source line, as a piece of a paragraph or heading. */
@@ -112,7 +116,7 @@ interface InlineResult {
 /** Offsets of every maximal backtick run, grouped by run length, in increasing order. */
 function backtickRuns(s: string): Map<number, number[]> {
   const runs = new Map<number, number[]>();
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     if (s.charCodeAt(i) !== 96) {
       i++;
       continue;
@@ -388,7 +392,7 @@ export function parseMarkdown(text: string): MdDocument {
     for (const l of r.links) doc.refs.push({ kind: 'link', target: l.dest, ...where(l.at) });
     for (const c of r.comments) {
       const lines: MdCommentLine[] = [];
-      for (let from = c.from; ; ) {
+      for (let from = c.from; ;) {
         const nl = s.indexOf('\n', from);
         const to = nl < 0 || nl > c.to ? c.to : nl;
         const at = where(from);
@@ -498,7 +502,10 @@ export function parseMarkdown(text: string): MdDocument {
       endParagraph();
       let body = t.slice(atx[1].length);
       const lead = leadingIndent(body).chars;
-      body = body.slice(lead).replace(/(?:^|[ \t]+)#+[ \t]*$/, '').replace(/[ \t]+$/, '');
+      body = body
+        .slice(lead)
+        .replace(/(?:^|[ \t]+)#+[ \t]*$/, '')
+        .replace(/[ \t]+$/, '');
       heading(atx[1].length, [{ text: body, line: lineNo, offset: offset + atx[1].length + lead }]);
       continue;
     }

@@ -171,7 +171,7 @@ export function sourceNotes(sf: ts.SourceFile, relPath: string, declarations: Re
   const notes: Array<Omit<SourceNote, 'index'>> = [];
   const scopes = new Map<ts.Node, SymbolScope | null>();
   const anchorOf = (header: NoteLine) => enclosingSymbol(sf, header.pos, declarations, descend(sf, header.pos), scopes) ?? fileId(relPath);
-  for (let at = text.indexOf('WHY('); at >= 0; ) {
+  for (let at = text.indexOf('WHY('); at >= 0;) {
     const found = descend(sf, at);
     const run = commentRunAt(sf, at, found);
     let next = at + 4;

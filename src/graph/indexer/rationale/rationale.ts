@@ -190,7 +190,14 @@ export class RationaleLayer {
   private recordNode(input: MarkdownInput, num: number): DecisionRecord {
     const first = input.doc.headings[0];
     const label = first?.text || path.posix.basename(input.path).replace(/\.(md|markdown)$/i, '');
-    const node: GraphNode = { id: adrId(num), kind: 'rationale', label, sourceFile: input.path, line: first?.line ?? 1, column: first?.column ?? 1 };
+    const node: GraphNode = {
+      id: adrId(num),
+      kind: 'rationale',
+      label,
+      sourceFile: input.path,
+      line: first?.line ?? 1,
+      column: first?.column ?? 1,
+    };
     const named = /^ADR[-: ]0*(\d{1,9})(?!\w)/i.exec(label);
     if (named && Number(named[1]) !== num) {
       this.ctx.diagnostics.push({
@@ -232,7 +239,10 @@ export class RationaleLayer {
   finish(resolverNodes: readonly GraphNode[]): RationaleOutput {
     const out: RationaleOutput = { nodes: [], edges: [], files: [] };
     const contains = (from: string, to: GraphNode) =>
-      exactEdge(from, to.id, 'contains', 'SYNTAX', { evidence: { file: to.sourceFile as string, line: to.line as number, column: to.column as number }, ast: true });
+      exactEdge(from, to.id, 'contains', 'SYNTAX', {
+        evidence: { file: to.sourceFile as string, line: to.line as number, column: to.column as number },
+        ast: true,
+      });
 
     for (const f of this.recordFiles) {
       out.files.push(f.path);
@@ -256,7 +266,14 @@ export class RationaleLayer {
         const slug = slugify(h.text);
         const index = repeats.get(slug) ?? 0;
         repeats.set(slug, index + 1);
-        const node: GraphNode = { id: docId(f.path, slug, index), kind: 'doc-concept', label: h.text, sourceFile: f.path, line: h.line, column: h.column };
+        const node: GraphNode = {
+          id: docId(f.path, slug, index),
+          kind: 'doc-concept',
+          label: h.text,
+          sourceFile: f.path,
+          line: h.line,
+          column: h.column,
+        };
         while (open.length > 0 && open[open.length - 1].level >= h.level) open.pop();
         out.nodes.push(node);
         out.edges.push(contains(open[open.length - 1]?.id ?? fileId(f.path), node));
@@ -285,7 +302,8 @@ export class RationaleLayer {
         const res = resolver(ref, r.path);
         if (!res) continue;
         if ('target' in res) {
-          if (res.target !== source) out.edges.push(exactEdge(source, res.target, 'cites', 'DECISION_RECORD', { evidence: at(ref), ast: true }));
+          if (res.target !== source)
+            out.edges.push(exactEdge(source, res.target, 'cites', 'DECISION_RECORD', { evidence: at(ref), ast: true }));
         } else {
           out.edges.push(this.unresolved(source, res.name, res.reason, at(ref)));
         }
