@@ -6,7 +6,7 @@
 import * as ts from 'typescript';
 import { fileId } from '../../ids';
 import type { Relation } from '../../model';
-import { registeredId, type FileExtraction } from './extract';
+import { isOuterExpression, registeredId, skipOuter, type FileExtraction } from './extract';
 
 type SiteContext = 'new' | 'super' | 'tag' | 'decorator' | 'jsx' | 'conditional';
 
@@ -50,20 +50,6 @@ function isPlainExpression(node: ts.Node): boolean {
   return (
     ts.isParenthesizedExpression(node) || ts.isCallExpression(node) || ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)
   );
-}
-
-/** Strips parentheses and type assertions around an initializer. */
-function skipOuter(expr: ts.Expression): ts.Expression {
-  let e = expr;
-  while (
-    ts.isParenthesizedExpression(e) ||
-    ts.isAsExpression(e) ||
-    ts.isSatisfiesExpression(e) ||
-    ts.isTypeAssertionExpression(e) ||
-    ts.isNonNullExpression(e)
-  )
-    e = e.expression;
-  return e;
 }
 
 function holdsCode(init: ts.Expression | undefined): boolean {
@@ -115,13 +101,7 @@ function calleeLeaves(expr: ts.Expression): Array<{ leaf: ts.Expression; conditi
   const work: Array<{ e: ts.Expression; conditional: boolean }> = [{ e: expr, conditional: false }];
   while (work.length > 0) {
     const { e, conditional } = work.pop() as { e: ts.Expression; conditional: boolean };
-    if (
-      ts.isParenthesizedExpression(e) ||
-      ts.isAsExpression(e) ||
-      ts.isSatisfiesExpression(e) ||
-      ts.isNonNullExpression(e) ||
-      ts.isTypeAssertionExpression(e)
-    ) {
+    if (isOuterExpression(e)) {
       work.push({ e: e.expression, conditional });
     } else if (ts.isConditionalExpression(e)) {
       work.push({ e: e.whenFalse, conditional: true }, { e: e.whenTrue, conditional: true });

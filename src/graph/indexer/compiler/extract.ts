@@ -101,22 +101,24 @@ function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
   return !!mods?.some((m) => m.kind === kind);
 }
 
+/** A wrapper that changes nothing about the value inside: parentheses, `as`, `satisfies`, `<T>x`, `x!`. */
+export function isOuterExpression(
+  e: ts.Expression,
+): e is ts.ParenthesizedExpression | ts.AsExpression | ts.SatisfiesExpression | ts.TypeAssertion | ts.NonNullExpression {
+  return (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isTypeAssertionExpression(e) ||
+    ts.isNonNullExpression(e)
+  );
+}
+
 /** Strips parentheses and type assertions: `(() => 1) as F` is still a function. */
-function skipOuter(expr: ts.Expression): ts.Expression {
+export function skipOuter(expr: ts.Expression): ts.Expression {
   let e = expr;
-  for (;;) {
-    if (
-      ts.isParenthesizedExpression(e) ||
-      ts.isAsExpression(e) ||
-      ts.isSatisfiesExpression(e) ||
-      ts.isTypeAssertionExpression(e) ||
-      ts.isNonNullExpression(e)
-    ) {
-      e = e.expression;
-    } else {
-      return e;
-    }
-  }
+  while (isOuterExpression(e)) e = e.expression;
+  return e;
 }
 
 function isFunctionLike(expr: ts.Expression | undefined): boolean {
