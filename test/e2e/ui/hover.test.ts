@@ -52,11 +52,15 @@ describe('the rationale hover (light theme)', () => {
     const note = why.notes[0];
     await wb.openFile('src/cache.ts', 'export function remember');
     await wb.page.locator('.statusbar-item', { hasText: /\d+ nodes/ }).first().waitFor({ timeout: 60_000 });
+    // TypeScript's "N references" lens: its server has loaded the project, so that its part of the
+    // hover is the signature rather than "(loading...)".
+    // ("0 references" is no link: read the lens texts.)
+    await wb.page.locator('.codelens-decoration', { hasText: /references?/ }).first().waitFor({ timeout: 60_000 });
     await hoverName(wb, 'export function remember', 'remember');
     const hover = wb.page.locator('.monaco-hover').filter({ hasText: 'Knowledge Graph' }).first();
     await hover.waitFor({ timeout: 20_000 });
     // TypeScript's own part too, so that the screenshot shows the hover as a user reads it.
-    await hover.filter({ hasText: 'function remember(key: string, value: string): void' }).filter({ hasNotText: /loading/i }).first().waitFor({ timeout: 30_000 }).catch(() => {});
+    await hover.filter({ hasText: 'function remember(key: string, value: string): void' }).filter({ hasNotText: /loading/i }).first().waitFor({ timeout: 10_000 }).catch(() => {});
     const text = oneLine(await hover.innerText());
     assert.match(text, /Why \(Knowledge Graph\)/);
     // The note: its area and stamp, its words (the header left out, on one line), where it is.
@@ -68,7 +72,17 @@ describe('the rationale hover (light theme)', () => {
       assert.ok(text.includes(r.label), `${r.label} in: ${text}`);
       assert.ok(text.includes(`${r.file}:${r.line}`), text);
     }
+    // Each location is a link; the record's opens the record.
+    const links = oneLine((await hover.locator('a').allInnerTexts()).join(' | '));
+    assert.ok(links.includes(`${note.file}:${note.line}`), links);
+    const record = why.records[0];
+    assert.ok(links.includes(`${record.file}:${record.line}`), links);
     await wb.screenshot('rationale-hover');
+    await hover.locator('a', { hasText: `${record.file}:${record.line}` }).first().click();
+    await wb.page.locator('.tabs-container .tab', { hasText: path.basename(record.file ?? '') }).first().waitFor({ timeout: 15_000 });
+    await wb.page.locator('.monaco-editor .view-lines', { hasText: record.label }).first().waitFor({ timeout: 15_000 });
+    await wb.page.locator('.tabs-container .tab', { hasText: 'cache.ts' }).first().click();
+    await wb.page.locator('.monaco-editor .view-lines', { hasText: 'export function forget' }).first().waitFor({ timeout: 15_000 });
   });
 
   itInEditor('hovering a function nothing is written about: the hover has no Knowledge Graph section', () => wb, async () => {
