@@ -89,33 +89,49 @@ function literal(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, '\\$&');
 }
 
-function where(e: WhyEntry): string {
-  return e.file === undefined ? '' : ` — ${literal(e.line === undefined ? e.file : `${e.file}:${e.line}`)}`;
+/** A location as a link target (a URI), or undefined where none can be made: then it is plain text. */
+export type WhyLink = (file: string, line: number | undefined) => string | undefined;
+
+function where(e: WhyEntry, link?: WhyLink): string {
+  if (e.file === undefined) return '';
+  const text = literal(e.line === undefined ? e.file : `${e.file}:${e.line}`);
+  const target = link?.(e.file, e.line);
+  // Parentheses and spaces would end the link's target early.
+  return target === undefined
+    ? ` — ${text}`
+    : ` — [${text}](${target.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`;
 }
 
-function noteLine(n: WhyNote): string {
+function noteLine(n: WhyNote, link?: WhyLink): string {
   // The header is in the stamp already: show the words after it, on one line.
   const words = n.text
     .replace(/^WHY\([^)]*\):\s*/, '')
     .replace(/\s+/g, ' ')
     .trim();
   const cut = words.length > HOVER_NOTE_CHARS ? words.slice(0, HOVER_NOTE_CHARS - 1) + '…' : words;
-  return `- \`${n.area}@${n.stamp}\` ${literal(cut)}${n.sitsOn ? '' : ' *(names it)*'}${where(n)}`;
+  return `- \`${n.area}@${n.stamp}\` ${literal(cut)}${n.sitsOn ? '' : ' *(names it)*'}${where(n, link)}`;
 }
 
 /**
  * The hover on a declaration: its stamped notes and the decision records around it, as markdown
  * with every graph-supplied text escaped (ADR 89). Undefined when nothing is written about it, or
  * when the graph could not answer: a hover never says "no reasons" for a graph that cannot know.
+ * `link` makes each location a link that opens it. A record that both cites the declaration and
+ * is named in its comments is listed once, under the records citing it.
  */
-export function whyHoverMarkdown(answer: WhyResult): string | undefined {
+export function whyHoverMarkdown(answer: WhyResult, link?: WhyLink): string | undefined {
   if (!answer.available) return undefined;
+  const named = new Set(answer.cited.map((r) => r.id));
+  const citing = new Set(answer.records.map((r) => r.id));
   const sections: Array<[string, string[]]> = [
-    ['Notes', answer.notes.map(noteLine)],
-    ['Decision records citing it', answer.records.map((r) => `- ${literal(r.label)}${where(r)}`)],
-    ['Decision records it follows', answer.cited.map((r) => `- ${literal(r.label)}${where(r)}`)],
-    ['Notes on its file', answer.fileNotes.map(noteLine)],
-    ['Decision records citing its file', answer.fileRecords.map((r) => `- ${literal(r.label)}${where(r)}`)],
+    ['Notes', answer.notes.map((n) => noteLine(n, link))],
+    [
+      'Decision records citing it',
+      answer.records.map((r) => `- ${literal(r.label)}${named.has(r.id) ? ' *(its comments name it too)*' : ''}${where(r, link)}`),
+    ],
+    ['Decision records it follows', answer.cited.filter((r) => !citing.has(r.id)).map((r) => `- ${literal(r.label)}${where(r, link)}`)],
+    ['Notes on its file', answer.fileNotes.map((n) => noteLine(n, link))],
+    ['Decision records citing its file', answer.fileRecords.map((r) => `- ${literal(r.label)}${where(r, link)}`)],
   ];
   const shown = sections.filter(([, lines]) => lines.length > 0);
   if (shown.length === 0) return undefined;

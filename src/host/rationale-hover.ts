@@ -22,9 +22,15 @@ export class RationaleHoverProvider implements vscode.HoverProvider {
     if (!state || state.kind !== 'ready' || !rel || state.staleFiles.includes(rel) || doc.isDirty) return undefined;
     const found = await this.graph.whyAt(folder, rel, position.line + 1, position.character + 1);
     if (!found || token.isCancellationRequested) return undefined;
-    const text = whyHoverMarkdown(found.answer);
+    // Each location links to the file, at its line (the editor opens `#L<line>` there).
+    const text = whyHoverMarkdown(found.answer, (file, line) =>
+      this.graph
+        .fileUri(folder, file)
+        ?.with({ fragment: line === undefined ? '' : `L${line}` })
+        .toString(),
+    );
     if (text === undefined) return undefined;
-    // Graph text is escaped and the string is not trusted: no command links, no HTML.
+    // Graph text is escaped and the string is not trusted: no command links, no HTML (file links open).
     const md = new vscode.MarkdownString(text);
     md.isTrusted = false;
     md.supportHtml = false;

@@ -527,6 +527,22 @@ describe('the rationale hover', () => {
     };
     const escaped = whyHoverMarkdown(hostile) ?? '';
     assert.ok(escaped.includes('\\<img src=x\\> \\[link\\]\\(command:evil\\) \\*bold\\*'), escaped);
+    // With a link maker each location is a link (its target escaped for markdown); a record that
+    // cites the declaration and that its comments name is listed once.
+    const adr = { id: 'adr:1', label: 'ADR 1: One owner', file: 'docs/adr/0001-one owner (draft).md', line: 1 };
+    const linked =
+      whyHoverMarkdown(
+        { ...hostile, notes: [{ ...hostile.notes[0], file: 'a.ts', line: 3 }], records: [adr], cited: [adr] },
+        (file, line) => `file:///ws/${file}#L${line}`,
+      ) ?? '';
+    assert.ok(linked.includes(' — [a\\.ts:3](file:///ws/a.ts#L3)'), linked);
+    assert.ok(
+      linked.includes(
+        '- ADR 1: One owner *(its comments name it too)* — [docs/adr/0001\\-one owner \\(draft\\)\\.md:1](file:///ws/docs/adr/0001-one%20owner%20%28draft%29.md#L1)',
+      ),
+      linked,
+    );
+    assert.ok(!linked.includes('Decision records it follows'), linked);
     const empty: WhyResult = { ...hostile, notes: [] };
     assert.equal(whyHoverMarkdown(empty), undefined, 'nothing written: no hover');
     assert.equal(
