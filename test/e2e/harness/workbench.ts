@@ -152,8 +152,13 @@ export class Workbench {
         // the command's own (Show Callers opens one in the same widget at once): another
         // placeholder. While the palette closes, its input is visible with the palette's placeholder.
         await this.page.waitForFunction(
-          `(() => { const i = document.querySelector('.quick-input-widget .quick-input-box input'); return !i || i.offsetParent === null || (i.placeholder !== ${JSON.stringify(PALETTE_PLACEHOLDER)} && !i.value.startsWith('>')); })()`,
-          undefined,
+          (placeholder) => {
+            type Input = { offsetParent: unknown; placeholder: string; value: string };
+            const doc = (globalThis as unknown as { document: { querySelector(s: string): Input | null } }).document;
+            const i = doc.querySelector('.quick-input-widget .quick-input-box input');
+            return !i || i.offsetParent === null || (i.placeholder !== placeholder && !i.value.startsWith('>'));
+          },
+          PALETTE_PLACEHOLDER,
           { timeout: 15_000 },
         );
         return;
