@@ -12,19 +12,9 @@ import { buildGraph, buildTracked, commitGeneration, isGraphError, readPrevious,
 import { REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 import { SEED } from '../helpers/seed';
+import { rng } from '../../bench/generate-graph';
 
 const INPUTS = Number(process.env.KG_FUZZ_INPUTS ?? 90);
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TOKENS = [
   'export',
@@ -126,7 +116,7 @@ describe(`parser fuzz (seed ${SEED}, ${INPUTS} inputs; KG_SEED replays)`, () => 
 
   it('never crashes, never tears the graph, and every graph written equals a full build', () => {
     console.log(`# parser fuzz: seed ${SEED}, ${INPUTS} inputs`);
-    const rand = mulberry32(SEED);
+    const rand = rng(SEED);
     const root = tempDir('kg-fuzz-');
     writeTree(root, {
       'src/keep.ts': 'export function keep() {}\n',

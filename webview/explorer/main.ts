@@ -16,11 +16,11 @@ import {
   type NodeView,
   type ShowRequest,
 } from '../../src/protocol/messages';
-import { renderBanner } from '../shared/banner';
-import { clear, h, must } from '../shared/dom';
-import { connect } from '../shared/host';
-import { hopsPhrase } from '../shared/path-text';
-import { readTheme, watchTheme } from '../shared/theme';
+import { renderBanner } from '../common/banner';
+import { clear, h, must } from '../common/dom';
+import { connect } from '../common/host';
+import { hopEdgeText, hopsPhrase } from '../common/path-text';
+import { readTheme, watchTheme } from '../common/theme';
 import { addAll, buildElements, edgeKeyOf, emptyDrawn, type Drawn, type Grouping } from './elements';
 import { graphStyle } from './style';
 
@@ -637,16 +637,7 @@ function renderHops(): void {
   pathHops.nodes.forEach((n, i) => {
     const li = h('li', {}, nodeButton(n), h('span', { class: 'muted' }, ` ${where(n)}`));
     const e = pathHops?.edges[i];
-    if (e) {
-      const forward = e.source === n.id;
-      li.append(
-        h(
-          'div',
-          { class: `hop-edge conf-${e.confidence.toLowerCase()}` },
-          `${forward ? '↓' : '↑'} ${e.relation} · ${e.confidence}${forward ? '' : ' (against the arrow)'}`,
-        ),
-      );
-    }
+    if (e) li.append(h('div', { class: `hop-edge conf-${e.confidence.toLowerCase()}` }, hopEdgeText(e, n.id)));
     ol.append(li);
   });
   hopsEl.append(ol);

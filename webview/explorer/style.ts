@@ -3,7 +3,7 @@
 // (media/webview.css) draws the same three. Labels are canvas text: Cytoscape never parses them.
 
 import type { StylesheetJson } from 'cytoscape';
-import type { Theme } from '../shared/theme';
+import type { Theme } from '../common/theme';
 
 export function graphStyle(t: Theme): StylesheetJson {
   const hc = t.kind === 'high-contrast' || t.kind === 'high-contrast-light';

@@ -4,10 +4,10 @@
 // connected" is an answer; a degrade is a banner, never an empty list.
 
 import { assertNever, type Banner, type EdgeView, type HostMessage, type NodeView } from '../../src/protocol/messages';
-import { renderBanner } from '../shared/banner';
-import { clear, h, must } from '../shared/dom';
-import { connect } from '../shared/host';
-import { hopsPhrase } from '../shared/path-text';
+import { renderBanner } from '../common/banner';
+import { clear, h, must } from '../common/dom';
+import { connect } from '../common/host';
+import { hopEdgeText, hopsPhrase } from '../common/path-text';
 
 interface SavedState {
   v: 1;
@@ -109,16 +109,7 @@ function renderResult(): void {
     open.addEventListener('click', () => host.post({ type: 'open', id: n.id }));
     const li = h('li', {}, open, h('span', { class: 'muted' }, ` ${n.kind} · ${where(n)}`));
     const e = r.edges[i];
-    if (e) {
-      const forward = e.source === n.id;
-      li.append(
-        h(
-          'div',
-          { class: `hop-edge conf-${e.confidence.toLowerCase()}` },
-          `${forward ? '↓' : '↑'} ${e.relation} · ${e.confidence}${forward ? '' : ' (against the arrow)'}`,
-        ),
-      );
-    }
+    if (e) li.append(h('div', { class: `hop-edge conf-${e.confidence.toLowerCase()}` }, hopEdgeText(e, n.id)));
     ol.append(li);
   });
   result.append(ol);

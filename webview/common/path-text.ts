@@ -12,3 +12,9 @@ export function hopsPhrase(edges: readonly EdgeView[]): string {
   if (guesses === 0) return `${hops}, all proven`;
   return `${hops}, ${guesses === n ? (n === 1 ? 'a guess' : 'all guesses') : `${guesses} of them ${guesses === 1 ? 'a guess' : 'guesses'}`} (CANDIDATE)`;
 }
+
+/** A hop's edge under its node: "↓ calls · EXACT", or "↑ contains · EXACT (against the arrow)" when the path walks it backwards. */
+export function hopEdgeText(edge: EdgeView, fromNode: string): string {
+  const forward = edge.source === fromNode;
+  return `${forward ? '↓' : '↑'} ${edge.relation} · ${edge.confidence}${forward ? '' : ' (against the arrow)'}`;
+}
