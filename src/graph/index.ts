@@ -19,6 +19,7 @@ export { queryNeighbors, DEFAULT_BUDGET } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
 export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
 export { queryIds, QUERY_LIMIT } from './query/search-ids';
+export { searchNodes, placeOf, SEARCH_LIMIT, type RankedMatch } from './query/search-ranked';
 export { queryWhy, symbolAt } from './query/why';
 export type * from './query/shapes';
 export { runDoctor, formatDoctorReport, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';

@@ -38,6 +38,8 @@ export interface FolderGraphState {
   nodes?: number;
   edges?: number;
   layers?: string[];
+  /** For `ready`: graph.json's `graphSignature` (changes with any node or relation; the explorer checks a restored picture against it). */
+  signature?: string;
   /** False when the graph was built without the calls layer (`--extract-only`). */
   callsLayer: boolean;
   /** Repo-relative POSIX paths changed since the build (disk and unsaved editors), sorted; [] when fresh. */
@@ -74,6 +76,12 @@ export interface NodeDetails {
   citedBy: string[];
 }
 
+/** Autocomplete's answer: the best matches with their degree, ranked then cut (ADR 93), and how many matched in all. */
+export interface NodeSearch {
+  matches: Array<{ node: GraphNode; degree: number }>;
+  total: number;
+}
+
 export interface GraphAccess {
   /** Fires with the folder key whenever that folder's state or graph changed. */
   readonly onDidChangeState: vscode.Event<string>;
@@ -86,6 +94,8 @@ export interface GraphAccess {
   ask(folder: string, request: QueryRequest): Promise<QueryResult>;
   /** Details of one node, or undefined when the graph cannot answer or has no such node. */
   details(folder: string, id: string): Promise<NodeDetails | undefined>;
+  /** Nodes whose name or place holds `text`, best first, at most `limit` (empty when the graph cannot answer). */
+  search(folder: string, text: string, limit: number): Promise<NodeSearch>;
   /** The nodes for these ids (undefined for ids the graph does not hold), in the same order. */
   nodes(folder: string, ids: string[]): Promise<Array<GraphNode | undefined>>;
   /**

@@ -5,11 +5,11 @@
 // unit tests drive the worker from plain Node.
 
 import type { DegradeCode, GraphNode, Guarded, GuardDiagnostic, Mode, NodeKind, QueryRequest, QueryResult, WhyResult } from '../graph';
-import type { CallSite, NodeDetails } from './graph-access';
+import type { CallSite, NodeDetails, NodeSearch } from './graph-access';
 
 /** What a load found: the graph's size and layers, or the loader's degrade. */
 type LoadInfo =
-  | { ok: true; nodes: number; edges: number; layers: string[]; callsLayer: boolean; loadMs: number }
+  | { ok: true; nodes: number; edges: number; layers: string[]; callsLayer: boolean; signature: string; loadMs: number }
   | { ok: false; code: DegradeCode; reason: string };
 
 /** The manifest's verdict on the working tree: which files changed since the build, or why it cannot tell. */
@@ -55,6 +55,8 @@ export interface WorkerRequests {
   query: { args: { request: QueryRequest }; result: QueryResult };
   details: { args: { id: string }; result: NodeDetails | undefined };
   nodes: { args: { ids: string[] }; result: Array<GraphNode | undefined> };
+  /** Autocomplete: nodes whose name or place holds the text, ranked, then cut at `limit` (ADR 93). */
+  search: { args: { text: string; limit: number }; result: NodeSearch };
   fileSymbols: { args: { file: string }; result: FileSymbol[] };
   counts: { args: { ids: string[] }; result: Array<CallerCounts | undefined> };
   neighbourGroups: { args: { id: string; budget: number }; result: NeighbourGroup[] };

@@ -17,6 +17,7 @@ import {
   manifestPathFor,
   queryWhy,
   runDoctor,
+  searchNodes,
   symbolAt,
   type EditorGuard,
   type GraphLoad,
@@ -200,6 +201,7 @@ const handlers: Handlers = {
       edges: g.graph.edges.length,
       layers: [...g.graph.layers],
       callsLayer: g.layers.has('calls'),
+      signature: g.graph.graphSignature,
       loadMs: performance.now() - t0,
     };
   },
@@ -225,6 +227,10 @@ const handlers: Handlers = {
   },
   details({ id }) {
     return details(graph(), id);
+  },
+  search({ text, limit }) {
+    const { matches, total } = searchNodes(graph(), text, limit);
+    return { matches: matches.map((m) => ({ node: m.node, degree: m.degree })), total };
   },
   nodes({ ids }) {
     const g = graph();

@@ -80,6 +80,7 @@ export class WebviewConnection implements vscode.Disposable {
       nodeCap,
       budget,
       ...(this.folder ? { folder: this.folder } : {}),
+      ...(state?.kind === 'ready' && state.signature ? { signature: state.signature } : {}),
     });
   }
 
