@@ -9,17 +9,13 @@
 // user is told why (docs/adr/0094-explorer-restore-is-a-tagged-union.md).
 
 import type { ShowRequest } from '../../src/protocol/messages';
+import type { Endpoint } from '../common/endpoint-field';
 import type { Grouping } from './elements';
 
 export type LayoutName = 'force' | 'layered';
 export type NeighborsRequest = Extract<ShowRequest, { mode: 'neighbors' }>;
 export type PathRequest = Extract<ShowRequest, { mode: 'path' }>;
 
-/** A path end as a field shows it: the label a person reads, the id the host is asked about. */
-export interface Endpoint {
-  id: string;
-  label: string;
-}
 
 export interface SavedState {
   v: 2;
