@@ -9,13 +9,18 @@
 // user is told why (docs/adr/0094-explorer-restore-is-a-tagged-union.md).
 
 import type { ShowRequest } from '../../src/protocol/messages';
-import type { Endpoint } from '../common/endpoint-field';
 import type { Grouping } from './elements';
 
 export type LayoutName = 'force' | 'layered';
 export type NeighborsRequest = Extract<ShowRequest, { mode: 'neighbors' }>;
 export type PathRequest = Extract<ShowRequest, { mode: 'path' }>;
 
+
+/** A path end as the fields show it (webview/common/endpoint-field.ts): its label, with its id underneath. */
+interface Endpoint {
+  id: string;
+  label: string;
+}
 
 export interface SavedState {
   v: 2;
