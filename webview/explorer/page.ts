@@ -114,7 +114,6 @@ export function buildPage(doc: Document, hooks: PageHooks) {
       item('hub', 'hub, not expanded'),
       item('aggregate', 'folded group'),
     ),
-    sep(),
     h(
       'span',
       { class: 'legend-group', id: 'legend-edges', 'aria-label': 'Edges' },
