@@ -87,10 +87,7 @@ function accessOver(g: IndexedGraph): GraphAccess {
       const node = nodeOf(g, id);
       return node && { node, degree: degree(id), callers: [], candidates: [], callees: [], citedBy: [] };
     },
-    search: async (_f, text, limit) => {
-      const { matches, total } = searchNodes(g, text, limit);
-      return { matches: matches.map((m) => ({ node: m.node, degree: m.degree })), total };
-    },
+    search: async (_f, text, limit) => searchNodes(g, text, limit),
   } as Partial<GraphAccess> as GraphAccess;
 }
 

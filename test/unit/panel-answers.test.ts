@@ -26,10 +26,7 @@ function accessOver(snapshot: string): { access: GraphAccess; load: GraphLoad } 
     folderOf: () => FOLDER,
     ask: async (_folder, request) => answerQuery(load, request),
     nodes: async (_folder, ids) => ids.map((id) => nodeOf(g, id)),
-    search: async (_folder, text, limit) => {
-      const { matches, total } = searchNodes(g, text, limit);
-      return { matches: matches.map((m) => ({ node: m.node, degree: m.degree })), total };
-    },
+    search: async (_folder, text, limit) => searchNodes(g, text, limit),
     details: async (_folder, id): Promise<NodeDetails | undefined> => {
       const node = nodeOf(g, id);
       if (!node) return undefined;
@@ -207,7 +204,7 @@ describe('graph answers for the webviews', () => {
     assert.ok(ranked.length > 0);
     assert.deepEqual(
       m.items.map((i) => i.id),
-      ranked.map((r) => r.id),
+      ranked.map((r) => r.node.id),
     );
     for (const [i, item] of m.items.entries()) {
       const n = nodeOf(load.graph, item.id);

@@ -14,7 +14,7 @@ function withLabels(edges: readonly EdgeSpec[], labels: Record<string, string>, 
   return g;
 }
 
-const ids = (g: Graph, text: string, limit?: number) => searchNodes(indexed(g), text, limit).matches.map((m) => m.id);
+const ids = (g: Graph, text: string, limit?: number) => searchNodes(indexed(g), text, limit).matches.map((m) => m.node.id);
 
 describe('ranked search', () => {
   it('finds the name typed although more than the limit of ids sort before it (the echarts case)', () => {
@@ -67,11 +67,9 @@ describe('ranked search', () => {
     const id = 'sym:source/core/Ky.ts#Ky.%23fetch';
     const g = withLabels([['sym:source/core/Ky.ts#Ky', id]], { [id]: 'Ky.#fetch' }, ['sym:source/utils/fetchy.ts#fetchy']);
     const m = searchNodes(indexed(g), 'fetch').matches;
-    assert.equal(m[0].id, id);
+    assert.equal(m[0].node.id, id);
     assert.equal(m[0].node.label, 'Ky.#fetch');
-    assert.equal(m[0].tier, 0);
-    assert.equal(m[1].id, 'sym:source/utils/fetchy.ts#fetchy');
-    assert.equal(m[1].tier, 1);
+    assert.equal(m[1].node.id, 'sym:source/utils/fetchy.ts#fetchy');
   });
 
   it('within a tier, more links first, then the shorter place; the order is total', () => {

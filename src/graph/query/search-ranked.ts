@@ -18,8 +18,13 @@ import type { IndexedGraph } from './indexed';
 /** The default cut of an autocomplete list: a screenful. */
 export const SEARCH_LIMIT = 30;
 
-export interface RankedMatch {
-  id: string;
+/** The answer: the best matches, each node with its degree, and how many matched in all. */
+export interface NodeSearch {
+  matches: Array<{ node: GraphNode; degree: number }>;
+  total: number;
+}
+
+interface RankedMatch {
   node: GraphNode;
   /** 0 exact name, 1 prefix, 2 in the label, 3 in the place. */
   tier: 0 | 1 | 2 | 3;
@@ -27,7 +32,7 @@ export interface RankedMatch {
 }
 
 /** Where a node lives as a person writes it: its file, or a module's directory. Never the escaped id. */
-export function placeOf(n: GraphNode): string {
+function placeOf(n: GraphNode): string {
   if (n.sourceFile) return n.sourceFile;
   if (n.kind === 'module') return n.id.replace(/^mod:/, '');
   return '';
@@ -74,11 +79,11 @@ function foldedOf(g: IndexedGraph): { labels: string[]; places: string[] } {
  * The nodes (never `unresolved:` names) matching `text`, best first, at most `limit`, and how many
  * matched in all. Blank text matches nothing.
  */
-export function searchNodes(g: IndexedGraph, text: string, limit = SEARCH_LIMIT): { matches: RankedMatch[]; total: number } {
+export function searchNodes(g: IndexedGraph, text: string, limit = SEARCH_LIMIT): NodeSearch {
   const wanted = text.trim().toLowerCase();
   if (wanted === '' || limit <= 0) return { matches: [], total: 0 };
   const { labels, places } = foldedOf(g);
-  const found: Array<RankedMatch & { exactCase: number; place: string }> = [];
+  const found: Array<RankedMatch & { id: string; exactCase: number; place: string }> = [];
   for (let r = 0; r < g.nodeCount; r++) {
     const node = g.nodeAt[r];
     if (!node) continue;
@@ -97,5 +102,5 @@ export function searchNodes(g: IndexedGraph, text: string, limit = SEARCH_LIMIT)
       a.node.label.length - b.node.label.length ||
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
-  return { matches: found.slice(0, limit).map(({ id, node, tier, degree }) => ({ id, node, tier, degree })), total: found.length };
+  return { matches: found.slice(0, limit).map(({ node, degree }) => ({ node, degree })), total: found.length };
 }

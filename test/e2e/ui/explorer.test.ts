@@ -341,7 +341,7 @@ describe('the graph explorer and the path finder on rxjs', () => {
       const load = loadGraphFile(graphFile);
       assert.ok(load.ok);
       const ranked = searchNodes(load.graph, focusNode.label, 30).matches;
-      assert.equal(ranked[0]?.id, FOCUS, 'the ranked search puts the name typed first');
+      assert.equal(ranked[0]?.node.id, FOCUS, 'the ranked search puts the name typed first');
       await explorer.locator('#path-from').click();
       await explorer.locator('#path-from').pressSequentially(focusNode.label, { delay: 20 });
       await explorer.locator('#path-from-options li').first().waitFor({ timeout: 20_000 });
