@@ -390,7 +390,8 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     assert.equal(facts.clashes, 0, 'no label over another');
     assert.ok(facts.labelled >= 10, `enough labels to read the picture: ${JSON.stringify(facts)}`);
     const legend = await wp.page.locator('#legend-nodes .legend-item').allTextContents();
-    for (const kind of ['function', 'method', 'class / interface', 'file', 'module', 'unresolved name', 'hub, not expanded']) assert.ok(legend.includes(kind), kind);
+    for (const kind of ['function', 'method', 'class / interface', 'file', 'module', 'unresolved name', 'hub, not expanded'])
+      assert.ok(legend.includes(kind), kind);
     await shot(wp, 'explorer-dark-default-panel');
     await assertClean(wp);
   });
@@ -473,7 +474,12 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     const sincePick = await wp.postedCount();
     await wp.page.click('#find');
     const asked = await wp.waitForPosted((m) => m.type === 'path', sincePick);
-    assert.deepEqual(asked.m, { type: 'path', requestId: (asked.m as { requestId: number }).requestId, from: g.focus.id, to: offered[0].id });
+    assert.deepEqual(asked.m, {
+      type: 'path',
+      requestId: (asked.m as { requestId: number }).requestId,
+      from: g.focus.id,
+      to: offered[0].id,
+    });
     // Typing into a field that holds a node replaces it: nothing is appended to an id or a label.
     await wp.page.focus('#to');
     await wp.page.keyboard.type('sym:somewhere#y');

@@ -21,7 +21,13 @@ const SIG = 'aaaaaaaaaaaa';
 const waiting: Restore = { phase: 'waiting' };
 
 function saved(over: Partial<SavedState>): SavedState {
-  return { ...freshState(), signature: SIG, positions: { 'sym:a.ts#f': [1, 2] }, viewport: { zoom: 1, x: 0, y: 0, w: 600, h: 400 }, ...over };
+  return {
+    ...freshState(),
+    signature: SIG,
+    positions: { 'sym:a.ts#f': [1, 2] },
+    viewport: { zoom: 1, x: 0, y: 0, w: 600, h: 400 },
+    ...over,
+  };
 }
 
 /** Runs the machine from a status to the end, answering every question, and lists the steps. */

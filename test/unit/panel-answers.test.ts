@@ -10,6 +10,7 @@ import { answerQuery, nodeOf, parseGraphText, searchNodes, type GraphLoad, type 
 import type { FolderGraphState, GraphAccess, NodeDetails } from '../../src/host/graph-access';
 import { bannerFor, summaryOf } from '../../src/host/panel/banner';
 import { detailsMessage, neighborhoodMessage, pathMessage, suggestionsMessage } from '../../src/host/panel/graph-answers';
+import { hostMessageProblem } from '../../src/host/panel/validate';
 import { SNAPSHOTS } from '../helpers/fixtures';
 
 const FOLDER = 'file:///work/app';
@@ -199,6 +200,7 @@ describe('graph answers for the webviews', () => {
     const { access, load } = accessOver('calls-callers');
     assert.ok(load.ok);
     const m = await suggestionsMessage(access, FOLDER, 5, 'app');
+    assert.equal(hostMessageProblem(m), undefined);
     assert.ok(m.type === 'suggestions');
     const ranked = searchNodes(load.graph, 'app', 30).matches;
     assert.ok(ranked.length > 0);
@@ -218,6 +220,7 @@ describe('graph answers for the webviews', () => {
   it('an unknown path end is named by a field of the answer, whichever end it is', async () => {
     const { access } = accessOver('calls-callers');
     const from = await pathMessage(access, FOLDER, 8, 'sym:app.ts#nope', 'sym:app.ts#other');
+    assert.equal(hostMessageProblem(from), undefined);
     assert.ok(from.type === 'unavailable');
     assert.equal(from.unknownEnd, 'from');
     const to = await pathMessage(access, FOLDER, 9, 'sym:app.ts#other', 'sym:app.ts#nope');

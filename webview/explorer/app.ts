@@ -71,7 +71,8 @@ export class Explorer {
     });
     this.view = new GraphView(this.page.cyEl);
     this.act = {
-      select: (n) => (this.view.cy.getElementById(n.id).nonempty() ? this.selectNode(n.id, true) : this.show({ mode: 'neighbors', id: n.id })),
+      select: (n) =>
+        this.view.cy.getElementById(n.id).nonempty() ? this.selectNode(n.id, true) : this.show({ mode: 'neighbors', id: n.id }),
       selectDrawn: (id) => this.selectNode(id, true),
       open: (id) => host.post({ type: 'open', id }),
       explore: (id) => this.show({ mode: 'neighbors', id }),
@@ -309,7 +310,13 @@ export class Explorer {
         requestAnimationFrame(() => {
           performance.measure('kg-paint', 'kg-paint');
           this.save();
-          this.host.post({ type: 'drawn', mode: this.mode, nodes: built.shown, aggregated: built.aggregation?.hidden ?? 0, title: this.tabTitle() });
+          this.host.post({
+            type: 'drawn',
+            mode: this.mode,
+            nodes: built.shown,
+            aggregated: built.aggregation?.hidden ?? 0,
+            title: this.tabTitle(),
+          });
         }),
       );
     });
@@ -319,7 +326,8 @@ export class Explorer {
   private tabTitle(): string {
     const cut = (s: string) => (s.length > 40 ? `${s.slice(0, 39)}…` : s);
     const hops = this.pathHops;
-    if (this.mode === 'path' && hops && hops.nodes.length > 0) return cut(`${hops.nodes[0].label} → ${hops.nodes[hops.nodes.length - 1].label}`);
+    if (this.mode === 'path' && hops && hops.nodes.length > 0)
+      return cut(`${hops.nodes[0].label} → ${hops.nodes[hops.nodes.length - 1].label}`);
     return this.drawn.focus ? cut(this.labelOf(this.drawn.focus)) : '';
   }
 

@@ -16,7 +16,7 @@ cytoscape.use(fcose);
 cytoscape.use(dagre);
 
 /** Past this many drawn nodes, a picture is crowded: more room per node (docs/adr/0069). */
-export const CROWDED = 24;
+const CROWDED = 24;
 /** The most neighbours of a hovered or selected node that are labelled with it. */
 const NEAR_LABELS = 15;
 /** The most labels a picture draws at once; the rest show on hover, selection or search. */
@@ -112,7 +112,16 @@ export class GraphView {
       } as LayoutOptions;
     }
     if (plan.layered) {
-      return { name: 'dagre', rankDir: 'LR', nodeSep: 18, rankSep: 90, edgeSep: 8, fit: false, padding: 30, animate: false } as LayoutOptions;
+      return {
+        name: 'dagre',
+        rankDir: 'LR',
+        nodeSep: 18,
+        rankSep: 90,
+        edgeSep: 8,
+        fit: false,
+        padding: 30,
+        animate: false,
+      } as LayoutOptions;
     }
     // fcose: spectral placement then force refinement (docs/adr/0065); past 600 nodes the draft
     // quality (spectral only) keeps 1,000 nodes under the 2 s bar.
@@ -275,7 +284,8 @@ export class GraphView {
   /** Shows a saved viewport when it was seen in a canvas of about this size; true when it did. */
   restoreViewport(v: SavedState['viewport']): boolean {
     const cy = this.cy;
-    const sameSize = v !== undefined && Math.abs(v.w - cy.width()) < 0.1 * cy.width() + 1 && Math.abs(v.h - cy.height()) < 0.1 * cy.height() + 1;
+    const sameSize =
+      v !== undefined && Math.abs(v.w - cy.width()) < 0.1 * cy.width() + 1 && Math.abs(v.h - cy.height()) < 0.1 * cy.height() + 1;
     if (!v || !sameSize) return false;
     cy.viewport({ zoom: v.zoom, pan: { x: v.x, y: v.y } });
     this.autoFit = false;

@@ -16,7 +16,7 @@ export interface KeyActions {
 }
 
 /** The nearest node from `from` in direction (dx, dy), favouring what is straight ahead. */
-export function nearestInDirection(cy: Core, from: string, dx: number, dy: number): string | null {
+function nearestInDirection(cy: Core, from: string, dx: number, dy: number): string | null {
   const current = cy.getElementById(from);
   if (current.empty()) return null;
   const p = current.position();

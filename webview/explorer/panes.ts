@@ -17,12 +17,16 @@ export interface Actions {
   pathEnd(end: 'from' | 'to', n: NodeView): void;
 }
 
-export function where(n: NodeView): string {
+function where(n: NodeView): string {
   return n.file ? `${n.file}${n.line ? `:${n.line}` : ''}` : n.kind === 'unresolved' ? 'no declaration in the repository' : '';
 }
 
 function nodeButton(n: NodeView, act: Actions): HTMLElement {
-  const b = h('button', { type: 'button', class: 'link node-name', title: `${n.label} — ${n.kind}${n.file ? ` · ${where(n)}` : ''}`, 'data-id': n.id }, n.label);
+  const b = h(
+    'button',
+    { type: 'button', class: 'link node-name', title: `${n.label} — ${n.kind}${n.file ? ` · ${where(n)}` : ''}`, 'data-id': n.id },
+    n.label,
+  );
   b.addEventListener('click', () => act.select(n));
   b.addEventListener('dblclick', () => act.open(n.id));
   return b;
@@ -38,7 +42,10 @@ export function say(notice: HTMLElement, text: string | null, kind: 'info' | 'wa
   if (extra) notice.append(extra);
 }
 
-export function renderDetailsPlaceholder(details: HTMLElement, text = 'Select a node to see its callers, callees and the records that cite it.'): void {
+export function renderDetailsPlaceholder(
+  details: HTMLElement,
+  text = 'Select a node to see its callers, callees and the records that cite it.',
+): void {
   clear(details);
   details.append(h('p', { class: 'muted' }, text));
 }

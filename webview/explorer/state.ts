@@ -12,9 +12,8 @@ import type { ShowRequest } from '../../src/protocol/messages';
 import type { Grouping } from './elements';
 
 export type LayoutName = 'force' | 'layered';
-export type NeighborsRequest = Extract<ShowRequest, { mode: 'neighbors' }>;
-export type PathRequest = Extract<ShowRequest, { mode: 'path' }>;
-
+type NeighborsRequest = Extract<ShowRequest, { mode: 'neighbors' }>;
+type PathRequest = Extract<ShowRequest, { mode: 'path' }>;
 
 /** A path end as the fields show it (webview/common/endpoint-field.ts): its label, with its id underneath. */
 interface Endpoint {
@@ -104,9 +103,7 @@ export function readSaved(raw: unknown): { state: SavedState; saved: boolean } {
  * was saved).
  */
 export type Restore =
-  | { phase: 'waiting' }
-  | { phase: 'replaying'; expansions: string[]; path: PathRequest | null; positions: boolean }
-  | { phase: 'idle' };
+  { phase: 'waiting' } | { phase: 'replaying'; expansions: string[]; path: PathRequest | null; positions: boolean } | { phase: 'idle' };
 
 /** What the explorer does next, as the restore machine says. */
 export type RestoreStep =

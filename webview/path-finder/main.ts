@@ -28,7 +28,8 @@ function fieldOf(x: unknown): FieldState {
   if (typeof x === 'string') return /^(sym|file|mod|adr|doc|rationale):/.test(x) ? { node: { id: x, label: nameOfId(x) } } : { text: x };
   if (typeof x === 'object' && x !== null) {
     const f = x as { node?: Partial<Endpoint>; text?: unknown };
-    if (f.node && typeof f.node.id === 'string' && typeof f.node.label === 'string') return { node: { id: f.node.id, label: f.node.label } };
+    if (f.node && typeof f.node.id === 'string' && typeof f.node.label === 'string')
+      return { node: { id: f.node.id, label: f.node.label } };
     if (typeof f.text === 'string') return { text: f.text };
   }
   return { text: '' };

@@ -297,7 +297,13 @@ describe('the graph explorer and the path finder on rxjs', () => {
       await hubsWhen(wb, explorer, sorted(expected.excludedHubs.filter((h) => h !== FOCUS)));
       await wb.page.locator('.tabs-container .tab', { hasText: 'Graph: refCount' }).waitFor({ timeout: 15_000 });
       // At the size the panel opens at (beside the editor): hubs out of the way, no label over the focus or another.
-      const pic = (await explorer.evaluate(READ_PICTURE)) as { hubs: number; hubsOutside: boolean; overFocus: number; clashes: number; labelled: number };
+      const pic = (await explorer.evaluate(READ_PICTURE)) as {
+        hubs: number;
+        hubsOutside: boolean;
+        overFocus: number;
+        clashes: number;
+        labelled: number;
+      };
       assert.ok(pic.hubs > 0 && pic.hubsOutside, JSON.stringify(pic));
       assert.equal(pic.overFocus, 0, JSON.stringify(pic));
       assert.equal(pic.clashes, 0, JSON.stringify(pic));
@@ -368,9 +374,7 @@ describe('the graph explorer and the path finder on rxjs', () => {
       assert.deepEqual(sorted(d.edges.filter((e) => e.classes.includes('on-path')).map(edgeKey)), edgeKeys(expected.edges));
       assertLineStyles(d);
       // The hop list in the side column, in order.
-      const hops = await explorer
-        .locator('#hops button.node-name')
-        .evaluateAll((bs) => bs.map((b) => b.getAttribute('data-id') ?? ''));
+      const hops = await explorer.locator('#hops button.node-name').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-id') ?? ''));
       assert.deepEqual(hops, expected.path);
       const hopEdges = await explorer.locator('#hops .hop-edge').allInnerTexts();
       assert.deepEqual(
