@@ -116,6 +116,7 @@ describe('graph answers for the webviews', () => {
     const { access, load } = accessOver('calls-callers');
     const cli = answerQuery(load, { query: 'neighbors', id: 'sym:app.ts#compute', budget: 40 }) as NeighborsAnswer;
     const m = await neighborhoodMessage(access, FOLDER, 7, 'sym:app.ts#compute', 40, false);
+    assert.equal(hostMessageProblem(m), undefined, 'in the protocol');
     assert.equal(m.type, 'neighborhood');
     if (m.type !== 'neighborhood') return;
     assert.equal(m.requestId, 7);
@@ -139,6 +140,7 @@ describe('graph answers for the webviews', () => {
     const { access, load } = accessOver('calls-callers');
     const cli = answerQuery(load, { query: 'path', from: 'sym:app.ts#Widget.onClick', to: 'sym:app.ts#other' }) as PathAnswer;
     const m = await pathMessage(access, FOLDER, 2, 'sym:app.ts#Widget.onClick', 'sym:app.ts#other');
+    assert.equal(hostMessageProblem(m), undefined, 'in the protocol');
     assert.equal(m.type, 'path');
     if (m.type !== 'path') return;
     assert.ok(cli.path.length >= 2);
@@ -171,6 +173,7 @@ describe('graph answers for the webviews', () => {
     const withUnresolved = load.graph.graph.edges.find((e) => e.relation === 'calls' && e.confidence === 'UNRESOLVED');
     assert.ok(withUnresolved, 'the fixture has an unresolved call');
     const m = await detailsMessage(access, FOLDER, 3, withUnresolved.source);
+    assert.equal(hostMessageProblem(m), undefined, 'in the protocol');
     assert.equal(m.type, 'details');
     if (m.type !== 'details') return;
     const unresolved = m.details.callees.filter((c) => c.confidence === 'UNRESOLVED');
