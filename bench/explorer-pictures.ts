@@ -37,6 +37,7 @@ const READ_PICTURE = `(() => {
   const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
   const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
   const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
+  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
   let clashes = 0;
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
   return {
@@ -46,6 +47,7 @@ const READ_PICTURE = `(() => {
     labelsOverFocus: boxes.filter((b) => over(b, fb)).length,
     labelClashes: clashes,
     labelled: labelled.length + 1,
+    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
     zoom: Math.round(cy.zoom() * 100) / 100,
   };
 })()`;

@@ -128,6 +128,7 @@ interface PictureFacts {
   overFocus: number;
   clashes: number;
   labelled: number;
+  minLabelPx: number;
 }
 
 /** Where the hubs are against the rest, and which drawn labels cover the focus or each other. */
@@ -143,6 +144,7 @@ const READ_PICTURE = `(() => {
   const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
   const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
   const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
+  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
   let clashes = 0;
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
   return {
@@ -152,6 +154,7 @@ const READ_PICTURE = `(() => {
     overFocus: boxes.filter((b) => over(b, fb)).length,
     clashes,
     labelled: labelled.length,
+    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
   };
 })()`;
 
@@ -389,6 +392,7 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     assert.equal(facts.overFocus, 0, 'no label over the focus');
     assert.equal(facts.clashes, 0, 'no label over another');
     assert.ok(facts.labelled >= 10, `enough labels to read the picture: ${JSON.stringify(facts)}`);
+    assert.ok(facts.minLabelPx >= 10, `labels readable at the fitted zoom: ${JSON.stringify(facts)}`);
     const legend = await wp.page.locator('#legend-nodes .legend-item').allTextContents();
     for (const kind of ['function', 'method', 'class / interface', 'file', 'module', 'unresolved name', 'hub, not expanded'])
       assert.ok(legend.includes(kind), kind);

@@ -287,6 +287,7 @@ export class Explorer {
       if (!restoring && this.drawn.path.length > 0 && this.drawn.nodes.size > this.drawn.path.length) this.view.fitPath();
       this.applySearch(false);
       if (s.selected && this.view.cy.getElementById(s.selected).nonempty()) this.view.cy.getElementById(s.selected).select();
+      this.view.settle(this.drawn.focus);
       renderHubs(this.page.hubsEl, this.drawn, this.act);
       this.focusLabel();
       if (built.aggregation) {

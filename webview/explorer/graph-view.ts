@@ -41,6 +41,9 @@ export class GraphView {
   theme: Theme;
   /** True until the user pans or zooms: while it holds, a resized panel fits the graph again. */
   autoFit = true;
+  /** The label size step for the current zoom (0: as styled), and the focus labels are placed around. */
+  private labelStep = 0;
+  private focusId: string | null = null;
 
   constructor(private readonly container: HTMLElement) {
     this.theme = readTheme();
@@ -71,6 +74,39 @@ export class GraphView {
     this.cy.on('dragpan scrollzoom', () => {
       this.autoFit = false;
     });
+    // Zoomed out, labels would shrink below reading size: they grow a step instead, and are placed again.
+    let zoomTimer: ReturnType<typeof setTimeout> | undefined;
+    this.cy.on('zoom', () => {
+      clearTimeout(zoomTimer);
+      zoomTimer = setTimeout(() => {
+        if (this.scaleLabels()) this.placeLabels(this.focusId);
+      }, 120);
+    });
+  }
+
+  /**
+   * Labels stay about 11–15 px on screen however far the picture is zoomed out to fit the panel:
+   * past each step of zoom, a class sets a larger font in model units (style.ts). True when the
+   * step changed (the labels must then be placed again: their boxes changed).
+   */
+  private scaleLabels(): boolean {
+    const z = this.cy.zoom();
+    const step = z >= 0.8 ? 0 : z >= 0.58 ? 1 : z >= 0.42 ? 2 : z >= 0.3 ? 3 : 4;
+    if (step === this.labelStep) return false;
+    this.labelStep = step;
+    const nodes = this.cy.nodes();
+    this.cy.batch(() => {
+      nodes.removeClass('zs1 zs2 zs3 zs4');
+      if (step > 0) nodes.addClass(`zs${step}`);
+    });
+    return true;
+  }
+
+  /** After the picture is fitted: labels sized for the zoom, then placed. */
+  settle(focusId: string | null): void {
+    this.focusId = focusId;
+    this.scaleLabels();
+    this.placeLabels(focusId);
   }
 
   /** Replaces what is drawn by these elements. */
@@ -81,7 +117,10 @@ export class GraphView {
     cy.startBatch();
     cy.elements().remove();
     const large = (built.shown.length > CROWDED ? ' crowded' : '') + (built.shown.length > 300 ? ' large' : '');
-    cy.add(built.elements.map((e) => ({ group: e.group, data: e.data, classes: e.classes + large })));
+    const zoomStep = this.labelStep > 0 ? ` zs${this.labelStep}` : '';
+    cy.add(
+      built.elements.map((e) => ({ group: e.group, data: e.data, classes: e.classes + large + (e.group === 'nodes' ? zoomStep : '') })),
+    );
     cy.endBatch();
   }
 
@@ -94,7 +133,6 @@ export class GraphView {
     const layout = this.cy.layout(this.layoutOptions(plan));
     layout.one('layoutstop', () => {
       if (!plan.positions && !plan.layered) this.ringHubs(plan.focus, plan.hubs);
-      this.placeLabels(plan.focus);
       done();
     });
     layout.run();

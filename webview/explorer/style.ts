@@ -162,6 +162,11 @@ export function graphStyle(t: Theme): StylesheetJson {
     // Labels are placed most important first, and one that would cover the focus or another label
     // is not drawn (graph-view.ts, docs/adr/0095); hovering, selecting or finding a node shows its
     // own and its neighbours' labels, above the rest.
+    // Zoomed out to fit, labels grow a step in model units so that they stay readable on screen (graph-view.ts).
+    ...[15, 20, 27, 37].map((size, i) => ({
+      selector: `node.zs${i + 1}`,
+      style: { 'font-size': size, 'text-max-width': `${Math.round((180 * size) / 11)}px`, 'text-margin-y': Math.round((3 * size) / 11) },
+    })),
     { selector: 'node.label-off', style: { 'text-opacity': 0, 'text-background-opacity': 0 } },
     {
       selector: 'node.label-off.near-label, node.label-off:selected, node.label-off.match',

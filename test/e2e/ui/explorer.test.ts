@@ -125,6 +125,7 @@ const READ_PICTURE = `(() => {
   const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
   const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
   const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
+  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
   let clashes = 0;
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
   return {
@@ -133,6 +134,7 @@ const READ_PICTURE = `(() => {
     overFocus: boxes.filter((b) => over(b, fb)).length,
     clashes,
     labelled: labelled.length,
+    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
   };
 })()`;
 
@@ -303,11 +305,14 @@ describe('the graph explorer and the path finder on rxjs', () => {
         overFocus: number;
         clashes: number;
         labelled: number;
+        minLabelPx: number;
       };
       assert.ok(pic.hubs > 0 && pic.hubsOutside, JSON.stringify(pic));
       assert.equal(pic.overFocus, 0, JSON.stringify(pic));
       assert.equal(pic.clashes, 0, JSON.stringify(pic));
       assert.ok(pic.labelled >= Math.min(10, expected.nodes.length - 1), JSON.stringify(pic));
+      // Drawn labels are readable at the fitted zoom, not specks that wait for the panel to be maximized.
+      assert.ok(pic.minLabelPx >= 10, JSON.stringify(pic));
       assert.ok((await explorer.locator('#legend-nodes .legend-item').count()) >= 8, 'a node legend');
       await wb.screenshot('light-neighbourhood');
     },
