@@ -85,13 +85,14 @@ export class GraphView {
   }
 
   /**
-   * Labels stay about 11–15 px on screen however far the picture is zoomed out to fit the panel:
+   * Labels stay about 10.5–15 px on screen however far the picture is zoomed out to fit the panel:
    * past each step of zoom, a class sets a larger font in model units (style.ts). True when the
    * step changed (the labels must then be placed again: their boxes changed).
    */
   private scaleLabels(): boolean {
     const z = this.cy.zoom();
-    const step = z >= 0.8 ? 0 : z >= 0.58 ? 1 : z >= 0.42 ? 2 : z >= 0.3 ? 3 : 4;
+    // Each step starts where the smaller font would fall below about 10.5 px on screen (11, 15, 20, 27, 37 px fonts).
+    const step = z >= 0.95 ? 0 : z >= 0.7 ? 1 : z >= 0.52 ? 2 : z >= 0.39 ? 3 : 4;
     if (step === this.labelStep) return false;
     this.labelStep = step;
     const nodes = this.cy.nodes();
