@@ -175,16 +175,35 @@ function request(name: QueryName, p: string[], values: { budget?: string; top?: 
   }
 }
 
-function parse(name: QueryName, args: string[]): { graph: string; request: QueryRequest } {
+/**
+ * A query's command line: its positionals and numeric option, plus `options` (string-valued: the
+ * file queries' --graph, the store's --store and --repo), into a request and those options' values.
+ */
+export function parseQueryArgs(
+  name: QueryName,
+  args: string[],
+  options: readonly string[],
+): { request: QueryRequest; values: Record<string, string | undefined> } {
   const spec = SPECS[name];
-  const options: NonNullable<ParseArgsConfig['options']> = { graph: { type: 'string' } };
-  if (spec.numeric) options[spec.numeric] = { type: 'string' };
-  const parsed = parseCommandArgs(args, options, true);
-  const values = parsed.values as { graph?: string; budget?: string; top?: string };
+  const config: NonNullable<ParseArgsConfig['options']> = {};
+  for (const o of options) config[o] = { type: 'string' };
+  if (spec.numeric) config[spec.numeric] = { type: 'string' };
+  const parsed = parseCommandArgs(args, config, true);
+  const values = parsed.values as Record<string, string | undefined>;
   const p = parsed.positionals;
   if (p.length < spec.positionals.length) throw new UsageError(`missing <${spec.positionals[p.length]}>`);
   if (p.length > spec.positionals.length) throw new UsageError(`unexpected argument "${p[spec.positionals.length]}"`);
-  return { graph: values.graph ?? '', request: request(name, p, values) };
+  return { request: request(name, p, values), values };
+}
+
+function parse(name: QueryName, args: string[]): { graph: string; request: QueryRequest } {
+  const { request, values } = parseQueryArgs(name, args, ['graph']);
+  return { graph: values.graph ?? '', request };
+}
+
+/** A query's summary, positionals and help text (without the options), for the store's commands. */
+export function querySpec(name: QueryName): { summary: string; help: string; positionals: string[]; option?: [string, string] } {
+  return SPECS[name];
 }
 
 /** What to do about an unavailable answer, for the person reading stderr. */

@@ -10,6 +10,7 @@ import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { QUERY_COMMANDS } from './query';
 import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
 import { STATUS_HELP, runStatus } from './status';
+import { STORE_HELP, runStore } from './store';
 import { EXIT, type CliIo } from './streams';
 import { asksForHelp, UsageError, usageErrorText } from './usage';
 
@@ -74,6 +75,13 @@ const COMMANDS: readonly Command[] = [
     summary: 'Breaking changes against the graph, for CI (exit 1 in strict mode).',
     help: CHECK_HELP,
     run: (args, io) => runCheck(args, io),
+  },
+  {
+    name: 'store',
+    group: 'command',
+    summary: "The organisation's graph in PostgreSQL: migrate, push, the queries.",
+    help: STORE_HELP,
+    run: (args, io) => runStore(args, io),
   },
   ...QUERY_COMMANDS,
 ];
