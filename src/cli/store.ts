@@ -9,18 +9,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  CATALOGUE,
   DEFAULT_GRAPH_PATH,
   formatDoctorReport,
   isGraphError,
   loadGraphFile,
-  QUERY_NAMES,
+  namesFor,
   repositoryOfGraph,
   runDoctor,
   type QueryName,
   type QueryResult,
 } from '../graph';
 import { resolveGraphPaths } from './graph-path';
-import { parseQueryArgs, querySpec } from './query';
+import { argumentsOf, parseQueryArgs } from './query';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 
@@ -35,7 +36,10 @@ const REPO_OPTION: [string, string] = [
   'Ask about one repository: the answer is the one "kg <query>" gives on its graph.\nWithout it the question is about every repository in the store, and every id\nin the answer is qualified by its repository: acme/web/sym:src/a.ts#run.',
 ];
 
-const QUERY_LIST = QUERY_NAMES.map((q) => `  ${q.padEnd(12)} ${querySpec(q).summary}`).join('\n');
+/** The questions the store answers: the catalogue's `store` face (src/graph/query/catalogue.ts). */
+const STORE_QUERIES = namesFor('store') as QueryName[];
+
+const QUERY_LIST = STORE_QUERIES.map((q) => `  ${(q + argumentsOf(q)).padEnd(34)} ${CATALOGUE[q].summary}`).join('\n');
 
 export const STORE_HELP = `Usage: kg store migrate [--store URL]
        kg store push [--graph FILE] [--repo KEY] [--store URL]
@@ -164,7 +168,7 @@ export async function runStore(args: string[], io: CliIo): Promise<number> {
   if (sub === undefined) throw new UsageError('missing <subcommand>: migrate, push or a query');
   if (sub === 'migrate') return runMigrate(rest, io);
   if (sub === 'push') return runPush(rest, io);
-  const query = QUERY_NAMES.find((q) => q === sub);
-  if (query === undefined) throw new UsageError(`unknown subcommand "${sub}": migrate, push, ${QUERY_NAMES.join(', ')}`);
+  const query = STORE_QUERIES.find((q) => q === sub);
+  if (query === undefined) throw new UsageError(`unknown subcommand "${sub}": migrate, push, ${STORE_QUERIES.join(', ')}`);
   return runStoreQuery(query, rest, io);
 }

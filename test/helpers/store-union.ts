@@ -65,7 +65,7 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
     const a = one(repos[0], request);
     return { degrade: a.available ? 'answered?' : a.code };
   }
-  const answers = holders.map((repo) => qualified(repo, one(repo, request)) as Record<string, unknown>);
+  const answers = holders.map((repo) => qualified(repo, one(repo, request)) as unknown as Record<string, unknown>);
   const bad = answers.find((a) => a.available === false);
   if (bad) return { degrade: bad.code as string };
   const merged: Record<string, unknown> = { available: true };

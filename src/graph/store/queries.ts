@@ -13,7 +13,7 @@ import type { ClientBase } from 'pg';
 import { GraphError } from '../errors';
 import { fileId, fileOfId, parseId } from '../ids';
 import type { GraphNode } from '../model';
-import type { QueryRequest } from '../query/dispatch';
+import type { QueryRequest } from '../query/catalogue';
 import { DEFAULT_TOP } from '../query/god-nodes';
 import { DEFAULT_BUDGET } from '../query/neighbors';
 import { QUERY_LIMIT } from '../query/search-ids';
@@ -405,5 +405,8 @@ export async function answerFromStore(c: ClientBase, request: QueryRequest, repo
       return search(c, scope, request.text);
     case 'why':
       return why(c, scope, request.id);
+    case 'symbol':
+      // Not of the catalogue's store face yet: the CLI never asks it (docs/organisation.md).
+      throw new GraphError('INVALID_ARGUMENT', 'the store does not answer "symbol" yet: ask it of the repository\'s graph.json');
   }
 }
