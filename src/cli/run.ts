@@ -7,6 +7,7 @@ import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
+import { EXPORT_HELP, runExport } from './export';
 import { QUERY_COMMANDS } from './query';
 import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
 import { STATUS_HELP, runStatus } from './status';
@@ -75,6 +76,13 @@ const COMMANDS: readonly Command[] = [
     summary: 'Breaking changes against the graph, for CI (exit 1 in strict mode).',
     help: CHECK_HELP,
     run: (args, io) => runCheck(args, io),
+  },
+  {
+    name: 'export',
+    group: 'command',
+    summary: 'Write the graph for another tool: --format neo4j (bulk-import CSVs, Cypher).',
+    help: EXPORT_HELP,
+    run: (args, io) => runExport(args, io),
   },
   {
     name: 'store',
