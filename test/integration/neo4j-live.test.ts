@@ -50,7 +50,7 @@ describe('kg export --format neo4j against a live Neo4j', () => {
     );
     const callersQuery = files['queries.cypher'].split(';\n').find((s) => s.includes('// callers:')) as string;
     for (const n of load.graph.graph.nodes.filter((x) => x.id.startsWith('sym:'))) {
-      const expected = answerQuery(load, { query: 'callers', id: n.id });
+      const expected: ReturnType<typeof answerQuery> = answerQuery(load, { query: 'callers', id: n.id });
       assert.ok(expected.available);
       const [row] = await cypher(callersQuery, { id: n.id });
       assert.deepEqual(row ?? [[], []], [expected.callers, expected.candidates], n.id);

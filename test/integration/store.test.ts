@@ -177,7 +177,7 @@ describe('kg store on a real PostgreSQL', () => {
       rand,
     );
     const unresolved = g.ids.slice(g.nodeCount, g.nodeCount + 3);
-    const ids = [...sample(syms, 40, rand), ...hubs, ...files, ...unresolved];
+    const ids = [...sample(syms, 25, rand), ...hubs, ...files, ...unresolved];
     const extra = ['sym:nowhere.ts#nothing', 'map', 'sym:src/internal/operators/map.ts%23map', ''];
     let compared = 0;
     for (const request of requests(ids, rand, extra)) {
@@ -186,7 +186,7 @@ describe('kg store on a real PostgreSQL', () => {
       assert.equal(json(actual), json(expected), `${json(request)}`);
       compared++;
     }
-    assert.ok(compared > 300);
+    assert.ok(compared > 200);
     // Pushed again unchanged: nothing is withdrawn, and the answers stay.
     const again = JSON.parse(kg(['store', 'push', '--graph', rxjsGraph, '--repo', 'rxjs']).stdout) as {
       filesWritten: number;
@@ -322,7 +322,7 @@ describe('kg store on a real PostgreSQL', () => {
       ['sym:src/b.ts#g', 'sym:src/c.ts#h'],
     ]);
     const edges: Array<[string, string]> = [];
-    for (let i = 0; i < 3000; i++) edges.push([`sym:src/m${i % 300}.ts#f${i}`, `sym:src/m${(i * 7) % 300}.ts#f${(i * 13) % 3000}`]);
+    for (let i = 0; i < 1500; i++) edges.push([`sym:src/m${i % 150}.ts#f${i}`, `sym:src/m${(i * 7) % 150}.ts#f${(i * 13) % 1500}`]);
     const b = cleanGraphOf(edges);
     const [fa, fb] = [writeGraph(a), writeGraph(b)];
     for (let round = 0; round < 2; round++) {
