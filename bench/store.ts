@@ -52,7 +52,9 @@ function repository(i: number, total: number): { graph: Graph; symbols: string[]
     const s = sources[Math.floor(rand() * sources.length)];
     const other = Math.floor(rand() * total);
     const target = unresolvedId(`@org/repo${other}#fn${Math.floor(rand() * 8)}`);
-    edges.push(unresolvedEdge(s.id, target, 'calls', 'external', { ast: true, evidence: { file: s.sourceFile as string, line: 1 + k, column: 3 } }));
+    edges.push(
+      unresolvedEdge(s.id, target, 'calls', 'external', { ast: true, evidence: { file: s.sourceFile as string, line: 1 + k, column: 3 } }),
+    );
   }
   const seen = new Set<string>();
   const unique = edges.filter((e) => {
@@ -83,6 +85,12 @@ async function timeAll(requests: Array<() => Promise<unknown> | unknown>): Promi
 
 async function main(): Promise<void> {
   const pg = startPostgres();
+  // Stopped (and its folder removed) however the run ends: a Ctrl-C or a kill included.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      pg.stop();
+      process.exit(130);
+    });
   const client = await connectStore(pg.url);
   try {
     await migrate(client);
@@ -146,13 +154,17 @@ async function main(): Promise<void> {
       process.stderr.write(`${rows[rows.length - 1]}\n`);
     }
     const size = await client.query<{ s: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS s');
-    console.log(`\nSynthetic organisation (${EDGES.toLocaleString('en-US')} edges per repository + 5% cross-repository calls; ${SAMPLES} samples a size):\n`);
+    console.log(
+      `\nSynthetic organisation (${EDGES.toLocaleString('en-US')} edges per repository + 5% cross-repository calls; ${SAMPLES} samples a size):\n`,
+    );
     console.log(rows.join('\n'));
     console.log(`\nstore size on disk: ${size.rows[0].s}`);
 
     if (process.env.KG_BENCH_NO_RXJS) return;
     const root = corpus('rxjs', fs.mkdtempSync(path.join(os.tmpdir(), 'kg-bench-store-rxjs-'))).root;
-    const b = spawnSync(process.execPath, [path.join(__dirname, '..', 'dist', 'cli.js'), 'build', '--apply', '--root', root], { encoding: 'utf8' });
+    const b = spawnSync(process.execPath, [path.join(__dirname, '..', 'dist', 'cli.js'), 'build', '--apply', '--root', root], {
+      encoding: 'utf8',
+    });
     if (b.status !== 0) throw new Error(b.stderr);
     const load = loadGraphFile(path.join(root, '.knowledge-graph', 'graph.json'));
     if (!load.ok) throw new Error(load.unavailable.reason);
@@ -176,7 +188,9 @@ async function main(): Promise<void> {
       const asks = Array.from({ length: SAMPLES }, make);
       const file = await timeAll(asks.map((r) => () => answerQuery(load, r)));
       const store = await timeAll(asks.map((r) => () => answerFromStore(client, r, 'rxjs0')));
-      out.push(`| ${name} | ${ms(percentile(file, 0.5))} / ${ms(percentile(file, 0.99))} | ${ms(percentile(store, 0.5))} / ${ms(percentile(store, 0.99))} |`);
+      out.push(
+        `| ${name} | ${ms(percentile(file, 0.5))} / ${ms(percentile(file, 0.99))} | ${ms(percentile(store, 0.5))} / ${ms(percentile(store, 0.99))} |`,
+      );
     }
     console.log(
       `\nrxjs (${g.graph.nodes.length} nodes, ${g.graph.edges.length} edges): push ${ms(percentile(pushes, 0.5))} ms (median of 5 pushes as a new repository), in-process\n`,

@@ -41,7 +41,8 @@ export function runExport(args: string[], io: CliIo): number {
     root: { type: 'string' },
   });
   if (values.format === undefined) throw new UsageError(`missing --format (${FORMATS.join(', ')})`);
-  if (!(FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`unknown format "${values.format}": ${FORMATS.join(', ')}`);
+  if (!(FORMATS as readonly string[]).includes(values.format))
+    throw new UsageError(`unknown format "${values.format}": ${FORMATS.join(', ')}`);
   if (values.out === undefined) throw new UsageError('missing --out DIR');
   const { graph, shown } = resolveGraphPaths(io, values.graph, values.root);
   const load = loadGraphFile(graph);
@@ -63,8 +64,13 @@ export function runExport(args: string[], io: CliIo): number {
   }
   const g = load.graph.graph;
   io.stdout.write(
-    JSON.stringify({ format: values.format, out: path.relative(io.cwd, out) || '.', files: Object.keys(files), nodes: load.graph.ids.length, relationships: g.edges.length }) +
-      '\n',
+    JSON.stringify({
+      format: values.format,
+      out: path.relative(io.cwd, out) || '.',
+      files: Object.keys(files),
+      nodes: load.graph.ids.length,
+      relationships: g.edges.length,
+    }) + '\n',
   );
   return EXIT.OK;
 }

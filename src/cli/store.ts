@@ -157,7 +157,8 @@ async function runStoreQuery(name: QueryName, args: string[], io: CliIo): Promis
   io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   if (!result.available) {
     io.stderr.write(`kg store ${name}: unavailable: ${result.reason}\n`);
-    if (result.suggestions && result.suggestions.length > 0) io.stderr.write(`kg store ${name}: did you mean: ${result.suggestions.join(', ')}\n`);
+    if (result.suggestions && result.suggestions.length > 0)
+      io.stderr.write(`kg store ${name}: did you mean: ${result.suggestions.join(', ')}\n`);
     return EXIT.UNAVAILABLE;
   }
   return EXIT.OK;

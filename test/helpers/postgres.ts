@@ -19,11 +19,6 @@ export interface TestServer {
   stop(): void;
 }
 
-/** Whether this machine can run the server (the package installed); CI installs it (.ci/run). */
-export function postgresInstalled(): boolean {
-  return fs.existsSync(path.join(BIN, 'initdb'));
-}
-
 function asServerUser(cmd: string, args: string[]): void {
   const root = process.getuid?.() === 0;
   const r = root
@@ -33,6 +28,8 @@ function asServerUser(cmd: string, args: string[]): void {
 }
 
 export function startPostgres(): TestServer {
+  if (!fs.existsSync(path.join(BIN, 'initdb')))
+    throw new Error(`PostgreSQL 15 is not installed (${BIN}): apt-get install postgresql-15 (.ci/run installs it)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-pg-'));
   fs.chmodSync(dir, 0o777);
   const data = path.join(dir, 'data');

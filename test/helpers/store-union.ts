@@ -11,14 +11,15 @@ type Loads = ReadonlyMap<string, GraphLoad & { ok: true }>;
 const ID_LISTS = ['callers', 'candidates', 'consumers', 'matches', 'nodes', 'excludedHubs', 'path'] as const;
 
 /** A file answer with every id qualified by `repo` (its lists keep their order). */
-export function qualified(repo: string, result: QueryResult): QueryResult {
+function qualified(repo: string, result: QueryResult): QueryResult {
   if (!result.available) return result;
   const out = { ...result } as Record<string, unknown>;
   const q = (id: string) => qualify(repo, id);
   for (const k of ID_LISTS) if (Array.isArray(out[k])) out[k] = (out[k] as string[]).map(q);
   if (Array.isArray(out.edges))
     out.edges = (out.edges as Array<Record<string, string>>).map((e) => ({ ...e, source: q(e.source), target: q(e.target) }));
-  if (Array.isArray(out.godNodes)) out.godNodes = (out.godNodes as Array<{ id: string; degree: number }>).map((g) => ({ ...g, id: q(g.id) }));
+  if (Array.isArray(out.godNodes))
+    out.godNodes = (out.godNodes as Array<{ id: string; degree: number }>).map((g) => ({ ...g, id: q(g.id) }));
   for (const k of ['notes', 'records', 'cited', 'fileNotes', 'fileRecords'])
     if (Array.isArray(out[k])) out[k] = (out[k] as Array<{ id: string }>).map((e) => ({ ...e, id: q(e.id) }));
   return out as unknown as QueryResult;
@@ -43,7 +44,10 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
     const all = sorted(
       repos.flatMap((repo) => {
         const g = (loads.get(repo) as GraphLoad & { ok: true }).graph;
-        return g.ids.slice(0, g.nodeCount).filter((id) => id.includes(request.text)).map((id) => qualify(repo, id));
+        return g.ids
+          .slice(0, g.nodeCount)
+          .filter((id) => id.includes(request.text))
+          .map((id) => qualify(repo, id));
       }),
     );
     return { available: true, matches: all.slice(0, 50), truncated: all.length > 50, evidenceClass: 'GRAPH_DERIVED' };
@@ -76,7 +80,8 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
     if (k === 'id') merged[k] = id;
     else if (typeof first[k] === 'boolean') merged[k] = values.some(Boolean);
     else if (typeof first[k] === 'number') merged[k] = (values as number[]).reduce((s, v) => s + v, 0);
-    else if (['notes', 'records', 'cited', 'fileNotes', 'fileRecords'].includes(k)) merged[k] = byId((values as Array<Array<{ id: string }>>).flat());
+    else if (['notes', 'records', 'cited', 'fileNotes', 'fileRecords'].includes(k))
+      merged[k] = byId((values as Array<Array<{ id: string }>>).flat());
     else merged[k] = sorted((values as string[][]).flat());
   }
   merged.evidenceClass = 'GRAPH_DERIVED';

@@ -107,11 +107,18 @@ function sample<T>(xs: readonly T[], n: number, rand: () => number): T[] {
 /** The repository as the store holds it: every node and edge row, in key order. */
 async function contents(repository: string): Promise<string> {
   const nodes = await client.query('SELECT id, doc FROM kg_nodes WHERE repository = $1 ORDER BY id', [repository]);
-  const edges = await client.query('SELECT source, target, relation, doc FROM kg_edges WHERE repository = $1 ORDER BY source, target, relation', [
+  const edges = await client.query(
+    'SELECT source, target, relation, doc FROM kg_edges WHERE repository = $1 ORDER BY source, target, relation',
+    [repository],
+  );
+  const repo = await client.query('SELECT graph_signature, node_count, edge_count FROM kg_repositories WHERE repository = $1', [
     repository,
   ]);
-  const repo = await client.query('SELECT graph_signature, node_count, edge_count FROM kg_repositories WHERE repository = $1', [repository]);
-  return json({ repo: repo.rows, nodes: nodes.rows.map((r: { doc: unknown }) => r.doc), edges: edges.rows.map((r: { doc: unknown }) => r.doc) });
+  return json({
+    repo: repo.rows,
+    nodes: nodes.rows.map((r: { doc: unknown }) => r.doc),
+    edges: edges.rows.map((r: { doc: unknown }) => r.doc),
+  });
 }
 
 /** What the store must hold for a graph: its nodes and edges, and the counts. */
@@ -256,7 +263,13 @@ describe('kg store on a real PostgreSQL', () => {
     const id = 'sym:src/internal/operators/map.ts#map';
     // A copy outside .knowledge-graph: no manifest beside it, so the file answers say nothing of staleness either.
     const copy = writeGraph(loaded(rxjsGraph).graph.graph);
-    for (const args of [['callers', id], ['impact', id], ['neighbors', id, '--budget', '7'], ['callers', 'sym:nope.ts#x'], ['god-nodes', '--top', '3']]) {
+    for (const args of [
+      ['callers', id],
+      ['impact', id],
+      ['neighbors', id, '--budget', '7'],
+      ['callers', 'sym:nope.ts#x'],
+      ['god-nodes', '--top', '3'],
+    ]) {
       const file = kg([...args, '--graph', copy]);
       const store = kg(['store', ...args, '--repo', 'rxjs']);
       assert.equal(store.stdout, file.stdout, args.join(' '));
@@ -311,7 +324,8 @@ describe('kg store on a real PostgreSQL', () => {
       { query: 'query', text: "'" },
       { query: 'god-nodes' },
     ];
-    for (const request of asks) assert.equal(json(await answerFromStore(client, request, 'acme/evil')), json(answerQuery(load, request)), json(request));
+    for (const request of asks)
+      assert.equal(json(await answerFromStore(client, request, 'acme/evil')), json(answerQuery(load, request)), json(request));
     const tables = await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'kg%'");
     assert.equal(tables.rows[0].n, 7);
   });
@@ -352,7 +366,9 @@ describe('kg store on a real PostgreSQL', () => {
     const watcher = await connectStore(pg.url);
     let seen = false;
     for (let i = 0; i < 400 && !seen; i++) {
-      const r = await watcher.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'kg' AND query LIKE 'INSERT INTO kg_%' AND state = 'active'");
+      const r = await watcher.query(
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = 'kg' AND query LIKE 'INSERT INTO kg_%' AND state = 'active'",
+      );
       seen = (r.rowCount ?? 0) > 0;
       if (!seen) await new Promise((res) => setTimeout(res, 5));
     }

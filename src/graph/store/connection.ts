@@ -10,7 +10,7 @@ import { GraphError, isGraphError } from '../errors';
 const LOST = /^(08|57P)/;
 
 /** Where the store is, for messages: the URL without its password. */
-export function describeStore(url: string): string {
+function describeStore(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
@@ -29,7 +29,10 @@ export function storeError(e: unknown, doing: string): unknown {
   // The server's errors carry a severity and a SQLSTATE; a socket's (EPIPE, ECONNRESET) neither.
   const isSql = typeof err.severity === 'string' && /^[0-9A-Z]{5}$/.test(code);
   if (!isSql || LOST.test(code)) {
-    return new GraphError('STORE_UNAVAILABLE', `the store could not be used while ${doing}: ${message}${code && !isSql ? ` (${code})` : ''}`);
+    return new GraphError(
+      'STORE_UNAVAILABLE',
+      `the store could not be used while ${doing}: ${message}${code && !isSql ? ` (${code})` : ''}`,
+    );
   }
   return e;
 }

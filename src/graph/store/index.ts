@@ -2,8 +2,8 @@
 // It stays out of the engine's facade so that the extension and its graph worker, which never
 // open a store, do not carry the `pg` client.
 
-export { connectStore, describeStore, storeError } from './connection';
-export { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
-export { checkRepositoryKey, pushGraph, type PushResult } from './push';
+export { connectStore, storeError } from './connection';
+export { migrate, SCHEMA_VERSION } from './schema';
+export { checkRepositoryKey, pushGraph } from './push';
 export { answerFromStore } from './queries';
 export { qualify, splitQualified } from './qualified';

@@ -53,7 +53,7 @@ interface FileFacts {
 }
 
 /** Each owning file's facts, and a hash of them (in graph order, so the same facts give the same hash). */
-export function factsByFile(graph: Graph): Map<string, FileFacts> {
+function factsByFile(graph: Graph): Map<string, FileFacts> {
   const byFile = new Map<string, FileFacts>();
   const of = (file: string): FileFacts => {
     let f = byFile.get(file);
@@ -137,10 +137,9 @@ export async function pushGraph(client: ClientBase, repository: string, indexed:
     await requireSchema(client);
     // One push of a repository at a time; it waits here for the one before it (ADR 110).
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [pushLockKey(repository)]);
-    const stored = await client.query<{ file: string; facts_hash: string }>(
-      'SELECT file, facts_hash FROM kg_files WHERE repository = $1',
-      [repository],
-    );
+    const stored = await client.query<{ file: string; facts_hash: string }>('SELECT file, facts_hash FROM kg_files WHERE repository = $1', [
+      repository,
+    ]);
     const before = new Map(stored.rows.map((r) => [r.file, r.facts_hash]));
     const withdraw = [...before.keys()].filter((f) => facts.get(f)?.hash !== before.get(f));
     const assert = [...facts.keys()].filter((f) => facts.get(f)?.hash !== before.get(f)).sort();

@@ -32,6 +32,7 @@ import { foldEscapes } from './push';
 import { requireSchema } from './schema';
 
 const MAX_SUGGESTIONS = 10;
+const schemaChecked = new WeakSet<ClientBase>();
 const CONSUMER_RELATIONS = ['calls', 'imports', 're-exports', 'references', 'extends', 'implements', 'inherits'];
 
 /** Which repositories a question is about, and how its answer names ids. */
@@ -120,7 +121,10 @@ async function resolveId(
 function layerDegrade(scope: Scope, held: Held[]): Unavailable | undefined {
   const without = held.filter((h) => !h.layers.includes('calls')).map((h) => h.repository);
   if (without.length === 0) return undefined;
-  return unavailable('LAYER_MISSING', scope.organisation ? `${REASONS.callsLayerMissing} (${without.join(', ')})` : REASONS.callsLayerMissing);
+  return unavailable(
+    'LAYER_MISSING',
+    scope.organisation ? `${REASONS.callsLayerMissing} (${without.join(', ')})` : REASONS.callsLayerMissing,
+  );
 }
 
 interface Inbound {
@@ -143,7 +147,13 @@ async function inbound(c: ClientBase, repos: string[], id: string, relations: st
      GROUP BY repository, source ORDER BY (repository || '/' || source) COLLATE "C"`,
     [repos, id, relations, includeSelf],
   );
-  return r.rows.map((x) => ({ repository: x.repository, source: x.source, proven: x.proven, provenCall: x.proven_call, guessed: x.guessed }));
+  return r.rows.map((x) => ({
+    repository: x.repository,
+    source: x.source,
+    proven: x.proven,
+    provenCall: x.proven_call,
+    guessed: x.guessed,
+  }));
 }
 
 async function callers(c: ClientBase, scope: Scope, asked: string): Promise<QueryResult> {
@@ -226,7 +236,12 @@ async function neighbors(c: ClientBase, scope: Scope, asked: string, budget = DE
   const start = await walkStart(c, scope, asked);
   if ('available' in start) return start;
   const repo = start.held.repository;
-  const walked = await c.query<{ id: string }>('SELECT id FROM kg_neighbors($1, $2, $3, $4) ORDER BY ord', [repo, start.id, budget, start.held.hub]);
+  const walked = await c.query<{ id: string }>('SELECT id FROM kg_neighbors($1, $2, $3, $4) ORDER BY ord', [
+    repo,
+    start.id,
+    budget,
+    start.held.hub,
+  ]);
   const nodes = walked.rows.map((x) => x.id);
   const hubs = await c.query<{ id: string }>(
     'SELECT id FROM kg_degrees WHERE repository = $1 AND id = ANY($2) AND id <> $3 AND degree > $4 ORDER BY id',
@@ -286,7 +301,8 @@ async function path(c: ClientBase, scope: Scope, from: string, to: string): Prom
 }
 
 async function godNodes(c: ClientBase, scope: Scope, top = DEFAULT_TOP): Promise<QueryResult> {
-  if (!Number.isSafeInteger(top) || top < 1) throw new GraphError('INVALID_ARGUMENT', `top must be a whole number, at least 1 (got ${top})`);
+  if (!Number.isSafeInteger(top) || top < 1)
+    throw new GraphError('INVALID_ARGUMENT', `top must be a whole number, at least 1 (got ${top})`);
   const repos = scope.organisation ? null : [scope.repository as string];
   const missing = await missingRepository(c, repos);
   if (missing) return missing;
@@ -386,7 +402,11 @@ async function why(c: ClientBase, scope: Scope, asked: string): Promise<QueryRes
  * reports them) and INVALID_ARGUMENT for a question that cannot be asked.
  */
 export async function answerFromStore(c: ClientBase, request: QueryRequest, repository?: string): Promise<QueryResult> {
-  await requireSchema(c);
+  // Once per connection: a long-lived client (the benchmark, an editor) does not pay it per question.
+  if (!schemaChecked.has(c)) {
+    await requireSchema(c);
+    schemaChecked.add(c);
+  }
   const scope = new Scope(repository);
   switch (request.query) {
     case 'callers':

@@ -1,6 +1,6 @@
 // The store's schema, as numbered migrations (docs/organisation.md, ADR 110). `kg store migrate`
-// applies the ones a database lacks, in order, each in its own transaction, under an advisory lock
-// so two CI jobs migrating at once apply each migration once. Every table carries the repository
+// applies the ones a database lacks, in order, in one transaction under an advisory lock, so two
+// CI jobs migrating at once apply each migration once. Every table carries the repository
 // as the first column of its key: the key a distributed deployment shards by (Citus'
 // `create_distributed_table(…, 'repository')`), and the one every question of one repository
 // filters on. Ids are stored with the "C" collation, so `ORDER BY` is code-point order — the
@@ -18,7 +18,7 @@ interface Migration {
 /** The lock key `kg store migrate` holds (pg_advisory_xact_lock): any fixed 64-bit number, named here once. */
 const MIGRATE_LOCK = 7_112_026_000_001;
 
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'repositories, files, nodes, edges, degrees',
@@ -89,6 +89,8 @@ CREATE TABLE kg_degrees (
   PRIMARY KEY (repository, id)
 );
 CREATE INDEX kg_degrees_rank ON kg_degrees (repository, degree DESC, id) WHERE is_node;
+-- An id asked of the whole organisation: which repositories hold it.
+CREATE INDEX kg_degrees_id ON kg_degrees (id);
 -- Which repository publishes a package (ADR 111): a package-qualified target joins through it.
 CREATE TABLE kg_packages (
   package    text COLLATE "C" PRIMARY KEY,
@@ -197,7 +199,7 @@ $$;
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** The schema version a database is at (0 when no migration ever ran). */
-export async function schemaVersion(client: ClientBase): Promise<number> {
+async function schemaVersion(client: ClientBase): Promise<number> {
   const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('kg_migrations')::text AS t`);
   if (exists.rows[0].t === null) return 0;
   const r = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM kg_migrations');
@@ -226,7 +228,10 @@ export async function migrate(client: ClientBase): Promise<{ from: number; appli
     );
     const from = await schemaVersion(client);
     if (from > SCHEMA_VERSION) {
-      throw new GraphError('STORE_SCHEMA', `the store's schema is at version ${from}, newer than this kg knows (${SCHEMA_VERSION}): upgrade kg`);
+      throw new GraphError(
+        'STORE_SCHEMA',
+        `the store's schema is at version ${from}, newer than this kg knows (${SCHEMA_VERSION}): upgrade kg`,
+      );
     }
     const applied: number[] = [];
     for (const m of MIGRATIONS) {

@@ -89,7 +89,7 @@ const EDGE_COLUMNS: readonly Column<GraphEdge>[] = [
 ];
 
 /** A relation as a relationship type: `re-exports` → `RE_EXPORTS`. */
-export function relationshipType(relation: string): string {
+function relationshipType(relation: string): string {
   return relation.toUpperCase().replace(/-/g, '_');
 }
 
