@@ -480,26 +480,28 @@ function resolutionTier(ctx: TierContext): TierOutput {
       };
       asking.push({ rel, input, sf, sites, asked, firstWithKey, record });
     }
-    const ask = (b: CheckerBackend): SymbolAnswer[][] =>
+    // Hints are nodes of the parse the sites came from; a program made after them (a fallback)
+    // may hold its own parse of a file, so it is asked by position alone.
+    const ask = (b: CheckerBackend, hints: boolean): SymbolAnswer[][] =>
       asking.map((f) =>
         b.declarationsAt(
           root + '/' + f.rel,
-          f.asked.map((s) => ({ position: s.position as number, hint: s.hint })),
+          f.asked.map((s) => ({ position: s.position as number, hint: hints ? s.hint : undefined })),
         ),
       );
     let answers: SymbolAnswer[][];
     if (opened) {
       try {
-        answers = ask(opened);
+        answers = ask(opened, true);
         ctx.report.served.push(project.configPath);
       } catch (e) {
         ctx.report.fallbacks.push({ project: project.configPath, reason: `the ${ctx.checker?.name} checker failed (${firstLine(e)})` });
-        answers = ask(jsBackend());
+        answers = ask(jsBackend(), false);
       } finally {
         ctx.checker?.release(opened);
       }
     } else {
-      answers = ask(backend);
+      answers = ask(backend, true);
     }
     asking.forEach((f, i) => {
       const answerOf = new Map(f.asked.map((s, j) => [s, answers[i][j]]));

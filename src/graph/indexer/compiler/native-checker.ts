@@ -413,6 +413,8 @@ export class NativeChecker implements CheckerProvider {
         ...(changed.length > 0 ? { fileChanges: { changed } } : {}),
       });
       this.open_.add(configFile);
+      // The client keeps the syntax trees it fetched by path, across snapshots: a changed file's must go.
+      if (changed.length > 0) api.clearSourceFileCache();
       const project = this.snapshot.getProject(configFile);
       if (!project) throw new Error(`TypeScript 7 did not open ${configFile}`);
       const problems = project.program.getConfigFileParsingDiagnostics();
