@@ -30,13 +30,21 @@ import { declarationNameStart } from './extract';
 /** The platform package that carries the Go binary, as npm installs it beside `typescript7`. */
 const PLATFORM_PACKAGE = `@typescript/typescript-${process.platform}-${process.arch}`;
 
-/** The native binary and its version, or why there is none (the build then uses the JavaScript backend). */
+/**
+ * The native binary and its version, or why there is none (the build then uses the JavaScript
+ * backend): beside the bundle in a platform-specific .vsix (dist/native/, esbuild.mjs --native),
+ * else the platform package npm installed.
+ */
 export function nativeBinary(): { exe: string; version: string } | { missing: string } {
-  let pkgJson: string;
-  try {
-    pkgJson = require.resolve(`${PLATFORM_PACKAGE}/package.json`);
-  } catch {
-    return { missing: `TypeScript 7's binary for ${process.platform}-${process.arch} (${PLATFORM_PACKAGE}) is not installed` };
+  let pkgJson = path.join(__dirname, 'native', PLATFORM_PACKAGE.slice('@typescript/'.length), 'package.json');
+  if (!fs.existsSync(pkgJson)) {
+    try {
+      pkgJson = require.resolve(`${PLATFORM_PACKAGE}/package.json`);
+    } catch {
+      return {
+        missing: `TypeScript 7's binary for ${process.platform}-${process.arch} (${PLATFORM_PACKAGE}) is not installed (a universal package has only the JavaScript checker)`,
+      };
+    }
   }
   const exe = path.join(path.dirname(pkgJson), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc');
   if (!fs.existsSync(exe)) return { missing: `${PLATFORM_PACKAGE} has no binary at ${exe}` };
