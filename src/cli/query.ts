@@ -27,7 +27,7 @@ import {
   type Unavailable,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
-import type { Command } from './run';
+import type { Command } from './command';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 

@@ -220,7 +220,7 @@ export function unavailable(code: DegradeCode, reason: string, opts?: QueryOptio
   return withStaleness(u, opts);
 }
 
-/** An answer in seed order: `available` first, the fields, then `evidenceClass` (and staleness). */
+/** An answer in contract order (docs/cli.md): `available` first, the fields, then `evidenceClass` (and staleness). */
 export function answered<T extends object>(fields: T, opts?: QueryOptions): T & Answered {
   return withStaleness({ available: true as const, ...fields, evidenceClass: 'GRAPH_DERIVED' as const }, opts);
 }
