@@ -68,7 +68,7 @@ describe('the native checker gives the same graph as the JavaScript checker', ()
     const base = fixtureRepo();
     const r = both(base);
     assert.equal(r.native, r.js, `graph.json differs on the generator's tree:\n${mismatch(r.js, r.native)}`);
-    const edits = randomEdits(random(SEED), 12);
+    const edits = randomEdits(random(SEED), 8);
     const run = runSequence(base, edits, { backend: 'native' });
     if (run.failure) assert.fail(report(SEED, shrink(base, edits, { backend: 'native' }, 20)));
     assert.ok(run.applied > 0, 'no edit changed the tree');
