@@ -165,4 +165,24 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // TypeScript 7's API is unstable: one module speaks it, so its next change is one file's change
+    // (ADR 113). A rule of its own (typescript-eslint's twin), so it adds to every zone's rules above.
+    files: ['**/*.ts', '**/*.mjs'],
+    ignores: ['src/graph/indexer/compiler/native-checker.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['typescript7', 'typescript7/*'],
+              message:
+                'Only src/graph/indexer/compiler/native-checker.ts may import TypeScript 7 (typescript7): its API is unstable and lives behind the checker seam in one file (ADR 113).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

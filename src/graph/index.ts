@@ -58,7 +58,9 @@ export {
 export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic } from './governance/diagnostics';
 export { EditorGuard } from './governance/editor-guard';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
-export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
+export type { CheckerChoice, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
+// The checker seam (ADR 8): a second backend is a CheckerProvider passed as BuildOptions.checker.
+export type { CheckerBackend, CheckerProvider, CheckerReport, ProjectCheck } from './indexer/compiler/checker';
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus } from './status';
 export { commitGeneration, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
@@ -133,5 +135,9 @@ export class BuildSession {
   }
   sync(onDisk: PreviousBuild): void {
     this.inner.sync(onDisk);
+  }
+  /** Ends TypeScript 7's process when the session kept one (`backend: 'native'`). */
+  close(): void {
+    this.inner.close();
   }
 }
