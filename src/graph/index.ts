@@ -20,6 +20,7 @@ export { queryPath } from './query/shortest-path';
 export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
 export { queryIds, QUERY_LIMIT } from './query/search-ids';
 export { queryWhy, symbolAt } from './query/why';
+export { resolveTarget, MAX_CANDIDATES, type Target } from './query/resolve-name';
 export type * from './query/shapes';
 export { runDoctor, formatDoctorReport, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';
