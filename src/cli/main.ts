@@ -43,7 +43,14 @@ const server: ServerContext = {
   },
 };
 
-run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdin: process.stdin }, { server }).then(
+run(
+  process.argv.slice(2),
+  { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdin: process.stdin },
+  {
+    server,
+    stdio: { stdin: process.stdin, stdout: process.stdout },
+  },
+).then(
   (code) => {
     process.exitCode = code;
   },

@@ -7,6 +7,7 @@ import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
+import { MCP_HELP, runMcp, type Stdio } from './mcp';
 import { QUERY_COMMANDS } from './query';
 import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
 import { STATUS_HELP, runStatus } from './status';
@@ -18,6 +19,8 @@ export interface RunContext {
   server?: ServerContext;
   /** Set by a build server running a client's `kg build`. */
   build?: BuildContext;
+  /** Set by main.ts: the process's own streams, for `kg mcp`. */
+  stdio?: Stdio;
 }
 
 export interface Command {
@@ -74,6 +77,13 @@ const COMMANDS: readonly Command[] = [
     summary: 'Breaking changes against the graph, for CI (exit 1 in strict mode).',
     help: CHECK_HELP,
     run: (args, io) => runCheck(args, io),
+  },
+  {
+    name: 'mcp',
+    group: 'command',
+    summary: 'Serve the graph to coding agents over MCP (stdio).',
+    help: MCP_HELP,
+    run: (args, io, ctx) => runMcp(args, io, ctx.stdio, ctx.server),
   },
   ...QUERY_COMMANDS,
 ];

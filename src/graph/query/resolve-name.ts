@@ -12,7 +12,7 @@ import { matchIds } from './search-ids';
 export const MAX_CANDIDATES = 20;
 
 /** Longer than any id a real repository has; longer text is refused before any lookup. */
-export const MAX_TARGET_LENGTH = 4096;
+const MAX_TARGET_LENGTH = 4096;
 
 export type Target =
   /** One node. `alsoNamed` counts other nodes a looser reading of the name would have matched. */
@@ -91,7 +91,7 @@ function normalisePath(p: string): string {
 }
 
 /** The file node a path names: exactly, or (when unique) as the end of a longer repo path. */
-function fileRank(g: IndexedGraph, ix: NameIndex, text: string): number | number[] | undefined {
+function fileRank(ix: NameIndex, text: string): number | number[] | undefined {
   const p = normalisePath(text);
   const exact = ix.byPath.get(p);
   if (exact !== undefined) return exact;
@@ -165,7 +165,7 @@ export function resolveTarget(g: IndexedGraph, text: string): Target {
   // `path:line[:column]`.
   const loc = /^(.+?):(\d+)(?::(\d+))?$/.exec(text);
   if (loc) {
-    const f = fileRank(g, ix, loc[1]);
+    const f = fileRank(ix, loc[1]);
     if (Array.isArray(f))
       return {
         kind: 'ambiguous',
@@ -178,7 +178,7 @@ export function resolveTarget(g: IndexedGraph, text: string): Target {
   }
 
   // A file path.
-  const f = fileRank(g, ix, text);
+  const f = fileRank(ix, text);
   if (typeof f === 'number') return { kind: 'node', id: g.ids[f], via: 'path' };
   if (Array.isArray(f))
     return {
