@@ -9,8 +9,8 @@
 //        (a call or `new`, found with the parser, so comments and strings do not count), across
 //        files, attributed to the enclosing declaration; a free call `f(` goes to the `f` its file
 //        imports when the import names it and its path resolves, else to a local `f`, else to
-//        every function named `f`; a member call `o.m(` to every method named `m` (`this.m(` to
-//        the enclosing class's own `m` when it has one).
+//        every function named `f`; a member call `o.m(` to every method and function named `m`
+//        (`this.m(` to the enclosing class's own `m` when it has one).
 //    Precision and recall are over (caller, callee) pairs, summed over every X; "phantom" counts
 //    the pairs an answer gives that the reference does not. Answer size: bytes of the answer, and
 //    lines read — one per caller for ours, and what `grep -n '\bX('` prints for the grep an agent
@@ -126,8 +126,9 @@ function nameMatching(root: string, graph: Graph, targets: Set<string>): Pairs {
         if (hit.length === 0) hit = all;
         for (const t of hit) add(out, t, caller);
       } else if (ts.isPropertyAccessExpression(callee)) {
+        // An identifier followed by `(`: a member call matches every method and function of that name.
         const n = callee.name.text;
-        const all = methods.get(n) ?? [];
+        const all = [...(methods.get(n) ?? []), ...(functions.get(n) ?? [])];
         let hit = all;
         if (callee.expression.kind === ts.SyntaxKind.ThisKeyword) {
           const cls = enclosingClass(node);
@@ -346,7 +347,7 @@ async function latency(): Promise<Record<string, { n: number; p50: number; p99: 
   const rand = rng(11);
   const pick = () => ids[Math.floor(rand() * ids.length)];
   // The first call loads the graph (seconds for a million edges); it is not a call latency.
-  await client.callTool({ name: 'callers', arguments: { id: pick() } });
+  await client.callTool({ name: 'callers', arguments: { id: pick() } }, undefined, { timeout: 600_000 });
   const out: Record<string, { n: number; p50: number; p99: number; max: number; bar: number; pass: boolean }> = {};
   for (const tool of ['callers', 'symbol', 'impact', 'neighbors', 'find']) {
     for (let i = 0; i < 20; i++)

@@ -34,6 +34,7 @@ export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined
       findRoot: (dir) => findRepositoryRoot(dir).root,
       kg: { execPath: server.execPath, script: server.script },
       log: (line) => io.stderr.write(line + '\n'),
+      onStop: (handler) => server.onStop(handler),
     },
     stdio.stdin,
     stdio.stdout,

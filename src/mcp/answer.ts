@@ -129,7 +129,6 @@ export interface QueryCall {
   tool: QueryTool;
   args: Record<string, unknown>;
   shared: Shared;
-  graphs: Graphs;
   maxBytes?: number;
 }
 
@@ -146,9 +145,17 @@ function nextPageOf(tool: QueryTool, ids: Record<string, string>): NextPage {
   return () => `ask a narrower question`;
 }
 
-export function answerQueryTool(call: QueryCall): ToolAnswer {
+/** A catalogue question over the graph `kg mcp` holds for the root (loaded again when it changed). */
+export function answerQueryTool(call: QueryCall & { graphs: Graphs }): ToolAnswer {
+  return answerQueryOn(call, call.graphs.get(call.shared.root));
+}
+
+/**
+ * A catalogue question over one root's graph as it is now — the MCP server's, or the graph
+ * worker's for the editor's language-model tools (src/host/lm-tools.ts): the same answer either way.
+ */
+export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
   const { tool, shared } = call;
-  const rg = call.graphs.get(shared.root);
   if (!rg.load.ok) return fail(degradeText(rg.load.unavailable, rg));
   const g = rg.load.graph;
   let args: Record<string, unknown>;

@@ -28,6 +28,7 @@ interface ChildResult {
 const MAX_OUTPUT = 8 * 1024 * 1024;
 
 function runKg(kg: KgProcess, args: string[], cwd: string, signal: AbortSignal, timeoutMs: number): Promise<ChildResult> {
+  if (signal.aborted) return Promise.resolve({ code: null, stdout: '', stderr: '', killed: true });
   return new Promise((resolve) => {
     const child = spawn(kg.execPath, [kg.script, ...args], { cwd, env: kg.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -60,6 +60,8 @@ export interface McpOptions {
   /** How to run this kg for the check and build tools. */
   kg: KgProcess;
   log: (line: string) => void;
+  /** Registers what to do when the process is told to stop (SIGTERM, SIGINT): clients send it after closing stdin. */
+  onStop?: (handler: () => void) => void;
 }
 
 /** A command tool's arguments: only those its schema names (the catalogue's check does this for queries). */
@@ -77,6 +79,8 @@ function toResult(a: ToolAnswer): CallToolResult {
 export function createMcpServer(options: McpOptions): { server: Server; close: () => void } {
   const graphs = new Graphs(options.graphFileOf);
   const inFlight = new Set<AbortController>();
+  /** Set once the client has gone: calls that arrive after it start nothing. */
+  let stopped = false;
   const server = new Server(
     { name: 'knowledge-graph', title: 'Knowledge Graph', version: KG_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -103,6 +107,8 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
       );
     const args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
     const abort = new AbortController();
+    // A call the SDK hands over after the client went away starts nothing (no check or build child).
+    if (stopped) abort.abort();
     const onAbort = () => abort.abort();
     extra.signal.addEventListener('abort', onAbort, { once: true });
     inFlight.add(abort);
@@ -133,6 +139,7 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
   });
 
   const close = () => {
+    stopped = true;
     for (const a of inFlight) a.abort();
   };
   return { server, close };
@@ -146,6 +153,12 @@ export async function serveStdio(options: McpOptions, stdin: Readable, stdout: W
     server.onclose = () => resolve();
     stdin.once('end', () => resolve());
     stdin.once('close', () => resolve());
+    // A client that closes stdin and then signals (the SDK's does, after a grace period) must not
+    // leave a check or build child running: stopping ends the calls in flight first.
+    options.onStop?.(() => {
+      close();
+      resolve();
+    });
   });
   server.onerror = (e) => options.log(`kg mcp: ${e.message}`);
   await server.connect(transport);
@@ -153,4 +166,5 @@ export async function serveStdio(options: McpOptions, stdin: Readable, stdout: W
   await closed;
   close();
   await server.close().catch(() => undefined);
+  stdin.destroy();
 }

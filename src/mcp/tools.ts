@@ -212,3 +212,30 @@ export const TOOL_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((t) => 
 export function toolNameOf(query: QueryName): string {
   return TOOL_NAME[query] ?? query;
 }
+
+/** The editor's name for a tool (`knowledgeGraph_symbol`): VS Code tool names allow letters, digits, `_` and `-`. */
+export function languageModelToolName(tool: Pick<Tool, 'name'>): string {
+  return `knowledgeGraph_${tool.name}`;
+}
+
+/**
+ * The `contributes.languageModelTools` entries of package.json: the query tools, as the editor's
+ * chat offers them (answered by the graph worker over the workspace folder's graph, so without
+ * `root`). test/unit/mcp-tools.test.ts checks that package.json holds exactly these.
+ */
+export function languageModelToolContributions(): Array<Record<string, unknown>> {
+  return TOOLS.filter((t): t is QueryTool => t.kind === 'query').map((t) => {
+    const schema = t.inputSchema as { properties: Record<string, JsonSchema>; required?: string[] };
+    const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'root'));
+    return {
+      name: languageModelToolName(t),
+      toolReferenceName: `kg-${t.name}`,
+      displayName: `Knowledge Graph: ${t.title}`,
+      userDescription: t.title,
+      modelDescription: t.description,
+      canBeReferencedInPrompt: true,
+      tags: ['knowledge-graph', 'code-graph', 'typescript'],
+      inputSchema: { ...schema, properties },
+    };
+  });
+}
