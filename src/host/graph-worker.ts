@@ -25,7 +25,7 @@ import {
 } from '../graph';
 import { answerQueryOn, ArgumentError, sharedArgs } from '../mcp/answer';
 import { TOOL_BY_NAME } from '../mcp/tools';
-import type { HeldBaselines, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from './graph-worker-protocol';
+import type { HeldBaselines, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from '../protocol/graph-worker';
 
 let load: GraphLoad | undefined;
 

@@ -31,6 +31,7 @@ describe('dependency rules', () => {
     ['src/graph/model.ts', "import * as path from 'node:path';", /no Node built-ins/],
     ['src/cli/x.ts', "import { discover } from '../graph/indexer/compiler/discover';", /one facade/],
     ['src/cli/x.ts', "import type { HostMessage } from '../protocol/messages';", /webview protocol/],
+    ['src/graph/query/x.ts', "import type { BuildEvent } from '../../protocol/build-events';", /contracts between processes/],
     ['src/host/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
     ['src/mcp/x.ts', "import { runBuild } from '../cli/build';", /src\/mcp is a face of its own/],
     ['src/mcp/x.ts', "import * as vscode from 'vscode';", /Only src\/host may import vscode/],
