@@ -151,7 +151,10 @@ export default tseslint.config(
   },
   { files: ['src/graph/query/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, QUERY_PURE) },
   { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
-  { files: ['src/mcp/**/*.ts'], rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, MCP_STANDS_ALONE) },
+  {
+    files: ['src/mcp/**/*.ts'],
+    rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, MCP_STANDS_ALONE),
+  },
   { files: ['src/protocol/**/*.ts'], rules: restrict(NO_VSCODE, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, ENGINE_VIA_FACADE) },
   { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: restrict(NO_TYPESCRIPT, NO_CYTOSCAPE, ENGINE_VIA_FACADE) },
   { files: ['webview/**/*.ts'], rules: restrict(NO_VSCODE, NO_TYPESCRIPT, NO_NODE, WEBVIEW_NO_ENGINE) },
