@@ -47,6 +47,11 @@ const NO_HOST_OR_CLI = {
   group: ['**/host/*', '**/cli/*', '**/extension', '**/webview/**'],
   message: 'Dependencies point inwards: the engine never imports the CLI, the extension host or the webview.',
 };
+const MCP_STANDS_ALONE = {
+  group: ['**/host/*', '**/cli/*', '**/extension', '**/webview/**'],
+  message:
+    'src/mcp is a face of its own: it reads the engine through its facade and never imports the CLI, the extension host or the webview (src/cli/mcp.ts wires it into kg).',
+};
 const ENGINE_VIA_FACADE = {
   group: ['**/graph/indexer/**', '**/graph/io/*', '**/graph/query/*', '**/graph/store/*', '**/graph/doctor', '**/graph/errors'],
   message: 'Outside the engine, use its one facade (src/graph/index.ts) or src/graph/model.ts, so the engine can change inside.',
@@ -146,6 +151,10 @@ export default tseslint.config(
   },
   { files: ['src/graph/query/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, QUERY_PURE) },
   { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
+  {
+    files: ['src/mcp/**/*.ts'],
+    rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, MCP_STANDS_ALONE),
+  },
   { files: ['src/protocol/**/*.ts'], rules: restrict(NO_VSCODE, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, ENGINE_VIA_FACADE) },
   { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: restrict(NO_TYPESCRIPT, NO_CYTOSCAPE, ENGINE_VIA_FACADE) },
   { files: ['webview/**/*.ts'], rules: restrict(NO_VSCODE, NO_TYPESCRIPT, NO_NODE, WEBVIEW_NO_ENGINE) },

@@ -1,6 +1,7 @@
 // What an entry of the command table is (run.ts holds the table): kept apart so that the files
 // that contribute entries (query.ts) need not import the table they are part of.
 
+import type { Stdio } from './mcp';
 import type { BuildContext, ServerContext } from './server';
 import type { CliIo } from './streams';
 
@@ -9,6 +10,8 @@ export interface RunContext {
   server?: ServerContext;
   /** Set by a build server running a client's `kg build`. */
   build?: BuildContext;
+  /** Set by main.ts: the process's own streams, for `kg mcp`. */
+  stdio?: Stdio;
 }
 
 export interface Command {

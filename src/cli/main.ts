@@ -46,7 +46,10 @@ const server: ServerContext = {
 run(
   process.argv.slice(2),
   { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdin: process.stdin, env: process.env },
-  { server },
+  {
+    server,
+    stdio: { stdin: process.stdin, stdout: process.stdout },
+  },
 ).then(
   (code) => {
     process.exitCode = code;

@@ -8,6 +8,7 @@ import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { EXPORT_HELP, runExport } from './export';
+import { MCP_HELP, runMcp } from './mcp';
 import { QUERY_COMMANDS } from './query';
 import type { Command, RunContext } from './command';
 import { SERVER_HELP, runServerCommand } from './server';
@@ -74,6 +75,13 @@ const COMMANDS: readonly Command[] = [
     summary: "The organisation's graph in PostgreSQL: migrate, push, the queries.",
     help: STORE_HELP,
     run: (args, io) => runStore(args, io),
+  },
+  {
+    name: 'mcp',
+    group: 'command',
+    summary: 'Serve the graph to coding agents over MCP (stdio).',
+    help: MCP_HELP,
+    run: (args, io, ctx) => runMcp(args, io, ctx.stdio, ctx.server),
   },
   ...QUERY_COMMANDS,
 ];

@@ -42,6 +42,8 @@ export { queryGodNodes } from './query/god-nodes';
 export { queryIds, QUERY_LIMIT } from './query/search-ids';
 export { searchNodes, type NodeSearch } from './query/search-ranked';
 export { symbolAt } from './query/why';
+export { resolveTarget, MAX_CANDIDATES, type Target } from './query/resolve-name';
+export type { JsonSchema } from './query/result-schemas';
 export type * from './query/shapes';
 export { runDoctor, formatDoctorReport, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';

@@ -13,6 +13,7 @@ import type { FolderGraphState } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { registerGraphViews, type GraphViewsApi } from './panel';
 import { GraphService, type EditorGraphAccess } from './graph-service';
+import { registerLanguageModelTools, registerMcpServers } from './lm-tools';
 import { RationaleHoverProvider } from './rationale-hover';
 import { editorSurfaces, SOURCE_LANGUAGES } from './modes';
 import { StatusBar } from './status-bar';
@@ -78,6 +79,15 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
   context.subscriptions.push(guard, autoIndex);
   const status = new StatusBar(graph);
   context.subscriptions.push(status, new GodNodesTree(graph));
+  // Chat agents in the editor: kg mcp's query tools, and kg mcp itself where the editor takes MCP servers.
+  context.subscriptions.push(
+    ...registerLanguageModelTools(graph, log),
+    ...registerMcpServers(
+      vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath,
+      String(context.extension.packageJSON.version),
+      log,
+    ),
+  );
   // The explorer and the path finder (src/host/panel): registered now, synchronously, so that a
   // panel restored after a reload finds its serializer.
   const views = registerGraphViews(context, graph, log, {

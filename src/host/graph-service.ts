@@ -11,7 +11,7 @@ import type { GraphNode, Mode, QueryRequest, QueryResult, WhyResult } from '../g
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails, NodeSearch } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
-import type { CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from '../protocol/graph-worker';
+import type { AgentReply, CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from '../protocol/graph-worker';
 
 /** What the editor's own surfaces ask beyond GraphAccess: the per-file requests the lenses make. */
 export interface EditorGraphAccess extends GraphAccess {
@@ -131,6 +131,25 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       };
     }
     return e.worker.request('query', { request });
+  }
+
+  /** A kg mcp tool's answer over the folder's graph (src/host/lm-tools.ts): the same answer `kg mcp` gives. */
+  async agent(folder: string, tool: string, input: Record<string, unknown>): Promise<AgentReply> {
+    const e = this.entries.get(folder);
+    if (!e?.worker || e.state.kind !== 'ready') {
+      const why = e?.state.reason ?? 'this folder has no knowledge graph yet';
+      return {
+        ok: false,
+        text: `No usable graph for ${e?.folder.name ?? folder}: ${why}. Run the command "Knowledge Graph: Build Knowledge Graph" (or \`kg build --apply\` in the folder), then ask again.`,
+      };
+    }
+    return e.worker.request('agent', {
+      tool,
+      input,
+      root: e.folder.uri.fsPath,
+      file: e.state.graphPath,
+      changedFiles: this.staleFiles(e),
+    });
   }
 
   async details(folder: string, id: string): Promise<NodeDetails | undefined> {

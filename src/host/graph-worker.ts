@@ -23,6 +23,8 @@ import {
   type GraphLoad,
   type IndexedGraph,
 } from '../graph';
+import { answerQueryOn, ArgumentError, sharedArgs } from '../mcp/answer';
+import { TOOL_BY_NAME } from '../mcp/tools';
 import type { HeldBaselines, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from '../protocol/graph-worker';
 
 let load: GraphLoad | undefined;
@@ -89,6 +91,21 @@ const ownHandlers: OwnHandlers = {
       return s.available ? { known: true, changedFiles: s.changedFiles } : { known: false, reason: s.reason };
     } catch (e) {
       return { known: false, reason: (e as Error).message };
+    }
+  },
+  agent({ tool, input, root, file, changedFiles }) {
+    if (!load) throw new Error('no graph is loaded in this worker');
+    const t = TOOL_BY_NAME.get(tool);
+    if (t?.kind !== 'query') return { ok: false, text: `unknown tool "${tool}"` };
+    const args = { ...input };
+    delete args.root; // the editor answers about the folder it asked for
+    try {
+      const shared = sharedArgs(args, root, root, (d) => d, t.paged);
+      const staleness = changedFiles ? { stale: changedFiles.length > 0, changedFiles } : undefined;
+      return answerQueryOn({ tool: t, args, shared }, { root, file, load, staleness });
+    } catch (e) {
+      if (e instanceof ArgumentError) return { ok: false, text: `${tool}: ${e.message}. See the tool's input schema.` };
+      throw e;
     }
   },
   query({ request }) {

@@ -22,6 +22,9 @@ type StatusInfo = { known: true; changedFiles: string[] } | { known: false; reas
 // The answers' types are the query catalogue's (src/graph/query).
 export type { CallerCounts, FileSymbol, NeighbourGroup } from '../graph';
 
+/** A language-model tool's answer: the JSON for the model, or the error that says what to do. */
+export type AgentReply = { ok: true; value: Record<string, unknown> } | { ok: false; text: string };
+
 /** What the guard says about one edited buffer (ADR-73): diagnostics to show (guarded, strict), lines to log. */
 export interface GuardReply {
   diagnostics: GuardDiagnostic[];
@@ -41,6 +44,14 @@ type CatalogueRequests = { [K in EditorQueryName]: { args: ArgsOf<K>; result: Re
 interface WorkerOwnRequests {
   load: { args: { file: string }; result: LoadInfo };
   status: { args: { root: string; file: string }; result: StatusInfo };
+  /**
+   * A tool of `kg mcp` that asks a catalogue question, answered as kg mcp answers it (names
+   * resolved, the answer fitted to a context window): the editor's language-model tools.
+   */
+  agent: {
+    args: { tool: string; input: Record<string, unknown>; root: string; file: string; changedFiles?: string[] };
+    result: AgentReply;
+  };
   /** A question of the query contract (kg callers, …), answered as the CLI answers it. */
   query: { args: { request: QueryRequest }; result: QueryResult };
   doctor: { args: { file: string }; result: { ok: boolean; text: string } };

@@ -131,6 +131,10 @@ export interface ReferenceReport {
   unpreparable: Record<string, number>;
   falsePositives: Disagreement[];
   misses: Disagreement[];
+  /** The reference's direct-call pairs after exclusions, as `caller\u0000target` keys (what `referencePairs` counts). */
+  pairKeys: string[];
+  /** The declarations the call hierarchy could be asked about: every pair's target is one of them. */
+  asked: string[];
 }
 
 const CALLER_KINDS = new Set(['function', 'method', 'class', 'namespace']);
@@ -589,5 +593,7 @@ export function compareWithCallHierarchy(
     unpreparable,
     falsePositives,
     misses,
+    pairKeys: [...refPairs.keys()],
+    asked: [...preparable],
   };
 }

@@ -35,6 +35,9 @@ describe('dependency rules', () => {
     ['src/cli/x.ts', "import type { HostMessage } from '../protocol/messages';", /webview protocol/],
     ['src/graph/query/x.ts', "import type { BuildEvent } from '../../protocol/build-events';", /contracts between processes/],
     ['src/host/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
+    ['src/mcp/x.ts', "import { runBuild } from '../cli/build';", /src\/mcp is a face of its own/],
+    ['src/mcp/x.ts', "import * as vscode from 'vscode';", /Only src\/host may import vscode/],
+    ['src/mcp/x.ts', "import { matchIds } from '../graph/query/search-ids';", /one facade/],
     ['src/host/x.ts', "import cytoscape from 'cytoscape';", /webview bundle only/],
     ['webview/explorer/x.ts', "import { buildGraph } from '../../src/graph/index';", /browser sandbox/],
     ['webview/explorer/x.ts', "import * as vscode from 'vscode';", /Only src\/host/],
@@ -71,6 +74,7 @@ describe('dependency rules', () => {
     ['src/graph/indexer/files/x.ts', "import type { ImportRef } from '../compiler/extract';"],
     ['src/graph/status.ts', "import { walk } from './indexer/files/walk';"],
     ['src/host/x.ts', "import { buildGraph } from '../graph';"],
+    ['src/mcp/x.ts', "import { Server } from '@modelcontextprotocol/sdk/server/index.js';"],
     ['webview/explorer/x.ts', "import type { GraphNode } from '../../src/graph/model';"],
     ['src/graph/query/x.ts', "import type { GraphNode } from '../model';"],
   ]) {

@@ -1,0 +1,43 @@
+// `kg mcp`: the MCP server face (src/mcp) as a kg command. Parses --root and --graph, finds the
+// repository as every kg command does (ADR 79), and serves on the process's stdin/stdout, which
+// main.ts hands over: the protocol owns stdout from here on, so nothing else is written there.
+
+import * as path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { defaultGraphFile, GraphError, nodeFileHost } from '../graph';
+import { MCP_HELP, serveStdio } from '../mcp/server';
+import { findRepositoryRoot } from './find-root';
+import type { ServerContext } from './server';
+import { EXIT, type CliIo } from './streams';
+import { parseCommandArgs } from './usage';
+
+export { MCP_HELP };
+
+/** The process's own streams, which an MCP server reads and writes byte for byte. */
+export interface Stdio {
+  stdin: Readable;
+  stdout: Writable;
+}
+
+export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined, server: ServerContext | undefined): Promise<number> {
+  const { values } = parseCommandArgs(args, { root: { type: 'string' }, graph: { type: 'string' } });
+  if (!stdio || !server) throw new GraphError('ROOT_NOT_FOUND', 'kg mcp serves on the process stdin/stdout: run it as a command');
+  const root = values.root !== undefined ? path.resolve(io.cwd, values.root) : findRepositoryRoot(io.cwd).root;
+  if (nodeFileHost.stat(root.split(path.sep).join('/'))?.type !== 'directory')
+    throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
+  const graph = values.graph !== undefined ? path.resolve(io.cwd, values.graph) : undefined;
+  await serveStdio(
+    {
+      defaultRoot: root,
+      cwd: io.cwd,
+      graphFileOf: (r) => (graph !== undefined && r === root ? graph : defaultGraphFile(r)),
+      findRoot: (dir) => findRepositoryRoot(dir).root,
+      kg: { execPath: server.execPath, script: server.script },
+      log: (line) => io.stderr.write(line + '\n'),
+      onStop: (handler) => server.onStop(handler),
+    },
+    stdio.stdin,
+    stdio.stdout,
+  );
+  return EXIT.OK;
+}

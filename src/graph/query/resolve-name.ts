@@ -1,0 +1,212 @@
+// What a person (or an agent) means by a node, written the way they write it: an id
+// (`sym:src/a.ts#run`), a name (`map`, `Subscriber.next`, `Ky.fetch`, `Model.save()`), a
+// `path#name`, a file path (`src/a.ts`), or a place (`src/a.ts:12`, `src/a.ts:12:5`). Pure: the
+// indexed graph in, one node or the candidates to choose from out — never a silent pick among
+// several (docs/adr/0101-names-as-people-write-them.md). The CLI and the MCP server share it.
+
+import { parseId, symbolId } from '../ids';
+import type { IndexedGraph } from './indexed';
+import { matchIds } from './search-ids';
+
+/** How many candidates an ambiguous name lists (the total is reported beside them). */
+export const MAX_CANDIDATES = 20;
+
+/** Longer than any id a real repository has; longer text is refused before any lookup. */
+const MAX_TARGET_LENGTH = 4096;
+
+export type Target =
+  /** One node. `alsoNamed` counts other nodes a looser reading of the name would have matched. */
+  | { kind: 'node'; id: string; via: 'id' | 'name' | 'path' | 'location'; alsoNamed?: string[] }
+  /** Several nodes fit: the first MAX_CANDIDATES in id order, `total` how many there were. */
+  | { kind: 'ambiguous'; asked: string; why: string; candidates: string[]; total: number }
+  /** Nothing fits; `suggestions` are ids containing the text, when there are any. */
+  | { kind: 'none'; asked: string; why: string; suggestions: string[] };
+
+interface NameIndex {
+  /** Full member names (`Subscriber.next`, and `Model.save` for `Model.static.save`) → ranks. */
+  byName: Map<string, number[]>;
+  /** The last segment (`next`) → ranks of members named so. */
+  byMember: Map<string, number[]>;
+  /** Lower-cased full names → ranks, for a second, case-insensitive reading. */
+  byFolded: Map<string, number[]>;
+  /** Repo-relative path → the file node's rank. */
+  byPath: Map<string, number>;
+  /** Repo-relative path → ranks of the `sym:` nodes declared in it, in id order. */
+  symbolsOf: Map<string, number[]>;
+}
+
+const indexes = new WeakMap<IndexedGraph, NameIndex>();
+
+function push(m: Map<string, number[]>, key: string, r: number): void {
+  const row = m.get(key);
+  if (row === undefined) m.set(key, [r]);
+  else if (row[row.length - 1] !== r) row.push(r);
+}
+
+function nameIndex(g: IndexedGraph): NameIndex {
+  let ix = indexes.get(g);
+  if (ix) return ix;
+  ix = { byName: new Map(), byMember: new Map(), byFolded: new Map(), byPath: new Map(), symbolsOf: new Map() };
+  for (let r = 0; r < g.nodeCount; r++) {
+    const id = g.ids[r];
+    if (id.startsWith('file:')) {
+      const p = parseId(id);
+      if (p?.prefix === 'file') ix.byPath.set(p.path, r);
+      continue;
+    }
+    if (!id.startsWith('sym:')) continue;
+    const p = parseId(id);
+    if (p?.prefix !== 'sym') continue;
+    push(ix.symbolsOf, p.path, r);
+    push(ix.byName, p.name, r);
+    push(ix.byFolded, p.name.toLowerCase(), r);
+    // A static member's id spells `Class.static.name` (the static twin of an instance member);
+    // people write `Class.name` for both.
+    const plain = p.name.replace(/\.static\./, '.');
+    if (plain !== p.name) {
+      push(ix.byName, plain, r);
+      push(ix.byFolded, plain.toLowerCase(), r);
+    }
+    const dot = p.name.lastIndexOf('.');
+    if (dot >= 0) push(ix.byMember, p.name.slice(dot + 1), r);
+  }
+  indexes.set(g, ix);
+  return ix;
+}
+
+const ids = (g: IndexedGraph, ranks: readonly number[]): string[] => [...new Set(ranks)].sort((a, b) => a - b).map((r) => g.ids[r]);
+
+function many(g: IndexedGraph, asked: string, why: string, ranks: readonly number[]): Target {
+  const all = ids(g, ranks);
+  if (all.length === 1) return { kind: 'node', id: all[0], via: 'name' };
+  return { kind: 'ambiguous', asked, why, candidates: all.slice(0, MAX_CANDIDATES), total: all.length };
+}
+
+/** `./src/a.ts`, `src\a.ts` and `/src/a.ts` as the repo-relative POSIX path the graph uses. */
+function normalisePath(p: string): string {
+  return p
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+/, '');
+}
+
+/** The file node a path names: exactly, or (when unique) as the end of a longer repo path. */
+function fileRank(ix: NameIndex, text: string): number | number[] | undefined {
+  const p = normalisePath(text);
+  const exact = ix.byPath.get(p);
+  if (exact !== undefined) return exact;
+  if (!/[./]/.test(p)) return undefined;
+  const ends: number[] = [];
+  for (const [path, r] of ix.byPath) if (path.endsWith('/' + p)) ends.push(r);
+  return ends.length === 0 ? undefined : ends.length === 1 ? ends[0] : ends;
+}
+
+/** `path:line` or `path:line:column`: the symbol declared there, or the declarations around it to choose from. */
+function atLocation(g: IndexedGraph, ix: NameIndex, asked: string, file: number, line: number, column: number | undefined): Target {
+  const path = (parseId(g.ids[file]) as { path: string }).path;
+  const syms = ix.symbolsOf.get(path) ?? [];
+  const onLine = syms.filter((r) => g.nodeAt[r]?.line === line);
+  const spans = (r: number): boolean => {
+    const n = g.nodeAt[r];
+    const p = parseId(g.ids[r]);
+    if (column === undefined || n?.column === undefined || p?.prefix !== 'sym') return true;
+    const name = p.name.slice(p.name.lastIndexOf('.') + 1);
+    return column >= n.column && column <= n.column + Math.max(1, name.length);
+  };
+  const hit = column === undefined ? onLine : onLine.filter(spans);
+  if (hit.length === 1) return { kind: 'node', id: g.ids[hit[0]], via: 'location' };
+  if (hit.length > 1)
+    return {
+      kind: 'ambiguous',
+      asked,
+      why: `${hit.length} declarations start on line ${line} of ${path}`,
+      candidates: ids(g, hit),
+      total: hit.length,
+    };
+  // No declaration starts there. Nodes carry where a declaration starts, not where it ends, so the
+  // enclosing one is not known: the nearest declarations above are offered, not chosen.
+  const above = syms
+    .filter((r) => (g.nodeAt[r]?.line ?? Infinity) <= line)
+    .sort((a, b) => (g.nodeAt[b]?.line ?? 0) - (g.nodeAt[a]?.line ?? 0) || a - b)
+    .slice(0, 5);
+  if (above.length === 0) return { kind: 'node', id: g.ids[file], via: 'path' };
+  return {
+    kind: 'ambiguous',
+    asked,
+    why: `no declaration starts at ${path}:${line}${column === undefined ? '' : ':' + column}; the nearest declarations above it are listed (the graph records where declarations start, not where they end), and ${g.ids[file]} is the file itself`,
+    candidates: above.map((r) => g.ids[r]),
+    total: above.length,
+  };
+}
+
+/** The node `text` names, or the candidates to choose from, or why there is none. */
+export function resolveTarget(g: IndexedGraph, text: string): Target {
+  const asked = text;
+  if (text.length > MAX_TARGET_LENGTH)
+    return {
+      kind: 'none',
+      asked: text.slice(0, 80) + '…',
+      why: `longer than ${MAX_TARGET_LENGTH} characters: not a name or id`,
+      suggestions: [],
+    };
+  if (g.rankOf.has(text)) return { kind: 'node', id: text, via: 'id' };
+  text = text.trim();
+  if (g.rankOf.has(text)) return { kind: 'node', id: text, via: 'id' };
+  if (text === '') return { kind: 'none', asked, why: 'empty: give an id, a name or path:line', suggestions: [] };
+  const ix = nameIndex(g);
+
+  // `path#name`, as ids write it but unescaped and without the prefix.
+  const hash = text.indexOf('#');
+  if (hash > 0 && !text.includes(':')) {
+    const id = symbolId(normalisePath(text.slice(0, hash)), text.slice(hash + 1));
+    if (g.rankOf.has(id)) return { kind: 'node', id, via: 'id' };
+  }
+
+  // `path:line[:column]`.
+  const loc = /^(.+?):(\d+)(?::(\d+))?$/.exec(text);
+  if (loc) {
+    const f = fileRank(ix, loc[1]);
+    if (Array.isArray(f))
+      return {
+        kind: 'ambiguous',
+        asked,
+        why: `${f.length} files end with ${loc[1]}`,
+        candidates: ids(g, f).slice(0, MAX_CANDIDATES),
+        total: f.length,
+      };
+    if (f !== undefined) return atLocation(g, ix, asked, f, Number(loc[2]), loc[3] === undefined ? undefined : Number(loc[3]));
+  }
+
+  // A file path.
+  const f = fileRank(ix, text);
+  if (typeof f === 'number') return { kind: 'node', id: g.ids[f], via: 'path' };
+  if (Array.isArray(f))
+    return {
+      kind: 'ambiguous',
+      asked,
+      why: `${f.length} files end with ${text}`,
+      candidates: ids(g, f).slice(0, MAX_CANDIDATES),
+      total: f.length,
+    };
+
+  // A name: `map`, `Subscriber.next`, `Model.save()`, `this.next`.
+  const name = text.replace(/\(\s*\)$/, '').replace(/^this\./, '');
+  const full = ix.byName.get(name) ?? [];
+  const member = name.includes('.') ? [] : (ix.byMember.get(name) ?? []);
+  if (full.length > 0) {
+    const t = many(g, asked, `${ids(g, full).length} symbols are named ${name}`, full);
+    if (t.kind === 'node' && member.length > 0) return { ...t, alsoNamed: ids(g, member).slice(0, MAX_CANDIDATES) };
+    return t;
+  }
+  if (member.length > 0) return many(g, asked, `${ids(g, member).length} members are named ${name}`, member);
+  // `Class.method` where the class part names the end of a longer dotted name (`Outer.Inner.m`).
+  if (name.includes('.')) {
+    const tail: number[] = [];
+    for (const [n, rs] of ix.byName) if (n.endsWith('.' + name)) tail.push(...rs);
+    if (tail.length > 0) return many(g, asked, `${ids(g, tail).length} symbols are named …${name}`, tail);
+  }
+  const folded = ix.byFolded.get(name.toLowerCase()) ?? [];
+  if (folded.length > 0) return many(g, asked, `no symbol is named ${name}; ${ids(g, folded).length} are, ignoring case`, folded);
+
+  return { kind: 'none', asked, why: `no node is named ${name}`, suggestions: matchIds(g, name, MAX_CANDIDATES).matches };
+}

@@ -1,0 +1,191 @@
+// One tool call, answered: the arguments checked (the catalogue's own check, and the shared ones),
+// node arguments resolved from what an agent writes (resolveTarget), the catalogue's answer over
+// the root's current graph, cut to a context window (budget.ts). A degrade, an unknown or
+// ambiguous name and a bad argument are tool errors whose text says what to do next — never an
+// empty answer (docs/adr/0102-an-mcp-server-that-never-calls-a-guess-a-fact.md).
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  answerOn,
+  checkArgs,
+  isGraphError,
+  MAX_CANDIDATES,
+  nodeOf,
+  paramsOf,
+  resolveTarget,
+  type GraphNode,
+  type IndexedGraph,
+  type QueryName,
+  type Target,
+  type Unavailable,
+} from '../graph';
+import { DEFAULT_LIMIT, DEFAULT_MAX_BYTES, fitAnswer, MAX_LIMIT, type NextPage } from './budget';
+import type { Graphs, RootGraph } from './graphs';
+import { toolNameOf, type QueryTool } from './tools';
+
+/** A tool's answer: JSON for the model, or an error that says what to do. */
+export type ToolAnswer = { ok: true; value: Record<string, unknown> } | { ok: false; text: string };
+
+/** A bad argument: the call fails with this message (a tool error, so the model can correct it). */
+export class ArgumentError extends Error {}
+
+export const fail = (text: string): ToolAnswer => ({ ok: false, text });
+
+/** The shared arguments: which repository, which page. */
+export interface Shared {
+  root: string;
+  offset: number;
+  limit: number;
+}
+
+function integer(args: Record<string, unknown>, key: string, fallback: number, min: number, max: number): number {
+  const v = args[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max)
+    throw new ArgumentError(`"${key}" must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)?.slice(0, 40)})`);
+  return v;
+}
+
+/** The shared arguments out of `args` (removed from it), `root` resolved against the server's folder. */
+export function sharedArgs(
+  args: Record<string, unknown>,
+  defaultRoot: string,
+  cwd: string,
+  findRoot: (dir: string) => string,
+  paged: boolean,
+): Shared {
+  let root = defaultRoot;
+  if (args.root !== undefined) {
+    if (typeof args.root !== 'string' || args.root === '' || args.root.length > 4096)
+      throw new ArgumentError('"root" must be a folder path');
+    const dir = path.resolve(cwd, args.root);
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(dir);
+    } catch {
+      st = undefined;
+    }
+    if (!st?.isDirectory()) throw new ArgumentError(`"root" is not a folder: ${dir}`);
+    root = findRoot(dir);
+  }
+  delete args.root;
+  if (!paged) return { root, offset: 0, limit: DEFAULT_LIMIT };
+  const shared = {
+    root,
+    offset: integer(args, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    limit: integer(args, 'limit', DEFAULT_LIMIT, 1, MAX_LIMIT),
+  };
+  delete args.offset;
+  delete args.limit;
+  return shared;
+}
+
+/** What to do about a degrade, written for a model that can call the build tool. */
+function degradeText(u: Unavailable, rg: Pick<RootGraph, 'root' | 'file'>): string {
+  const where = rg.file;
+  switch (u.code) {
+    case 'NO_GRAPH':
+      return `No graph for ${rg.root}: there is no ${where}. Call the build tool (or run \`kg build --apply\` in ${rg.root}), then ask again.`;
+    case 'LAYER_MISSING':
+      return `${where} was built without call edges (kg build --extract-only): call the build tool with full: true (or run \`kg build --apply --full\`), then ask again.`;
+    case 'UNKNOWN_NODE':
+      return u.suggestions && u.suggestions.length > 0
+        ? `${u.reason}. Did you mean one of: ${u.suggestions.join(', ')}? Use the find tool to search ids.`
+        : `${u.reason}. Use the find tool to search ids; if the code is new, call the build tool first.`;
+    case 'TOO_LARGE':
+      return `${where} cannot be used: ${u.reason}. Start kg mcp with more memory (NODE_OPTIONS=--max-old-space-size=…).`;
+    default:
+      return `${where} cannot be used: ${u.reason}. Call the build tool with full: true (or run \`kg build --apply --full\`), then ask again.`;
+  }
+}
+
+/** `path:line:column` of a node's declaration, its path when it has no position. */
+function locationOf(n: GraphNode | undefined): string | undefined {
+  if (n?.sourceFile === undefined) return undefined;
+  return n.line !== undefined && n.column !== undefined ? `${n.sourceFile}:${n.line}:${n.column}` : n.sourceFile;
+}
+
+function describe(g: IndexedGraph, id: string): string {
+  const n = nodeOf(g, id);
+  const at = locationOf(n);
+  return `- ${id}${n ? ` (${n.kind}${at ? `, ${at}` : ''})` : ''}`;
+}
+
+function unresolvedText(g: IndexedGraph, key: string, t: Exclude<Target, { kind: 'node' }>): string {
+  if (t.kind === 'ambiguous') {
+    const more =
+      t.total > t.candidates.length ? `\n(${t.total - t.candidates.length} more: give a longer name, a path#name or path:line)` : '';
+    return `"${t.asked}" (${key}) is ambiguous: ${t.why}. Call again with one of these ids as ${key}:\n${t.candidates.map((c) => describe(g, c)).join('\n')}${more}`;
+  }
+  const tail =
+    t.suggestions.length > 0
+      ? ` Ids containing it:\n${t.suggestions.map((c) => describe(g, c)).join('\n')}`
+      : ' Use the find tool to search ids; if the code is new, call the build tool first.';
+  return `"${t.asked}" (${key}) names no node: ${t.why}.${tail}`;
+}
+
+export interface QueryCall {
+  tool: QueryTool;
+  args: Record<string, unknown>;
+  shared: Shared;
+  maxBytes?: number;
+}
+
+/** How to get the rest of a list, by the tool that pages it. */
+function nextPageOf(tool: QueryTool, ids: Record<string, string>): NextPage {
+  if (tool.paged) return (_field, next) => `call ${tool.name} again with offset ${next}`;
+  if (tool.query === 'symbol') {
+    const id = ids.id ?? '';
+    return (field, next) =>
+      field === 'callers' || field === 'candidates'
+        ? `call ${toolNameOf('callers')} with id ${id} and offset ${next} for the rest`
+        : `call symbol with a larger limit (up to 1000), or neighbors for ${id}`;
+  }
+  return () => `ask a narrower question`;
+}
+
+/** A catalogue question over the graph `kg mcp` holds for the root (loaded again when it changed). */
+export function answerQueryTool(call: QueryCall & { graphs: Graphs }): ToolAnswer {
+  return answerQueryOn(call, call.graphs.get(call.shared.root));
+}
+
+/**
+ * A catalogue question over one root's graph as it is now — the MCP server's, or the graph
+ * worker's for the editor's language-model tools (src/host/lm-tools.ts): the same answer either way.
+ */
+export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
+  const { tool, shared } = call;
+  if (!rg.load.ok) return fail(degradeText(rg.load.unavailable, rg));
+  const g = rg.load.graph;
+  let args: Record<string, unknown>;
+  try {
+    args = checkArgs(tool.query, call.args) as Record<string, unknown>;
+  } catch (e) {
+    if (isGraphError(e)) throw new ArgumentError(e.message);
+    throw e;
+  }
+  const resolved: Record<string, { asked: string; id: string; via: string; alsoNamed?: string[] }> = {};
+  for (const [key, spec] of paramsOf(tool.query)) {
+    if (spec.type !== 'string' || spec.role !== 'id') continue;
+    const asked = args[key] as string;
+    const t = resolveTarget(g, asked);
+    if (t.kind !== 'node') return fail(unresolvedText(g, key, t));
+    args[key] = t.id;
+    if (t.id !== asked || t.alsoNamed)
+      resolved[key] = { asked, id: t.id, via: t.via, ...(t.alsoNamed ? { alsoNamed: t.alsoNamed.slice(0, MAX_CANDIDATES) } : {}) };
+  }
+  const result = answerOn(g, tool.query as QueryName, args as never, rg.staleness ? { staleness: rg.staleness } : undefined) as
+    Unavailable | Record<string, unknown>;
+  if (result.available === false) return fail(degradeText(result as Unavailable, rg));
+  const fitted = fitAnswer(
+    result as Record<string, unknown>,
+    { offset: shared.offset, limit: tool.paged ? shared.limit : MAX_LIMIT, maxBytes: call.maxBytes ?? DEFAULT_MAX_BYTES },
+    (id) => locationOf(nodeOf(g, id)),
+    nextPageOf(tool, args as Record<string, string>),
+  );
+  const value = { ...fitted.answer };
+  if (Object.keys(resolved).length > 0) value.resolved = resolved;
+  if (rg.stalenessUnknown !== undefined) value.stalenessUnknown = rg.stalenessUnknown;
+  return { ok: true, value };
+}

@@ -1,0 +1,170 @@
+// `kg mcp`: the knowledge graph as a Model Context Protocol server over stdio, on the official
+// TypeScript SDK's low-level Server (docs/adr/0100-the-mcp-sdk-1-x-line.md). Tools are listed
+// from tools.ts (the query catalogue, plus check and build); a call is answered by answer.ts or
+// commands.ts. An unknown tool is a protocol error; a bad argument, a degrade, an unknown or
+// ambiguous name is a tool error with what to do, so the model can correct itself
+// (docs/adr/0102-an-mcp-server-that-never-calls-a-guess-a-fact.md). stdout carries the protocol
+// only: everything else goes to stderr.
+
+import type { Readable, Writable } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { KG_VERSION } from '../graph';
+import { answerQueryTool, ArgumentError, sharedArgs, type ToolAnswer } from './answer';
+import { answerCommandTool, type KgProcess } from './commands';
+import { Graphs } from './graphs';
+import { TOOL_BY_NAME, TOOLS } from './tools';
+
+export const MCP_HELP = `Usage: kg mcp [--root DIR] [--graph FILE]
+
+Serves the knowledge graph to coding agents over the Model Context Protocol (stdio): JSON-RPC on
+stdin and stdout, logs on stderr. Register it with an MCP client as the command "kg" with the
+argument "mcp" (docs/agents.md has a snippet for each common client).
+
+Tools: symbol (start here), callers, affected, impact, neighbors, path, god-nodes, find, why,
+check, build. Every answer keeps proof (EXACT), guesses (CANDIDATE) and unplaced calls
+(UNRESOLVED, with the reason) apart, places nodes as path:line:column, says "stale" with the
+changed files when the graph is older than the working tree, and stays under about 4,000
+tokens ("omitted" and "more" say what was cut and how to ask for it). Node arguments take an
+id, a name as written in code (map, Subscriber.next) or path:line. The graph is read again
+whenever graph.json changes; the build tool rebuilds it (kg build --apply).
+
+Options:
+  --root DIR     The repository tools answer about when a call names no "root" (default: the
+                 repository around the working directory, as for kg build).
+  --graph FILE   The graph of that repository (default: <root>/.knowledge-graph/graph.json).
+  -h, --help     Show this help.
+
+Runs until the client closes stdin. Exit codes: 0 the client went away, 2 bad usage.
+`;
+
+const INSTRUCTIONS = `This server answers questions about a TypeScript/JavaScript repository from its knowledge graph, where a call is EXACT only when the TypeScript type checker proved it; name matches are CANDIDATE (guesses — check the code before relying on one) and calls nobody could place are UNRESOLVED with the reason. Start with the symbol tool for any function, class or method you are about to read or change (it takes a name as written in code, or path:line); use callers/impact before changing a signature, find to look up ids, and check after editing to see which proven consumers your edits break. If an answer says "stale": true about files you edited, call build, then ask again.`;
+
+export interface McpOptions {
+  /** The repository a call without `root` asks about. */
+  defaultRoot: string;
+  /** The server's working folder: relative `root` arguments are read from it. */
+  cwd: string;
+  /** Where a root's graph is (default: <root>/.knowledge-graph/graph.json). */
+  graphFileOf?: (root: string) => string;
+  /** The repository a folder belongs to (kg's own rule, ADR 79). */
+  findRoot: (dir: string) => string;
+  /** How to run this kg for the check and build tools. */
+  kg: KgProcess;
+  log: (line: string) => void;
+  /** Registers what to do when the process is told to stop (SIGTERM, SIGINT): clients send it after closing stdin. */
+  onStop?: (handler: () => void) => void;
+}
+
+/** A command tool's arguments: only those its schema names (the catalogue's check does this for queries). */
+function rejectUnknown(schema: { properties?: unknown }, args: Record<string, unknown>): void {
+  const known = Object.keys((schema.properties ?? {}) as object);
+  for (const k of Object.keys(args)) if (!known.includes(k)) throw new ArgumentError(`unknown argument "${k.slice(0, 100)}"`);
+}
+
+function toResult(a: ToolAnswer): CallToolResult {
+  if (!a.ok) return { content: [{ type: 'text', text: a.text }], isError: true };
+  return { content: [{ type: 'text', text: JSON.stringify(a.value) }], structuredContent: a.value };
+}
+
+/** The SDK Server with kg's tools, not yet connected (tests connect it to an in-memory transport). */
+export function createMcpServer(options: McpOptions): { server: Server; close: () => void } {
+  const graphs = new Graphs(options.graphFileOf);
+  const inFlight = new Set<AbortController>();
+  /** Set once the client has gone: calls that arrive after it start nothing. */
+  let stopped = false;
+  const server = new Server(
+    { name: 'knowledge-graph', title: 'Knowledge Graph', version: KG_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema as { type: 'object'; [k: string]: unknown },
+      outputSchema: t.outputSchema as { type: 'object'; [k: string]: unknown },
+      annotations: { readOnlyHint: t.kind !== 'build', destructiveHint: false, idempotentHint: t.kind !== 'build', openWorldHint: false },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const tool = TOOL_BY_NAME.get(name);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool "${name.slice(0, 100)}"; the tools are: ${TOOLS.map((t) => t.name).join(', ')}`,
+      );
+    const args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
+    const abort = new AbortController();
+    // A call the SDK hands over after the client went away starts nothing (no check or build child).
+    if (stopped) abort.abort();
+    const onAbort = () => abort.abort();
+    extra.signal.addEventListener('abort', onAbort, { once: true });
+    inFlight.add(abort);
+    const started = performance.now();
+    try {
+      // Only tools that page take offset/limit; anywhere else they are unknown arguments.
+      const paged = tool.kind === 'check' || (tool.kind === 'query' && tool.paged);
+      const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged);
+      let answer: ToolAnswer;
+      if (tool.kind === 'query') answer = answerQueryTool({ tool, args, shared, graphs });
+      else {
+        rejectUnknown(tool.inputSchema, args);
+        answer = await answerCommandTool(tool, args, shared, options.kg, abort.signal);
+      }
+      options.log(`kg mcp: ${name} ${answer.ok ? 'answered' : 'failed'} in ${(performance.now() - started).toFixed(1)} ms`);
+      return toResult(answer);
+    } catch (e) {
+      if (e instanceof ArgumentError) return toResult({ ok: false, text: `${name}: ${e.message}. See the tool's input schema.` });
+      options.log(`kg mcp: ${name}: internal error: ${(e as Error)?.stack ?? String(e)}`);
+      return toResult({
+        ok: false,
+        text: `${name} failed inside kg: ${(e as Error)?.message ?? String(e)}. This is a bug in kg; other tools still work.`,
+      });
+    } finally {
+      extra.signal.removeEventListener('abort', onAbort);
+      inFlight.delete(abort);
+    }
+  });
+
+  const close = () => {
+    stopped = true;
+    for (const a of inFlight) a.abort();
+  };
+  return { server, close };
+}
+
+/** Serves over stdin/stdout until the client closes stdin (or the transport fails). */
+export async function serveStdio(options: McpOptions, stdin: Readable, stdout: Writable): Promise<void> {
+  const { server, close } = createMcpServer(options);
+  const transport: Transport = new StdioServerTransport(stdin, stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    stdin.once('end', () => resolve());
+    stdin.once('close', () => resolve());
+    // A client that closes stdin and then signals (the SDK's does, after a grace period) must not
+    // leave a check or build child running: stopping ends the calls in flight first.
+    options.onStop?.(() => {
+      close();
+      resolve();
+    });
+  });
+  server.onerror = (e) => options.log(`kg mcp: ${e.message}`);
+  await server.connect(transport);
+  options.log(`kg mcp: serving ${options.defaultRoot} (${TOOLS.length} tools) on stdio`);
+  await closed;
+  close();
+  await server.close().catch(() => undefined);
+  stdin.destroy();
+}

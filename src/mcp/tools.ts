@@ -1,0 +1,241 @@
+// The tools `kg mcp` offers, derived from the query catalogue (src/graph/query/catalogue.ts): one
+// tool per question the catalogue offers to agents, its input schema from the question's typed
+// parameters, its description from the question's summary and help, its output schema from the
+// question's result schema — plus the arguments every tool shares (which repository, which page)
+// and the two tools that are not graph questions: `check` (the guard `kg check` runs) and `build`
+// (`kg build --apply`, through the build server). docs/agents.md lists them.
+
+import {
+  CATALOGUE,
+  DEFAULT_GRAPH_PATH,
+  namesFor,
+  paramsOf,
+  RESULT_SCHEMAS,
+  type JsonSchema,
+  type ParamSpec,
+  type QueryName,
+} from '../graph';
+import { DEFAULT_LIMIT, DEFAULT_MAX_BYTES, MAX_LIMIT } from './budget';
+
+export interface QueryTool {
+  kind: 'query';
+  name: string;
+  /** The catalogue question it asks. */
+  query: QueryName;
+  /** Whether `offset` and `limit` page its lists (questions with a limit of their own do not). */
+  paged: boolean;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+}
+
+export interface CommandTool {
+  kind: 'check' | 'build';
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+}
+
+export type Tool = QueryTool | CommandTool;
+
+/** A tool's name where it differs from its question's: `query` reads as "find" to a model. */
+const TOOL_NAME: Partial<Record<QueryName, string>> = { query: 'find' };
+
+/** Asked first: the whole picture of one symbol. The rest keep the catalogue's order. */
+const FIRST: QueryName = 'symbol';
+
+/** Questions whose lists are paged by the shared `offset`/`limit` (the others bound themselves). */
+const PAGED: ReadonlySet<QueryName> = new Set(['callers', 'affected', 'impact', 'neighbors', 'why']);
+
+const TIERS = `Tiers: EXACT means the TypeScript type checker proved it — a fact. CANDIDATE means a name matched — a guess: read the code at the call site before you rely on it, and never report it as a caller without saying it is a guess. UNRESOLVED means nobody could place the call; its reason says why (external = a package or the standard library, any-receiver = an untyped receiver, dynamic-access, no-declaration).`;
+
+const ID_HINT = `Give a node id (sym:src/util.ts#helper), a name as written in code (helper, Subscriber.next, Ky.fetch), a path#name, a file path, or path:line[:column]. An ambiguous name is answered with the candidates to choose from — call again with one of their ids.`;
+
+const ANSWER_NOTES = `Every node the answer names is placed in "locations" (path:line:column). Long lists are cut to fit a context window: "omitted" counts what was left out and "more" says how to ask for it. "stale": true means files changed since the graph was built ("changedFiles"): call build if your question is about them. When there is no usable graph the tool fails with what to do.`;
+
+const ROOT: JsonSchema = {
+  type: 'string',
+  description: `The repository to ask about: a folder (absolute, or relative to the server's working folder). Default: the repository the server was started in. Its graph is ${DEFAULT_GRAPH_PATH}.`,
+};
+const OFFSET: JsonSchema = { type: 'integer', minimum: 0, default: 0, description: 'Skip this many entries of each list (the next page).' };
+const LIMIT: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_LIMIT,
+  default: DEFAULT_LIMIT,
+  description: `At most this many entries of each list (the answer is also kept under about ${DEFAULT_MAX_BYTES} bytes).`,
+};
+
+function paramSchema(spec: ParamSpec): JsonSchema {
+  switch (spec.type) {
+    case 'string':
+      return { type: 'string', description: spec.role === 'id' ? `${spec.summary} ${ID_HINT}` : spec.summary };
+    case 'integer':
+      return {
+        type: 'integer',
+        minimum: spec.min,
+        ...(spec.max !== undefined ? { maximum: spec.max } : {}),
+        ...(spec.default !== undefined ? { default: spec.default } : {}),
+        description: spec.summary,
+      };
+    case 'strings':
+      return { type: 'array', items: { type: 'string' }, description: spec.summary };
+  }
+}
+
+/** What every agent answer may add to the catalogue's result. */
+const EXTRAS: Record<string, JsonSchema> = {
+  resolved: {
+    type: 'object',
+    description: 'For each node argument given as a name or place: what was asked and the id it named.',
+    additionalProperties: {
+      type: 'object',
+      properties: {
+        asked: { type: 'string' },
+        id: { type: 'string' },
+        via: { type: 'string' },
+        alsoNamed: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['asked', 'id', 'via'],
+    },
+  },
+  locations: { type: 'object', additionalProperties: { type: 'string' }, description: 'path:line:column of each node the answer names.' },
+  omitted: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Per list, how many entries are not shown.' },
+  more: { type: 'string', description: 'How to ask for what was left out.' },
+  stalenessUnknown: { type: 'string', description: 'Why the graph could not be compared with the working tree.' },
+};
+
+/** The catalogue's result schema with the agent extras allowed beside its fields. */
+function withExtras(schema: JsonSchema): JsonSchema {
+  const properties = { ...(schema.properties as Record<string, JsonSchema>), ...EXTRAS };
+  return { ...schema, properties };
+}
+
+function queryTool(query: QueryName): QueryTool {
+  const entry = CATALOGUE[query];
+  const paged = PAGED.has(query);
+  const params = paramsOf(query);
+  const properties: Record<string, JsonSchema> = {};
+  for (const [key, spec] of params) properties[key] = paramSchema(spec);
+  properties.root = ROOT;
+  if (paged) {
+    properties.offset = OFFSET;
+    properties.limit = LIMIT;
+  }
+  const required = params.filter(([, s]) => s.type !== 'integer' || s.default === undefined).map(([k]) => k);
+  const name = TOOL_NAME[query] ?? query;
+  return {
+    kind: 'query',
+    name,
+    query,
+    paged,
+    title: entry.summary.replace(/[.:].*$/, ''),
+    description: [
+      entry.summary,
+      entry.help,
+      TIERS,
+      params.some(([, s]) => s.type === 'string' && s.role === 'id') ? ID_HINT : '',
+      ANSWER_NOTES,
+    ]
+      .filter((s) => s !== '')
+      .join('\n\n'),
+    inputSchema: { type: 'object', properties, required, additionalProperties: false },
+    outputSchema: withExtras(RESULT_SCHEMAS[query]),
+  };
+}
+
+const CHECK: CommandTool = {
+  kind: 'check',
+  name: 'check',
+  title: 'What the working tree breaks',
+  description: `What your edits break: compares the working tree with the graph it was built from (the guard \`kg check\` runs) and lists every symbol with EXACT consumers in other files that was removed, renamed, unexported, or whose declared signature changed (parameters, their types, return type, type parameters — never a body), each with the consumers it breaks. Call it after editing and before you finish: "breaks": false means no proven consumer is broken. It reads files with the parser only and writes nothing.
+
+${ANSWER_NOTES}`,
+  inputSchema: { type: 'object', properties: { root: ROOT, offset: OFFSET, limit: LIMIT }, additionalProperties: false },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      available: { const: true },
+      base: { type: 'string' },
+      mode: { type: 'string' },
+      breaks: { type: 'boolean' },
+      failed: { type: 'boolean' },
+      checkedFiles: { type: 'integer' },
+      breakingChanges: { type: 'array', items: { type: 'object' } },
+      problems: { type: 'array', items: { type: 'string' } },
+      evidenceClass: { const: 'GRAPH_DERIVED' },
+      ...EXTRAS,
+    },
+    required: ['available', 'breaks', 'breakingChanges', 'evidenceClass'],
+  },
+};
+
+const BUILD: CommandTool = {
+  kind: 'build',
+  name: 'build',
+  title: 'Rebuild the graph',
+  description: `Rebuilds the repository's graph (\`kg build --apply\`): incremental — only what your edits can affect is analysed again, through the repository's build server when one runs — and the next answer of every tool comes from the new graph. Call it when an answer says "stale": true about files you care about, or when a tool fails with "no graph". It runs the TypeScript compiler over the repository's files (never the repository's own code) and writes only ${DEFAULT_GRAPH_PATH} and its manifest. "full": true rebuilds from scratch.`,
+  inputSchema: {
+    type: 'object',
+    properties: { root: ROOT, full: { type: 'boolean', default: false, description: 'Rebuild from scratch instead of incrementally.' } },
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      built: { type: 'boolean' },
+      root: { type: 'string' },
+      summary: { type: 'string', description: 'The line kg build prints.' },
+      nodes: { type: 'integer' },
+      edges: { type: 'integer' },
+    },
+    required: ['built', 'root', 'summary'],
+  },
+};
+
+/** The tools, in the order an agent should read them: `symbol` first, `check` and `build` last. */
+export const TOOLS: readonly Tool[] = [
+  queryTool(FIRST),
+  ...namesFor('agent')
+    .filter((n): n is QueryName => n !== FIRST && n in RESULT_SCHEMAS)
+    .map((n) => queryTool(n as QueryName)),
+  CHECK,
+  BUILD,
+];
+
+export const TOOL_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((t) => [t.name, t]));
+
+/** The tool that asks a catalogue question (for `more` sentences that point to another tool). */
+export function toolNameOf(query: QueryName): string {
+  return TOOL_NAME[query] ?? query;
+}
+
+/** The editor's name for a tool (`knowledgeGraph_symbol`): VS Code tool names allow letters, digits, `_` and `-`. */
+export function languageModelToolName(tool: Pick<Tool, 'name'>): string {
+  return `knowledgeGraph_${tool.name}`;
+}
+
+/**
+ * The `contributes.languageModelTools` entries of package.json: the query tools, as the editor's
+ * chat offers them (answered by the graph worker over the workspace folder's graph, so without
+ * `root`). test/unit/mcp-tools.test.ts checks that package.json holds exactly these.
+ */
+export function languageModelToolContributions(): Array<Record<string, unknown>> {
+  return TOOLS.filter((t): t is QueryTool => t.kind === 'query').map((t) => {
+    const schema = t.inputSchema as { properties: Record<string, JsonSchema>; required?: string[] };
+    const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'root'));
+    return {
+      name: languageModelToolName(t),
+      toolReferenceName: `kg-${t.name}`,
+      displayName: `Knowledge Graph: ${t.title}`,
+      userDescription: t.title,
+      modelDescription: t.description,
+      canBeReferencedInPrompt: true,
+      tags: ['knowledge-graph', 'code-graph', 'typescript'],
+      inputSchema: { ...schema, properties },
+    };
+  });
+}

@@ -1,0 +1,80 @@
+// The language-model tools inside the real extension host: the chat API lists every query tool of
+// kg mcp (vscode.lm.tools) and invoking one (vscode.lm.invokeTool) answers what the bundled CLI
+// prints for the same question, over the folder's graph in its worker; a name nobody declares is
+// a tool error that says what to do. The workspace is the launcher's copy of
+// test/e2e/workspaces/basic (src/greet.ts: greet, called by main in src/main.ts).
+
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { KnowledgeGraphApi } from '../../../src/extension';
+import { EXTENSION_ID } from '../expected';
+
+const QUERY_TOOLS = ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why'];
+
+describe('language-model tools', () => {
+  let api: KnowledgeGraphApi;
+  let cli: string;
+  let graphFile: string;
+  const folder = () => vscode.workspace.workspaceFolders?.[0] as vscode.WorkspaceFolder;
+  const kg = (...args: string[]) =>
+    JSON.parse(
+      spawnSync(process.execPath, [cli, ...args, '--graph', graphFile], {
+        encoding: 'utf8',
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', KG_SERVER: 'off' },
+      }).stdout,
+    ) as Record<string, unknown>;
+  const invoke = async (name: string, input: Record<string, unknown>) => {
+    const r = await vscode.lm.invokeTool(`knowledgeGraph_${name}`, { input, toolInvocationToken: undefined });
+    const part = r.content[0] as vscode.LanguageModelTextPart;
+    return JSON.parse(part.value) as Record<string, unknown>;
+  };
+
+  before(async function () {
+    this.timeout(120_000);
+    const ext = vscode.extensions.getExtension<KnowledgeGraphApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    cli = path.join(ext.extensionPath, 'dist', 'cli.js');
+    graphFile = path.join(folder().uri.fsPath, '.knowledge-graph', 'graph.json');
+    const outcome = await api.build(folder().uri);
+    assert.equal(outcome.kind, 'built', JSON.stringify(outcome));
+    const deadline = Date.now() + 60_000;
+    while (api.graph.state(folder().uri.toString())?.kind !== 'ready' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.equal(api.graph.state(folder().uri.toString())?.kind, 'ready');
+  });
+
+  it('lists every query tool of kg mcp in vscode.lm.tools, described for a model', () => {
+    const ours = vscode.lm.tools.filter((t) => t.name.startsWith('knowledgeGraph_'));
+    assert.deepEqual(ours.map((t) => t.name).sort(), QUERY_TOOLS.map((n) => `knowledgeGraph_${n}`).sort());
+    for (const t of ours) assert.match(t.description, /EXACT/);
+  });
+
+  it('invokeTool answers what kg prints: callers by name, symbol, impact, find', async () => {
+    const greet = 'sym:src/greet.ts#greet';
+    const callers = await invoke('callers', { id: 'greet' });
+    const cli = kg('callers', greet);
+    assert.deepEqual(callers.callers, cli.callers);
+    assert.deepEqual(callers.candidates, cli.candidates);
+    assert.deepEqual((callers.resolved as Record<string, { id: string }>).id.id, greet);
+    const symbol = await invoke('symbol', { id: greet });
+    assert.deepEqual(
+      (symbol.callers as Array<{ id: string }>).map((c) => c.id),
+      (kg('symbol', greet).callers as Array<{ id: string }>).map((c) => c.id),
+    );
+    const impact = await invoke('impact', { id: greet });
+    assert.equal(impact.blastRadius, kg('impact', greet).blastRadius);
+    const find = await invoke('find', { text: 'greet' });
+    assert.deepEqual(find.matches, kg('query', 'greet').matches);
+  });
+
+  it('a name nobody declares is a tool error that says what to do', async () => {
+    await assert.rejects(
+      async () => vscode.lm.invokeTool('knowledgeGraph_callers', { input: { id: 'noSuchSymbolAnywhere' }, toolInvocationToken: undefined }),
+      /find tool/,
+    );
+  });
+});

@@ -1,0 +1,95 @@
+// The MCP server's own behaviour, through the SDK's client on an in-memory transport (no child
+// process): the budget on a symbol with 500 proven callers, paging that loses nothing, and the
+// degrades as tool errors that say what to do. The stdio server on real code is
+// test/integration/mcp.test.ts.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { serializeGraph, type Layer } from '../../src/graph';
+import { createMcpServer } from '../../src/mcp/server';
+import { removeTempDirs, tempDir } from '../helpers/fixtures';
+import { graphOf, type EdgeSpec } from '../helpers/graphs';
+
+const TARGET = 'sym:src/core.ts#target';
+const caller = (i: number) => `sym:src/callers/c${String(i).padStart(3, '0')}.ts#call${i}`;
+
+async function serve(root: string): Promise<Client> {
+  const { server } = createMcpServer({
+    defaultRoot: root,
+    cwd: root,
+    findRoot: (dir) => dir,
+    kg: { execPath: process.execPath, script: '/nonexistent/cli.js' },
+    log: () => undefined,
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'unit', version: '1' });
+  await client.connect(b);
+  return client;
+}
+
+function repo(edges: EdgeSpec[], layers?: Layer[]): string {
+  const root = tempDir('kg-mcp-unit-');
+  fs.mkdirSync(path.join(root, '.knowledge-graph'));
+  fs.writeFileSync(path.join(root, '.knowledge-graph', 'graph.json'), serializeGraph(graphOf(edges, { layers })));
+  return root;
+}
+
+const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+
+describe('kg mcp answers', () => {
+  after(removeTempDirs);
+  // 500 proven callers, 30 guesses.
+  const edges: EdgeSpec[] = [
+    ...Array.from({ length: 500 }, (_, i): EdgeSpec => [caller(i), TARGET]),
+    ...Array.from({ length: 30 }, (_, i): EdgeSpec => [caller(500 + i), TARGET, 'calls', 'CANDIDATE']),
+  ];
+
+  it('a symbol with 500 callers answers in under 12,000 bytes, counts all of them, and says how to get the rest', async () => {
+    const client = await serve(repo(edges));
+    const r = (await client.callTool({ name: 'symbol', arguments: { id: 'target' } })) as CallToolResult;
+    assert.notEqual(r.isError, true, text(r));
+    assert.ok(Buffer.byteLength(text(r)) < 12_000, `${Buffer.byteLength(text(r))} bytes`);
+    const v = r.structuredContent as {
+      totals: { callers: number; candidates: number };
+      callers: unknown[];
+      omitted: Record<string, number>;
+      more: string;
+    };
+    assert.equal(v.totals.callers, 500);
+    assert.equal(v.totals.candidates, 30);
+    assert.ok(v.callers.length > 0 && v.callers.length < 500);
+    assert.match(v.more, /call callers with id sym:src\/core\.ts#target and offset \d+/);
+  });
+
+  it('callers pages, in order, are every caller once, proof and guesses apart', async () => {
+    const client = await serve(repo(edges));
+    const seen: string[] = [];
+    const guesses = new Set<string>();
+    for (let offset = 0; ; offset += 100) {
+      const r = (await client.callTool({ name: 'callers', arguments: { id: TARGET, offset, limit: 100 } })) as CallToolResult;
+      const v = r.structuredContent as { callers: string[]; candidates: string[] };
+      seen.push(...v.callers);
+      for (const c of v.candidates) guesses.add(c);
+      if (v.callers.length === 0) break;
+    }
+    assert.deepEqual(seen, Array.from({ length: 500 }, (_, i) => caller(i)).sort());
+    assert.deepEqual([...guesses].sort(), Array.from({ length: 30 }, (_, i) => caller(500 + i)).sort());
+  });
+
+  it('no graph, or one without call edges, is a tool error that says what to run', async () => {
+    const empty = tempDir('kg-mcp-unit-');
+    const none = (await (await serve(empty)).callTool({ name: 'callers', arguments: { id: 'x' } })) as CallToolResult;
+    assert.equal(none.isError, true);
+    assert.match(text(none), /kg build --apply/);
+    const extractOnly = repo([['file:src/a.ts', 'sym:src/a.ts#f', 'contains']], ['structural']);
+    const r = (await (await serve(extractOnly)).callTool({ name: 'callers', arguments: { id: 'f' } })) as CallToolResult;
+    assert.equal(r.isError, true);
+    assert.match(text(r), /without call edges.*full: true/);
+  });
+});

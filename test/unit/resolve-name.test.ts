@@ -1,0 +1,78 @@
+// Names as people write them, resolved over a real graph: the golden graph of the
+// calls-static-twins fixture (test/fixtures/calls-static-twins/model.ts), where a class has static
+// and instance members of the same name. Every expectation is read off the fixture's source.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { parseGraphText, resolveTarget, type IndexedGraph, type Target } from '../../src/graph';
+
+function graphOf(fixture: string): IndexedGraph {
+  const load = parseGraphText(fs.readFileSync(path.join(__dirname, '..', 'snapshots', fixture, 'graph.json'), 'utf8'));
+  assert.ok(load.ok);
+  return load.graph;
+}
+
+const g = graphOf('calls-static-twins');
+const sym = (name: string) => `sym:model.ts#${name}`;
+
+function node(t: Target): string {
+  assert.equal(t.kind, 'node', JSON.stringify(t));
+  return (t as { id: string }).id;
+}
+function candidates(t: Target): string[] {
+  assert.equal(t.kind, 'ambiguous', JSON.stringify(t));
+  return (t as { candidates: string[] }).candidates;
+}
+
+describe('resolveTarget', () => {
+  it('takes an id as it is, and a path#name as ids write it', () => {
+    assert.deepEqual(resolveTarget(g, sym('saveOne')), { kind: 'node', id: sym('saveOne'), via: 'id' });
+    assert.equal(node(resolveTarget(g, 'model.ts#saveAll')), sym('saveAll'));
+    assert.equal(node(resolveTarget(g, '  sym:model.ts#saveAll ')), sym('saveAll'));
+  });
+
+  it('takes a function name, with or without the call parentheses, and a name in another case when only one fits', () => {
+    assert.equal(node(resolveTarget(g, 'saveOne')), sym('saveOne'));
+    assert.equal(node(resolveTarget(g, 'saveOne()')), sym('saveOne'));
+    assert.equal(node(resolveTarget(g, 'SAVEONE')), sym('saveOne'));
+    assert.equal(node(resolveTarget(g, 'Model')), sym('Model'));
+  });
+
+  it('never picks between a static member and its instance twin: both are offered', () => {
+    // `Model.save` is how people write both `save()` (line 4) and `static save()` (line 7).
+    assert.deepEqual(candidates(resolveTarget(g, 'Model.save')), [sym('Model.save'), sym('Model.static.save')]);
+    assert.deepEqual(candidates(resolveTarget(g, 'save')), [sym('Model.save'), sym('Model.static.save')]);
+    assert.deepEqual(candidates(resolveTarget(g, 'this.validate()')), [sym('Model.static.validate'), sym('Model.validate')]);
+    assert.equal(node(resolveTarget(g, 'Model.static.save')), sym('Model.static.save'));
+  });
+
+  it('takes path:line and path:line:column of a declaration, and offers the declarations above any other line', () => {
+    assert.equal(node(resolveTarget(g, 'model.ts:22')), sym('saveOne'));
+    // `export function saveOne`: the name starts at column 17.
+    assert.equal(node(resolveTarget(g, './model.ts:22:17')), sym('saveOne'));
+    const inside = resolveTarget(g, 'model.ts:23');
+    assert.equal(candidates(inside)[0], sym('saveOne'), 'the nearest declaration above line 23 comes first');
+    assert.match((inside as { why: string }).why, /where declarations start, not where they end/);
+    // Line 5 is inside `save()` (line 4) and below `class Model` (line 3).
+    assert.deepEqual(candidates(resolveTarget(g, 'model.ts:5')).slice(0, 2), [sym('Model.save'), sym('Model')]);
+  });
+
+  it('takes a file path, and says why nothing fits otherwise', () => {
+    assert.deepEqual(resolveTarget(g, './model.ts'), { kind: 'node', id: 'file:model.ts', via: 'path' });
+    const none = resolveTarget(g, 'nothingLikeIt');
+    assert.equal(none.kind, 'none');
+    assert.deepEqual((none as { suggestions: string[] }).suggestions, []);
+    const some = resolveTarget(g, 'saveO');
+    assert.equal(some.kind, 'none');
+    assert.deepEqual((some as { suggestions: string[] }).suggestions, [sym('saveOne')]);
+  });
+
+  it('refuses a megabyte of text before looking it up, and an empty name', () => {
+    const huge = resolveTarget(g, 'x'.repeat(1 << 20));
+    assert.equal(huge.kind, 'none');
+    assert.ok((huge as { asked: string }).asked.length < 100, 'the refusal does not echo the megabyte');
+    assert.equal(resolveTarget(g, '   ').kind, 'none');
+  });
+});
