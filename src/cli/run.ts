@@ -6,6 +6,7 @@ import { KG_VERSION, isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
+import { DIFF_HELP, runDiff } from './diff';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { QUERY_COMMANDS } from './query';
 import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
@@ -74,6 +75,13 @@ const COMMANDS: readonly Command[] = [
     summary: 'Breaking changes against the graph, for CI (exit 1 in strict mode).',
     help: CHECK_HELP,
     run: (args, io) => runCheck(args, io),
+  },
+  {
+    name: 'diff',
+    group: 'command',
+    summary: 'What a change does to the graph, between two graphs or git refs (JSON or a PR comment).',
+    help: DIFF_HELP,
+    run: (args, io) => runDiff(args, io),
   },
   ...QUERY_COMMANDS,
 ];

@@ -26,6 +26,8 @@ export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigR
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';
 export {
   breakingChanges,
+  breakingFromReport,
+  headFromDeclared,
   buildGuardIndex,
   consumerCount,
   guardedFiles,
@@ -35,12 +37,14 @@ export {
 } from './governance/breaking';
 export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic } from './governance/diagnostics';
 export { EditorGuard } from './governance/editor-guard';
+export { diffReport, type DiffReport, type DiffSide } from './diff/report';
+export { diffMarkdown, COMMENT_MARKER, MARKDOWN_LIMIT } from './diff/markdown';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
 export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus } from './status';
 export { commitGeneration, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
-export { unsafeDirReason, userStateBase } from './io/user-dir';
+export { unsafeDirReason, userStateBase, userStateDir } from './io/user-dir';
 export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './io/lock';
 
 import type * as Engine from './indexer/compiler/engine';
