@@ -137,6 +137,22 @@ COMMITS.push(
   },
 );
 
+/** The base tree and the feature branch's last tree as path → text (for in-memory builds). */
+export function diffRepoTrees(): { base: Record<string, string>; head: Record<string, string> } {
+  const head: Record<string, string> = { ...BASE };
+  for (const c of COMMITS) {
+    if (c.mv) {
+      head[c.mv[1]] = head[c.mv[0]];
+      delete head[c.mv[0]];
+    }
+    for (const [rel, text] of Object.entries(c.files)) {
+      if (text === null) delete head[rel];
+      else head[rel] = text;
+    }
+  }
+  return { base: { ...BASE }, head };
+}
+
 /** Creates the repository in `root` (an empty folder): `main` at the base, `feature` checked out. */
 export function makeDiffRepo(root: string): { base: string; head: string } {
   git(root, 'init', '--quiet', '--initial-branch=main');

@@ -59,24 +59,26 @@ class Links {
     const fill = (t: string | undefined, side: DiffSide) => (t ?? '').replace(/\{commit\}/g, side.commit ?? side.spec);
     return new Links(fill(opts.linkBase, report.base), fill(opts.linkHead, report.head));
   }
-  at(side: 'base' | 'head', file: string, line?: number): string {
+  at(side: 'base' | 'head', file: string, line?: number, column?: number): string {
     const target = encodeURI(file)
       .replace(/[()[\]]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
       .replace(/#/g, '%23');
-    const shown = text(line === undefined ? file : `${file}:${line}`);
+    const shown = text(line === undefined ? file : `${file}:${line}${column === undefined ? '' : `:${column}`}`);
     return `[${shown}](${side === 'base' ? this.base : this.head}${target}${line === undefined ? '' : `#L${line}`})`;
   }
 }
 
 function consumerLine(c: Consumer, links: Links): string {
-  return `${code(c.id)} ${c.relation} at ${links.at('base', c.file, c.line)}${c.gone ? ' (gone in head)' : c.updated ? ' (follows the move)' : ''}`;
+  return `${code(c.id)} ${c.relation} at ${links.at('base', c.file, c.line, c.column)}${c.gone ? ' (gone in head)' : c.updated ? ' (follows the move)' : ''}`;
 }
 
 function consumersText(c: Consumers, links: Links): string[] {
   const live = c.proven.filter(breaks);
   const r = c.blastRadius;
   const radius = `blast radius ${r.proven}${r.capped ? '+' : ''} proven (${plural(r.files, 'file')})${r.guessed > 0 ? `, ${r.guessed} more guessed` : ''}`;
-  const head = `  - breaks ${plural(live.length, 'proven consumer')}${c.guessed.length > 0 ? `, ${c.guessed.length} guessed (name matches)` : ''}; ${radius}`;
+  const distinct = new Set(live.map((x) => x.id)).size;
+  const uses = live.length > distinct ? ` (${plural(live.length, 'use')})` : '';
+  const head = `  - breaks ${plural(distinct, 'proven consumer')}${uses}${c.guessed.length > 0 ? `, ${c.guessed.length} guessed (name matches)` : ''}; ${radius}`;
   const lines = [head];
   for (const x of c.proven.slice(0, TOP_CONSUMERS)) lines.push(`    - ${consumerLine(x, links)}`);
   if (c.proven.length > TOP_CONSUMERS) lines.push(`    - and ${c.proven.length - TOP_CONSUMERS} more proven`);
@@ -129,7 +131,7 @@ function render(report: DiffReport, sections: Section[], top: number): string {
     '<sub>EXACT consumers are proven by the TypeScript checker; guesses are name matches and are never counted as proof. Full report: `kg diff --format json`.</sub>',
     '',
   );
-  return lines.join('\n');
+  return lines.join('\n').replace(/\n*$/, '\n');
 }
 
 function countsIntro(counts: EdgeCounts): string[] {
@@ -181,7 +183,7 @@ export function diffMarkdown(report: DiffReport, opts: MarkdownOptions = {}): st
       entries: report.newCallers.map((n) => [
         `- ${symLine(n, 'head', links)} ← ${n.callers
           .slice(0, TOP_CONSUMERS)
-          .map((c) => `${code(c.id)}${c.confidence === 'EXACT' ? '' : ' (guess)'} at ${links.at('head', c.file, c.line)}`)
+          .map((c) => `${code(c.id)}${c.confidence === 'EXACT' ? '' : ' (guess)'} at ${links.at('head', c.file, c.line, c.column)}`)
           .join(', ')}${n.callers.length > TOP_CONSUMERS ? `, and ${n.callers.length - TOP_CONSUMERS} more` : ''}`,
       ]),
     },
@@ -189,7 +191,7 @@ export function diffMarkdown(report: DiffReport, opts: MarkdownOptions = {}): st
       title: 'New unresolved calls',
       total: report.newUnresolved.length,
       entries: report.newUnresolved.map((u) => [
-        `- ${code(u.name)} (${u.reason}) from ${code(u.source)}${u.file !== undefined ? ` at ${links.at('head', u.file, u.line)}` : ''}`,
+        `- ${code(u.name)} (${u.reason}) from ${code(u.source)}${u.file !== undefined ? ` at ${links.at('head', u.file, u.line, u.column)}` : ''}`,
       ]),
     },
     {
