@@ -48,7 +48,7 @@ export function gitTopLevel(dir: string): string | undefined {
   return out(dir, ['rev-parse', '--show-toplevel']);
 }
 
-export function isShallow(root: string): boolean {
+function isShallow(root: string): boolean {
   return out(root, ['rev-parse', '--is-shallow-repository']) === 'true';
 }
 

@@ -25,7 +25,6 @@ export { runDoctor, formatDoctorReport, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type 
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';
 export {
-  breakingChanges,
   breakingFromReport,
   headFromDeclared,
   buildGuardIndex,
@@ -38,7 +37,7 @@ export {
 export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic } from './governance/diagnostics';
 export { EditorGuard } from './governance/editor-guard';
 export { diffReport, type DiffReport, type DiffSide } from './diff/report';
-export { diffMarkdown, COMMENT_MARKER, MARKDOWN_LIMIT } from './diff/markdown';
+export { diffMarkdown, MARKDOWN_LIMIT } from './diff/markdown';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
 export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';

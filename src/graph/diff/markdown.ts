@@ -18,7 +18,7 @@ import type {
 import { breaks } from './report';
 
 export const MARKDOWN_LIMIT = 60_000;
-export const COMMENT_MARKER = '<!-- knowledge-graph:diff -->';
+const COMMENT_MARKER = '<!-- knowledge-graph:diff -->';
 /** Entries per section before the size bound starts cutting. */
 const TOP = 25;
 /** Consumers listed under one symbol. */

@@ -17,7 +17,7 @@
 import { fileId, fileOfId, unescapeIdPart } from '../ids';
 import { compareStrings, type Confidence, type Graph, type GraphEdge, type GraphNode, type Relation } from '../model';
 
-export const DIFF_REPORT_VERSION = 1;
+const DIFF_REPORT_VERSION = 1;
 
 /** Relations through which a node consumes a symbol (ADR 72's guard relations). */
 const CONSUMER_RELATIONS: ReadonlySet<string> = new Set([
@@ -32,9 +32,9 @@ const CONSUMER_RELATIONS: ReadonlySet<string> = new Set([
 /** What the blast radius walks: the symbol-level dependencies (a file's imports would flood it). */
 const RADIUS_RELATIONS: ReadonlySet<string> = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports']);
 /** A traversal past this many nodes stops and says so (`capped`). */
-export const RADIUS_CAP = 10_000;
+const RADIUS_CAP = 10_000;
 
-export interface Position {
+interface Position {
   line: number;
   column: number;
 }
@@ -65,7 +65,7 @@ export interface Consumer {
   updated?: true;
 }
 
-export interface BlastRadius {
+interface BlastRadius {
   /** Nodes that depend on the symbol through EXACT edges only, transitively. */
   proven: number;
   /** Distinct files of those nodes. */
@@ -90,11 +90,11 @@ export interface RemovedSymbol extends SymbolRef, Consumers {
   members?: string[];
 }
 
-export interface AddedSymbol extends SymbolRef {
+interface AddedSymbol extends SymbolRef {
   exported: boolean;
 }
 
-export type SymbolMatch = 'identical-content' | 'same-declarations' | 'same-name-and-signature';
+type SymbolMatch = 'identical-content' | 'same-declarations' | 'same-name-and-signature';
 
 export interface RenamedSymbol extends Consumers {
   from: SymbolRef;
@@ -103,7 +103,7 @@ export interface RenamedSymbol extends Consumers {
   members?: string[];
 }
 
-export interface RenameCandidate {
+interface RenameCandidate {
   from: string;
   to: string;
   /** Why it might be a rename: all that agrees (never enough to call it one). */
@@ -113,7 +113,7 @@ export interface RenameCandidate {
   consumers: number;
 }
 
-export interface MovedSymbol {
+interface MovedSymbol {
   id: string;
   kind: string;
   label: string;
@@ -130,13 +130,13 @@ export interface SignatureChange extends SymbolRef, Consumers {
   exported: { before: boolean; after: boolean };
 }
 
-export interface FileRename {
+interface FileRename {
   from: string;
   to: string;
   matchedBy: 'identical-content' | 'same-declarations';
 }
 
-export interface EdgeEntry {
+interface EdgeEntry {
   source: string;
   target: string;
   relation: Relation;
@@ -150,7 +150,7 @@ export interface EdgeEntry {
 /** relation → confidence → count. */
 export type EdgeCounts = Record<string, Partial<Record<Confidence, number>>>;
 
-export interface ConfidenceChange {
+interface ConfidenceChange {
   source: string;
   target: string;
   relation: Relation;
@@ -158,11 +158,11 @@ export interface ConfidenceChange {
   after: Confidence;
 }
 
-export interface NewCallers extends SymbolRef {
+interface NewCallers extends SymbolRef {
   callers: Array<{ id: string; confidence: Confidence; file: string; line: number; column: number }>;
 }
 
-export interface NewUnresolved {
+interface NewUnresolved {
   source: string;
   name: string;
   reason: string;
@@ -171,7 +171,7 @@ export interface NewUnresolved {
   column?: number;
 }
 
-export interface RationaleEntry {
+interface RationaleEntry {
   /** The record, stamped note or documentation heading. */
   record: string;
   recordLabel: string;
@@ -217,7 +217,7 @@ export interface DiffBody {
   rationale: RationaleEntry[];
 }
 
-export interface DiffSummary {
+interface DiffSummary {
   files: { added: number; removed: number; renamed: number };
   symbols: { added: number; removed: number; renamed: number; renameCandidates: number; moved: number; signatureChanged: number };
   edges: { added: number; removed: number; confidenceChanged: number };
@@ -433,7 +433,7 @@ function foldMembers(ids: readonly string[], syms: ReadonlyMap<string, Sym>): Ma
   return folded;
 }
 
-export function diffGraphs(input: DiffInput): DiffBody {
+function diffGraphs(input: DiffInput): DiffBody {
   const { base, head } = input;
   const baseSyms = symbolsOf(base);
   const headSyms = symbolsOf(head);
