@@ -31,8 +31,9 @@ const CONSUMER_RELATIONS: ReadonlySet<string> = new Set([
 ]);
 /** What the blast radius walks: the symbol-level dependencies (a file's imports would flood it). */
 const RADIUS_RELATIONS: ReadonlySet<string> = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports']);
-/** A traversal past this many nodes stops and says so (`capped`). */
-const RADIUS_CAP = 10_000;
+/** A traversal past this many nodes, or this many edges looked at, stops and says so (`capped`). */
+const RADIUS_CAP = 2_000;
+const RADIUS_EDGES = 5_000;
 
 interface Position {
   line: number;
@@ -351,10 +352,14 @@ class Consumed {
   }
 
   private radius(start: ReadonlySet<string>): BlastRadius {
+    // Each walk looks at no more than RADIUS_EDGES edges: a diff lists thousands of symbols, and
+    // an unbounded walk from each would make the report quadratic in the graph's size.
     const walk = (from: Iterable<string>, exactOnly: boolean, seen: Set<string>): boolean => {
       const queue = [...from];
+      let looked = 0;
       for (let i = 0; i < queue.length; i++) {
         for (const e of this.into.get(queue[i]) ?? []) {
+          if (++looked > RADIUS_EDGES) return true;
           if (!RADIUS_RELATIONS.has(e.relation) || (exactOnly && e.confidence !== 'EXACT')) continue;
           if (seen.has(e.source) || start.has(e.source)) continue;
           if (seen.size >= RADIUS_CAP) return true;
