@@ -60,6 +60,10 @@ const QUERY_PURE = {
   group: ['../indexer/**', '../io/*', '../index', '../doctor', '../../*'],
   message: 'Queries are pure functions over an indexed graph: no file system, no compiler, no builder — only the model (and ids).',
 };
+const DIFF_PURE = {
+  group: ['../indexer/**', '../io/*', '../index', '../doctor', '../query/*', '../governance/*', '../status', '../../*'],
+  message: 'The diff engine is pure: two parsed graphs in, one report out — no file system, no compiler, no builder (ADR 104).',
+};
 const WEBVIEW_NO_ENGINE = {
   group: ['**/src/graph/index', '**/src/graph/indexer/**', '**/src/graph/io/*', '**/src/graph/query/*', '**/src/host/*', '**/src/cli/*'],
   message: 'The webview runs in a browser sandbox: it may share only src/graph/model.ts and src/protocol with the host.',
@@ -150,6 +154,10 @@ export default tseslint.config(
     rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE),
   },
   { files: ['src/graph/query/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, QUERY_PURE) },
+  {
+    files: ['src/graph/diff/**/*.ts'],
+    rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE, DIFF_PURE),
+  },
   { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
   {
     files: ['src/mcp/**/*.ts'],

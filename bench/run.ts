@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EDIT_FILE, corpus, corpusForTs7, type Corpus } from './corpus';
+import { prepareGitCorpus } from './diff';
 import { editorBench } from './editor';
 import { median, queryBench } from './queries';
 
@@ -170,6 +171,19 @@ function main(): void {
     } finally {
       server.stop();
     }
+  }
+  // kg diff (bench/diff.ts): two 1M-edge graphs against loading both; a second diff of the same
+  // refs (the cache) against the first; a ref build after a 10-file change against a full build,
+  // on fabric, the largest repository the bench installs (287 files).
+  if (wanted('diff')) {
+    const prepared = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'diff.ts'), 'prepare-pair'], {
+      encoding: 'utf8',
+    });
+    if (prepared.status !== 0) throw new Error(`preparing the generated pair failed:\n${prepared.stderr}`);
+    const pair = { name: 'generated', version: '1M-edges', root: prepared.stdout.trim() };
+    results.push(compare(pair, 'diff-graphs', 'diff-load-floor', { time: 2.0 }));
+    results.push(compare(prepareGitCorpus('rxjs'), 'diff-cached', 'diff-cold', {}));
+    results.push(compare(prepareGitCorpus('fabric'), 'ref-build-10', 'ref-full-floor', { time: 0.2 }));
   }
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log(`samples per measurement: ${SAMPLES} (median), each in a fresh process\n`);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { BuildSession, buildGraph, loadGraphFile, readPrevious, serializeGraph } from '../src/graph';
 import { EDIT_FILE, editOneLine } from './corpus';
+import { DIFF_TASKS, diffChildRssKb } from './diff';
 import { discover } from '../src/graph/indexer/compiler/discover';
 import { parseSource } from '../src/graph/indexer/compiler/extract';
 import { nodeFileHost } from '../src/graph/indexer/files/file-host';
@@ -250,6 +251,7 @@ export const TASKS: Record<string, Task> = {
   'cli-incremental': cliIncremental,
   'cli-incremental-cold': cliIncrementalCold,
   'warm-rebuild': warmRebuild,
+  ...DIFF_TASKS,
 };
 
 async function main(): Promise<void> {
@@ -263,7 +265,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   await measured();
   const ms = performance.now() - t0;
-  process.stdout.write(JSON.stringify({ ms, maxRssKb: childRssKb ?? process.resourceUsage().maxRSS }) + '\n');
+  process.stdout.write(JSON.stringify({ ms, maxRssKb: childRssKb ?? diffChildRssKb() ?? process.resourceUsage().maxRSS }) + '\n');
 }
 
 void main();

@@ -2,21 +2,26 @@
 // it was built from (or a base graph, e.g. main's): each symbol with EXACT consumers in other
 // files that was removed, renamed, unexported or whose declared signature changed is a breaking
 // change, listed with its consumers. Fails (exit 1) only when the configured mode resolves to
-// strict. Reads files with the parser alone: no program, no checker.
+// strict. Reads files with the parser alone: no program, no checker. The verdict is a policy over
+// the diff report of `kg diff` (ADR 104): the base graph against itself with each checked file's
+// declarations as the working tree has them.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  breakingChanges,
+  breakingFromReport,
   buildGuardIndex,
   consumerCount,
   declaredSymbols,
+  diffReport,
   formatBreakingChange,
   guardedFiles,
+  headFromDeclared,
   loadGraphFile,
   nodeFileHost,
   readGraphConfig,
   type BreakingChange,
+  type DeclaredSymbol,
   GraphError,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
@@ -85,7 +90,7 @@ export function runCheck(args: string[], io: CliIo): number {
     problems.push(
       'the base graph records no signatures (built by an older kg): only removed, renamed and unexported symbols are found; rebuild it to compare signatures',
     );
-  const changes: BreakingChange[] = [];
+  const declared = new Map<string, DeclaredSymbol[] | null>();
   const files = guardedFiles(index);
   for (const file of files) {
     let text: string | undefined;
@@ -98,8 +103,17 @@ export function runCheck(args: string[], io: CliIo): number {
         continue;
       }
     }
-    changes.push(...breakingChanges(index, file, text === undefined ? null : declaredSymbols(file, text)));
+    declared.set(file, text === undefined ? null : declaredSymbols(file, text));
   }
+  // The working tree as a head graph (the base with each checked file's declarations now), and
+  // the check as a policy over the diff of the two (ADR 72, ADR 104).
+  const baseGraph = load.graph.graph;
+  const side = { spec: shown, kind: 'graph' as const, graphSignature: baseGraph.graphSignature };
+  const report = diffReport(
+    { base: baseGraph, head: headFromDeclared(baseGraph, declared) },
+    { base: side, head: { ...side, spec: 'working tree', kind: 'worktree' } },
+  );
+  const changes: BreakingChange[] = breakingFromReport(report);
   for (const p of problems) io.stderr.write(`kg: note: ${p}\n`);
 
   const mode = config.resolved.mode;

@@ -6,6 +6,7 @@ import { KG_VERSION, isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
+import { DIFF_HELP, runDiff } from './diff';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { EXPORT_HELP, runExport } from './export';
 import { MCP_HELP, runMcp } from './mcp';
@@ -82,6 +83,13 @@ const COMMANDS: readonly Command[] = [
     summary: 'Serve the graph to coding agents over MCP (stdio).',
     help: MCP_HELP,
     run: (args, io, ctx) => runMcp(args, io, ctx.stdio, ctx.server),
+  },
+  {
+    name: 'diff',
+    group: 'command',
+    summary: 'What a change does to the graph, between two graphs or git refs (JSON or a PR comment).',
+    help: DIFF_HELP,
+    run: (args, io) => runDiff(args, io),
   },
   ...QUERY_COMMANDS,
 ];

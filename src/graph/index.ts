@@ -49,7 +49,8 @@ export { runDoctor, formatDoctorReport, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type 
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';
 export {
-  breakingChanges,
+  breakingFromReport,
+  headFromDeclared,
   buildGuardIndex,
   consumerCount,
   guardedFiles,
@@ -59,6 +60,8 @@ export {
 } from './governance/breaking';
 export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic } from './governance/diagnostics';
 export { EditorGuard } from './governance/editor-guard';
+export { diffReport, type DiffReport, type DiffSide } from './diff/report';
+export { diffMarkdown, MARKDOWN_LIMIT } from './diff/markdown';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
 export type { CheckerChoice, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 // The checker seam (ADR 8): a second backend is a CheckerProvider passed as BuildOptions.checker.
@@ -66,7 +69,7 @@ export type { CheckerBackend, CheckerProvider, CheckerReport, ProjectCheck } fro
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus } from './status';
 export { commitGeneration, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
-export { unsafeDirReason, userStateBase } from './io/user-dir';
+export { unsafeDirReason, userStateBase, userStateDir } from './io/user-dir';
 export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './io/lock';
 
 import type * as Engine from './indexer/compiler/engine';

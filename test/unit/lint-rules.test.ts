@@ -29,6 +29,8 @@ describe('dependency rules', () => {
     ['src/graph/query/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
     ['src/graph/query/x.ts', "import { buildGraph } from '../indexer/compiler/builder';", /pure functions/],
     ['src/graph/io/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
+    ['src/graph/diff/x.ts', "import * as fs from 'node:fs';", /no Node built-ins/],
+    ['src/graph/diff/x.ts', "import { loadGraphFile } from '../io/load';", /diff engine is pure/],
     ['src/graph/indexer/compiler/x.ts', "import * as vscode from 'vscode';", /Only src\/host may import vscode/],
     ['src/graph/model.ts', "import * as path from 'node:path';", /no Node built-ins/],
     ['src/cli/x.ts', "import { discover } from '../graph/indexer/compiler/discover';", /one facade/],

@@ -4,8 +4,9 @@
 // Pure and synchronous: the editor runs it on every keystroke (after declaredSymbols), `kg check`
 // on every file of the working tree that holds a guarded symbol.
 
-import type { Graph, GraphNode } from '../model';
-import { compareStrings } from '../model';
+import type { Graph, GraphEdge, GraphNode } from '../model';
+import { compareStrings, UNRESOLVED_PREFIX } from '../model';
+import { breaks, compareConsumers, type Consumer, type DiffBody } from '../diff/report';
 
 /** The relations through which a node consumes a symbol (what `affected` lists, files' imports aside). */
 const GUARD_RELATIONS: ReadonlySet<string> = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports', 'imports']);
@@ -44,6 +45,7 @@ export interface BreakingChange {
 export interface CurrentSymbol {
   id: string;
   kind: string;
+  label?: string;
   line: number;
   column: number;
   exported: boolean;
@@ -71,15 +73,7 @@ export interface GuardIndex {
   readonly calls: boolean;
 }
 
-function compareSites(a: ConsumerSite, b: ConsumerSite): number {
-  return (
-    compareStrings(a.file, b.file) ||
-    a.line - b.line ||
-    a.column - b.column ||
-    compareStrings(a.id, b.id) ||
-    compareStrings(a.relation, b.relation)
-  );
-}
+const compareSites = compareConsumers;
 
 export function buildGuardIndex(graph: Graph): GuardIndex {
   const nodes = new Map<string, GraphNode>();
@@ -218,4 +212,82 @@ function inKeyOrder(c: BreakingChange): BreakingChange {
 /** Distinct consuming nodes of a change (what "breaks N consumers" counts). */
 export function consumerCount(change: BreakingChange): number {
   return new Set(change.consumers.map((c) => c.id)).size;
+}
+
+/**
+ * The head graph `kg check` compares with: the base graph with each checked file's symbols replaced
+ * by what the file declares now (declaredSymbols of its text; null when the file is gone). Edges
+ * into symbols that are gone go with them; the rest of the graph is the base's, so consumers in
+ * other files are still there. Pure.
+ */
+export function headFromDeclared(base: Graph, declared: ReadonlyMap<string, readonly CurrentSymbol[] | null>): Graph {
+  const nodes: GraphNode[] = base.nodes.filter(
+    (n) => !(n.id.startsWith('sym:') && n.sourceFile !== undefined && declared.has(n.sourceFile)),
+  );
+  const edges: GraphEdge[] = [];
+  for (const [file, syms] of declared) {
+    for (const s of syms ?? []) {
+      const node: GraphNode = {
+        id: s.id,
+        kind: s.kind as GraphNode['kind'],
+        label: s.label ?? s.id.slice(s.id.indexOf('#') + 1),
+        sourceFile: file,
+        line: s.line,
+        column: s.column,
+      };
+      if (s.exported) node.exported = true;
+      node.signature = s.signature;
+      nodes.push(node);
+      if (s.parent !== undefined)
+        edges.push({
+          source: s.parent,
+          target: s.id,
+          relation: 'contains',
+          confidence: 'EXACT',
+          provenance: 'SYNTAX',
+          resolution: 'EXTRACTED',
+          evidenceClass: 'DETERMINISTIC',
+          confidenceScore: null,
+        });
+    }
+  }
+  const ids = new Set(nodes.map((n) => n.id));
+  for (const e of base.edges) if (ids.has(e.source) && (ids.has(e.target) || e.target.startsWith(UNRESOLVED_PREFIX))) edges.push(e);
+  return { ...base, nodes, edges };
+}
+
+/**
+ * ADR 72 as a policy over the diff report (ADR 104): every removed, re-signed or unexported
+ * symbol with EXACT consumers in other files is a breaking change, listed with those consumers; a
+ * removed one that the report pairs with a rename candidate is `renamed` (the guess is named as
+ * such: the change breaks its consumers either way).
+ */
+export function breakingFromReport(report: DiffBody): BreakingChange[] {
+  const site = (c: Consumer): ConsumerSite => ({ id: c.id, relation: c.relation, file: c.file, line: c.line, column: c.column });
+  const elsewhere = (file: string, list: readonly Consumer[]) => list.filter((c) => c.file !== file && breaks(c)).map(site);
+  const renamedTo = new Map(report.symbols.renameCandidates.map((c) => [c.from, c.to]));
+  const out: BreakingChange[] = [];
+  for (const r of report.symbols.removed) {
+    const consumers = elsewhere(r.file, r.proven);
+    if (consumers.length === 0) continue;
+    const to = renamedTo.get(r.id);
+    const base = { symbol: r.id, label: r.label, kind: r.kind, file: r.file, line: r.line, column: r.column, consumers };
+    out.push(to !== undefined ? { ...base, change: 'renamed', renamedTo: to } : { ...base, change: 'removed' });
+  }
+  for (const s of report.symbols.signatureChanged) {
+    const consumers = elsewhere(s.file, s.proven);
+    if (consumers.length === 0) continue;
+    out.push({
+      symbol: s.id,
+      label: s.label,
+      kind: s.kind,
+      change: s.exported.before && !s.exported.after ? 'unexported' : 'signature-changed',
+      file: s.file,
+      line: s.line,
+      column: s.column,
+      now: s.now,
+      consumers,
+    });
+  }
+  return out.sort((a, b) => compareStrings(a.symbol, b.symbol)).map(inKeyOrder);
 }

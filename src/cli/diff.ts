@@ -1,0 +1,125 @@
+// `kg diff [BASE] [HEAD]`: the structural diff of two graphs (ADR 104) — each side a graph.json
+// file, a git ref (built from its tree in a private folder and cached, ADR 106) or, for HEAD by
+// default, the working tree — as JSON or as a bounded pull-request comment (ADR 105).
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { diffMarkdown, diffReport, type DiffReport } from '../graph';
+import { defaultBranch, gitTopLevel, identicalMoves, mergeBase, RefError } from './git';
+import { graphSide, refSide, worktreeSide, type SideContext, type SideGraph } from './ref-graph';
+import { findRepositoryRoot } from './find-root';
+import { EXIT, type CliIo } from './streams';
+import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
+
+export const DIFF_HELP = `Usage: kg diff [BASE] [HEAD] [--format json|markdown] [--root DIR] [--link-base URL] [--link-head URL]
+
+What a change does to the code graph, between BASE and HEAD. Each side is a graph.json file, or a
+git ref (a branch, a tag, a commit): its tree is read from git's object store into a private
+temporary folder and built there — incrementally from the nearest graph already built — and the
+graph is cached by tree in this user's state folder, so a second run reads it. Nothing is checked
+out, no repository code runs, the working tree and its graph are never written.
+
+BASE defaults to the merge base of HEAD with the default branch (origin's HEAD, else main, else
+master); HEAD defaults to the working tree, built in place from its graph (nothing is written).
+
+The JSON report (stdout, sorted, the same bytes for the same two graphs): files and symbols
+added, removed, renamed (with how each was matched — the same bytes under a new path, the same
+declarations, the same name and signature; a guess is only a "renameCandidate"), moved (position
+only); signature changes (the declared-signature hash); for each removed, renamed or re-signed
+symbol its consumers in BASE — proven (EXACT: these break) and guessed (CANDIDATE), apart — and
+its blast radius; edges added and removed, counted by relation and confidence; new callers of
+existing symbols; new UNRESOLVED calls with their reasons; records and notes citing what changed.
+docs/cli.md lists every field.
+
+Options:
+  --format FORMAT  json (default) or markdown: a pull-request comment of at most 60,000
+                   characters, one collapsed section per kind of change (docs/ci.md).
+${optionLines([COMMON_OPTIONS.root], 17)}
+  --link-base URL  Prefix of links to BASE's files in markdown ({commit} is replaced by its
+                   commit); default: repository-relative links.
+  --link-head URL  The same for HEAD's files.
+${optionLines([COMMON_OPTIONS.help], 17)}
+
+Exit codes: 0 the report is printed; 2 bad usage or a ref git does not know (the message says
+which; refs are never passed through a shell); 3 a side is unavailable: a graph file that cannot
+be read, a clone too shallow to hold the merge base, no default branch to compare with.
+`;
+
+function isGraphFile(cwd: string, spec: string): string | undefined {
+  const abs = path.resolve(cwd, spec);
+  try {
+    if (fs.statSync(abs).isFile()) return abs;
+  } catch {
+    // not a file: a ref
+  }
+  return spec.endsWith('.json') ? abs : undefined;
+}
+
+export function runDiff(args: string[], io: CliIo): number {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    {
+      format: { type: 'string', default: 'json' },
+      root: { type: 'string' },
+      'link-base': { type: 'string' },
+      'link-head': { type: 'string' },
+    },
+    true,
+  );
+  if (values.format !== 'json' && values.format !== 'markdown')
+    throw new UsageError(`--format must be "json" or "markdown", not "${values.format}"`);
+  if (positionals.length > 2) throw new UsageError(`at most two sides (BASE and HEAD), not ${positionals.length}`);
+  const start = values.root !== undefined ? path.resolve(io.cwd, values.root) : findRepositoryRoot(io.cwd).root;
+  const log = (m: string) => io.stderr.write(`kg: diff: ${m}\n`);
+  try {
+    const [baseSpec, headSpec] = positionals;
+    const baseFile = baseSpec !== undefined ? isGraphFile(io.cwd, baseSpec) : undefined;
+    const headFile = headSpec !== undefined ? isGraphFile(io.cwd, headSpec) : undefined;
+    const needsGit = baseFile === undefined || headFile === undefined;
+    const root = needsGit ? gitTopLevel(start) : start;
+    if (root === undefined) throw new RefError(`${start} is not in a git repository: give both sides as graph.json files`, 'usage');
+    const ctx: SideContext = { root, log, built: [] };
+    let base: SideGraph;
+    if (baseFile !== undefined) base = graphSide(baseSpec as string, baseFile);
+    else if (baseSpec !== undefined) base = refSide(baseSpec, ctx);
+    else {
+      const branch = defaultBranch(root);
+      if (branch === undefined)
+        throw new RefError('no default branch (origin/HEAD, main or master) to compare with: name BASE', 'unavailable');
+      const headRef = headSpec !== undefined && headFile === undefined ? headSpec : 'HEAD';
+      const mb = mergeBase(root, branch, headRef);
+      log(`BASE is the merge base of ${headRef} with ${branch}: ${mb.slice(0, 12)}`);
+      base = refSide(mb, ctx);
+      base.side.spec = `merge-base(${branch}, ${headRef})`;
+    }
+    const head: SideGraph =
+      headFile !== undefined
+        ? graphSide(headSpec as string, headFile)
+        : headSpec !== undefined
+          ? refSide(headSpec, ctx)
+          : worktreeSide(ctx);
+    const moves = base.tree !== undefined && head.tree !== undefined ? identicalMoves(root, base.tree, head.tree) : [];
+    const report: DiffReport = diffReport(
+      { base: base.graph, head: head.graph, identicalMoves: moves },
+      { base: base.side, head: head.side },
+    );
+    for (const p of report.problems) io.stderr.write(`kg: note: ${p}\n`);
+    const s = report.summary;
+    log(
+      `${s.symbols.added} added, ${s.symbols.removed} removed, ${s.symbols.renamed} renamed, ${s.symbols.signatureChanged} signature changes; ` +
+        `${s.breaking.symbols} break ${s.breaking.provenConsumers} proven consumers (${s.breaking.guessedConsumers} guessed)`,
+    );
+    io.stdout.write(
+      values.format === 'markdown'
+        ? diffMarkdown(report, { linkBase: values['link-base'], linkHead: values['link-head'] })
+        : JSON.stringify(report) + '\n',
+    );
+    return EXIT.OK;
+  } catch (e) {
+    if (!(e instanceof RefError)) throw e;
+    io.stderr.write(`kg: diff: ${e.message}\n`);
+    if (e.kind === 'usage') return EXIT.USAGE;
+    io.stdout.write(JSON.stringify({ available: false, reason: e.message, evidenceClass: 'GRAPH_DERIVED' }) + '\n');
+    return EXIT.UNAVAILABLE;
+  }
+}

@@ -1,0 +1,161 @@
+// The diff engine's rules on hand-built graphs (ADR 104): what is a match and what stays a guess,
+// consumers that are gone or followed, the blast radius, confidence changes, and the bound on
+// the pull-request comment (ADR 105).
+
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { diffMarkdown, diffReport, MARKDOWN_LIMIT, type DiffSide, type Graph } from '../../src/graph';
+import { graphOf, type EdgeSpec } from '../helpers/graphs';
+
+const side = (spec: string): DiffSide => ({ spec, kind: 'graph', graphSignature: '000000000000' });
+const diff = (base: Graph, head: Graph) => diffReport({ base, head }, { base: side('base.json'), head: side('head.json') });
+
+/** A graph of the edges, every symbol given a signature (by id, unless `sig` names one) and a position. */
+function graph(edges: readonly EdgeSpec[], nodes: readonly string[] = [], sig: Record<string, string> = {}): Graph {
+  const g = graphOf(edges, { nodes });
+  for (const n of g.nodes) {
+    if (!n.id.startsWith('sym:')) continue;
+    n.signature = sig[n.id] ?? 'aaaaaaaaaaaa';
+    n.line = 1;
+    n.column = 1;
+  }
+  return g;
+}
+
+describe('kg diff: matching never calls a guess a match', () => {
+  it('two removed symbols of one kind and signature and one added: no candidate at all', () => {
+    const base = graph([], ['sym:src/a.ts#f', 'sym:src/a.ts#g']);
+    const head = graph([], ['sym:src/a.ts#h']);
+    const r = diff(base, head);
+    assert.deepEqual(r.symbols.renameCandidates, []);
+    assert.deepEqual(
+      r.symbols.removed.map((s) => s.id),
+      ['sym:src/a.ts#f', 'sym:src/a.ts#g'],
+    );
+    assert.deepEqual(
+      r.symbols.added.map((s) => s.id),
+      ['sym:src/a.ts#h'],
+    );
+  });
+
+  it('a name and signature that appear in two files: not a move, both stay added', () => {
+    const base = graph([], ['sym:src/a.ts#f']);
+    const head = graph([], ['sym:src/b.ts#f', 'sym:src/c.ts#f']);
+    const r = diff(base, head);
+    assert.deepEqual(r.symbols.renamed, []);
+    assert.deepEqual(
+      r.symbols.removed.map((s) => s.id),
+      ['sym:src/a.ts#f'],
+    );
+    assert.equal(r.symbols.added.length, 2);
+  });
+
+  it('a name that moved with another signature is not a move either', () => {
+    const base = graph([], ['sym:src/a.ts#f']);
+    const head = graph([], ['sym:src/b.ts#f'], { 'sym:src/b.ts#f': 'bbbbbbbbbbbb' });
+    assert.deepEqual(diff(base, head).symbols.renamed, []);
+  });
+
+  it('a file whose declarations all kept name, kind and signature: renamed by same-declarations', () => {
+    const base = graph([
+      ['file:src/a.ts', 'sym:src/a.ts#f', 'contains'],
+      ['file:src/a.ts', 'sym:src/a.ts#g', 'contains'],
+    ]);
+    const head = graph([
+      ['file:src/b.ts', 'sym:src/b.ts#f', 'contains'],
+      ['file:src/b.ts', 'sym:src/b.ts#g', 'contains'],
+    ]);
+    const r = diff(base, head);
+    assert.deepEqual(r.files.renamed, [{ from: 'src/a.ts', to: 'src/b.ts', matchedBy: 'same-declarations' }]);
+    assert.deepEqual(r.files.added, []);
+    assert.deepEqual(
+      r.symbols.renamed.map((s) => [s.from.id, s.to.id, s.matchedBy]),
+      [
+        ['sym:src/a.ts#f', 'sym:src/b.ts#f', 'same-declarations'],
+        ['sym:src/a.ts#g', 'sym:src/b.ts#g', 'same-declarations'],
+      ],
+    );
+  });
+});
+
+describe('kg diff: consumers and the blast radius', () => {
+  const base = graph([
+    ['sym:src/b.ts#b', 'sym:src/a.ts#a'],
+    ['sym:src/c.ts#c', 'sym:src/b.ts#b'],
+    ['sym:src/d.ts#d', 'sym:src/c.ts#c', 'calls', 'CANDIDATE'],
+    ['sym:src/e.ts#e', 'sym:src/a.ts#a'],
+  ]);
+
+  it('proof walks EXACT edges only; a guess anywhere on the way is counted apart', () => {
+    const head = graph(
+      [
+        ['sym:src/c.ts#c', 'sym:src/b.ts#b'],
+        ['sym:src/d.ts#d', 'sym:src/c.ts#c', 'calls', 'CANDIDATE'],
+      ],
+      ['sym:src/e.ts#e'],
+    );
+    const removed = diff(base, head).symbols.removed.find((s) => s.id === 'sym:src/a.ts#a');
+    assert.ok(removed);
+    // b, c, e (three files) by proof; d only through its name-match edge to c.
+    assert.deepEqual(removed.blastRadius, { proven: 3, files: 3, guessed: 1 });
+  });
+
+  it('a consumer removed in the same change is gone: listed, but it breaks nothing', () => {
+    const head = graph([], ['sym:src/c.ts#c', 'sym:src/e.ts#e']);
+    const r = diff(base, head);
+    // `a` removed: its consumer b is gone too (listed as such), e still there.
+    const a = r.symbols.removed.find((s) => s.id === 'sym:src/a.ts#a');
+    assert.deepEqual(
+      a?.proven.map((c) => [c.id, c.gone === true]),
+      [
+        ['sym:src/b.ts#b', true],
+        ['sym:src/e.ts#e', false],
+      ],
+    );
+    // b removed too: c is still there → c breaks; so does e (a's other consumer). d is gone.
+    assert.deepEqual(r.summary.breaking, { symbols: 2, provenConsumers: 2, guessedConsumers: 0 });
+  });
+
+  it('a confidence that changed is reported with both values', () => {
+    const head = graph([
+      ['sym:src/b.ts#b', 'sym:src/a.ts#a'],
+      ['sym:src/c.ts#c', 'sym:src/b.ts#b'],
+      ['sym:src/d.ts#d', 'sym:src/c.ts#c'],
+      ['sym:src/e.ts#e', 'sym:src/a.ts#a'],
+    ]);
+    assert.deepEqual(diff(base, head).edges.confidenceChanged, [
+      { source: 'sym:src/d.ts#d', target: 'sym:src/c.ts#c', relation: 'calls', before: 'CANDIDATE', after: 'EXACT' },
+    ]);
+  });
+
+  it('the same two graphs give the same bytes', () => {
+    const head = graph([['sym:src/c.ts#c', 'sym:src/b.ts#b']], ['sym:src/e.ts#e']);
+    assert.equal(JSON.stringify(diff(base, head)), JSON.stringify(diff(structuredClone(base), structuredClone(head))));
+  });
+});
+
+describe('kg diff --format markdown: bounded', () => {
+  it('thousands of removed symbols with long names fit in 60,000 characters and say how many more', () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => `sym:src/m${i % 50}.ts#${'veryLongName'.repeat(12)}${i}`);
+    const base = graph(ids.map((id, i) => [`sym:src/user${i}.ts#use`, id] as const));
+    const head = graph([], [...new Set(ids.map((_, i) => `sym:src/user${i}.ts#use`))]);
+    const md = diffMarkdown(diff(base, head));
+    assert.ok(md.length <= MARKDOWN_LIMIT, `${md.length} characters`);
+    assert.match(md, /<summary>Removed symbols \(1000\)<\/summary>/);
+    assert.match(md, /- and \d+ more\n/);
+    const tight = diffMarkdown(diff(base, head), { limit: 5000 });
+    assert.ok(tight.length <= 5000, `${tight.length} characters`);
+    assert.match(tight, /Removed symbols \(1000\)/);
+  });
+
+  it('links take a prefix per side, with the commit filled in', () => {
+    const base = graph([['sym:src/b.ts#b', 'sym:src/a.ts#a']]);
+    const head = graph([], ['sym:src/b.ts#b']);
+    const r = diffReport(
+      { base, head },
+      { base: { ...side('main'), kind: 'ref', commit: 'c'.repeat(40) }, head: { ...side('HEAD'), kind: 'ref', commit: 'd'.repeat(40) } },
+    );
+    const md = diffMarkdown(r, { linkBase: 'https://example.invalid/blob/{commit}/', linkHead: 'https://example.invalid/blob/{commit}/' });
+    assert.ok(md.includes(`[src/a.ts:1](https://example.invalid/blob/${'c'.repeat(40)}/src/a.ts#L1)`), md);
+  });
+});
