@@ -531,6 +531,7 @@ function renderHubs(): void {
 }
 
 function where(n: NodeView): string {
+  if (n.package) return `in package ${n.package}`;
   return n.file ? `${n.file}${n.line ? `:${n.line}` : ''}` : n.kind === 'unresolved' ? 'no declaration in the repository' : '';
 }
 
@@ -572,6 +573,7 @@ function renderDetails(d: DetailsView): void {
     fromInput.focus();
   });
   const exactCallees = d.callees.filter((c) => c.confidence === 'EXACT').length;
+  const intoPackages = d.callees.filter((c) => c.node.package !== undefined);
   const candCallees = d.callees.filter((c) => c.confidence === 'CANDIDATE').length;
   const unresolved = d.callees.filter((c) => c.confidence === 'UNRESOLVED');
   details.append(
@@ -591,6 +593,7 @@ function renderDetails(d: DetailsView): void {
       'div',
       { class: 'counts' },
       `${exactCallees} proven callee${exactCallees === 1 ? '' : 's'}`,
+      intoPackages.length ? ` (${intoPackages.length} in packages)` : '',
       candCallees ? ` · +${candCallees} candidate${candCallees === 1 ? '' : 's'}` : '',
       unresolved.length ? ` · ${unresolved.length} unresolved` : '',
     ),
@@ -605,6 +608,7 @@ function renderDetails(d: DetailsView): void {
           'li',
           {},
           c.confidence === 'UNRESOLVED' ? h('span', { class: 'node-name unresolved-name' }, c.node.label) : nodeButton(c.node),
+          c.node.package ? h('span', { class: 'package-of' }, ` ${c.node.package}`) : null,
           h('span', { class: `conf conf-${c.confidence.toLowerCase()}` }, ` ${c.confidence}`),
           c.reason ? h('span', { class: 'muted' }, ` (${c.reason})`) : null,
           c.at ? h('span', { class: 'muted' }, ` at ${c.at}`) : null,
@@ -618,9 +622,11 @@ function renderDetails(d: DetailsView): void {
   section('Candidate callers (name matches)', d.candidates, 'candidates');
   section(
     'Calls',
-    d.callees.filter((c) => c.confidence !== 'UNRESOLVED'),
+    d.callees.filter((c) => c.confidence !== 'UNRESOLVED' && c.node.package === undefined),
     'callees',
   );
+  // Proven calls into installed packages, apart from the repository's own, with package and version (ADR 109).
+  section('Calls into packages', intoPackages, 'package-callees');
   section('Unresolved calls', unresolved, 'unresolved');
   if (d.citedBy.length) {
     const ul = h('ul', { class: 'cited-by' });
