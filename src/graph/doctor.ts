@@ -285,7 +285,12 @@ export function runDoctor(graph: unknown): DoctorReport {
       const p = parseId(target);
       if (p?.prefix !== 'pkg') c.add('exact_edge_without_target', 'edge', key, `target ${target}: not a well-formed package-qualified id`);
       else if (byId.has(target))
-        c.add('invalid_repository_ownership', 'edge', key, `target ${target} is another repository's symbol, but the graph holds a node for it`);
+        c.add(
+          'invalid_repository_ownership',
+          'edge',
+          key,
+          `target ${target} is another repository's symbol, but the graph holds a node for it`,
+        );
       else if (!recorded.has(`${p.pkg}\u0000${p.version}`))
         c.add('invalid_repository_ownership', 'edge', key, `package ${p.pkg}@${p.version} of the target is not recorded in "packages"`);
     }
@@ -315,7 +320,12 @@ export function runDoctor(graph: unknown): DoctorReport {
       continue;
     }
     if (p.prefix === 'pkg') {
-      c.add('invalid_repository_ownership', 'node', id, `a symbol of package ${p.pkg}@${p.version}: another repository's node is referenced by its id, never copied in`);
+      c.add(
+        'invalid_repository_ownership',
+        'node',
+        id,
+        `a symbol of package ${p.pkg}@${p.version}: another repository's node is referenced by its id, never copied in`,
+      );
       continue;
     }
     if (p.prefix === 'mod') {

@@ -237,7 +237,7 @@ describe('kg doctor: the six invariants', () => {
     },
     {
       rule: 'unknown_confidence',
-      what: 'a package-qualified target backed by the project-reference provenance with the declaration map\'s class',
+      what: "a package-qualified target backed by the project-reference provenance with the declaration map's class",
       inject: (g) => withPackageCall(g, { provenance: 'TYPESCRIPT_PROJECT_REFERENCE', resolutionClass: 'EXACT_TYPECHECKED' }),
       count: 1,
       sample: /resolutionClass EXACT_TYPECHECKED goes with provenance TYPESCRIPT_CHECKER, not TYPESCRIPT_PROJECT_REFERENCE/,

@@ -15,7 +15,6 @@ import { extractFile, parseSource } from '../../src/graph/indexer/compiler/extra
 import { CLI, REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 
-
 function run(cmd: string, args: string[], cwd: string): string {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
   assert.equal(r.status, 0, `${cmd} ${args.join(' ')} in ${cwd}:\n${r.stdout}\n${r.stderr}`);
@@ -32,7 +31,11 @@ function tsc(dir: string, config = 'tsconfig.json'): void {
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
   const result = program.emit();
   const errors = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
-  assert.deepEqual(errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), [], `${dir} builds`);
+  assert.deepEqual(
+    errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    [],
+    `${dir} builds`,
+  );
 }
 
 /** `npm pack` into `dest`; the tarball's absolute path. */
@@ -51,7 +54,12 @@ function build(root: string): Graph {
 }
 
 const callsFrom = (g: Graph, source: string): GraphEdge[] => g.edges.filter((e) => e.relation === 'calls' && e.source === source);
-const pick = (e: GraphEdge) => ({ target: e.target, confidence: e.confidence, provenance: e.provenance, resolutionClass: e.resolutionClass });
+const pick = (e: GraphEdge) => ({
+  target: e.target,
+  confidence: e.confidence,
+  provenance: e.provenance,
+  resolutionClass: e.resolutionClass,
+});
 
 /** The ids the package's own graph gives the declarations of one of its source files (the join key). */
 function ownIds(pkgRoot: string, rel: string): Set<string> {
@@ -89,7 +97,14 @@ describe('calls into installed packages (ADR 107)', () => {
     writeTree(mapped, {
       'package.json': JSON.stringify({ name: '@acme/mapped', version: '1.2.0', types: 'dist/index.d.ts', files: ['dist', 'src'] }),
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { strict: true, declaration: true, declarationMap: true, emitDeclarationOnly: true, outDir: 'dist', rootDir: 'src' },
+        compilerOptions: {
+          strict: true,
+          declaration: true,
+          declarationMap: true,
+          emitDeclarationOnly: true,
+          outDir: 'dist',
+          rootDir: 'src',
+        },
       }),
       'src/greeter.ts': GREETER_SRC,
       'src/index.ts': "export { greet, Greeter } from './greeter';\n",
@@ -226,7 +241,8 @@ describe('workspace packages through their built declarations (ADR 107)', () => 
   function workspace(types: string, emit: 'none' | 'map' | 'config'): Graph {
     const root = tempDir('kg-ws-');
     const libConfig: Record<string, unknown> = { strict: true, rootDir: 'src' };
-    if (emit !== 'none') Object.assign(libConfig, { declaration: true, emitDeclarationOnly: true, outDir: 'dist', declarationMap: emit === 'map' });
+    if (emit !== 'none')
+      Object.assign(libConfig, { declaration: true, emitDeclarationOnly: true, outDir: 'dist', declarationMap: emit === 'map' });
     writeTree(root, {
       'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
       '.gitignore': 'dist/\n',
@@ -235,7 +251,8 @@ describe('workspace packages through their built declarations (ADR 107)', () => 
       'packages/lib/src/index.ts': GREETER_SRC,
       'packages/app/package.json': JSON.stringify({ name: 'app', version: '1.0.0' }),
       'packages/app/tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext' }, include: ['src'] }),
-      'packages/app/src/main.ts': "import { greet, Greeter } from 'lib';\nexport function main(): string {\n  return greet('a') + new Greeter('b').hello();\n}\n",
+      'packages/app/src/main.ts':
+        "import { greet, Greeter } from 'lib';\nexport function main(): string {\n  return greet('a') + new Greeter('b').hello();\n}\n",
     });
     if (emit !== 'none') tsc(path.join(root, 'packages/lib'));
     return build(root);

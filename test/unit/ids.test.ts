@@ -45,7 +45,17 @@ describe('ids', () => {
   });
 
   it('rejects malformed ids', () => {
-    for (const bad of ['nope', 'sym:a.ts', 'sym:#x', 'adr:x', 'doc:a.md#s', 'weird:x', 'pkg:a@1#x', 'pkg:a:src/x.ts#f', 'pkg:@s/a@1:x.ts#f'])
+    for (const bad of [
+      'nope',
+      'sym:a.ts',
+      'sym:#x',
+      'adr:x',
+      'doc:a.md#s',
+      'weird:x',
+      'pkg:a@1#x',
+      'pkg:a:src/x.ts#f',
+      'pkg:@s/a@1:x.ts#f',
+    ])
       assert.equal(parseId(bad), undefined, bad);
   });
 
@@ -53,10 +63,14 @@ describe('ids', () => {
     const id = packageSymbolId('@acme/lib', '1.2.0-rc.1', 'src/a:b.ts', 'Greeter.#hi');
     assert.equal(id, 'pkg:%40acme/lib@1.2.0-rc.1:src/a%3Ab.ts#Greeter.%23hi');
     assert.deepEqual(parseId(id), { prefix: 'pkg', pkg: '@acme/lib', version: '1.2.0-rc.1', path: 'src/a:b.ts', name: 'Greeter.#hi' });
-    assert.equal(fileOfId(id), undefined, 'the path is the package\'s, not a file of this repository');
+    assert.equal(fileOfId(id), undefined, "the path is the package's, not a file of this repository");
     // The remainder after <name>@<version>: is the sym: id the package's own graph gives the symbol.
     assert.equal(id.slice(id.indexOf(':', 'pkg:'.length) + 1), symbolId('src/a:b.ts', 'Greeter.#hi').slice('sym:'.length));
-    const ids = [packageSymbolId('b', '1.0.0', 'x.ts', 'f'), packageSymbolId('a', '2.0.0', 'x.ts', 'f'), packageSymbolId('a', '1.0.0', 'y.ts', 'f')];
+    const ids = [
+      packageSymbolId('b', '1.0.0', 'x.ts', 'f'),
+      packageSymbolId('a', '2.0.0', 'x.ts', 'f'),
+      packageSymbolId('a', '1.0.0', 'y.ts', 'f'),
+    ];
     assert.deepEqual([...ids].sort(), [ids[2], ids[1], ids[0]]);
   });
 });

@@ -200,7 +200,10 @@ describe('graph answers for the webviews', () => {
       intoPackage.map((c) => [c.node.id, c.node.label, c.node.kind, c.node.package, c.confidence]),
       [[target, 'Greeter.hello', 'package-symbol', '@acme/lib@1.2.0', 'EXACT']],
     );
-    assert.ok(m.details.callees.some((c) => c.node.package === undefined && c.confidence === 'EXACT'), 'its own callees stay apart');
+    assert.ok(
+      m.details.callees.some((c) => c.node.package === undefined && c.confidence === 'EXACT'),
+      'its own callees stay apart',
+    );
     // The CLI's callers on the package-qualified id: the graph's own reference (ADR 109).
     const callers = await access.ask(FOLDER, { query: 'callers', id: target });
     assert.deepEqual((callers as { callers: string[] }).callers, [caller]);

@@ -122,7 +122,17 @@ export function compose(input: ComposeInput): Graph {
     graph.diagnostics = [...input.diagnostics].sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
   }
   // Re-insert in the canonical field order.
-  const { schemaVersion, graphSignature: sig, layers: ls, grammarVersions, repository, unresolved, diagnostics, nodes: ns, edges: es } = graph;
+  const {
+    schemaVersion,
+    graphSignature: sig,
+    layers: ls,
+    grammarVersions,
+    repository,
+    unresolved,
+    diagnostics,
+    nodes: ns,
+    edges: es,
+  } = graph;
   return {
     schemaVersion,
     graphSignature: sig,
