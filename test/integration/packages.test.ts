@@ -156,6 +156,8 @@ describe('calls into installed packages (ADR 107)', () => {
         '}',
         '',
       ].join('\n'),
+      // Carried, not resolved again, by the incremental build below.
+      'src/other.ts': "import { Greeter } from '@acme/mapped';\nexport function other(): Greeter {\n  return Greeter.create('o');\n}\n",
     });
     run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', ...balls], consumer);
     graph = build(consumer);
@@ -189,8 +191,8 @@ describe('calls into installed packages (ADR 107)', () => {
         resolutionClass: 'EXACT_PACKAGE_MAPPED',
       },
     ]);
-    // whisper() is the one call nothing proves: counted, not listed (and the three imports of packages).
-    assert.deepEqual(graph.unresolved, { calls: { external: 1 }, imports: { external: 3 } });
+    // whisper() is the one call nothing proves: counted, not listed (and the four imports of packages).
+    assert.deepEqual(graph.unresolved, { calls: { external: 1 }, imports: { external: 4 } });
     assert.ok(!graph.edges.some((e) => e.target.includes('bare-lib')));
     assert.ok(ownIds(path.join(work, 'configured'), 'src/index.ts').has('sym:src/index.ts#shout'));
   });
@@ -230,6 +232,10 @@ describe('calls into installed packages (ADR 107)', () => {
     cli('--apply');
     const incremental = fs.readFileSync(path.join(other, '.knowledge-graph', 'graph.json'), 'utf8');
     assert.ok(incremental.includes('"source":"sym:src/main.ts#more","target":"pkg:%40acme/mapped@1.2.0:src/greeter.ts#greet"'));
+    assert.ok(
+      incremental.includes('"source":"sym:src/other.ts#other","target":"pkg:%40acme/mapped@1.2.0:src/greeter.ts#Greeter.create"'),
+      'the carried file keeps its call into the package',
+    );
     assert.equal(cli('--full'), incremental);
   });
 });

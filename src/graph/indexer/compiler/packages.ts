@@ -190,6 +190,8 @@ export class PackageSymbols {
     const at = dsf.getLineAndCharacterOfPosition(nameStart);
     const orig = originalPositionFor(map, { line: at.line + 1, column: at.character });
     if (orig.source === null || orig.line === null || orig.column === null) return undefined;
+    // A source named by URL (`webpack://…`, `file://…`) is no file of the package.
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(orig.source)) return undefined;
     const source = path.posix.resolve(path.posix.dirname(dsf.fileName), orig.source);
     if (!inside(pkg.dir, source)) return undefined;
     const placement = this.placed(pkg, source, name, 'map');
