@@ -27,13 +27,17 @@ function copyDir(src: string, dest: string, keep: (name: string) => boolean = ()
 }
 
 export type CorpusName = 'rxjs' | 'zod' | 'fabric';
+/** Corpora for the benchmark only (the correctness reference runs on the others). */
+type BenchCorpusName = CorpusName | 'msal-browser';
 
-function pkgDir(name: string): string {
-  return path.join(REPO, 'node_modules', name);
+function pkgDir(name: BenchCorpusName): string {
+  // msal-browser (installed with @vscode/vsce) ships its sources and calls @azure/msal-common,
+  // which ships declaration maps and sources: the corpus of calls into packages (ADR 107).
+  return path.join(REPO, 'node_modules', name === 'msal-browser' ? '@azure/msal-browser' : name);
 }
 
 /** Makes (once per version) and returns the corpus folder. `into` forces a fresh copy there. */
-export function corpus(name: CorpusName, into?: string): Corpus {
+export function corpus(name: BenchCorpusName, into?: string): Corpus {
   const src = pkgDir(name);
   const version = (JSON.parse(fs.readFileSync(path.join(src, 'package.json'), 'utf8')) as { version: string }).version;
   const root = into ?? path.join(os.tmpdir(), 'kg-corpus', `${name}-${version}`);
@@ -52,6 +56,11 @@ export function corpus(name: CorpusName, into?: string): Corpus {
     return { name, version, root };
   }
   copyDir(path.join(src, 'src'), path.join(root, 'src'));
+  if (name === 'msal-browser') {
+    // Its packages are this repository's installed ones, as an install would give it.
+    fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
+    fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'msal-browser-corpus', private: true }) + '\n');
+  }
   if (name === 'rxjs') {
     // rxjs's own root config: strict, paths for its public entry points.
     fs.copyFileSync(path.join(src, 'tsconfig.json'), path.join(root, 'tsconfig.json'));

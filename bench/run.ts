@@ -143,6 +143,13 @@ function main(): void {
       results.push(compare(c7, 'full-native', 'full', { memory: 1.0 }));
     }
   }
+  // A repository whose calls go into a package with declaration maps: the full build, package
+  // steps included (ADR 107), against the same floor and bars; and what became of its calls.
+  if (wanted('packages')) {
+    const msal = corpus('msal-browser');
+    results.push({ ...compare(msal, 'full', 'typecheck-floor', { time: 1.3, memory: 1.5 }), subject: 'full (packages)' });
+    packageCalls(msal);
+  }
   // After a one-line edit in one file of rxjs: the CLI's incremental rebuild, and the warm
   // in-process rebuild the extension keeps alive, each against the CLI's full build.
   if (wanted('cli-incremental') || wanted('warm-rebuild')) {
@@ -227,6 +234,26 @@ function main(): void {
   }
   if (wanted('webview')) webviewSection();
   if (wanted('guard')) guardSection(corpora[0], outDir);
+}
+
+/** How many calls of a corpus were proven into packages, by provenance, and how many stayed external. */
+function packageCalls(c: Corpus): void {
+  const cli = path.join(__dirname, '..', 'dist', 'cli.js');
+  const r = spawnSync(process.execPath, [cli, 'build', '--no-server', '--root', c.root], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`kg build failed:\n${r.stderr}`);
+  const g = JSON.parse(r.stdout) as {
+    edges: Array<{ target: string; relation: string; provenance: string }>;
+    unresolved?: Record<string, Record<string, number>>;
+  };
+  const by = new Map<string, number>();
+  for (const e of g.edges) {
+    if (!e.target.startsWith('pkg:')) continue;
+    const k = `${e.relation} ${e.provenance}`;
+    by.set(k, (by.get(k) ?? 0) + 1);
+  }
+  console.log(`\n${c.name}@${c.version}: edges to package-qualified symbols, by relation and provenance (ADR 107)`);
+  for (const [k, n] of [...by].sort()) console.log(`  ${k.padEnd(50)} ${n}`);
+  console.log(`  call sites still external (unresolved.calls.external)  ${g.unresolved?.calls?.external ?? 0}`);
 }
 
 /** The explorer's section (bench/webview.ts), in a process of its own: it drives Chromium. */

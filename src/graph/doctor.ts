@@ -7,11 +7,14 @@
 // `contains` edge from its file or class; a decision record or doc concept by its source file.
 
 import { GraphError } from './errors';
-import { escapeIdPart, fileOfId, parseId, rationaleId, type ParsedId } from './ids';
+import { escapeIdPart, fileOfId, packageSymbolId, parseId, rationaleId, type ParsedId } from './ids';
 import {
   CONFIDENCES,
   EVIDENCE_CLASSES,
   EXACT_PROVENANCES,
+  PACKAGE_PREFIX,
+  PROVENANCE_OF_CLASS,
+  RESOLUTION_CLASSES,
   PROVENANCES,
   RELATIONS,
   RESOLUTIONS,
@@ -92,6 +95,8 @@ function canonicalId(p: ParsedId): string {
       return rationaleId(p.path, p.area, p.stamp, p.index);
     case 'unresolved':
       return UNRESOLVED_PREFIX + escapeIdPart(p.name);
+    case 'pkg':
+      return packageSymbolId(p.pkg, p.version, p.path, p.name);
   }
 }
 
@@ -182,6 +187,14 @@ export function runDoctor(graph: unknown): DoctorReport {
   }
   const fileNodeFor = (path: string) => byId.has('file:' + escapeIdPart(path));
 
+  // The packages package-qualified targets may come from (ADR 107).
+  const recorded = new Set<string>();
+  if (Array.isArray(graph.packages)) {
+    for (const p of graph.packages as unknown[]) {
+      if (isRow(p) && typeof p.name === 'string' && typeof p.version === 'string') recorded.add(`${p.name}\u0000${p.version}`);
+    }
+  }
+
   /** Why a node is not declared, or undefined when it is. */
   const undeclared = (id: string): string | undefined => {
     if (id.startsWith(UNRESOLVED_PREFIX)) return 'an unresolved placeholder is not a declaration';
@@ -226,6 +239,24 @@ export function runDoctor(graph: unknown): DoctorReport {
     if (e.reason !== undefined && !(UNRESOLVED_REASONS as readonly unknown[]).includes(e.reason))
       vocab.push(`reason ${JSON.stringify(e.reason)} is not in the vocabulary`);
     const toUnresolved = target?.startsWith(UNRESOLVED_PREFIX) ?? false;
+    const toPackage = target?.startsWith(PACKAGE_PREFIX) ?? false;
+    const klass = e.resolutionClass;
+    if (klass !== undefined && !(RESOLUTION_CLASSES as readonly unknown[]).includes(klass))
+      vocab.push(`resolutionClass ${JSON.stringify(klass)} is not in the vocabulary`);
+    // An EXACT step from a package's declaration file to its source carries one of two proofs (ADR 107).
+    if (vocab.length === 0) {
+      const paired = klass === undefined ? undefined : PROVENANCE_OF_CLASS[klass as keyof typeof PROVENANCE_OF_CLASS];
+      if (toPackage && (e.confidence !== 'EXACT' || klass === undefined))
+        vocab.push(
+          `a package-qualified target must be EXACT with resolutionClass EXACT_TYPECHECKED (TYPESCRIPT_CHECKER) or EXACT_PACKAGE_MAPPED (TYPESCRIPT_PROJECT_REFERENCE); has ${String(e.confidence)}${klass === undefined ? ' without a resolutionClass' : ''}`,
+        );
+      else if (paired !== undefined && e.provenance !== paired)
+        vocab.push(`resolutionClass ${String(klass)} goes with provenance ${paired}, not ${String(e.provenance)}`);
+      else if (klass === 'EXACT_TYPECHECKED' && !toPackage)
+        vocab.push('EXACT_TYPECHECKED names a step into a package: its target must be a pkg: symbol');
+      else if (e.provenance === 'TYPESCRIPT_PROJECT_REFERENCE' && klass !== 'EXACT_PACKAGE_MAPPED')
+        vocab.push('TYPESCRIPT_PROJECT_REFERENCE without resolutionClass EXACT_PACKAGE_MAPPED');
+    }
     if (e.confidence === 'EXACT') {
       if (typeof e.provenance === 'string' && !exact.has(e.provenance) && vocab.length === 0)
         vocab.push(`EXACT backed by non-exact provenance ${e.provenance}`);
@@ -245,9 +276,23 @@ export function runDoctor(graph: unknown): DoctorReport {
     if (e.confidence === 'EXACT' && source !== undefined && target !== undefined) {
       const s = undeclared(source);
       if (s) c.add('exact_edge_without_source', 'edge', key, `source ${source}: ${s}`);
-      // An EXACT edge to a placeholder is already a vocabulary finding above.
-      const t = toUnresolved ? undefined : undeclared(target);
+      // An EXACT edge to a placeholder is already a vocabulary finding above; a package-qualified
+      // target is declared by its package, in another repository's graph (below).
+      const t = toUnresolved || toPackage ? undefined : undeclared(target);
       if (t) c.add('exact_edge_without_target', 'edge', key, `target ${target}: ${t}`);
+    }
+    if (toPackage && target !== undefined) {
+      const p = parseId(target);
+      if (p?.prefix !== 'pkg') c.add('exact_edge_without_target', 'edge', key, `target ${target}: not a well-formed package-qualified id`);
+      else if (byId.has(target))
+        c.add(
+          'invalid_repository_ownership',
+          'edge',
+          key,
+          `target ${target} is another repository's symbol, but the graph holds a node for it`,
+        );
+      else if (!recorded.has(`${p.pkg}\u0000${p.version}`))
+        c.add('invalid_repository_ownership', 'edge', key, `package ${p.pkg}@${p.version} of the target is not recorded in "packages"`);
     }
 
     let evidenceFile: string | undefined;
@@ -272,6 +317,15 @@ export function runDoctor(graph: unknown): DoctorReport {
     const sf = str(node.sourceFile);
     if (!p || p.prefix === 'unresolved') {
       c.add('invalid_repository_ownership', 'node', id, 'the id is malformed, so no file can own it');
+      continue;
+    }
+    if (p.prefix === 'pkg') {
+      c.add(
+        'invalid_repository_ownership',
+        'node',
+        id,
+        `a symbol of package ${p.pkg}@${p.version}: another repository's node is referenced by its id, never copied in`,
+      );
       continue;
     }
     if (p.prefix === 'mod') {

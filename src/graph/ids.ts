@@ -2,7 +2,7 @@
 // of an id (`#`, `~`, `@`, `%`, `:`) and control characters are percent-escaped inside each part,
 // so every id can be split back into its parts without guessing.
 
-import { UNRESOLVED_PREFIX } from './model';
+import { PACKAGE_PREFIX, UNRESOLVED_PREFIX } from './model';
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must be escaped
 const RESERVED = /[%#~@:\u0000-\u001f\u007f]/g;
@@ -48,6 +48,16 @@ export function unresolvedId(name: string): string {
   return UNRESOLVED_PREFIX + (name === '' ? EMPTY_NAME : escapeIdPart(name));
 }
 
+/**
+ * A package-qualified symbol (ADR 107): the declaration `name` of source file `path` (relative to
+ * the package's root) in package `pkg` at `version`. `pkg:%40acme/lib@1.2.0:src/index.ts#greet` —
+ * each part escaped, so the `@` of a scope, a `:` or `#` in a path never splits it wrongly. The
+ * remainder after `<pkg>@<version>:` is the `sym:` id the package's own graph gives the symbol.
+ */
+export function packageSymbolId(pkg: string, version: string, path: string, name: string): string {
+  return PACKAGE_PREFIX + escapeIdPart(pkg) + '@' + escapeIdPart(version) + ':' + escapeIdPart(path) + '#' + escapeIdPart(name);
+}
+
 /** What an unresolved reference with an empty name is called. */
 const EMPTY_NAME = '(empty)';
 
@@ -58,7 +68,8 @@ export type ParsedId =
   | { prefix: 'adr'; num: number }
   | { prefix: 'doc'; path: string; slug: string; index: number }
   | { prefix: 'rationale'; path: string; area: string; stamp: string; index: number }
-  | { prefix: 'unresolved'; name: string };
+  | { prefix: 'unresolved'; name: string }
+  | { prefix: 'pkg'; pkg: string; version: string; path: string; name: string };
 
 /** Splits an id into its parts, or returns undefined when it is not a well-formed id. */
 export function parseId(id: string): ParsedId | undefined {
@@ -94,12 +105,17 @@ export function parseId(id: string): ParsedId | undefined {
     }
     case 'unresolved':
       return { prefix, name: unescapeIdPart(rest) };
+    case 'pkg': {
+      const m = /^([^#@:]+)@([^#@:]+):([^#@:]+)#([^#@:]+)$/.exec(rest);
+      if (!m) return undefined;
+      return { prefix, pkg: unescapeIdPart(m[1]), version: unescapeIdPart(m[2]), path: unescapeIdPart(m[3]), name: unescapeIdPart(m[4]) };
+    }
     default:
       return undefined;
   }
 }
 
-/** The repo-relative file an id belongs to, when it has one. */
+/** The repo-relative file an id belongs to, when it has one (a package-qualified symbol has none here). */
 export function fileOfId(id: string): string | undefined {
   const p = parseId(id);
   if (!p) return undefined;

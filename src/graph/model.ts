@@ -32,7 +32,11 @@ export type Confidence = (typeof CONFIDENCES)[number];
  * - SYNTAX: read off the parse tree (containment, declarations).
  * - FILE_SYSTEM: derived from the discovered file set (module containment).
  * - MODULE_RESOLUTION: the compiler's module resolver placed an import on a file.
- * - TYPESCRIPT_CHECKER: the type checker resolved the symbol to its declaration.
+ * - TYPESCRIPT_CHECKER: the type checker resolved the symbol to its declaration (in a package: and
+ *   the package's own declaration map placed that declaration in its source, EXACT_TYPECHECKED).
+ * - TYPESCRIPT_PROJECT_REFERENCE: the checker resolved the symbol to a declaration file of a
+ *   package, and the package's build configuration (package.json types/exports and the tsconfig
+ *   that emitted them) maps that file back to a source file (EXACT_PACKAGE_MAPPED; ADR 107).
  * - DECISION_RECORD: a decision record names a path or symbol that exists, or source names a record.
  * - NAME_MATCH: a guess by name (never exact).
  * - NONE: nothing placed the reference (only on UNRESOLVED edges).
@@ -42,6 +46,7 @@ export const PROVENANCES = [
   'FILE_SYSTEM',
   'MODULE_RESOLUTION',
   'TYPESCRIPT_CHECKER',
+  'TYPESCRIPT_PROJECT_REFERENCE',
   'DECISION_RECORD',
   'NAME_MATCH',
   'NONE',
@@ -54,8 +59,23 @@ export const EXACT_PROVENANCES: readonly Provenance[] = [
   'FILE_SYSTEM',
   'MODULE_RESOLUTION',
   'TYPESCRIPT_CHECKER',
+  'TYPESCRIPT_PROJECT_REFERENCE',
   'DECISION_RECORD',
 ];
+
+/**
+ * How the step from a package's declaration file to its source was proven, on edges that took it
+ * (ADR 107): by the package's own declaration map (EXACT_TYPECHECKED, with TYPESCRIPT_CHECKER) or
+ * by its build configuration (EXACT_PACKAGE_MAPPED, with TYPESCRIPT_PROJECT_REFERENCE).
+ */
+export const RESOLUTION_CLASSES = ['EXACT_TYPECHECKED', 'EXACT_PACKAGE_MAPPED'] as const;
+export type ResolutionClass = (typeof RESOLUTION_CLASSES)[number];
+
+/** The provenance each resolution class goes with. */
+export const PROVENANCE_OF_CLASS: Readonly<Record<ResolutionClass, Provenance>> = {
+  EXACT_TYPECHECKED: 'TYPESCRIPT_CHECKER',
+  EXACT_PACKAGE_MAPPED: 'TYPESCRIPT_PROJECT_REFERENCE',
+};
 
 export const RESOLUTIONS = ['EXTRACTED', 'AMBIGUOUS'] as const;
 type Resolution = (typeof RESOLUTIONS)[number];
@@ -108,6 +128,9 @@ export type UnresolvedReason = (typeof UNRESOLVED_REASONS)[number];
 
 export const UNRESOLVED_PREFIX = 'unresolved:';
 
+/** Package-qualified symbols: declared in an installed package, never a node of this graph (ADR 107). */
+export const PACKAGE_PREFIX = 'pkg:';
+
 /** A position in a repository file: 1-based line, 1-based UTF-16 column. */
 export interface Evidence {
   file: string;
@@ -158,6 +181,14 @@ export interface GraphEdge {
   reason?: UnresolvedReason;
   /** Short extraction context, e.g. `type-only`, `dynamic`, `new`, `jsx`. */
   context?: string;
+  /** On edges that stepped from a package's declaration file to its source: how (ADR 107). */
+  resolutionClass?: ResolutionClass;
+}
+
+/** An installed package that package-qualified targets belong to (ADR 107). */
+export interface PackageRef {
+  name: string;
+  version: string;
 }
 
 /** A file or path the build passed over, with why. */
@@ -174,6 +205,10 @@ export interface Graph {
   graphSignature: string;
   layers: Layer[];
   grammarVersions: Record<string, string>;
+  /** The repository this graph describes: its configured name or its package name, never a path (ADR 108). */
+  repository?: string;
+  /** The packages of the package-qualified targets, sorted by name then version (ADR 107). */
+  packages?: PackageRef[];
   unresolved?: UnresolvedSummary;
   diagnostics?: BuildDiagnostic[];
   nodes: GraphNode[];
@@ -186,6 +221,8 @@ export const GRAPH_KEY_ORDER = [
   'graphSignature',
   'layers',
   'grammarVersions',
+  'repository',
+  'packages',
   'unresolved',
   'diagnostics',
   'nodes',
@@ -217,7 +254,9 @@ export const EDGE_KEY_ORDER = [
   'evidence',
   'reason',
   'context',
+  'resolutionClass',
 ] as const;
+
 export const EVIDENCE_KEY_ORDER = ['file', 'line', 'column'] as const;
 
 /** Ordinal string comparison: independent of locale, stable everywhere. */
@@ -236,4 +275,8 @@ export function edgeKey(e: Pick<GraphEdge, 'source' | 'target' | 'relation'>): s
 
 export function isUnresolvedId(id: string): boolean {
   return id.startsWith(UNRESOLVED_PREFIX);
+}
+
+export function isPackageId(id: string): boolean {
+  return id.startsWith(PACKAGE_PREFIX);
 }

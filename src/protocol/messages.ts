@@ -34,6 +34,8 @@ export interface NodeView {
   line?: number;
   /** In + out degree over all relations, when the host knows it. */
   degree?: number;
+  /** On a package-qualified symbol (kind `package-symbol`, ADR 109): the package and version, `rxjs@7.8.2`. */
+  package?: string;
 }
 
 export interface EdgeView {

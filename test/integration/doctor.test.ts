@@ -70,6 +70,21 @@ const exactCall = (source: string, target: string, file: string): GraphEdge => (
   evidence: { file, line: 3, column: 23 },
 });
 
+const PKG_TARGET = 'pkg:lib@1.0.0:src/index.ts#greet';
+
+/** Adds an EXACT call from `b` into a package (recorded in `packages`), with `change` applied. */
+function withPackageCall(g: Graph, change: Partial<GraphEdge>): void {
+  const e: GraphEdge = {
+    ...exactCall('sym:src/b.ts#b', PKG_TARGET, 'src/b.ts'),
+    resolutionClass: 'EXACT_TYPECHECKED',
+    ...change,
+  };
+  if (e.resolutionClass === undefined) delete e.resolutionClass;
+  g.edges.push(e);
+  g.edges.sort((x, y) => (x.source < y.source ? -1 : x.source > y.source ? 1 : x.target < y.target ? -1 : x.target > y.target ? 1 : 0));
+  g.packages = [{ name: 'lib', version: '1.0.0' }];
+}
+
 describe('kg doctor: the six invariants', () => {
   after(removeTempDirs);
 
@@ -220,7 +235,53 @@ describe('kg doctor: the six invariants', () => {
       count: 2,
       sample: /observed in src\/a\.ts but owned by src\/b\.ts/,
     },
+    {
+      rule: 'unknown_confidence',
+      what: "a package-qualified target backed by the project-reference provenance with the declaration map's class",
+      inject: (g) => withPackageCall(g, { provenance: 'TYPESCRIPT_PROJECT_REFERENCE', resolutionClass: 'EXACT_TYPECHECKED' }),
+      count: 1,
+      sample: /resolutionClass EXACT_TYPECHECKED goes with provenance TYPESCRIPT_CHECKER, not TYPESCRIPT_PROJECT_REFERENCE/,
+    },
+    {
+      rule: 'unknown_confidence',
+      what: 'a package-qualified target without a resolution class',
+      inject: (g) => withPackageCall(g, { resolutionClass: undefined }),
+      count: 1,
+      sample: /a package-qualified target must be EXACT with resolutionClass/,
+    },
+    {
+      rule: 'invalid_repository_ownership',
+      what: 'a package-qualified target whose package and version are not recorded',
+      inject: (g) => {
+        withPackageCall(g, {});
+        g.packages = [{ name: 'lib', version: '0.9.0' }];
+      },
+      count: 1,
+      sample: /package lib@1\.0\.0 of the target is not recorded in "packages"/,
+    },
+    {
+      rule: 'invalid_repository_ownership',
+      what: 'a node of another repository copied in',
+      inject: (g) => {
+        g.nodes.push({ id: PKG_TARGET, kind: 'function', label: 'greet', sourceFile: 'src/a.ts' });
+        g.nodes.sort((x, y) => (x.id < y.id ? -1 : 1));
+      },
+      count: 1,
+      sample: /node pkg:lib@1\.0\.0:src\/index\.ts#greet: a symbol of package lib@1\.0\.0/,
+    },
   ];
+
+  it('passes an EXACT call into a package by either proof, with its package recorded (ADR 107)', () => {
+    for (const proof of [
+      { provenance: 'TYPESCRIPT_CHECKER', resolutionClass: 'EXACT_TYPECHECKED' },
+      { provenance: 'TYPESCRIPT_PROJECT_REFERENCE', resolutionClass: 'EXACT_PACKAGE_MAPPED' },
+    ] as const) {
+      const g = healthy();
+      withPackageCall(g, proof);
+      assertValidGraph(g);
+      assert.deepEqual([...failing(g)], [], proof.provenance);
+    }
+  });
 
   for (const c of cases) {
     it(`${c.rule}: ${c.what} fails exactly that rule`, () => {

@@ -55,6 +55,22 @@ describe('explorer elements', () => {
     }
   });
 
+  it('draws a symbol of an installed package apart: its package and version in the label, grouped by package (ADR 109)', () => {
+    const d = drawnOf(10);
+    const id = 'pkg:rxjs@7.8.2:src/internal/Observable.ts#Observable.pipe';
+    addAll(
+      d,
+      [{ id, label: 'Observable.pipe', kind: 'package-symbol', package: 'rxjs@7.8.2' }],
+      [{ source: d.focus as string, target: id, relation: 'calls', confidence: 'EXACT' }],
+    );
+    for (const grouping of ['file', 'module'] as const) {
+      const el = buildElements(d, grouping, 500).elements.find((e) => e.data.id === id);
+      assert.match(el?.classes ?? '', /\bpackage\b/);
+      assert.equal(el?.data.label, 'Observable.pipe · rxjs@7.8.2');
+      assert.equal(el?.data.parent, `grp:${grouping}:rxjs@7.8.2`);
+    }
+  });
+
   it('past the cap, keeps the nearest nodes, folds the rest by file and counts what it folded', () => {
     const d = drawnOf(400);
     const { elements, aggregation, shown } = buildElements(d, 'none', 100);

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { answerQuery, nodeOf, parseGraphText, searchNodes, type GraphLoad, type NeighborsAnswer, type PathAnswer } from '../../src/graph';
+import { answerQuery, nodeOf, parseGraphText, searchNodes, type Graph, type GraphLoad, type NeighborsAnswer, type PathAnswer } from '../../src/graph';
 import type { FolderGraphState, GraphAccess, NodeDetails } from '../../src/host/graph-access';
 import { bannerFor, summaryOf } from '../../src/host/panel/banner';
 import { detailsMessage, neighborhoodMessage, pathMessage, suggestionsMessage } from '../../src/host/panel/graph-answers';
@@ -16,8 +16,14 @@ import { SNAPSHOTS } from '../helpers/fixtures';
 const FOLDER = 'file:///work/app';
 
 /** A GraphAccess over a real graph.json, answering exactly as the CLI does. */
-function accessOver(snapshot: string): { access: GraphAccess; load: GraphLoad } {
-  const load = parseGraphText(fs.readFileSync(path.join(SNAPSHOTS, snapshot, 'graph.json'), 'utf8'));
+function accessOver(snapshot: string, edit?: (graph: Graph) => void): { access: GraphAccess; load: GraphLoad } {
+  let text = fs.readFileSync(path.join(SNAPSHOTS, snapshot, 'graph.json'), 'utf8');
+  if (edit) {
+    const graph = JSON.parse(text) as Graph;
+    edit(graph);
+    text = JSON.stringify(graph);
+  }
+  const load = parseGraphText(text);
   assert.ok(load.ok);
   const g = load.graph;
   const access: GraphAccess = {
@@ -179,6 +185,33 @@ describe('graph answers for the webviews', () => {
     const unresolved = m.details.callees.filter((c) => c.confidence === 'UNRESOLVED');
     assert.ok(unresolved.length > 0);
     assert.ok(unresolved.every((c) => c.reason && c.node.kind === 'unresolved'));
+  });
+
+  it('details list calls into packages apart, named with their package and version (ADR 109)', async () => {
+    const target = 'pkg:%40acme/lib@1.2.0:src/greeter.ts#Greeter.hello';
+    let caller = '';
+    const { access } = accessOver('calls-callers', (g) => {
+      const own = g.edges.find((e) => e.relation === 'calls' && e.confidence === 'EXACT');
+      assert.ok(own, 'the fixture has a proven call');
+      caller = own.source;
+      g.edges.push({ ...own, target, resolutionClass: 'EXACT_TYPECHECKED' });
+      g.edges.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.target < b.target ? -1 : 1));
+      g.packages = [{ name: '@acme/lib', version: '1.2.0' }];
+    });
+    const m = await detailsMessage(access, FOLDER, 9, caller);
+    assert.ok(m.type === 'details');
+    const intoPackage = m.details.callees.filter((c) => c.node.package !== undefined);
+    assert.deepEqual(
+      intoPackage.map((c) => [c.node.id, c.node.label, c.node.kind, c.node.package, c.confidence]),
+      [[target, 'Greeter.hello', 'package-symbol', '@acme/lib@1.2.0', 'EXACT']],
+    );
+    assert.ok(
+      m.details.callees.some((c) => c.node.package === undefined && c.confidence === 'EXACT'),
+      'its own callees stay apart',
+    );
+    // The CLI's callers on the package-qualified id: the graph's own reference (ADR 109).
+    const callers = await access.ask(FOLDER, { query: 'callers', id: target });
+    assert.deepEqual((callers as { callers: string[] }).callers, [caller]);
   });
 
   it('details of a stamped note carry its text; other nodes carry none', async () => {

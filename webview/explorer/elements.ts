@@ -50,6 +50,8 @@ export function addAll(d: Drawn, nodes: readonly NodeView[], edges: readonly Edg
 /** The module (directory) a node belongs to: its file's directory, or its own path for a module. */
 function moduleOf(n: NodeView): string {
   if (n.kind === 'module') return n.id.replace(/^mod:/, '') || '.';
+  // Symbols of installed packages group by package and version (ADR 109).
+  if (n.package) return n.package;
   if (!n.file) return n.kind === 'unresolved' ? '(unresolved names)' : '(other)';
   const slash = n.file.lastIndexOf('/');
   return slash < 0 ? '.' : n.file.slice(0, slash);
@@ -99,6 +101,7 @@ function nodeClasses(d: Drawn, n: NodeView): string {
   if (n.id === d.focus) c.push('focus');
   if (d.hubs.has(n.id)) c.push('hub');
   if (n.kind === 'unresolved') c.push('unresolved');
+  if (n.package) c.push('package');
   if (d.path.includes(n.id)) c.push('on-path');
   return c.join(' ');
 }
@@ -106,6 +109,7 @@ function nodeClasses(d: Drawn, n: NodeView): string {
 function displayLabel(d: Drawn, n: NodeView): string {
   // Short, so that a ring of hubs reads: the hubs list beside the canvas says the rest.
   if (d.hubs.has(n.id)) return `◆ ${n.label} · ${n.degree ?? '?'} links`;
+  if (n.package) return `${n.label} · ${n.package}`;
   return n.label;
 }
 

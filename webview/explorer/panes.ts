@@ -18,6 +18,7 @@ export interface Actions {
 }
 
 function where(n: NodeView): string {
+  if (n.package) return `in package ${n.package}`;
   return n.file ? `${n.file}${n.line ? `:${n.line}` : ''}` : n.kind === 'unresolved' ? 'no declaration in the repository' : '';
 }
 
@@ -59,6 +60,7 @@ export function renderDetails(details: HTMLElement, d: DetailsView, drawn: Drawn
     return b;
   };
   const exactCallees = d.callees.filter((c) => c.confidence === 'EXACT').length;
+  const intoPackages = d.callees.filter((c) => c.node.package !== undefined);
   const candCallees = d.callees.filter((c) => c.confidence === 'CANDIDATE').length;
   const unresolved = d.callees.filter((c) => c.confidence === 'UNRESOLVED');
   details.append(
@@ -78,6 +80,7 @@ export function renderDetails(details: HTMLElement, d: DetailsView, drawn: Drawn
       'div',
       { class: 'counts' },
       `${exactCallees} proven callee${exactCallees === 1 ? '' : 's'}`,
+      intoPackages.length ? ` (${intoPackages.length} in packages)` : '',
       candCallees ? ` · +${candCallees} candidate${candCallees === 1 ? '' : 's'}` : '',
       unresolved.length ? ` · ${unresolved.length} unresolved` : '',
     ),
@@ -100,6 +103,7 @@ export function renderDetails(details: HTMLElement, d: DetailsView, drawn: Drawn
           'li',
           {},
           c.confidence === 'UNRESOLVED' ? h('span', { class: 'node-name unresolved-name' }, c.node.label) : nodeButton(c.node, act),
+          c.node.package ? h('span', { class: 'package-of' }, ` ${c.node.package}`) : null,
           h('span', { class: `conf conf-${c.confidence.toLowerCase()}` }, ` ${c.confidence}`),
           c.reason ? h('span', { class: 'muted' }, ` (${c.reason})`) : null,
           c.at ? h('span', { class: 'muted' }, ` at ${c.at}`) : null,
@@ -113,9 +117,11 @@ export function renderDetails(details: HTMLElement, d: DetailsView, drawn: Drawn
   section('Candidate callers (name matches)', d.candidates, 'candidates');
   section(
     'Calls',
-    d.callees.filter((c) => c.confidence !== 'UNRESOLVED'),
+    d.callees.filter((c) => c.confidence !== 'UNRESOLVED' && c.node.package === undefined),
     'callees',
   );
+  // Proven calls into installed packages, apart from the repository's own, with package and version (ADR 109).
+  section('Calls into packages', intoPackages, 'package-callees');
   section('Unresolved calls', unresolved, 'unresolved');
   if (d.citedBy.length) {
     const ul = h('ul', { class: 'cited-by' });

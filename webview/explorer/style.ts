@@ -44,6 +44,11 @@ export function graphStyle(t: Theme): StylesheetJson {
     { selector: 'node.kind-module', style: { shape: 'barrel', 'background-opacity': 0.35 } },
     { selector: 'node.kind-rationale, node.kind-doc-concept', style: { shape: 'tag' } },
     {
+      // A symbol of an installed package (ADR 109): drawn apart from the repository's own.
+      selector: 'node.package',
+      style: { shape: 'cut-rectangle', 'background-opacity': 0.2, 'border-style': 'double', 'border-width': 3 * w },
+    },
+    {
       selector: 'node.unresolved',
       style: {
         shape: 'octagon',

@@ -65,8 +65,11 @@ export interface ResolvedGraphConfig {
 }
 
 const GRAPH_KEYS = ['enabled', 'mode', 'humanFlip', 'autoIndex'] as const;
-/** Top-level keys someone reads: `rationale` is the rationale layer's (docs/configuration.md). */
-const TOP_KEYS = ['$schema', 'graph', 'level', 'rationale'] as const;
+/**
+ * Top-level keys someone reads: `rationale` is the rationale layer's, `repository` the builder's
+ * (the name graph.json records, ADR 108; docs/configuration.md).
+ */
+const TOP_KEYS = ['$schema', 'graph', 'level', 'rationale', 'repository'] as const;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -31,7 +31,7 @@ export function consumersOf(
 ): { r: number; proven: number[]; guessed: number[] } | Unavailable {
   const r = rankOrDegrade(g, id, opts, false);
   if (typeof r !== 'number') return r;
-  if (id.startsWith('sym:')) {
+  if (id.startsWith('sym:') || id.startsWith('pkg:')) {
     const noLayer = callsLayerDegrade(g, opts);
     if (noLayer) return noLayer;
   }

@@ -95,7 +95,11 @@ export const CATALOGUE = {
 A recursive symbol lists itself. Needs the calls layer: on a graph built with --extract-only
 the answer is unavailable, not an empty list.`,
     faces: ['cli', 'agent', 'store'],
-    params: { id: ID('The symbol: a node id such as sym:src/util.ts#helper.') },
+    params: {
+      id: ID(
+        'The symbol: a node id such as sym:src/util.ts#helper, or a package-qualified symbol this graph calls (pkg:rxjs@7.8.2:src/internal/Observable.ts#Observable.pipe).',
+      ),
+    },
     result: RESULT_SCHEMAS.callers,
     answer: (g, a, o) => queryCallers(g, a.id, o),
   }),

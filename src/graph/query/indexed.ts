@@ -1,14 +1,15 @@
 // The graph as the queries see it: built once from a validated graph.json, then read only.
 //
-// Every endpoint (node ids, then the `unresolved:` targets, which are names and not nodes) gets a
-// rank: its position in sorted id order. Ids live in a Map, so an id such as
+// Every endpoint (node ids, then the targets without a node: `pkg:` symbols of other repositories
+// and `unresolved:` names) gets a rank: nodes in sorted id order, then the others in sorted id order. Ids live in a Map, so an id such as
 // `sym:a.ts#__proto__` is just a key. Adjacency is stored as compressed rows of typed arrays:
 // out-rows (edge indices, by target rank), in-rows (by source rank), and one undirected row of
-// distinct neighbour ranks per node — sorted rank order is sorted id order, so traversals visit
-// neighbours in id order with no sorting at query time. Degrees, a ranking by degree and a trigram
+// distinct neighbour ranks per node — sorted rank order is nodes in id order, then the targets
+// without a node in id order, so traversals visit neighbours in that order with no sorting at
+// query time. Degrees, a ranking by degree and a trigram
 // index of the node ids complete it (ADR-23).
 
-import { compareStrings, isUnresolvedId, type Graph, type GraphNode, type Relation } from '../model';
+import { compareStrings, isPackageId, isUnresolvedId, type Graph, type GraphNode, type Relation } from '../model';
 import { REASONS, unavailable, type EdgeRef, type Unavailable } from './shapes';
 
 export const CONFIDENCE_CODE = { EXACT: 0, CANDIDATE: 1, UNRESOLVED: 2 } as const;
@@ -16,7 +17,7 @@ export const CONFIDENCE_CODE = { EXACT: 0, CANDIDATE: 1, UNRESOLVED: 2 } as cons
 export interface IndexedGraph {
   readonly graph: Graph;
   readonly layers: ReadonlySet<string>;
-  /** Every endpoint in sorted id order: nodes first (their prefixes sort before `unresolved:`). */
+  /** Every endpoint: nodes in sorted id order, then targets without a node (`pkg:`, `unresolved:`) in sorted id order. */
   readonly ids: readonly string[];
   /** How many of `ids` are nodes; the rest are `unresolved:` targets. */
   readonly nodeCount: number;
@@ -109,7 +110,9 @@ export function indexGraph(graph: Graph): GraphLoad {
     }
     let t = rankOf.get(e.target);
     if (t === undefined) {
-      if (!isUnresolvedId(e.target)) return bad(`${describeEdge(graph, i)}: its target is not a node`);
+      // Targets without a node: unresolved names, and package-qualified symbols, which belong to
+      // another repository's graph and are referenced, never copied in (ADR 107).
+      if (!isUnresolvedId(e.target) && !isPackageId(e.target)) return bad(`${describeEdge(graph, i)}: its target is not a node`);
       t = provisional.get(e.target);
       if (t === undefined) provisional.set(e.target, (t = -1 - provisional.size));
     }
@@ -316,8 +319,14 @@ export function isHub(g: IndexedGraph, r: number): boolean {
   return g.degree[r] > g.hubThreshold;
 }
 
+/** A rank that is an edge target without a node: an `unresolved:` name or a `pkg:` symbol (ADR 107). */
 export function isUnresolvedRank(g: IndexedGraph, r: number): boolean {
   return r >= g.nodeCount;
+}
+
+/** A package-qualified symbol: not a node, but a symbol that callers and impact can be asked about (ADR 107). */
+export function isPackageRank(g: IndexedGraph, r: number): boolean {
+  return r >= g.nodeCount && isPackageId(g.ids[r]);
 }
 
 /** The node with this id, for labels and source positions (undefined for unknown ids and `unresolved:` names). */

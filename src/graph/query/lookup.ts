@@ -2,7 +2,7 @@
 // question needs built? Each failure is a degrade that says what is wrong — never an empty list
 // that pretends to be an answer (ADR-21).
 
-import { isUnresolvedRank, type IndexedGraph } from './indexed';
+import { isPackageRank, isUnresolvedRank, type IndexedGraph } from './indexed';
 import { matchIds } from './search-ids';
 import { REASONS, unavailable, type QueryOptions, type Unavailable } from './shapes';
 
@@ -33,7 +33,9 @@ function foldEscapes(id: string): string {
 
 /**
  * The rank of `id`, or the degrade that explains why there is none. `unresolved:` targets are
- * names, not nodes: only the queries that walk the edge set (neighbors, path) accept them.
+ * names, not nodes: only the queries that walk the edge set (neighbors, path) accept them. A
+ * `pkg:` target is a symbol of another repository: every query accepts it and answers from this
+ * graph's own references to it (ADR 107).
  */
 export function rankOrDegrade(
   g: IndexedGraph,
@@ -43,7 +45,7 @@ export function rankOrDegrade(
 ): number | Unavailable {
   const r = g.rankOf.get(id);
   if (r === undefined) return unavailable('UNKNOWN_NODE', REASONS.unknownNode(id), opts, suggestionsFor(g, id));
-  if (!acceptUnresolved && isUnresolvedRank(g, r)) return unavailable('UNKNOWN_NODE', REASONS.notANode(id), opts);
+  if (!acceptUnresolved && isUnresolvedRank(g, r) && !isPackageRank(g, r)) return unavailable('UNKNOWN_NODE', REASONS.notANode(id), opts);
   return r;
 }
 

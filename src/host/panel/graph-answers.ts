@@ -3,7 +3,7 @@
 // Written against GraphAccess only (src/host/graph-access.ts), and free of any vscode value, so a
 // unit test drives it with an access over a real graph (test/unit/panel-answers.test.ts).
 
-import type { GraphNode, NeighborsAnswer, PathAnswer, QueryResult, Unavailable } from '../../graph';
+import { parseId, type GraphNode, type NeighborsAnswer, type PathAnswer, type QueryResult, type Unavailable } from '../../graph';
 import type { CallView, EdgeView, HostMessage, NodeView } from '../../protocol/messages';
 import type { CallSite, GraphAccess } from '../graph-access';
 
@@ -12,6 +12,9 @@ const UNRESOLVED = 'unresolved:';
 function nodeView(id: string, n: GraphNode | undefined): NodeView {
   if (n) return { id, label: n.label, kind: n.kind, ...(n.sourceFile ? { file: n.sourceFile } : {}), ...(n.line ? { line: n.line } : {}) };
   if (id.startsWith(UNRESOLVED)) return { id, label: id.slice(UNRESOLVED.length), kind: 'unresolved' };
+  // A symbol of an installed package (ADR 109): its name, and the package it is in, never a file here.
+  const p = parseId(id);
+  if (p?.prefix === 'pkg') return { id, label: p.name, kind: 'package-symbol', package: `${p.pkg}@${p.version}` };
   return { id, label: id, kind: 'unknown' };
 }
 

@@ -3,6 +3,7 @@
 // build actions. Everything registered here is pushed to the context's subscriptions.
 
 import * as vscode from 'vscode';
+import { parseId } from '../../graph';
 import type { ShowRequest } from '../../protocol/messages';
 import type { GraphAccess } from '../graph-access';
 import type { ConnectionDeps, ViewActions } from './connection';
@@ -67,10 +68,13 @@ export function registerGraphViews(
   const open = async (folder: string, id: string): Promise<void> => {
     const [node] = await access.nodes(folder, [id]);
     if (!node) {
+      const p = parseId(id);
       void vscode.window.showInformationMessage(
         id.startsWith('unresolved:')
           ? `${id.slice('unresolved:'.length)} is an unresolved name: there is no declaration to open.`
-          : `The graph holds no node ${id}.`,
+          : p?.prefix === 'pkg'
+            ? `${p.name} is declared in package ${p.pkg}@${p.version} (${p.path}): its source belongs to that package's repository, not to this graph.`
+            : `The graph holds no node ${id}.`,
       );
       return;
     }

@@ -3,7 +3,7 @@
 
 import * as ts from 'typescript';
 import { GraphError } from '../../errors';
-import { fileId, unresolvedId } from '../../ids';
+import { fileId, packageSymbolId, symbolId, unresolvedId } from '../../ids';
 import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../../model';
 import { collectSites, type Site } from './calls';
 import { commentCitations, type CommentCitation } from '../rationale/comments';
@@ -16,12 +16,14 @@ import { nodeFileHost, type FileHost } from '../files/file-host';
 import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
 import { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from '../files/read';
 import { createProjectProgram, parseAsProgram, SourceFileCache, type ProgramStore } from './program';
-import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
+import { ResolutionSink, type DeclarationLookup, type ProvenTarget, type Residue } from './resolve';
+import { PackageSymbols } from './packages';
 import { fileShape, type FileShape } from './shape';
 import { RationaleLayer } from '../rationale/rationale';
 import { sourceNotes, type SourceNote } from '../rationale/notes';
 import { screenSources, type ScreenVerdict } from './screen';
 import { missingConfigFiles } from './missing-files';
+import { repositoryName } from '../files/repository-name';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -240,6 +242,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     nodeLayers: [tier.nodes, notes.nodes, modules.nodes],
     edges: [...tier.edges, ...notes.edges, ...modules.edges],
     grammarVersions: { typescript: ts.version },
+    repository: repositoryName(host, root, diagnostics),
     unresolved: summary,
     diagnostics,
   });
@@ -361,6 +364,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
   const cache = new SourceFileCache(texts, host, store?.files);
   const extractions = new Map<string, FileExtraction>();
   const resolution = new ResolutionSink(summary, listExternal);
+  const packages = new PackageSymbols(host, root, (rel) => byPath.has(rel));
 
   const extractionOf = (rel: string, sf: ts.SourceFile): FileExtraction => {
     let e = extractions.get(rel);
@@ -431,6 +435,33 @@ function resolutionTier(ctx: TierContext): TierOutput {
         return byPath.has(rel) ? { kind: 'graph', path: rel } : { kind: 'outside', reason: 'excluded' };
       },
       nodeAt: (rel, nameStart) => extractionOf(rel, sourceFileOf(rel)).declarations.get(nameStart),
+      throughDeclarationFile: (decl) => {
+        const dsf = cache.isDefaultLib(decl.file) ? undefined : program?.getSourceFile(decl.file);
+        const p = dsf && packages.place(dsf, decl.nameStart);
+        if (!p) return undefined;
+        const byMap = p.proof === 'map';
+        if (p.kind === 'package') {
+          return {
+            target: packageSymbolId(p.pkg, p.version, p.path, p.name),
+            provenance: byMap ? 'TYPESCRIPT_CHECKER' : 'TYPESCRIPT_PROJECT_REFERENCE',
+            resolutionClass: byMap ? 'EXACT_TYPECHECKED' : 'EXACT_PACKAGE_MAPPED',
+          };
+        }
+        // A workspace package's built declarations: the node of its source, as a direct call gets.
+        const sf = sourceFileOf(p.path);
+        const extraction = extractionOf(p.path, sf);
+        let id: string | undefined;
+        if (p.position && p.position.line < sf.getLineStarts().length) {
+          id = extraction.declarations.get(sf.getLineStarts()[p.position.line] + p.position.character);
+        }
+        const named = symbolId(p.path, p.name);
+        if (id === undefined && extraction.nodes.some((n) => n.id === named)) id = named;
+        if (id === undefined) return undefined;
+        const proven: ProvenTarget = byMap
+          ? { target: id, provenance: 'TYPESCRIPT_CHECKER' }
+          : { target: id, provenance: 'TYPESCRIPT_PROJECT_REFERENCE', resolutionClass: 'EXACT_PACKAGE_MAPPED' };
+        return proven;
+      },
     };
     // Every file's facts that need no checker first, and its questions; then the checker answers
     // them all, so a backend that fails part-way is replaced for the whole project (ADR 114).

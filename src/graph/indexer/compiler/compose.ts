@@ -2,19 +2,21 @@
 // with its layers and signature. Deterministic whatever order the facts arrive in.
 
 import * as path from 'node:path';
-import { fileId, moduleId } from '../../ids';
+import { fileId, moduleId, parseId } from '../../ids';
 import {
   LAYER_OF_RELATION,
   SCHEMA_VERSION,
   compareEdges,
   compareStrings,
   edgeKey,
+  isPackageId,
   type BuildDiagnostic,
   type Confidence,
   type Graph,
   type GraphEdge,
   type GraphNode,
   type Layer,
+  type PackageRef,
   type UnresolvedSummary,
 } from '../../model';
 import { graphSignature } from '../../io/signature';
@@ -68,8 +70,21 @@ export interface ComposeInput {
   nodeLayers: GraphNode[][];
   edges: GraphEdge[];
   grammarVersions: Record<string, string>;
+  /** The repository the graph describes (ADR 108). */
+  repository?: string;
   unresolved?: UnresolvedSummary;
   diagnostics?: BuildDiagnostic[];
+}
+
+/** The packages of the package-qualified targets, from the ids themselves (ADR 107). */
+function packagesOf(edges: readonly GraphEdge[]): PackageRef[] {
+  const seen = new Map<string, PackageRef>();
+  for (const e of edges) {
+    if (!isPackageId(e.target)) continue;
+    const p = parseId(e.target);
+    if (p?.prefix === 'pkg') seen.set(`${p.pkg}\u0000${p.version}`, { name: p.pkg, version: p.version });
+  }
+  return [...seen.values()].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.version, b.version));
 }
 
 export function compose(input: ComposeInput): Graph {
@@ -99,17 +114,32 @@ export function compose(input: ComposeInput): Graph {
     nodes: sortedNodes,
     edges: sortedEdges,
   };
+  if (input.repository !== undefined) graph.repository = input.repository;
+  const packages = packagesOf(sortedEdges);
+  if (packages.length > 0) graph.packages = packages;
   if (input.unresolved && Object.keys(input.unresolved).length > 0) graph.unresolved = sortSummary(input.unresolved);
   if (input.diagnostics && input.diagnostics.length > 0) {
     graph.diagnostics = [...input.diagnostics].sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
   }
   // Re-insert in the canonical field order.
-  const { schemaVersion, graphSignature: sig, layers: ls, grammarVersions, unresolved, diagnostics, nodes: ns, edges: es } = graph;
+  const {
+    schemaVersion,
+    graphSignature: sig,
+    layers: ls,
+    grammarVersions,
+    repository,
+    unresolved,
+    diagnostics,
+    nodes: ns,
+    edges: es,
+  } = graph;
   return {
     schemaVersion,
     graphSignature: sig,
     layers: ls,
     grammarVersions,
+    ...(repository !== undefined ? { repository } : {}),
+    ...(graph.packages ? { packages: graph.packages } : {}),
     ...(unresolved ? { unresolved } : {}),
     ...(diagnostics ? { diagnostics } : {}),
     nodes: ns,

@@ -167,8 +167,9 @@ export function createProjectProgram(
     useCaseSensitiveFileNames: () => true,
     getNewLine: () => '\n',
     fileExists: (f) => (cache.isDefaultLib(f) ? fs.existsSync(f) : rh.fileExists(f)),
-    // A workspace package's files as module resolution sees them (ADR 5): not installed, mapped to its folder.
-    readFile: (f) => cache.readText(f) ?? rh.readFile(f),
+    // Through the resolution host when the cache has no text: a workspace package's package.json
+    // is read at `<root>/node_modules/<name>`, where ADR-5 shows it before anything is installed.
+    readFile: (f) => cache.readText(f) ?? (cache.isDefaultLib(f) ? undefined : rh.readFile(f)),
     directoryExists: (d) => (cache.isDefaultLib(d + '/') ? true : (rh.directoryExists?.(d) ?? false)),
     realpath: (f) => (cache.isDefaultLib(f) ? f : (rh.realpath?.(f) ?? f)),
     getDirectories: (d) => {

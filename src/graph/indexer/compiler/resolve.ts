@@ -3,7 +3,7 @@
 // EXACT by name, text, path or by being the only candidate left (docs/graph-format.md, "Confidence"; ADR 6).
 
 import { unresolvedId } from '../../ids';
-import type { GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../../model';
+import type { GraphEdge, GraphNode, ResolutionClass, UnresolvedReason, UnresolvedSummary } from '../../model';
 import type { Site } from './calls';
 import type { DeclarationRef, SymbolAnswer } from './checker';
 import { candidateEdge, exactEdge, unresolvedEdge } from '../edges';
@@ -21,6 +21,19 @@ export interface DeclarationLookup {
   classify(file: string): { kind: 'graph'; path: string } | { kind: 'outside'; reason: 'external' | 'excluded' };
   /** The node id of the declaration whose name starts at `nameStart` in a graph file. */
   nodeAt(path: string, nameStart: number): string | undefined;
+  /**
+   * For a declaration outside the graph: the target its package's declaration map or build
+   * configuration proves it to be (a package-qualified symbol, or a node of a workspace package
+   * reached through its built declarations), or undefined when nothing proves it (ADR 107).
+   */
+  throughDeclarationFile?(decl: DeclarationRef): ProvenTarget | undefined;
+}
+
+/** A target proven through a package's declaration file, and how. */
+export interface ProvenTarget {
+  target: string;
+  provenance: 'TYPESCRIPT_CHECKER' | 'TYPESCRIPT_PROJECT_REFERENCE';
+  resolutionClass?: ResolutionClass;
 }
 
 /** A site the checker could not place, waiting for the name index of the whole graph. */
@@ -165,22 +178,29 @@ export class ResolutionSink {
       return;
     }
     const targets = new Set<string>();
+    const proven = new Map<string, ProvenTarget>();
     const misses: UnresolvedReason[] = [];
     for (const decl of answer.declarations) {
       const where = lookup.classify(decl.file);
       if (where.kind === 'outside') {
-        misses.push(where.reason);
+        const p = lookup.throughDeclarationFile?.(decl);
+        if (p && !proven.has(p.target)) proven.set(p.target, p);
+        else if (!p) misses.push(where.reason);
         continue;
       }
       const id = lookup.nodeAt(where.path, decl.nameStart);
       if (id !== undefined) targets.add(id);
       else misses.push(missReason(decl));
     }
-    if (targets.size > 0) {
-      for (const target of [...targets].sort()) {
-        this.edges.push(
-          exactEdge(site.source, target, site.relation, 'TYPESCRIPT_CHECKER', { evidence, ast: true, context: site.context }),
-        );
+    // The checker's own answer in source wins over the same target reached through a declaration file.
+    for (const t of targets) proven.delete(t);
+    if (targets.size + proven.size > 0) {
+      const opts = { evidence, ast: true, context: site.context };
+      for (const target of [...targets, ...proven.keys()].sort()) {
+        const p = proven.get(target);
+        const edge = exactEdge(site.source, target, site.relation, p?.provenance ?? 'TYPESCRIPT_CHECKER', opts);
+        if (p?.resolutionClass) edge.resolutionClass = p.resolutionClass;
+        this.edges.push(edge);
       }
       return;
     }
