@@ -34,10 +34,12 @@ export interface CallerCounts {
 export interface NeighbourGroup {
   relation: string;
   direction: 'in' | 'out';
-  /** At most the budget asked for, in id order. */
+  /** At most the budget asked for: EXACT first, then CANDIDATE, then UNRESOLVED, each in id order (ADR 91). */
   items: CallSite[];
   /** How many there are in all (more than `items.length` when the budget cut them). */
   total: number;
+  /** How many of `total` are EXACT (proven). */
+  proven: number;
 }
 
 /** What the guard says about one edited buffer (ADR-73): diagnostics to show (guarded, strict), lines to log. */

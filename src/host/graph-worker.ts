@@ -166,21 +166,32 @@ function details(g: IndexedGraph, id: string): NodeDetails | undefined {
   };
 }
 
+/**
+ * A node's neighbours by relation and direction. Each group lists proof first (EXACT, then
+ * CANDIDATE, then UNRESOLVED; id order within each), and only then is cut at the budget: a cut
+ * never drops a proven neighbour for a guess (docs/adr/0091-god-nodes-rows-proof-first-call-sites.md).
+ */
 function neighbourGroups(g: IndexedGraph, id: string, budget: number): NeighbourGroup[] {
   const r = g.rankOf.get(id);
   if (r === undefined) return [];
-  const groups = new Map<string, NeighbourGroup>();
+  const groups = new Map<string, { group: NeighbourGroup; all: Array<[number, number]> }>();
   const add = (direction: 'in' | 'out', e: number, other: number) => {
     const relation = g.edgeRelation[e];
     const key = `${relation}\u0000${direction}`;
     let grp = groups.get(key);
-    if (!grp) groups.set(key, (grp = { relation, direction, items: [], total: 0 }));
-    grp.total++;
-    if (grp.items.length < budget) grp.items.push(site(g, other, e));
+    if (!grp) groups.set(key, (grp = { group: { relation, direction, items: [], total: 0, proven: 0 }, all: [] }));
+    grp.group.total++;
+    if (g.edgeConfidence[e] === 0) grp.group.proven++;
+    grp.all.push([e, other]);
   };
   for (let k = g.outStart[r]; k < g.outStart[r + 1]; k++) add('out', g.outEdges[k], g.edgeTarget[g.outEdges[k]]);
   for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) add('in', g.inEdges[k], g.edgeSource[g.inEdges[k]]);
-  return [...groups.values()];
+  return [...groups.values()].map(({ group, all }) => {
+    // Stable: the adjacency rows are in id order already.
+    all.sort((a, b) => g.edgeConfidence[a[0]] - g.edgeConfidence[b[0]]);
+    group.items = all.slice(0, budget).map(([e, other]) => site(g, other, e));
+    return group;
+  });
 }
 
 type Handlers = { [K in WorkerOp]: (args: WorkerRequests[K]['args']) => WorkerRequests[K]['result'] };
