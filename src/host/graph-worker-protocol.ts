@@ -4,8 +4,7 @@
 // host (docs/adr/0060-the-graph-lives-in-a-worker-thread.md). No `vscode` here: the benchmark and
 // unit tests drive the worker from plain Node.
 
-import type { DegradeCode, GraphNode, Guarded, GuardDiagnostic, Mode, NodeKind, QueryRequest, QueryResult, WhyResult } from '../graph';
-import type { CallSite, NodeDetails } from './graph-access';
+import type { ArgsOf, DegradeCode, EditorQueryName, Guarded, GuardDiagnostic, Mode, QueryRequest, QueryResult, ResultOf } from '../graph';
 
 /** What a load found: the graph's size and layers, or the loader's degrade. */
 type LoadInfo =
@@ -15,32 +14,8 @@ type LoadInfo =
 /** The manifest's verdict on the working tree: which files changed since the build, or why it cannot tell. */
 type StatusInfo = { known: true; changedFiles: string[] } | { known: false; reason: string };
 
-/** A declaration that gets a callers lens: where it is (1-based line and UTF-16 column). */
-export interface FileSymbol {
-  id: string;
-  kind: NodeKind;
-  label: string;
-  line: number;
-  column: number;
-}
-
-/** Proven callers and guesses, counted exactly as `kg callers` lists them. */
-export interface CallerCounts {
-  callers: number;
-  candidates: number;
-}
-
-/** One group of a node's neighbours: one relation, one direction. */
-export interface NeighbourGroup {
-  relation: string;
-  direction: 'in' | 'out';
-  /** At most the budget asked for: EXACT first, then CANDIDATE, then UNRESOLVED, each in id order (ADR 91). */
-  items: CallSite[];
-  /** How many there are in all (more than `items.length` when the budget cut them). */
-  total: number;
-  /** How many of `total` are EXACT (proven). */
-  proven: number;
-}
+// The answers' types are the query catalogue's (src/graph/query).
+export type { CallerCounts, FileSymbol, NeighbourGroup } from '../graph';
 
 /** What the guard says about one edited buffer (ADR-73): diagnostics to show (guarded, strict), lines to log. */
 export interface GuardReply {
@@ -51,18 +26,19 @@ export interface GuardReply {
 /** The baselines the guard holds for reported breaks, per file (EditorGuard.held), carried from one worker to the next. */
 export type HeldBaselines = Array<[string, Guarded[]]>;
 
-export interface WorkerRequests {
+/**
+ * The editor's graph questions are the query catalogue's (src/graph/query/catalogue.ts): one
+ * request per entry of the `editor` face, its arguments and answer typed by the catalogue.
+ */
+type CatalogueRequests = { [K in EditorQueryName]: { args: ArgsOf<K>; result: ResultOf<K> } };
+
+/** The worker's own requests: loading, the manifest's verdict, the doctor and the guard. */
+interface WorkerOwnRequests {
   load: { args: { file: string }; result: LoadInfo };
   status: { args: { root: string; file: string }; result: StatusInfo };
+  /** A question of the query contract (kg callers, …), answered as the CLI answers it. */
   query: { args: { request: QueryRequest }; result: QueryResult };
-  details: { args: { id: string }; result: NodeDetails | undefined };
-  nodes: { args: { ids: string[] }; result: Array<GraphNode | undefined> };
-  fileSymbols: { args: { file: string }; result: FileSymbol[] };
-  counts: { args: { ids: string[] }; result: Array<CallerCounts | undefined> };
-  neighbourGroups: { args: { id: string; budget: number }; result: NeighbourGroup[] };
   doctor: { args: { file: string }; result: { ok: boolean; text: string } };
-  /** `kg why` for the declaration whose name spans a position (1-based line, UTF-16 column) of a file (ADR 89). */
-  whyAt: { args: { file: string; line: number; column: number }; result: { id: string; answer: WhyResult } | undefined };
   /** The breaking-change guard on an unsaved buffer (repository-relative path), parser only. */
   guard: { args: { file: string; text: string; mode: Mode }; result: GuardReply };
   /** Loads the parser the guard uses, so the first edit does not pay for it; the milliseconds it took. */
@@ -73,6 +49,8 @@ export interface WorkerRequests {
   /** "The change is intended": forget the held baseline of one file (all files when absent). */
   guardAccept: { args: { file?: string }; result: null };
 }
+
+export type WorkerRequests = WorkerOwnRequests & CatalogueRequests;
 
 export type WorkerOp = keyof WorkerRequests;
 
