@@ -22,7 +22,7 @@ function newlines(text: string): number {
  * removed the line it stood on. A line below the edit moves by the lines it added or removed; an
  * insertion at the very start of the line pushes it down; an edit inside the line leaves it there.
  */
-export function lineAfterEdit(line: number, edit: LineEdit): number | undefined {
+function lineAfterEdit(line: number, edit: LineEdit): number | undefined {
   const added = newlines(edit.text);
   const removed = edit.endLine - edit.startLine;
   if (line > edit.endLine) return line + added - removed;
