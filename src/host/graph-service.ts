@@ -566,6 +566,8 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       return;
     }
     this.install(e, worker, verdict);
+    // Touched while the verdict ran: judged again, or they would stay stale until the next touch.
+    if ([...e.touched.values()].some((t) => t > (verdict?.covers ?? -1))) this.scheduleStatus(e);
     e.loadedStamp = stamp;
     this.gen++;
     e.state = {
@@ -643,7 +645,9 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     const w = e.worker;
     if (!w || e.state.kind !== 'ready') return;
     const v = await this.verdict(e, w, e.state.graphPath);
-    if (!v || e.worker !== w) return;
+    if (!v) return;
+    // The graph was replaced meanwhile: this verdict was the old graph's; the new one judges again.
+    if (e.worker !== w) return this.refreshStatus(e);
     if (this.apply(e, v)) this.fire(e);
   }
 

@@ -180,7 +180,8 @@ describe('callers lenses, the status bar and the graph states', () => {
       fs.writeFileSync(graphFile, '{"schemaVersion": 1, "nodes": [');
       await waitFor('unusable', () => (state().kind === 'unusable' ? true : undefined));
       assert.equal(state().code, 'UNPARSABLE');
-      assert.match(state().reason ?? '', /^projection unparsable: /);
+      // People read words; the code stays the machine's (ADR 91).
+      assert.match(state().reason ?? '', /^graph\.json is not valid JSON \(\S/);
       assert.equal(api.statusText, '$(error) KG: unavailable');
       const ask = await api.graph.ask(folder().uri.toString(), { query: 'callers', id: 'sym:src/greet.ts#greet' });
       assert.equal(ask.available, false);

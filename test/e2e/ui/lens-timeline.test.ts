@@ -346,20 +346,14 @@ describe('a save on rxjs: the lens timeline (light theme)', () => {
           ),
           'codicon',
         );
-        for (const theme of ['Default Light Modern', 'Default Dark Modern', 'Default High Contrast']) {
+        for (const [theme, workbenchClass, bodyClass] of [
+          ['Default Light Modern', 'vs', 'vscode-light'],
+          ['Default Dark Modern', 'vs-dark', 'vscode-dark'],
+          ['Default High Contrast', 'hc-black', 'vscode-high-contrast'],
+        ] as const) {
           fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }));
-          await wb.page.waitForFunction(
-            (dark) => {
-              const body = (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body;
-              return dark === 'hc'
-                ? body.classList.contains('hc-black')
-                : dark === 'dark'
-                  ? body.classList.contains('vs-dark')
-                  : body.classList.contains('vs');
-            },
-            theme.includes('High') ? 'hc' : theme.includes('Dark') ? 'dark' : 'light',
-            { timeout: 30_000 },
-          );
+          await wb.page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 30_000 });
+          await wb.webview().locator(`body.${bodyClass}`).waitFor({ timeout: 30_000 });
           await wb.page.waitForTimeout(1000);
           const file = await wb.screenshot(`build-failed-${theme}`);
           fs.copyFileSync(file, path.join(E2E.artifacts, `build-failed-${theme.replace(/\W+/g, '-').toLowerCase()}.png`));
