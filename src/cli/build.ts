@@ -18,7 +18,7 @@ import {
   type BuildSink,
   type TrackedBuildResult,
 } from '../graph';
-import type { BuildEvent } from './events';
+import type { BuildEvent } from '../protocol/build-events';
 import { checkBuildPaths } from './build-paths';
 import { findRepositoryRoot } from './find-root';
 import { buildOnServer, serverDirProblem, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';

@@ -9,7 +9,7 @@
 
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
-import type { CallerCounts, FileSymbol } from './graph-worker-protocol';
+import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
 import { callersTitle } from './graph-text';
 import { linesAfterEdits, type LineEdit } from './line-tracking';
 

@@ -9,7 +9,7 @@ import { OPEN_NODE_COMMAND } from './commands';
 import type { CallSite } from './graph-access';
 import { describeState } from './graph-text';
 import type { EditorGraphAccess } from './graph-service';
-import type { NeighbourGroup } from './graph-worker-protocol';
+import type { NeighbourGroup } from '../protocol/graph-worker';
 
 const GOD_NODES_VIEW = 'knowledgeGraph.godNodes';
 

@@ -23,7 +23,7 @@ import {
   type GraphLoad,
   type IndexedGraph,
 } from '../graph';
-import type { HeldBaselines, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from './graph-worker-protocol';
+import type { HeldBaselines, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from '../protocol/graph-worker';
 
 let load: GraphLoad | undefined;
 

@@ -1,4 +1,9 @@
-// The messages between the graph service (extension host) and its worker thread. The worker holds
+// The messages between the graph service and its worker thread.
+// Sender of WorkerRequestMessage: the graph service in the extension host (src/host/graph-service.ts,
+// through graph-worker-client.ts). Sender of WorkerReplyMessage: the worker (src/host/graph-worker.ts),
+// one reply per request, echoing its `seq`. Both ends are this extension's own code in one process,
+// so messages are typed, not re-validated; the graph questions' arguments are the query
+// catalogue's (src/graph/query/catalogue.ts). The worker holds
 // the graph and its indexes; the host only ever receives small answers (counts, a few ids, one
 // node's neighbours), so a million-edge graph never crosses into, nor blocks, the shared extension
 // host (docs/adr/0060-the-graph-lives-in-a-worker-thread.md). No `vscode` here: the benchmark and
