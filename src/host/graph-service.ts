@@ -75,6 +75,9 @@ interface Verdict {
   covers: number;
 }
 
+/** Files a build may read (sources, markdown, the configs that shape a project): a touch makes them stale at once. */
+const MAYBE_INPUT = /(\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|md)|(^|\/)(tsconfig[^/]*|jsconfig[^/]*|package)\.json)$/;
+
 const RELOAD_DEBOUNCE_MS = 150;
 const STATUS_DEBOUNCE_MS = 400;
 
@@ -412,9 +415,13 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     if (!e || (e.state.kind !== 'ready' && e.state.kind !== 'loading')) return;
     const rel = this.relativePath(e.key, uri);
     if (!rel || rel.startsWith('.knowledge-graph/') || uri.fsPath.startsWith(path.dirname(e.state.graphPath) + path.sep)) return;
-    const first = !e.touched.has(rel);
-    e.touched.set(rel, ++this.touchSeq);
-    if (first && !e.diskStale.includes(rel)) this.fire(e);
+    // Only what a build reads is stale at once; other files (editor settings, a JSON of the app's)
+    // wait for the verdict, which knows the inputs.
+    if (MAYBE_INPUT.test(rel)) {
+      const first = !e.touched.has(rel);
+      e.touched.set(rel, ++this.touchSeq);
+      if (first && !e.diskStale.includes(rel)) this.fire(e);
+    }
     this.scheduleStatus(e);
   }
 

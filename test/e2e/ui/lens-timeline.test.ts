@@ -121,7 +121,7 @@ describe('a save on rxjs: the lens timeline (light theme)', () => {
       await wb.openFile(FILE, 'export function createNotification');
       await wb.page.keyboard.press('Control+Home');
       // Every declaration's lens, with the count of the graph built from the file as it is.
-      const end0 = Date.now() + 60_000;
+      const end0 = Date.now() + 180_000;
       let first: DrawnLens[] = [];
       while (Date.now() < end0) {
         first = (await drawnLenses(wb.page)).filter((l) => /callers?( ·|$)/.test(l.text));
