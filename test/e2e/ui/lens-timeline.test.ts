@@ -150,7 +150,8 @@ describe('a save on rxjs: the lens timeline (light theme)', () => {
       await wb.page.keyboard.type(INSERTED, { delay: 25 });
       const typedAt = Date.now() - t0;
       // The editor asks for lenses again once typing pauses (its debounce); then every lens is a marker.
-      const settle = Date.now() + 60_000;
+      // (VS Code's debounce follows the provider's past durations: on a crowded machine, a minute or more.)
+      const settle = Date.now() + 180_000;
       while (Date.now() < settle) {
         const last = samples[samples.length - 1];
         if (last && last.ms > typedAt && last.lenses.length > 0 && last.lenses.every((l) => l.text === STALE)) break;
