@@ -68,6 +68,9 @@ await Promise.all([
     target: 'node20',
     format: 'cjs',
     banner: { js: '#!/usr/bin/env node' },
+    // `pg` (the store's client, bundled) loads its optional native binding only when asked for
+    // `pg.native`, which kg never does: left a run-time require, never bundled or installed.
+    external: ['pg-native'],
     plugins: [splitBuilder],
   }),
   bundle({

@@ -8,6 +8,7 @@ export { nodeFileHost, memoryFileHost, type FileHost } from './indexer/files/fil
 export { CONFIG_FILE } from './indexer/files/repository-config';
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
+export { neo4jExport } from './io/formats/neo4j';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
 export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES, schemaViolations, type SchemaViolations } from './io/load';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
@@ -38,7 +39,8 @@ export { queryImpact } from './query/impact';
 export { queryNeighbors } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
 export { queryGodNodes } from './query/god-nodes';
-export { queryIds } from './query/search-ids';
+export { queryIds, QUERY_LIMIT } from './query/search-ids';
+export { searchNodes, type NodeSearch } from './query/search-ranked';
 export { symbolAt } from './query/why';
 export type * from './query/shapes';
 export { describeUnavailable } from './query/shapes';
