@@ -97,6 +97,12 @@ for (const f of fs.readdirSync(tsLib)) {
   if (/^lib(\..*)?\.d\.ts$/.test(f)) fs.copyFileSync(path.join(tsLib, f), path.join(outdir, f));
 }
 fs.copyFileSync(path.join(tsLib, '..', 'LICENSE.txt'), path.join(outdir, 'typescript-LICENSE.txt'));
+// The editor's own icon font for the webviews' banners (media/webview.css loads it under the CSP's
+// font-src; docs/adr/0068-webview-security.md), with its licence (CC-BY-4.0) beside it.
+const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.ttf'));
+fs.mkdirSync(path.join(outdir, 'webview'), { recursive: true });
+fs.copyFileSync(path.join(codicons, 'codicon.ttf'), path.join(outdir, 'webview', 'codicon.ttf'));
+fs.copyFileSync(path.join(codicons, '..', 'LICENSE'), path.join(outdir, 'webview', 'codicon-LICENSE.txt'));
 if (fs.existsSync(`${outdir}/cli.js`)) fs.chmodSync(`${outdir}/cli.js`, 0o755);
 
 // `--native <vsce target>` (a platform-specific .vsix, ADR 115): TypeScript 7's binary for that

@@ -38,8 +38,12 @@ const server: ServerContext = {
   dir: process.env.KG_SERVER_DIR ? path.resolve(process.env.KG_SERVER_DIR) : undefined,
   pid: process.pid,
   onStop: (handler) => {
-    process.once('SIGTERM', handler);
-    process.once('SIGINT', handler);
+    process.on('SIGTERM', handler);
+    process.on('SIGINT', handler);
+    return () => {
+      process.off('SIGTERM', handler);
+      process.off('SIGINT', handler);
+    };
   },
 };
 

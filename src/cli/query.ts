@@ -10,6 +10,7 @@ import {
   answerQuery,
   CATALOGUE,
   DEFAULT_GRAPH_PATH,
+  describeUnavailable,
   defaultGraphFile,
   GRAPH_DIR,
   graphStatus,
@@ -180,7 +181,8 @@ function runQuery(name: QueryName, args: string[], io: CliIo): number {
   io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   if (!result.available) {
     const shown = path.relative(io.cwd, file) || file;
-    io.stderr.write(`kg ${name}: unavailable: ${result.reason}\nkg ${name}: ${hint(result, shown)}\n`);
+    // stderr is read by people: the words, not the machine reason the JSON keeps (ADR 91).
+    io.stderr.write(`kg ${name}: unavailable: ${describeUnavailable(result, path.basename(file))}\nkg ${name}: ${hint(result, shown)}\n`);
     return EXIT.UNAVAILABLE;
   }
   return EXIT.OK;

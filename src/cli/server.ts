@@ -51,9 +51,13 @@ export interface ServerContext {
   off?: string;
   /** Where sockets live (KG_SERVER_DIR); the default is a folder of this user's in the temp folder. */
   dir?: string;
-  /** This process's id and a way to be told to stop (SIGTERM, SIGINT). */
+  /**
+   * This process's id and a way to be told to stop (SIGTERM, SIGINT): `handler` runs on the signal
+   * until the returned function is called. Without a handler the signal ends the process at once,
+   * which is what the server wants while it computes (ADR 92).
+   */
   pid: number;
-  onStop(handler: () => void): void;
+  onStop(handler: () => void): () => void;
 }
 
 /** What a build asks of the process it runs in: the server provides warm sessions. */
@@ -274,7 +278,18 @@ async function serveBuilds(
     dropSessions();
     stopping?.();
   };
-  ctx.onStop(() => stop('asked to stop'));
+  // Told to stop while it warms or builds (synchronous work, seconds to minutes), a handler would
+  // run only once that work is done: `kg server stop` gave up after 10 s. So the signal is handled
+  // only while the server waits; while it computes, the signal's default ends it at once, which
+  // is safe: builds write by rename and their lock outlives no process (ADR 92).
+  let unlisten: (() => void) | undefined;
+  const waiting = () => {
+    if (!hasStopped) unlisten ??= ctx.onStop(() => stop('asked to stop'));
+  };
+  const computing = () => {
+    unlisten?.();
+    unlisten = undefined;
+  };
 
   try {
     const t0 = performance.now();
@@ -351,6 +366,13 @@ async function serveBuilds(
             log(`build ${argv.join(' ')} skipped: client gone before it started`);
             return;
           }
+          if (hasStopped) {
+            // Stopping: a build that waited is not started; its client hears the hang-up and builds itself.
+            log(`build ${argv.join(' ')} not started: the server is stopping`);
+            conn.destroy();
+            return;
+          }
+          computing();
           const t0 = performance.now();
           const clientIo: CliIo = {
             stdout: { write: (s: string) => send({ type: 'stdout', text: s }) },
@@ -371,6 +393,7 @@ async function serveBuilds(
           log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
           releaseIfOverBudget();
           touch();
+          waiting();
         })
         .finally(() => pending--);
     });
@@ -381,7 +404,9 @@ async function serveBuilds(
   if (process.platform !== 'win32') fs.chmodSync(paths.socket, 0o600);
   touch();
   log(`listening on ${paths.socket}`);
+  waiting();
   await stopped;
+  computing();
   await queue;
   return EXIT.OK;
 }

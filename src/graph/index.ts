@@ -45,6 +45,7 @@ export { symbolAt } from './query/why';
 export { resolveTarget, MAX_CANDIDATES, type Target } from './query/resolve-name';
 export type { JsonSchema } from './query/result-schemas';
 export type * from './query/shapes';
+export { describeUnavailable } from './query/shapes';
 export { runDoctor, formatDoctorReport, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';

@@ -2,13 +2,16 @@
 // first from one per-file request; the titles are resolved lazily, and the lenses VS Code resolves
 // together are counted in one request to the worker. A file changed since the build gets a stale
 // marker instead of a number (a wrong count is worse than none), and a graph built without its
-// calls layer gets one lens saying so (docs/adr/0061-what-a-callers-lens-says.md). The folder's
+// calls layer gets one lens saying so (docs/adr/0061-what-a-callers-lens-says.md); a lens never shows
+// a number from another graph than the one it was placed from, and a stale one stays on its declaration
+// as the text moves (docs/adr/0090-a-lens-shows-the-graph-it-came-from.md). The folder's
 // mode decides whether there are lenses at all: none in off and shadow (docs/configuration.md).
 
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
 import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
 import { callersTitle } from './graph-text';
+import { linesAfterEdits, type LineEdit } from './line-tracking';
 
 /** Whether a folder's mode shows lenses, and when that may have changed (FolderConfigs). */
 export interface LensGate {
@@ -19,6 +22,7 @@ export interface LensGate {
 export const SHOW_CALLERS_OF_COMMAND = 'knowledgeGraph.showCallersOf';
 export const BUILD_COMMAND = 'knowledgeGraph.build';
 export const REBUILD_COMMAND = 'knowledgeGraph.rebuild';
+const STALE_TITLE = 'callers: graph is stale — Rebuild';
 
 class CallersLens extends vscode.CodeLens {
   constructor(
@@ -26,6 +30,9 @@ class CallersLens extends vscode.CodeLens {
     readonly folder: string,
     readonly symbol: FileSymbol,
     readonly uri: vscode.Uri,
+    /** The file, repo-relative, and the graph (GraphService.graphOf) the lens was placed from. */
+    readonly file: string,
+    readonly graphNo: number,
   ) {
     super(range);
   }
@@ -37,13 +44,33 @@ function sourceName(s: FileSymbol): string {
   return dot >= 0 ? s.label.slice(dot + 1) : s.label;
 }
 
+/** How far from its recorded line a declaration is looked for when no edit was seen to move it. */
+const SEARCH_LINES = 200;
+
+/** The line nearest `from` holding `name` as a word, within SEARCH_LINES; undefined if none. */
+function nearestLineWith(doc: vscode.TextDocument, name: string, from: number): number | undefined {
+  const word = new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, '\\$&')}($|[^\\w$])`);
+  for (let d = 0; d <= SEARCH_LINES; d++) {
+    for (const l of d === 0 ? [from] : [from - d, from + d]) if (l >= 0 && l < doc.lineCount && word.test(doc.lineAt(l).text)) return l;
+  }
+  return undefined;
+}
+
 export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
-  /** Lenses waiting for their counts; flushed as one request per folder. */
-  private batch = new Map<string, Array<{ id: string; resolve(c: CallerCounts | undefined): void }>>();
+  /** Lenses waiting for their counts; flushed as one request per folder and graph. */
+  private batch = new Map<
+    string,
+    { folder: string; graphNo: number; list: Array<{ id: string; resolve(c: CallerCounts | undefined): void }> }
+  >();
   private flushScheduled = false;
+  /**
+   * Per open document, where each declaration stands now (0-based line by node id): the graph's
+   * lines when the document last matched the graph, carried through every edit since (ADR 90).
+   */
+  private readonly tracked = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly graph: EditorGraphAccess,
@@ -56,53 +83,110 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('knowledgeGraph.codeLens')) this.changed.fire();
       }),
+      vscode.workspace.onDidChangeTextDocument((e) => this.edited(e)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.tracked.delete(d.uri.toString())),
     ];
+  }
+
+  private edited(e: vscode.TextDocumentChangeEvent): void {
+    const key = e.document.uri.toString();
+    const lines = this.tracked.get(key);
+    if (!lines || e.contentChanges.length === 0) return;
+    const edits: LineEdit[] = e.contentChanges.map((c) => ({
+      startLine: c.range.start.line,
+      startCharacter: c.range.start.character,
+      endLine: c.range.end.line,
+      text: c.text,
+    }));
+    this.tracked.set(key, linesAfterEdits(lines, edits));
   }
 
   async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
     if (!vscode.workspace.getConfiguration('knowledgeGraph.codeLens', doc.uri).get<boolean>('enabled', true)) return [];
     const folder = this.graph.folderOf(doc.uri);
     if (!folder || (this.gate && !this.gate.lensesOn(folder))) return [];
-    const state = this.graph.state(folder);
     const rel = this.graph.relativePath(folder, doc.uri);
-    // Absent and unusable graphs are said once, by the status bar and the tree, not on every file.
-    if (!state || state.kind !== 'ready' || !rel) return [];
-    const symbols = await this.graph.fileSymbols(folder, rel);
-    if (token.isCancellationRequested || symbols.length === 0) return [];
-    const top = new vscode.Range(0, 0, 0, 0);
-    if (!state.callsLayer) {
-      return [
-        new vscode.CodeLens(top, {
-          title: 'callers: the graph was built without its calls layer — Rebuild',
-          tooltip:
-            'This graph holds files, symbols and imports only (built with --extract-only), so callers are unknown, not zero. Rebuild to add them.',
-          command: REBUILD_COMMAND,
-          arguments: [vscode.Uri.parse(folder)],
-        }),
-      ];
+    // A changed file whose declarations were seen moving: the markers at once, without a round trip
+    // to the worker. The editor keeps drawing the lenses it had (numbers, moved with the text) until
+    // this answer comes, so it must come quickly (ADR 90).
+    const ready = this.graph.state(folder);
+    const lines = this.tracked.get(doc.uri.toString());
+    if (rel && lines && ready?.kind === 'ready' && ready.callsLayer && (doc.isDirty || this.graph.isStale(folder, rel)))
+      return this.markers(doc, folder, rel, new Set([...lines.values()].filter((l) => l < doc.lineCount)));
+    // A graph replaced while the file's declarations were on their way: ask the new one.
+    for (let attempt = 0; attempt < 3 && rel; attempt++) {
+      const state = this.graph.state(folder);
+      // Absent and unusable graphs are said once, by the status bar and the tree, not on every file.
+      if (!state || state.kind !== 'ready') return [];
+      const graphNo = this.graph.graphOf(folder);
+      const symbols = await this.graph.fileSymbolsOf(folder, rel, graphNo);
+      if (token.isCancellationRequested) return [];
+      if (symbols === undefined) continue;
+      if (symbols.length === 0) return [];
+      if (!state.callsLayer) return [this.noCallsLayer(folder)];
+      // Staleness as it is now, after the wait: a save during it makes the file stale at once.
+      if (doc.isDirty || this.graph.isStale(folder, rel)) return this.staleLenses(doc, folder, rel, symbols);
+      const placed = symbols.filter((s) => s.line - 1 < doc.lineCount);
+      // The document is what the graph was built from: its declarations stand on the graph's lines.
+      this.tracked.set(doc.uri.toString(), new Map(placed.map((s) => [s.id, s.line - 1])));
+      return placed.map((s) => {
+        const pos = new vscode.Position(s.line - 1, Math.max(0, s.column - 1));
+        return new CallersLens(new vscode.Range(pos, pos), folder, s, doc.uri, rel, graphNo);
+      });
     }
-    const placed = symbols.filter((s) => s.line - 1 < doc.lineCount);
-    if (state.staleFiles.includes(rel)) {
-      const stale = (range: vscode.Range) =>
-        new vscode.CodeLens(range, {
-          title: 'callers: graph is stale — Rebuild',
-          tooltip: `${rel} changed since the graph was built${doc.isDirty ? ' (unsaved changes)' : ''}: the counts would be out of date. Save and rebuild to see them again.`,
-          command: BUILD_COMMAND,
-          arguments: [vscode.Uri.parse(folder)],
-        });
-      // Only where the declaration still stands on its recorded line; else once, at the top.
-      const still = placed.filter((s) => doc.lineAt(s.line - 1).text.includes(sourceName(s)));
-      return still.length > 0 ? still.map((s) => stale(new vscode.Range(s.line - 1, 0, s.line - 1, 0))) : [stale(top)];
-    }
-    return placed.map((s) => {
-      const pos = new vscode.Position(s.line - 1, Math.max(0, s.column - 1));
-      return new CallersLens(new vscode.Range(pos, pos), folder, s, doc.uri);
+    return [];
+  }
+
+  private noCallsLayer(folder: string): vscode.CodeLens {
+    return new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+      title: 'callers: the graph was built without its calls layer — Rebuild',
+      tooltip:
+        'This graph holds files, symbols and imports only (built with --extract-only), so callers are unknown, not zero. Rebuild to add them.',
+      command: REBUILD_COMMAND,
+      arguments: [vscode.Uri.parse(folder)],
     });
+  }
+
+  private staleCommand(doc: vscode.TextDocument, folder: string, rel: string): vscode.Command {
+    return {
+      title: STALE_TITLE,
+      tooltip: `${rel} changed since the graph was built${doc.isDirty ? ' (unsaved changes)' : ''}: the counts would be out of date. Save and rebuild to see them again.`,
+      command: BUILD_COMMAND,
+      arguments: [vscode.Uri.parse(folder)],
+    };
+  }
+
+  /**
+   * The stale marker on each declaration where it stands now: where the edits since the document
+   * last matched the graph carried it, else the nearest line that names it; once at the top when
+   * none can be placed (ADR 90).
+   */
+  private staleLenses(doc: vscode.TextDocument, folder: string, rel: string, symbols: FileSymbol[]): vscode.CodeLens[] {
+    const lines = this.tracked.get(doc.uri.toString());
+    const at = new Set<number>();
+    for (const s of symbols) {
+      const moved = lines?.get(s.id);
+      const line = moved !== undefined && moved < doc.lineCount ? moved : nearestLineWith(doc, sourceName(s), s.line - 1);
+      if (line !== undefined) at.add(line);
+    }
+    return this.markers(doc, folder, rel, at);
+  }
+
+  private markers(doc: vscode.TextDocument, folder: string, rel: string, at: Set<number>): vscode.CodeLens[] {
+    const command = this.staleCommand(doc, folder, rel);
+    const ranges = at.size > 0 ? [...at].sort((a, b) => a - b) : [0];
+    return ranges.map((l) => new vscode.CodeLens(new vscode.Range(l, 0, l, 0), command));
   }
 
   async resolveCodeLens(lens: vscode.CodeLens): Promise<vscode.CodeLens> {
     if (!(lens instanceof CallersLens)) return lens;
-    const counts = await this.count(lens.folder, lens.symbol.id);
+    const counts = await this.count(lens.folder, lens.symbol.id, lens.graphNo);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === lens.uri.toString());
+    // The file changed, or the graph was replaced, since the lens was placed: no number (ADR 90).
+    if (doc && (doc.isDirty || this.graph.isStale(lens.folder, lens.file))) {
+      lens.command = this.staleCommand(doc, lens.folder, lens.file);
+      return lens;
+    }
     if (!counts) {
       lens.command = { title: 'callers: unknown (the graph is reloading)', command: '' };
       return lens;
@@ -124,11 +208,12 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     return lens;
   }
 
-  private count(folder: string, id: string): Promise<CallerCounts | undefined> {
+  private count(folder: string, id: string, graphNo: number): Promise<CallerCounts | undefined> {
     return new Promise((resolve) => {
-      let list = this.batch.get(folder);
-      if (!list) this.batch.set(folder, (list = []));
-      list.push({ id, resolve });
+      const key = `${folder}\u0000${graphNo}`;
+      let b = this.batch.get(key);
+      if (!b) this.batch.set(key, (b = { folder, graphNo, list: [] }));
+      b.list.push({ id, resolve });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -140,11 +225,12 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     const batch = this.batch;
     this.batch = new Map();
     this.flushScheduled = false;
-    for (const [folder, list] of batch) {
+    for (const { folder, graphNo, list } of batch.values()) {
       this.graph
         .counts(
           folder,
           list.map((x) => x.id),
+          graphNo,
         )
         .then(
           (counts) => list.forEach((x, i) => x.resolve(counts[i])),

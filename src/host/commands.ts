@@ -3,7 +3,7 @@
 // explorer and the path finder add theirs here too.
 
 import * as vscode from 'vscode';
-import type { GraphNode } from '../graph';
+import type { Evidence, GraphNode } from '../graph';
 import { SHOW_LOG_COMMAND, type BuildService } from './build-service';
 import { BUILD_COMMAND, REBUILD_COMMAND, SHOW_CALLERS_OF_COMMAND } from './callers-lens';
 import type { CallSite } from './graph-access';
@@ -59,7 +59,7 @@ export class Commands {
         await vscode.env.clipboard.writeText(arg.id);
         vscode.window.setStatusBarMessage(`Copied ${arg.id}`, 3000);
       }),
-      vscode.commands.registerCommand(OPEN_NODE_COMMAND, (folder: string, node: GraphNode) => this.open(folder, node)),
+      vscode.commands.registerCommand(OPEN_NODE_COMMAND, (folder: string, node: GraphNode, at?: Evidence) => this.open(folder, node, at)),
       vscode.commands.registerCommand(STATUS_ACTIONS_COMMAND, () => this.statusActions()),
     ];
   }
@@ -78,8 +78,13 @@ export class Commands {
     return picked?.folder;
   }
 
-  private async open(folder: string, node: GraphNode): Promise<void> {
-    const loc = this.graph.locationOf(folder, node);
+  /** A node's declaration, or with `at` (an edge's evidence) the place the edge was seen, inside the folder. */
+  private async open(folder: string, node: GraphNode, at?: Evidence): Promise<void> {
+    const site =
+      at && typeof at.file === 'string' && Number.isInteger(at.line) && Number.isInteger(at.column)
+        ? this.siteLocation(folder, { id: node.id, confidence: 'EXACT', evidence: at })
+        : undefined;
+    const loc = site ?? this.graph.locationOf(folder, node);
     if (!loc) {
       void vscode.window.showInformationMessage(`Knowledge Graph: ${node.id} has no place in a source file to open.`);
       return;

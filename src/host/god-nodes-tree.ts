@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { GraphNode, NodeKind } from '../graph';
 import { OPEN_NODE_COMMAND } from './commands';
 import type { CallSite } from './graph-access';
+import { describeState } from './graph-text';
 import type { EditorGraphAccess } from './graph-service';
 import type { NeighbourGroup } from '../protocol/graph-worker';
 
@@ -17,7 +18,7 @@ type Element =
   | { type: 'node'; folder: string; id: string; node?: GraphNode; degree: number }
   | { type: 'group'; folder: string; id: string; group: NeighbourGroup }
   /** `id` too, so the context menu's commands get the node as they do from a god node. */
-  | { type: 'neighbour'; folder: string; id: string; site: CallSite; node?: GraphNode }
+  | { type: 'neighbour'; folder: string; id: string; site: CallSite; node?: GraphNode; group: NeighbourGroup }
   | { type: 'info'; label: string; tooltip?: string };
 
 const ICONS: Record<NodeKind, string> = {
@@ -93,7 +94,10 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
     const notes: string[] = [];
     for (const s of states) {
       const who = states.length > 1 ? `${s.folderName}: ` : '';
-      if (s.kind === 'unusable')
+      // A failed build is said as one, with why and where, as the status bar says it: a build by
+      // hand would fail again, so "stale … Build" would send the user round in a circle (ADR 91).
+      if (!s.building && s.buildFailure !== undefined && s.kind !== 'unusable') notes.push(`${who}${describeState(s)}`);
+      else if (s.kind === 'unusable')
         notes.push(`${who}the graph cannot be used: ${s.reason ?? 'unknown reason'}. Run "Knowledge Graph: Rebuild (full)".`);
       else if (s.kind === 'absent' && states.some((o) => o.kind !== 'absent'))
         notes.push(`${who}no graph yet. Run "Knowledge Graph: Build Knowledge Graph".`);
@@ -150,7 +154,9 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
         const item = new vscode.TreeItem(groupLabel(e.group), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `${e.folder}\u0000${e.id}\u0000${e.group.relation}\u0000${e.group.direction}`;
         item.iconPath = new vscode.ThemeIcon(e.group.direction === 'out' ? 'arrow-right' : 'arrow-left');
-        item.description = e.group.total > e.group.items.length ? `${e.group.items.length} of ${e.group.total}` : String(e.group.total);
+        // Proof and guesses apart in the count too: "40 of 473 · 12 proven" (ADR 91).
+        const shown = e.group.total > e.group.items.length ? `${e.group.items.length} of ${e.group.total}` : String(e.group.total);
+        item.description = e.group.proven < e.group.total ? `${shown} · ${e.group.proven} proven` : shown;
         return item;
       }
       case 'neighbour': {
@@ -173,12 +179,18 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
           : s.confidence === 'CANDIDATE'
             ? new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'question', new vscode.ThemeColor('descriptionForeground'))
             : new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'circle-outline');
+        // A neighbour on the far end of an incoming edge (a caller, an importer, a record citing
+        // it) opens where it uses this node, the edge's evidence, as the references peek does; an
+        // outgoing one (a callee) opens its declaration (ADR 91).
+        const atSite = e.group.direction === 'in' && s.evidence !== undefined;
         item.tooltip = new vscode.MarkdownString(
-          `\`${s.id}\`\n\nconfidence: **${s.confidence}**${s.evidence ? `\n\nseen at ${s.evidence.file}:${s.evidence.line}:${s.evidence.column}` : ''}`,
+          `\`${s.id}\`\n\nconfidence: **${s.confidence}**${s.evidence ? `\n\nseen at ${s.evidence.file}:${s.evidence.line}:${s.evidence.column}` : ''}${atSite ? '\n\nClick to open the call site; right-click for more.' : ''}`,
         );
         if (e.node) {
           item.contextValue = 'kgNode';
-          item.command = { title: 'Open Declaration', command: OPEN_NODE_COMMAND, arguments: [e.folder, e.node] };
+          item.command = atSite
+            ? { title: 'Open Call Site', command: OPEN_NODE_COMMAND, arguments: [e.folder, e.node, s.evidence] }
+            : { title: 'Open Declaration', command: OPEN_NODE_COMMAND, arguments: [e.folder, e.node] };
         }
         return item;
       }
@@ -205,7 +217,7 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
           e.folder,
           e.group.items.map((s) => s.id),
         );
-        return e.group.items.map((site, i) => ({ type: 'neighbour', folder: e.folder, id: site.id, site, node: nodes[i] }));
+        return e.group.items.map((site, i) => ({ type: 'neighbour', folder: e.folder, id: site.id, site, node: nodes[i], group: e.group }));
       }
       default:
         return [];

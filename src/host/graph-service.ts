@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GraphNode, Mode, QueryRequest, QueryResult, WhyResult } from '../graph';
+import { describeUnavailable, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails, NodeSearch } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
@@ -17,8 +17,10 @@ import type { AgentReply, CallerCounts, FileSymbol, GuardReply, HeldBaselines, N
 export interface EditorGraphAccess extends GraphAccess {
   /** The lens-worthy declarations of one file (repo-relative POSIX path), by position. */
   fileSymbols(folder: string, file: string): Promise<FileSymbol[]>;
+  /** The same, from the graph `graphNo` (graphOf) only: undefined once it was replaced. */
+  fileSymbolsOf(folder: string, file: string, graphNo: number): Promise<FileSymbol[] | undefined>;
   /** Caller counts, exactly as `kg callers` lists them, for many ids in one round trip. */
-  counts(folder: string, ids: string[]): Promise<Array<CallerCounts | undefined>>;
+  counts(folder: string, ids: string[], graphNo?: number): Promise<Array<CallerCounts | undefined>>;
   /** A node's neighbours grouped by relation and direction, each group cut at `budget`. */
   neighbourGroups(folder: string, id: string, budget: number): Promise<NeighbourGroup[]>;
   /** The doctor's report on the folder's graph.json. */
@@ -31,6 +33,11 @@ export interface EditorGraphAccess extends GraphAccess {
   fileUri(folder: string, file: string): vscode.Uri | undefined;
   /** Whether the file (repo-relative) changed since the folder's graph was built, or is unsaved. */
   isStale(folder: string, file: string): boolean;
+  /**
+   * Which graph the folder holds now: changes whenever its graph is replaced. A surface that
+   * drew from one graph asks again with this number, and gets nothing from another (ADR 90).
+   */
+  graphOf(folder: string): number;
   /** A number that changes whenever any folder's graph is replaced (for caches). */
   readonly generation: number;
 }
@@ -46,10 +53,30 @@ interface Entry {
   loadedStamp?: string;
   /** Files changed on disk since the build (the manifest's verdict). */
   diskStale: string[];
+  /**
+   * Files saved or changed on disk since the last verdict began, with the touch's sequence number:
+   * stale at once, until a manifest verdict that began after the touch clears them (ADR 90).
+   */
+  touched: Map<string, number>;
+  /** Which graph the worker holds (see graphOf). */
+  graphNo: number;
+  /** The build whose end is being waited for: the status says building until its graph is loaded. */
+  buildNo: number;
+  /** The load in flight, by the stamp of the file it reads: a second request for it waits on it. */
+  pending?: { stamp: string; done: Promise<void> };
   disposables: vscode.Disposable[];
   reloadTimer?: ReturnType<typeof setTimeout>;
   statusTimer?: ReturnType<typeof setTimeout>;
 }
+
+/** Files changed since the build, and the last touch (sourceChanged) the verdict covers (-1: none). */
+interface Verdict {
+  changed: string[];
+  covers: number;
+}
+
+/** Files a build may read (sources, markdown, the configs that shape a project): a touch makes them stale at once. */
+const MAYBE_INPUT = /(\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|md)|(^|\/)(tsconfig[^/]*|jsconfig[^/]*|package)\.json)$/;
 
 const RELOAD_DEBOUNCE_MS = 150;
 const STATUS_DEBOUNCE_MS = 400;
@@ -68,6 +95,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   readonly onDidChangeState = this.emitter.event;
   private readonly disposables: vscode.Disposable[] = [this.emitter];
   private gen = 0;
+  private touchSeq = 0;
 
   constructor(
     private readonly workerScript: string,
@@ -183,12 +211,16 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     return this.call(folder, (w) => w.request('fileSymbols', { file }), []);
   }
 
-  counts(folder: string, ids: string[]): Promise<Array<CallerCounts | undefined>> {
-    return this.call(
-      folder,
-      (w) => w.request('counts', { ids }),
-      ids.map(() => undefined),
-    );
+  fileSymbolsOf(folder: string, file: string, graphNo: number): Promise<FileSymbol[] | undefined> {
+    if (this.graphOf(folder) !== graphNo) return Promise.resolve(undefined);
+    return this.call<FileSymbol[] | undefined>(folder, (w) => w.request('fileSymbols', { file }), undefined);
+  }
+
+  /** `graphNo` (graphOf): counted only by that graph; undefined for every id once it was replaced. */
+  counts(folder: string, ids: string[], graphNo?: number): Promise<Array<CallerCounts | undefined>> {
+    const none = ids.map(() => undefined);
+    if (graphNo !== undefined && this.graphOf(folder) !== graphNo) return Promise.resolve(none);
+    return this.call(folder, (w) => w.request('counts', { ids }), none);
   }
 
   neighbourGroups(folder: string, id: string, budget: number): Promise<NeighbourGroup[]> {
@@ -242,6 +274,10 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     return !!e && this.staleFiles(e).includes(file);
   }
 
+  graphOf(folder: string): number {
+    return this.entries.get(folder)?.graphNo ?? -1;
+  }
+
   /** A location inside the folder for a repo-relative path, or undefined when it would leave it (ADR 31). */
   fileUri(e: Entry | string, file: string): vscode.Uri | undefined {
     const entry = typeof e === 'string' ? this.entries.get(e) : e;
@@ -273,6 +309,8 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   // ---- BuildListener -------------------------------------------------------------------------
 
   buildStarted(folder: vscode.WorkspaceFolder): void {
+    const e = this.entries.get(folder.uri.toString());
+    if (e) e.buildNo++;
     this.setBuilding(folder, { phase: 'starting', done: 0, total: 0 });
   }
 
@@ -282,11 +320,17 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
 
   buildEnded(folder: vscode.WorkspaceFolder, built: boolean, failure?: string): void {
     const e = this.entries.get(folder.uri.toString());
-    if (e && built) delete e.state.buildFailure;
-    else if (e && failure !== undefined) e.state.buildFailure = failure;
-    this.setBuilding(folder, undefined);
-    // The watcher sees the new graph too; this covers a graph path the watcher cannot see.
-    if (built) void this.reload(folder.uri.toString());
+    if (!e) return;
+    if (built) delete e.state.buildFailure;
+    else if (failure !== undefined) e.state.buildFailure = failure;
+    if (!built) return this.setBuilding(folder, undefined);
+    // The status says "building" until the graph this build wrote is loaded and its verdict is in:
+    // never the previous graph's counts as if fresh, then stale again, then fresh (ADR 90). The
+    // watcher sees the new graph too; this covers a graph path the watcher cannot see.
+    const build = e.buildNo;
+    void this.reload(folder.uri.toString()).finally(() => {
+      if (e.buildNo === build) this.setBuilding(folder, undefined);
+    });
   }
 
   private setBuilding(folder: vscode.WorkspaceFolder, p: BuildProgress | undefined): void {
@@ -334,6 +378,9 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       },
       loadSeq: 0,
       diskStale: [],
+      touched: new Map(),
+      graphNo: 0,
+      buildNo: 0,
       disposables: [],
     };
     this.entries.set(key, entry);
@@ -381,12 +428,23 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     }, RELOAD_DEBOUNCE_MS);
   }
 
+  /**
+   * A file was saved or changed on disk: stale at once (before the manifest's verdict, which takes
+   * a walk of the tree), and checked again. Only a verdict that began after this touch clears it.
+   */
   private sourceChanged(uri: vscode.Uri): void {
     const key = this.folderOf(uri);
     const e = key ? this.entries.get(key) : undefined;
-    if (!e || e.state.kind !== 'ready') return;
+    if (!e || (e.state.kind !== 'ready' && e.state.kind !== 'loading')) return;
     const rel = this.relativePath(e.key, uri);
     if (!rel || rel.startsWith('.knowledge-graph/') || uri.fsPath.startsWith(path.dirname(e.state.graphPath) + path.sep)) return;
+    // Only what a build reads is stale at once; other files (editor settings, a JSON of the app's)
+    // wait for the verdict, which knows the inputs.
+    if (MAYBE_INPUT.test(rel)) {
+      const first = !e.touched.has(rel);
+      e.touched.set(rel, ++this.touchSeq);
+      if (first && !e.diskStale.includes(rel)) this.fire(e);
+    }
     this.scheduleStatus(e);
   }
 
@@ -406,6 +464,9 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     if (dirty === this.dirtyKeys.has(k)) return;
     if (dirty) this.dirtyKeys.add(k);
     else this.dirtyKeys.delete(k);
+    // Dirty to clean without closing: saved (or reverted). Either way the file is what the disk
+    // holds now, which the manifest has not judged yet: it stays stale until it has (ADR 90).
+    if (!dirty && !doc.isClosed) return this.sourceChanged(doc.uri);
     const key = this.folderOf(doc.uri);
     const e = key ? this.entries.get(key) : undefined;
     if (e) this.fire(e);
@@ -423,8 +484,8 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   private staleFiles(e: Entry): string[] {
     if (e.state.kind !== 'ready') return [];
     const dirty = this.dirtyFiles(e);
-    if (dirty.length === 0) return e.diskStale;
-    return [...new Set([...e.diskStale, ...dirty])].sort();
+    if (dirty.length === 0 && e.touched.size === 0) return e.diskStale;
+    return [...new Set([...e.diskStale, ...e.touched.keys(), ...dirty])].sort();
   }
 
   private publicState(e: Entry): FolderGraphState {
@@ -444,7 +505,19 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     }
   }
 
-  private async load(e: Entry): Promise<void> {
+  private load(e: Entry): Promise<void> {
+    const where = this.graphPathOf(e.folder);
+    const stamp = where.ok ? this.stampOf(where.path) : undefined;
+    // The watcher and the end of a build both ask for the graph a build wrote: it is read once.
+    if (stamp !== undefined && e.pending?.stamp === stamp) return e.pending.done;
+    const done = this.loadNow(e);
+    if (stamp !== undefined) e.pending = { stamp, done };
+    return done.finally(() => {
+      if (e.pending?.done === done) e.pending = undefined;
+    });
+  }
+
+  private async loadNow(e: Entry): Promise<void> {
     const seq = ++e.loadSeq;
     const where = this.graphPathOf(e.folder);
     const base = {
@@ -469,7 +542,8 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       this.log.info(`${e.folder.name}: no graph at ${file}`);
       return this.fire(e);
     }
-    if (stamp === e.loadedStamp && e.worker?.alive) return;
+    // The same graph: its manifest may be new (a build writes it after the graph), so judge again.
+    if (stamp === e.loadedStamp && e.worker?.alive) return this.refreshStatus(e);
     if (!e.worker) {
       e.state = { ...base, graphPath: file, kind: 'loading' };
       this.fire(e);
@@ -500,8 +574,10 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       void worker.terminate();
       this.install(e, undefined);
       e.loadedStamp = stamp;
-      e.state = { ...base, graphPath: file, kind: 'unusable', code: info.code, reason: info.reason };
-      this.log.warn(`${e.folder.name}: the graph at ${file} cannot be used: ${info.reason}`);
+      // The words a person reads; the code stays the machine's (ADR 91).
+      const reason = describeUnavailable(info, path.basename(file));
+      e.state = { ...base, graphPath: file, kind: 'unusable', code: info.code, reason };
+      this.log.warn(`${e.folder.name}: the graph at ${file} cannot be used: ${reason}`);
       return this.fire(e);
     }
     // The guard's baselines for breaks it reported survive the rebuild their own save triggered
@@ -512,7 +588,16 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       void worker.terminate();
       return;
     }
-    this.install(e, worker);
+    // The verdict on the working tree comes from the new graph's manifest before the graph is shown:
+    // a file saved during the build, or a graph built from older text, is never shown fresh (ADR 90).
+    const verdict = await this.verdict(e, worker, file);
+    if (seq !== e.loadSeq || !this.entries.has(e.key)) {
+      void worker.terminate();
+      return;
+    }
+    this.install(e, worker, verdict);
+    // Touched while the verdict ran: judged again, or they would stay stale until the next touch.
+    if ([...e.touched.values()].some((t) => t > (verdict?.covers ?? -1))) this.scheduleStatus(e);
     e.loadedStamp = stamp;
     this.gen++;
     e.state = {
@@ -529,7 +614,6 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       `${e.folder.name}: graph loaded in ${Date.now() - t0} ms (${info.nodes} nodes, ${info.edges} edges, layers ${info.layers.join(', ')})`,
     );
     this.fire(e);
-    await this.refreshStatus(e);
   }
 
   private async heldBaselines(w: GraphWorkerClient | undefined): Promise<HeldBaselines> {
@@ -541,37 +625,61 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     }
   }
 
-  /** Makes `worker` the folder's graph (or none), stopping the one it replaces. */
-  private install(e: Entry, worker: GraphWorkerClient | undefined): void {
+  /** Makes `worker` the folder's graph (or none), stopping the one it replaces, with its verdict. */
+  private install(e: Entry, worker: GraphWorkerClient | undefined, verdict?: Verdict): void {
     const old = e.worker;
     e.worker = worker;
+    e.graphNo++;
     e.diskStale = [];
+    if (verdict) this.apply(e, verdict);
     if (old && old !== worker) void old.terminate();
+  }
+
+  /**
+   * The manifest's verdict on the working tree for the graph `w` holds, and the touches it covers
+   * (those before it began). Unknown (no manifest yet, or one of another graph): no touch is cleared.
+   */
+  private async verdict(e: Entry, w: GraphWorkerClient, file: string): Promise<Verdict | undefined> {
+    const covers = this.touchSeq;
+    const job = w.request('status', { root: e.folder.uri.fsPath, file });
+    this.inFlight.add(job);
+    try {
+      const s = await job;
+      if (!s.known) {
+        this.log.info(`${e.folder.name}: cannot tell whether the graph is stale: ${s.reason}`);
+        return { changed: [], covers: -1 };
+      }
+      return { changed: s.changedFiles, covers };
+    } catch (err) {
+      this.log.debug(`status failed: ${(err as Error).message}`);
+      return undefined;
+    } finally {
+      this.inFlight.delete(job);
+    }
+  }
+
+  /** Takes a verdict in; true when the stale set changed. */
+  private apply(e: Entry, v: Verdict): boolean {
+    const before = this.staleFiles(e).join('\n');
+    e.diskStale = v.changed;
+    for (const [f, seq] of e.touched) if (seq <= v.covers) e.touched.delete(f);
+    const after = this.staleFiles(e);
+    if (after.join('\n') === before) return false;
+    if (v.changed.length > 0)
+      this.log.info(
+        `${e.folder.name}: ${v.changed.length} file(s) changed since the build: ${v.changed.slice(0, 10).join(', ')}${v.changed.length > 10 ? ', …' : ''}`,
+      );
+    return true;
   }
 
   private async refreshStatus(e: Entry): Promise<void> {
     const w = e.worker;
     if (!w || e.state.kind !== 'ready') return;
-    const job = w.request('status', { root: e.folder.uri.fsPath, file: e.state.graphPath });
-    this.inFlight.add(job);
-    try {
-      const s = await job;
-      if (e.worker !== w) return;
-      const next = s.known ? s.changedFiles : [];
-      if (!s.known) this.log.info(`${e.folder.name}: cannot tell whether the graph is stale: ${s.reason}`);
-      if (next.join('\n') !== e.diskStale.join('\n')) {
-        e.diskStale = next;
-        if (next.length > 0)
-          this.log.info(
-            `${e.folder.name}: ${next.length} file(s) changed since the build: ${next.slice(0, 10).join(', ')}${next.length > 10 ? ', …' : ''}`,
-          );
-        this.fire(e);
-      }
-    } catch (err) {
-      this.log.debug(`status failed: ${(err as Error).message}`);
-    } finally {
-      this.inFlight.delete(job);
-    }
+    const v = await this.verdict(e, w, e.state.graphPath);
+    if (!v) return;
+    // The graph was replaced meanwhile: this verdict was the old graph's; the new one judges again.
+    if (e.worker !== w) return this.refreshStatus(e);
+    if (this.apply(e, v)) this.fire(e);
   }
 
   dispose(): void {

@@ -57,8 +57,15 @@ function buildFailureText(reason: string, graphKind: FolderGraphState['kind']): 
 /** One sentence about a folder's state (the status bar's tooltip and the quick pick's hint). */
 export function describeState(s: FolderGraphState): string {
   if (!s.building && s.buildFailure !== undefined && s.kind !== 'unusable')
-    return `${buildFailureText(s.buildFailure, s.kind)} ${describeGraph(s)}`;
+    return `${buildFailureText(s.buildFailure, s.kind)} ${s.kind === 'ready' ? previousGraph(s) : describeGraph(s)}`;
   return describeGraph(s);
+}
+
+/** The graph that still answers after a failed build: its size and what changed, with no advice to rebuild (it would fail again, ADR 91). */
+function previousGraph(s: FolderGraphState): string {
+  const size = `${(s.nodes ?? 0).toLocaleString('en-US')} nodes, ${(s.edges ?? 0).toLocaleString('en-US')} edges`;
+  const n = s.staleFiles.length;
+  return n > 0 ? `${size}; ${n} ${n === 1 ? 'file' : 'files'} changed since it was built.` : `${size}.`;
 }
 
 function describeGraph(s: FolderGraphState): string {

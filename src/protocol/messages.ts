@@ -5,7 +5,7 @@
 // with hand-written field checks.
 
 /** What can stop or qualify an answer, one per graph state (docs/adr/0067). */
-type BannerKind = 'absent' | 'loading' | 'unusable' | 'calls-missing' | 'stale' | 'building' | 'no-folder';
+type BannerKind = 'absent' | 'loading' | 'unusable' | 'build-failed' | 'calls-missing' | 'stale' | 'building' | 'no-folder';
 
 export const BANNER_ACTIONS = ['build', 'rebuild', 'showLog'] as const;
 export type BannerAction = (typeof BANNER_ACTIONS)[number];

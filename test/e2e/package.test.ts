@@ -78,6 +78,7 @@ const ALLOWED = [
   /^extension\/dist\/lib(\.[\w.]+)?\.d\.ts$/,
   /^extension\/dist\/typescript-LICENSE\.txt$/,
   /^extension\/dist\/webview\/[\w-]+\.js$/,
+  /^extension\/dist\/webview\/codicon(\.ttf|-LICENSE\.txt)$/,
   /^extension\/schema\/graph\.schema\.json$/,
   /^extension\/schema\/config\.schema\.json$/,
   /^extension\/docs\/([\w-]+\.md|adr\/\d{4}-[\w-]+\.md)$/,

@@ -81,6 +81,52 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
     assert.equal(calledBy.items.length, 1);
   });
 
+  it('lists proof first in each group and cuts after that: a guess never takes a proven neighbour`s place (ADR 91)', async () => {
+    // The guess's caller sorts first by id (src/a.ts), the proven one last (src/z.ts).
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["src"] }');
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(path.join(dir, 'src', 'box.ts'), 'export class Box {\n  open(): number {\n    return 1;\n  }\n}\n');
+    fs.writeFileSync(
+      path.join(dir, 'src', 'a.ts'),
+      '// eslint-disable-next-line\nexport function guess(x: any): number {\n  return x.open();\n}\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'src', 'z.ts'),
+      "import { Box } from './box';\nexport function proof(b: Box): number {\n  return b.open();\n}\n",
+    );
+    const r = spawnSync(process.execPath, [CLI, 'build', '--apply', '--root', dir], {
+      encoding: 'utf8',
+      env: { ...process.env, KG_SERVER: 'off' },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const other = new GraphWorkerClient(WORKER);
+    try {
+      assert.ok((await other.request('load', { file: path.join(dir, '.knowledge-graph', 'graph.json') })).ok);
+      const groups = await other.request('neighbourGroups', { id: 'sym:src/box.ts#Box.open', budget: 5 });
+      const calledBy = groups.find((g) => g.relation === 'calls' && g.direction === 'in');
+      assert.ok(calledBy);
+      assert.deepEqual(
+        calledBy.items.map((i) => [i.id, i.confidence]),
+        [
+          ['sym:src/z.ts#proof', 'EXACT'],
+          ['sym:src/a.ts#guess', 'CANDIDATE'],
+        ],
+      );
+      assert.equal(calledBy.proven, 1);
+      const cut = (await other.request('neighbourGroups', { id: 'sym:src/box.ts#Box.open', budget: 1 })).find(
+        (g) => g.relation === 'calls' && g.direction === 'in',
+      );
+      assert.deepEqual(
+        cut?.items.map((i) => i.id),
+        ['sym:src/z.ts#proof'],
+      );
+      assert.equal(cut?.total, 2);
+    } finally {
+      await other.terminate();
+    }
+  });
+
   it('answers kg why for the declaration under a position, and nothing between declarations', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), '{}');

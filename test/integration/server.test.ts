@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { acquireBuildLock, buildGraph, serializeGraph } from '../../src/graph';
+import { corpus } from '../../bench/corpus';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { BUILD_SERVER_PROTOCOL } from '../../src/protocol/build-server';
 
@@ -300,6 +301,52 @@ describe('the build server', { timeout: 600_000 }, () => {
     assert.notEqual(pid, 999999999);
     assert.equal(kg(['server', 'stop', '--root', root], root, e).status, 0);
     assert.ok(!alive(pid));
+  });
+
+  it('stops at once when told to while it warms or builds: kg server stop never waits out its work (ADR 92)', async () => {
+    // rxjs: warming its programs and building it take seconds, the window a stop used to wait out.
+    const root = corpus('rxjs', path.join(tempDir(), 'rxjs')).root;
+    const dir = tempDir('kg-servers-');
+    serverDirs.push(dir);
+    const e = env(dir);
+    const { socket } = status(root, e);
+    const lockFile = socket.replace(/\.sock$/, '.lock');
+    const holds = (pid: number) => fs.existsSync(lockFile) && fs.readFileSync(lockFile, 'utf8').includes(`"pid":${pid}`);
+
+    // 1. While it warms: the lock is taken, the socket not yet there.
+    const warming = runServer(root, e, 600);
+    const pid = warming.child.pid as number;
+    await until('the server to take its lock', () => holds(pid), 60_000, warming.log);
+    assert.ok(!/warm for/.test(warming.log()), 'the stop comes while the server warms');
+    const stop = kg(['server', 'stop', '--root', root], root, e);
+    assert.equal(stop.status, 0, stop.stderr);
+    assert.match(stop.stderr, new RegExp(`stopped the build server \\(pid ${pid}\\)`));
+    assert.ok(!/warm for/.test(warming.log()), `it stopped without finishing its warm-up: ${warming.log()}`);
+    await warming.exited();
+    assert.equal(status(root, e).running, false, 'no server is left');
+
+    // 2. While it builds: the build stops with it, and its client builds by itself instead.
+    const serving = runServer(root, e, 600);
+    // Warming rxjs takes seconds on an idle machine, minutes on a crowded one.
+    await until('the server to listen', () => /listening on/.test(serving.log()), 300_000, serving.log);
+    const live = { stderr: '' };
+    const build = kgAsync(['build', '--apply', '--full'], root, e, live);
+    await until(
+      'the server to be building',
+      () => /discovered \d+ source files/.test(live.stderr),
+      300_000,
+      () => live.stderr,
+    );
+    const during = kg(['server', 'stop', '--root', root], root, e);
+    assert.equal(during.status, 0, during.stderr);
+    assert.match(during.stderr, /stopped the build server/);
+    const r = await build;
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /the build server stopped during this build; building here instead/);
+    const doctor = kg(['doctor', '--graph', path.join(root, '.knowledge-graph', 'graph.json')], root, e);
+    assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr);
+    // The client may have started a fresh server after building: that one stops too.
+    assert.equal(kg(['server', 'stop', '--root', root], root, e).status, 0);
   });
 
   it('starts nothing in CI, with KG_SERVER=off or with --no-server', async () => {

@@ -10,6 +10,7 @@ import Ajv from 'ajv';
 import {
   buildGraph,
   checkGraph,
+  describeUnavailable,
   loadGraphFile,
   MAX_GRAPH_BYTES,
   parseGraphText,
@@ -96,6 +97,23 @@ describe('loading graph.json', () => {
       assert.equal(u.code, 'UNPARSABLE', text);
       assert.match(u.reason, /^projection unparsable: \S/);
     }
+  });
+
+  it('people read "graph.json is not valid JSON (…)"; the machine reason and code stay (ADR 91)', () => {
+    const u = failed(loadGraphFile(writeGraphFile('{"nodes": [')));
+    assert.equal(u.code, 'UNPARSABLE');
+    assert.match(describeUnavailable(u), /^graph\.json is not valid JSON \(\S.*\)$/);
+    assert.ok(!describeUnavailable(u).includes('projection'), describeUnavailable(u));
+    assert.equal(
+      describeUnavailable(failed(loadGraphFile(tempDir()))),
+      'graph.json cannot be read (the graph path is a directory, not a file)',
+    );
+    const invalid = failed(loadGraphFile(writeGraphFile(JSON.stringify({ ...sample(), nodes: [{ id: 1 }] }))));
+    assert.match(describeUnavailable(invalid, 'g.json'), /^g\.json (does not match the graph format|has no)/);
+    assert.equal(
+      describeUnavailable({ code: 'LAYER_MISSING', reason: 'calls layer not built in this projection' }),
+      'calls layer not built in this projection',
+    );
   });
 
   it('bytes that are not UTF-8 are refused, a byte-order mark is not', () => {

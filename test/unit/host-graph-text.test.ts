@@ -71,7 +71,12 @@ describe('the words of the editor surfaces', () => {
     assert.deepEqual(statusText(failed), { text: '$(error) KG: build failed', warning: false, error: true });
     assert.equal(
       describeState(failed),
-      'The last build failed: tsconfig.json: not valid JSON. The previous graph still answers; save or build to try again. 1,234 nodes, 56,789 edges; up to date.',
+      'The last build failed: tsconfig.json: not valid JSON. The previous graph still answers; save or build to try again. 1,234 nodes, 56,789 edges.',
+    );
+    // Files changed meanwhile are said, without "Rebuild": a build would fail the same way (ADR 91).
+    assert.equal(
+      describeState({ ...failed, staleFiles: ['a.ts', 'b.ts'] }),
+      'The last build failed: tsconfig.json: not valid JSON. The previous graph still answers; save or build to try again. 1,234 nodes, 56,789 edges; 2 files changed since it was built.',
     );
     assert.equal(statusText({ ...failed, building: { phase: 'extract', done: 1, total: 2 } }).text, '$(sync~spin) KG: building 1/2');
     assert.equal(

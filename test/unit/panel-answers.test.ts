@@ -98,6 +98,20 @@ describe('banners', () => {
     ['a build over a ready graph', state({ building: { phase: 'resolve', done: 1, total: 2 } }), 'building', ['showLog'], false],
     ['no calls layer', state({ callsLayer: false }), 'calls-missing', ['rebuild'], false],
     ['a stale graph', state({ staleFiles: ['a.ts', 'b.ts', 'c.ts', 'd.ts'] }), 'stale', ['build', 'showLog'], false],
+    [
+      'a failed build over a stale graph',
+      state({ staleFiles: ['a.ts'], buildFailure: 'tsconfig.json:1:14: cannot parse' }),
+      'build-failed',
+      ['showLog'],
+      false,
+    ],
+    [
+      'a failed first build',
+      state({ kind: 'absent', buildFailure: 'no source files under src' }),
+      'build-failed',
+      ['showLog', 'build'],
+      true,
+    ],
   ] as const) {
     it(`${what}: a ${kind} banner${blocking ? ' that blocks answers' : ' that qualifies them'}, offering ${actions.join(', ') || 'nothing'}`, () => {
       const b = bannerFor(s);
@@ -108,6 +122,14 @@ describe('banners', () => {
       assert.ok(b.reason.length > 10, b.reason);
     });
   }
+
+  it('a failed build is said as one, with why and where, not as "stale … Build" (ADR 91)', () => {
+    const b = bannerFor(state({ staleFiles: ['a.ts'], buildFailure: 'tsconfig.json:1:14: cannot parse the file.' }));
+    assert.equal(
+      b?.reason,
+      'tsconfig.json:1:14: cannot parse the file. The graph shown is the previous one. 1 file changed since it was built.',
+    );
+  });
 
   it('names the changed files of a stale graph, a few of them', () => {
     assert.match(

@@ -89,9 +89,23 @@ export function processAlive(pid: number, hostname = os.hostname()): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !zombie(pid);
+}
+
+/**
+ * Whether `pid` has exited but not yet been reaped by its parent (state Z on Linux): it runs
+ * nothing and holds nothing, though signal 0 still reaches it. A parent busy in synchronous work
+ * (a test's spawnSync, an editor's extension host) leaves its children so for a while (ADR 92).
+ */
+function zombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+  } catch {
+    return false; // no /proc (not Linux), or it just went: signal 0 said it was there
   }
 }
 

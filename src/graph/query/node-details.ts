@@ -109,6 +109,8 @@ export interface NeighbourGroup {
   items: CallSite[];
   /** How many there are in all (more than `items.length` when the budget cut them). */
   total: number;
+  /** How many of `total` are EXACT (proven): the God Nodes view says "40 of 473 · 420 proven" (ADR 91). */
+  proven: number;
 }
 
 /** A node's edges grouped by relation and direction, each group cut at `budget` items. */
@@ -128,6 +130,12 @@ export function neighbourGroups(g: IndexedGraph, id: string, budget: number): Ne
   return [...groups.values()].map(({ relation, direction, edges }) => {
     // Proof before guesses: a stable sort on the confidence code keeps id order within each tier.
     const ordered = [...edges].sort((a, b) => g.edgeConfidence[a[0]] - g.edgeConfidence[b[0]]);
-    return { relation, direction, items: ordered.slice(0, budget).map(([e, other]) => callSite(g, other, e)), total: edges.length };
+    return {
+      relation,
+      direction,
+      items: ordered.slice(0, budget).map(([e, other]) => callSite(g, other, e)),
+      total: edges.length,
+      proven: edges.filter(([e]) => g.edgeConfidence[e] === 0).length,
+    };
   });
 }

@@ -80,6 +80,6 @@ export const RESULT_SCHEMAS = {
   ),
   nodes: arr(optionalOf(graphNode)),
   search: obj({ matches: arr(obj({ node: graphNode, degree: int })), total: int }),
-  neighbourGroups: arr(obj({ relation: str, direction: { enum: ['in', 'out'] }, items: arr(callSite), total: int })),
+  neighbourGroups: arr(obj({ relation: str, direction: { enum: ['in', 'out'] }, items: arr(callSite), total: int, proven: int })),
   whyAt: optionalOf(obj({ id: str, answer: { anyOf: [whyAnswer, UNAVAILABLE_SCHEMA] } })),
 } as const satisfies Record<string, JsonSchema>;

@@ -46,6 +46,33 @@ export const REASONS = {
     `not a node: ${id} is an unresolved call target (a name the resolver could not place); "neighbors" lists the symbols that call it`,
 } as const;
 
+const UNPARSABLE_PREFIX = REASONS.unparsable('');
+
+/**
+ * A degrade in the words a person reads (the editor's banners and messages, the CLI's stderr).
+ * The JSON `reason` stays the machine text, a contract scripts match on, and `code` stays the
+ * code; only what people read changes (docs/adr/0091-god-nodes-rows-proof-first-call-sites.md).
+ * `file` is how the graph file is named to the reader (its base name by default).
+ */
+export function describeUnavailable(u: { code?: DegradeCode; reason: string }, file = 'graph.json'): string {
+  // The detail is the text this module put after its own prefix (REASONS.unparsable).
+  const detail = u.reason.startsWith(UNPARSABLE_PREFIX) ? u.reason.slice(UNPARSABLE_PREFIX.length) : u.reason;
+  switch (u.code) {
+    case 'UNPARSABLE':
+      return detail === 'the file is not UTF-8 text' ? `${file} is not UTF-8 text` : `${file} is not valid JSON (${detail})`;
+    case 'INVALID':
+      return `${file} does not match the graph format (${detail})`;
+    case 'UNREADABLE':
+      return `${file} cannot be read (${detail})`;
+    case 'TOO_LARGE':
+      return `${file} is too large to load (${detail})`;
+    case 'MISSING_ARRAYS':
+      return `${file} has no "nodes" and "edges" arrays`;
+    default:
+      return u.reason;
+  }
+}
+
 export interface Unavailable {
   available: false;
   reason: string;

@@ -9,6 +9,11 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
+/** A reason as the rest of a sentence after the banner's title ("The last build failed: …"), with one full stop. */
+function sentence(reason: string): string {
+  return `${reason.trim().replace(/[.\s]+$/, '')}.`;
+}
+
 export function bannerFor(s: FolderGraphState | undefined): Banner | null {
   if (!s)
     return {
@@ -27,6 +32,13 @@ export function bannerFor(s: FolderGraphState | undefined): Banner | null {
           actions: ['showLog'],
           blocking: true,
         };
+      if (s.buildFailure !== undefined)
+        return {
+          kind: 'build-failed',
+          reason: `${sentence(s.buildFailure)} ${s.folderName} has no graph yet; fix that, then build again.`,
+          actions: ['showLog', 'build'],
+          blocking: true,
+        };
       return { kind: 'absent', reason: s.reason ?? `${s.folderName} has no knowledge graph yet.`, actions: ['build'], blocking: true };
     case 'loading':
       return { kind: 'loading', reason: `reading the graph of ${s.folderName}…`, actions: [], blocking: true };
@@ -42,6 +54,17 @@ export function bannerFor(s: FolderGraphState | undefined): Banner | null {
       actions: ['showLog'],
       blocking: false,
     };
+  // A build that failed (a config it cannot read, a suspected parse failure) would fail again:
+  // it is said as a failure, with its reason and where, not as "stale … Build" (ADR 91).
+  if (s.buildFailure !== undefined) {
+    const changed = s.staleFiles.length > 0 ? ` ${plural(s.staleFiles.length, 'file')} changed since it was built.` : '';
+    return {
+      kind: 'build-failed',
+      reason: `${sentence(s.buildFailure)} The graph shown is the previous one.${changed}`,
+      actions: ['showLog'],
+      blocking: false,
+    };
+  }
   if (!s.callsLayer) {
     return {
       kind: 'calls-missing',

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
 import { corpus } from '../../../bench/corpus';
 import { EXTENSION_ID } from '../expected';
+import { PLAIN_TYPING } from '../harness/cli';
 import { E2E, itInEditor, makeWorkspace, openWorkbench } from '../harness/context';
 import { installVsix, nodeFor, startServer, type RunningServer } from '../harness/server';
 import { showExplorer, Workbench } from '../harness/workbench';
@@ -36,27 +37,10 @@ function writeConfig(ws: string, graph: Record<string, unknown>, level: number):
   fs.writeFileSync(path.join(ws, '.knowledge-graph', 'config.json'), JSON.stringify({ graph, level }, null, 2));
 }
 
-/**
- * Typing in the editor types exactly what is typed: no brackets or quotes closed for us, no
- * suggestion list over the code (it hides the hover the test reads). And no auto-save (the web workbench saves after a second by default): a buffer stays unsaved until
- * the test saves it.
- */
+/** PLAIN_TYPING (test/e2e/harness/cli.ts) and `extra`, as the folder's settings. */
 function plainTyping(ws: string, extra: Record<string, unknown> = {}): void {
   fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ws, '.vscode', 'settings.json'),
-    JSON.stringify({
-      'files.autoSave': 'off',
-      'editor.quickSuggestions': { other: false, comments: false, strings: false },
-      'editor.suggestOnTriggerCharacters': false,
-      'editor.autoClosingBrackets': 'never',
-      'editor.autoClosingQuotes': 'never',
-      'editor.autoIndent': 'none',
-      'editor.formatOnType': false,
-      'editor.formatOnSave': false,
-      ...extra,
-    }),
-  );
+  fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ ...PLAIN_TYPING, ...extra }));
 }
 
 /** Each lens's own text (the editor joins one line's lenses with "|"), TypeScript's references left out. */

@@ -3,26 +3,15 @@
 // callers` prints, and the God Nodes tree lists `kg god-nodes` in its order. Dark theme.
 
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
 import { corpus } from '../../../bench/corpus';
+import { kg } from '../harness/cli';
 import { E2E, itInEditor, openWorkbench } from '../harness/context';
 import { showExplorer, type Workbench } from '../harness/workbench';
 
-const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 const FILE = 'src/internal/operators/map.ts';
-
-function kg(...args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, KG_SERVER: 'off' },
-    maxBuffer: 1 << 26,
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
 
 describe('rxjs in the editor (dark theme)', () => {
   let wb: Workbench;
