@@ -6,7 +6,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { answerQuery, nodeOf, parseGraphText, searchNodes, type Graph, type GraphLoad, type NeighborsAnswer, type PathAnswer } from '../../src/graph';
+import {
+  answerQuery,
+  nodeOf,
+  parseGraphText,
+  searchNodes,
+  type Graph,
+  type GraphLoad,
+  type NeighborsAnswer,
+  type PathAnswer,
+} from '../../src/graph';
 import type { FolderGraphState, GraphAccess, NodeDetails } from '../../src/host/graph-access';
 import { bannerFor, summaryOf } from '../../src/host/panel/banner';
 import { detailsMessage, neighborhoodMessage, pathMessage, suggestionsMessage } from '../../src/host/panel/graph-answers';
