@@ -6,7 +6,7 @@
 // names elsewhere can change their answer), and its shape (what other files can see of it). Then
 // the fingerprints of everything else that shapes a build (tsconfigs, package.json files,
 // .gitignore files, lockfiles), of the markdown files (for staleness), the engine and options,
-// and the SHA-256 of the graph.json it describes. It is written after the graph, so a kill between the two leaves a manifest that no
+// and the SHA-256 of the graph.json it describes. It is renamed into place just before the graph (ADR 51), so a kill between the two leaves a manifest that no
 // longer matches and the next build is a safe full one. Nothing in it depends on the clock or
 // the host: it may be committed beside the graph.
 
