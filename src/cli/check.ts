@@ -11,6 +11,7 @@ import {
   buildGuardIndex,
   consumerCount,
   declaredSymbols,
+  defaultGraphFile,
   formatBreakingChange,
   guardedFiles,
   loadGraphFile,
@@ -64,7 +65,7 @@ export function runCheck(args: string[], io: CliIo): number {
   if (nodeFileHost.stat(rootPosix)?.type !== 'directory') {
     throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
   }
-  const base = values.base !== undefined ? path.resolve(io.cwd, values.base) : path.join(root, '.knowledge-graph', 'graph.json');
+  const base = values.base !== undefined ? path.resolve(io.cwd, values.base) : defaultGraphFile(root);
   const shown = path.relative(io.cwd, base) || base;
 
   const config = readGraphConfig(nodeFileHost, rootPosix);

@@ -7,6 +7,7 @@
 // `contains` edge from its file or class; a decision record or doc concept by its source file.
 
 import { GraphError } from './errors';
+import { previewJson } from './io/display';
 import { escapeIdPart, fileOfId, parseId, rationaleId, type ParsedId } from './ids';
 import {
   CONFIDENCES,
@@ -127,7 +128,7 @@ class Collector {
 export function runDoctor(graph: unknown): DoctorReport {
   if (!isRow(graph)) throw new GraphError('GRAPH_INVALID', 'not a graph: the document is not a JSON object');
   if (graph.schemaVersion !== SCHEMA_VERSION) {
-    throw new GraphError('GRAPH_INVALID', `unknown schemaVersion ${JSON.stringify(graph.schemaVersion)} (this kg reads ${SCHEMA_VERSION})`);
+    throw new GraphError('GRAPH_INVALID', `unknown schemaVersion ${previewJson(graph.schemaVersion)} (this kg reads ${SCHEMA_VERSION})`);
   }
   if (!Array.isArray(graph.nodes) || !Array.isArray(graph.edges)) {
     throw new GraphError('GRAPH_INVALID', 'not a graph: "nodes" and "edges" must be arrays');
@@ -213,18 +214,17 @@ export function runDoctor(graph: unknown): DoctorReport {
     const target = str(e.target);
     const vocab: string[] = [];
     if (source === undefined || target === undefined) vocab.push('source and target must be strings');
-    if (!(RELATIONS as readonly unknown[]).includes(e.relation))
-      vocab.push(`relation ${JSON.stringify(e.relation)} is not in the vocabulary`);
+    if (!(RELATIONS as readonly unknown[]).includes(e.relation)) vocab.push(`relation ${previewJson(e.relation)} is not in the vocabulary`);
     if (!(CONFIDENCES as readonly unknown[]).includes(e.confidence))
-      vocab.push(`confidence ${JSON.stringify(e.confidence)} is not in the vocabulary`);
+      vocab.push(`confidence ${previewJson(e.confidence)} is not in the vocabulary`);
     if (!(PROVENANCES as readonly unknown[]).includes(e.provenance))
-      vocab.push(`provenance ${JSON.stringify(e.provenance)} is not in the vocabulary`);
+      vocab.push(`provenance ${previewJson(e.provenance)} is not in the vocabulary`);
     if (!(RESOLUTIONS as readonly unknown[]).includes(e.resolution))
-      vocab.push(`resolution ${JSON.stringify(e.resolution)} is not in the vocabulary`);
+      vocab.push(`resolution ${previewJson(e.resolution)} is not in the vocabulary`);
     if (!(EVIDENCE_CLASSES as readonly unknown[]).includes(e.evidenceClass))
-      vocab.push(`evidenceClass ${JSON.stringify(e.evidenceClass)} is not in the vocabulary`);
+      vocab.push(`evidenceClass ${previewJson(e.evidenceClass)} is not in the vocabulary`);
     if (e.reason !== undefined && !(UNRESOLVED_REASONS as readonly unknown[]).includes(e.reason))
-      vocab.push(`reason ${JSON.stringify(e.reason)} is not in the vocabulary`);
+      vocab.push(`reason ${previewJson(e.reason)} is not in the vocabulary`);
     const toUnresolved = target?.startsWith(UNRESOLVED_PREFIX) ?? false;
     if (e.confidence === 'EXACT') {
       if (typeof e.provenance === 'string' && !exact.has(e.provenance) && vocab.length === 0)

@@ -10,6 +10,7 @@ export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
 export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES, schemaViolations, type SchemaViolations } from './io/load';
+export { previewJson, visible } from './io/display';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/dispatch';
 export { queryCallers } from './query/callers';

@@ -7,6 +7,7 @@
 
 import type { FileHost } from '../indexer/files/file-host';
 import { CONFIG_FILE, readRepositoryConfig } from '../indexer/files/repository-config';
+import { previewJson } from '../io/display';
 
 /** From least to most intrusive. */
 export const MODES = ['off', 'shadow', 'advisory', 'guarded', 'strict'] as const;
@@ -73,13 +74,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function show(v: unknown): string {
-  try {
-    const s = JSON.stringify(v);
-    if (s === undefined) return typeof v;
-    return s.length > 60 ? s.slice(0, 57) + '...' : s;
-  } catch {
-    return typeof v;
-  }
+  return previewJson(v, 60);
 }
 
 function isMode(v: unknown): v is Mode {

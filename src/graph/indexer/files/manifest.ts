@@ -20,6 +20,7 @@ import type { WalkResult } from './walk';
 import type { ImportOutcome } from '../compiler/imports';
 import type { Residue, ResidueSite } from '../compiler/resolve';
 import { CONFIG_FILE } from './repository-config';
+import { previewJson } from '../../io/display';
 
 export const MANIFEST_VERSION = 3;
 
@@ -338,7 +339,7 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
   }
   if (!isObj(raw)) return { problem: 'the manifest is not a JSON object' };
   if (raw.manifestVersion !== MANIFEST_VERSION)
-    return { problem: `the manifest has version ${JSON.stringify(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
+    return { problem: `the manifest has version ${previewJson(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
   const { engine, options, graphSha256, inputs, documents, skipped, outputDirs, files } = raw;
   if (!isObj(engine) || typeof engine.kg !== 'string' || typeof engine.typescript !== 'string')
     return { problem: 'the manifest has no engine record' };
