@@ -23,15 +23,18 @@ import {
   type QueryResult,
   type Staleness,
   type Unavailable,
+  LOADER_CHECKS,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
 import type { Command } from './run';
 import { EXIT, type CliIo } from './streams';
-import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
+import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError, wrap } from './usage';
 
 const EXITS = `Prints JSON on stdout. Exit codes: 0 answered (an empty answer included), 2 usage error,
 3 unavailable: the result is {"available": false, "reason": …} — no graph, an unreadable or
-invalid graph, a layer the question needs was not built, or an id that is not in the graph.`;
+invalid graph, a layer the question needs was not built, or an id that is not in the graph.
+
+${wrap(LOADER_CHECKS)}`;
 
 interface CommandSpec {
   positionals: string[];

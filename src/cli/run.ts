@@ -2,7 +2,7 @@
 // One table of commands: each names its summary, its help and how it runs; the top-level help,
 // the dispatch and the usage errors all come from it (docs/cli.md).
 
-import { KG_VERSION, isGraphError, type GraphErrorCode } from '../graph';
+import { KG_VERSION, LOADER_CHECKS, isGraphError, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
@@ -11,7 +11,7 @@ import { QUERY_COMMANDS } from './query';
 import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
 import { STATUS_HELP, runStatus } from './status';
 import { EXIT, type CliIo } from './streams';
-import { asksForHelp, UsageError, usageErrorText } from './usage';
+import { asksForHelp, UsageError, usageErrorText, wrap } from './usage';
 
 export interface RunContext {
   /** Set by main.ts (the kg command itself): builds may use a build server. */
@@ -91,6 +91,8 @@ ${listing('command')}
 
 Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
 ${listing('query')}
+
+${wrap(LOADER_CHECKS)}
 
 Run "kg <command> --help" for a command's options.
 `;

@@ -7,7 +7,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runDoctor, type DoctorReport } from '../doctor';
+import { examineGraph, type DoctorReport } from '../doctor';
 import { GraphError } from '../errors';
 import { NODE_FS, promote, removeQuietly, sweepTemps, tempPathFor, writeTemp, type AtomicFs } from './atomic';
 
@@ -39,7 +39,7 @@ export function commitGeneration(graphPath: string, graphText: string, manifestT
   let report: DoctorReport | undefined;
   let problem: string | undefined;
   try {
-    report = runDoctor(JSON.parse(fs.readFileSync(candidate, 'utf8')));
+    report = examineGraph(JSON.parse(fs.readFileSync(candidate, 'utf8')));
   } catch (e) {
     problem = e instanceof GraphError || e instanceof SyntaxError || e instanceof RangeError ? e.message : String(e);
   }
