@@ -19,6 +19,7 @@ import {
   readGraphConfig,
   type BreakingChange,
   GraphError,
+  visible,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
 import { EXIT, type CliIo } from './streams';
@@ -69,11 +70,11 @@ export function runCheck(args: string[], io: CliIo): number {
   const shown = path.relative(io.cwd, base) || base;
 
   const config = readGraphConfig(nodeFileHost, rootPosix);
-  for (const p of config.problems) io.stderr.write(`kg: note: ${config.configFile}: ${p}\n`);
+  for (const p of config.problems) io.stderr.write(`kg: note: ${config.configFile}: ${visible(p)}\n`);
 
   const unavailable = (reason: string, code: string): number => {
     io.stdout.write(JSON.stringify({ available: false, base: shown, reason, code, evidenceClass: 'GRAPH_DERIVED' }) + '\n');
-    io.stderr.write(`kg: check: ${reason}${code === 'NO_GRAPH' ? ' (build one with: kg build --apply)' : ''}\n`);
+    io.stderr.write(`kg: check: ${visible(reason)}${code === 'NO_GRAPH' ? ' (build one with: kg build --apply)' : ''}\n`);
     return EXIT.UNAVAILABLE;
   };
   const load = loadGraphFile(base);
@@ -101,7 +102,7 @@ export function runCheck(args: string[], io: CliIo): number {
     }
     changes.push(...breakingChanges(index, file, text === undefined ? null : declaredSymbols(file, text)));
   }
-  for (const p of problems) io.stderr.write(`kg: note: ${p}\n`);
+  for (const p of problems) io.stderr.write(`kg: note: ${visible(p)}\n`);
 
   const mode = config.resolved.mode;
   const breaks = changes.length > 0;
@@ -121,7 +122,7 @@ export function runCheck(args: string[], io: CliIo): number {
       evidenceClass: 'GRAPH_DERIVED',
     }) + '\n',
   );
-  for (const c of changes) io.stderr.write(`kg: check: ${c.file}:${c.now?.line ?? c.line}: ${formatBreakingChange(c)}\n`);
+  for (const c of changes) io.stderr.write(`kg: check: ${visible(`${c.file}:${c.now?.line ?? c.line}: ${formatBreakingChange(c)}`)}\n`);
   const consumers = changes.reduce((n, c) => n + consumerCount(c), 0);
   io.stderr.write(
     breaks

@@ -3,7 +3,7 @@
 // It reads one small file and never loads the compiler.
 
 import * as path from 'node:path';
-import { GraphError, nodeFileHost, readGraphConfig } from '../graph';
+import { GraphError, nodeFileHost, readGraphConfig, visible } from '../graph';
 import { findRepositoryRoot } from './find-root';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
@@ -43,7 +43,7 @@ export function runConfig(args: string[], io: CliIo): number {
     throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
   }
   const report = readGraphConfig(host, rootPosix);
-  for (const p of report.problems) io.stderr.write(`kg: note: ${report.configFile}: ${p}\n`);
+  for (const p of report.problems) io.stderr.write(`kg: note: ${report.configFile}: ${visible(p)}\n`);
   io.stdout.write(JSON.stringify(report) + '\n');
   return EXIT.OK;
 }

@@ -51,7 +51,7 @@ export function runDoctorCommand(args: string[], io: CliIo): number {
         ? `there is no graph at ${shown}; build one with kg build --apply`
         : `cannot read ${shown}: ${(e as Error).message}`;
     if (values.json) io.stdout.write(JSON.stringify({ available: false, graph: shown, reason }) + '\n');
-    io.stderr.write(`kg: ${reason}\n`);
+    io.stderr.write(`kg: ${visible(reason)}\n`);
     return EXIT.UNAVAILABLE;
   }
   let problem: string | undefined;

@@ -24,6 +24,7 @@ import {
   type Staleness,
   type Unavailable,
   LOADER_CHECKS,
+  visible,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
 import type { Command } from './run';
@@ -235,7 +236,7 @@ function runQuery(name: QueryName, args: string[], io: CliIo): number {
   io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   if (!result.available) {
     const shown = path.relative(io.cwd, file) || file;
-    io.stderr.write(`kg ${name}: unavailable: ${result.reason}\nkg ${name}: ${hint(result, shown)}\n`);
+    io.stderr.write(`kg ${name}: unavailable: ${visible(result.reason)}\nkg ${name}: ${visible(hint(result, shown))}\n`);
     return EXIT.UNAVAILABLE;
   }
   return EXIT.OK;
