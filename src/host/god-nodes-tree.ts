@@ -9,6 +9,8 @@ import { OPEN_NODE_COMMAND } from './commands';
 import type { CallSite } from './graph-access';
 import type { EditorGraphAccess } from './graph-service';
 import type { NeighbourGroup } from './graph-worker-protocol';
+import { godNodeTooltip, neighbourTooltip } from './graph-text';
+import { untrustedMarkdown } from './markdown-string';
 
 const GOD_NODES_VIEW = 'knowledgeGraph.godNodes';
 
@@ -139,9 +141,7 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
             : undefined;
         item.description = dir ? `${e.degree} · ${dir}` : String(e.degree);
         item.iconPath = new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'circle-outline');
-        item.tooltip = new vscode.MarkdownString(
-          `\`${e.id}\`\n\n${e.node?.kind ?? 'node'} · degree ${e.degree} (edges in + out)${e.node?.sourceFile ? `\n\n${e.node.sourceFile}${e.node.line ? `:${e.node.line}` : ''}` : ''}`,
-        );
+        item.tooltip = untrustedMarkdown(godNodeTooltip(e.id, e.node, e.degree));
         item.contextValue = 'kgNode';
         if (e.node) item.command = { title: 'Open Declaration', command: OPEN_NODE_COMMAND, arguments: [e.folder, e.node] };
         return item;
@@ -173,9 +173,7 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
           : s.confidence === 'CANDIDATE'
             ? new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'question', new vscode.ThemeColor('descriptionForeground'))
             : new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'circle-outline');
-        item.tooltip = new vscode.MarkdownString(
-          `\`${s.id}\`\n\nconfidence: **${s.confidence}**${s.evidence ? `\n\nseen at ${s.evidence.file}:${s.evidence.line}:${s.evidence.column}` : ''}`,
-        );
+        item.tooltip = untrustedMarkdown(neighbourTooltip(s.id, s.confidence, s.evidence));
         if (e.node) {
           item.contextValue = 'kgNode';
           item.command = { title: 'Open Declaration', command: OPEN_NODE_COMMAND, arguments: [e.folder, e.node] };
