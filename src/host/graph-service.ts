@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GraphNode, Mode, QueryRequest, QueryResult, WhyResult } from '../graph';
+import { GRAPH_DIR, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
@@ -363,7 +363,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     const e = key ? this.entries.get(key) : undefined;
     if (!e || e.state.kind !== 'ready') return;
     const rel = this.relativePath(e.key, uri);
-    if (!rel || rel.startsWith('.knowledge-graph/') || uri.fsPath.startsWith(path.dirname(e.state.graphPath) + path.sep)) return;
+    if (!rel || rel.startsWith(GRAPH_DIR + '/') || uri.fsPath.startsWith(path.dirname(e.state.graphPath) + path.sep)) return;
     this.scheduleStatus(e);
   }
 
