@@ -9,7 +9,7 @@ export { CONFIG_FILE } from './indexer/files/repository-config';
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
-export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES, schemaViolations, type SchemaViolations } from './io/load';
+export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES } from './io/load';
 export { previewJson, visible } from './io/display';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/dispatch';
