@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GRAPH_DIR, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails } from './graph-access';
-import { resolveGraphPath } from './graph-path';
+import { fileInsideFolder, resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
 import type { CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from './graph-worker-protocol';
 
@@ -225,6 +225,14 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     if (!entry) return undefined;
     const norm = path.posix.normalize(file);
     if (norm.startsWith('../') || norm === '..' || path.posix.isAbsolute(norm)) return undefined;
+    // On disk, through symbolic links too: a graph's path that is a link out of the folder is never opened.
+    if (entry.folder.uri.scheme === 'file') {
+      const inside = fileInsideFolder(entry.folder.uri.fsPath, norm);
+      if (!inside.ok) {
+        this.log.warn(`not opening ${norm}: ${inside.reason}`);
+        return undefined;
+      }
+    }
     return vscode.Uri.joinPath(entry.folder.uri, ...norm.split('/'));
   }
 
