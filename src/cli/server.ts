@@ -22,7 +22,15 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile, unsafeDirReason, userStateBase } from '../graph';
-import { HIGH_MEMORY_IDLE_MS, memoryBudgetBytes, removeStaleLogs, rssBytesOf, serverLockFiles } from './server-limits';
+import {
+  HIGH_MEMORY_IDLE_MS,
+  MAX_REQUEST_CHARS,
+  REQUEST_TIMEOUT_MS,
+  memoryBudgetBytes,
+  removeStaleLogs,
+  rssBytesOf,
+  serverLockFiles,
+} from './server-limits';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
 
@@ -319,71 +327,78 @@ async function serveBuilds(
     const send = (m: Message) => {
       if (!closed) conn.write(JSON.stringify(m) + '\n');
     };
-    const lines = createInterface({ input: conn, crlfDelay: Infinity });
-    lines.on('error', () => (closed = true));
-    lines.once('line', (line) => {
-      let request: Request;
-      try {
-        request = JSON.parse(line) as Request;
-      } catch {
-        send({ refused: 'not a request' });
-        conn.end();
-        return;
-      }
-      if (
-        request.kg !== PROTOCOL ||
-        !Array.isArray(request.argv) ||
-        !request.argv.every((a) => typeof a === 'string') ||
-        typeof request.cwd !== 'string'
-      ) {
-        send({ refused: 'a request this server does not understand' });
-        conn.end();
-        return;
-      }
-      const argv = request.argv as string[];
-      const cwd = request.cwd;
-      if (pending > 0 && argv.includes('--no-wait')) {
-        // Builds here queue one behind another; --no-wait must not wait, so the client builds
-        // itself, where the graph's lock answers at once (refuses while this server writes it).
-        send({ refused: 'busy with another build' });
-        conn.end();
-        return;
-      }
-      if (pending > 0) {
-        // Two builds at once: this one waits, and says so, as it would for the graph's lock.
-        const message = 'the build server is busy with another build; waiting for it to finish';
-        const json = argv.some((a, i) => a === '--progress=json' || (a === '--progress' && argv[i + 1] === 'json'));
-        send({ e: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
-      }
-      pending++;
-      queue = queue
-        .then(async () => {
-          if (closed) {
-            log(`build ${argv.join(' ')} skipped: client gone before it started`);
-            return;
-          }
-          const t0 = performance.now();
-          const clientIo: CliIo = {
-            stdout: { write: (s: string) => send({ o: s }) },
-            stderr: { write: (s: string) => send({ e: s }) },
-            cwd,
-          };
-          const code = await runBuildCommand(argv, clientIo, {
-            session: (root, extractOnly, listExternal) => (sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal) : undefined),
-            cancelled: () => closed,
-            by: `the build server (pid ${ctx.pid})`,
-          }).catch((e: unknown) => {
-            send({ e: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
-            return EXIT.FAILED;
-          });
-          send({ exit: code });
+    readRequestLine(
+      conn,
+      (refusal) => {
+        log(`refused a connection: ${refusal}`);
+        if (!closed) conn.end(JSON.stringify({ refused: refusal } satisfies Message) + '\n', () => conn.destroy());
+        closed = true;
+      },
+      (line) => {
+        let request: Request;
+        try {
+          request = JSON.parse(line) as Request;
+        } catch {
+          send({ refused: 'not a request' });
           conn.end();
-          log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
-          releaseIfOverBudget();
-          touch();
-        })
-        .finally(() => pending--);
-    });
+          return;
+        }
+        if (
+          request.kg !== PROTOCOL ||
+          !Array.isArray(request.argv) ||
+          !request.argv.every((a) => typeof a === 'string') ||
+          typeof request.cwd !== 'string'
+        ) {
+          send({ refused: 'a request this server does not understand' });
+          conn.end();
+          return;
+        }
+        const argv = request.argv as string[];
+        const cwd = request.cwd;
+        if (pending > 0 && argv.includes('--no-wait')) {
+          // Builds here queue one behind another; --no-wait must not wait, so the client builds
+          // itself, where the graph's lock answers at once (refuses while this server writes it).
+          send({ refused: 'busy with another build' });
+          conn.end();
+          return;
+        }
+        if (pending > 0) {
+          // Two builds at once: this one waits, and says so, as it would for the graph's lock.
+          const message = 'the build server is busy with another build; waiting for it to finish';
+          const json = argv.some((a, i) => a === '--progress=json' || (a === '--progress' && argv[i + 1] === 'json'));
+          send({ e: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
+        }
+        pending++;
+        queue = queue
+          .then(async () => {
+            if (closed) {
+              log(`build ${argv.join(' ')} skipped: client gone before it started`);
+              return;
+            }
+            const t0 = performance.now();
+            const clientIo: CliIo = {
+              stdout: { write: (s: string) => send({ o: s }) },
+              stderr: { write: (s: string) => send({ e: s }) },
+              cwd,
+            };
+            const code = await runBuildCommand(argv, clientIo, {
+              session: (root, extractOnly, listExternal) =>
+                sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal) : undefined,
+              cancelled: () => closed,
+              by: `the build server (pid ${ctx.pid})`,
+            }).catch((e: unknown) => {
+              send({ e: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
+              return EXIT.FAILED;
+            });
+            send({ exit: code });
+            conn.end();
+            log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
+            releaseIfOverBudget();
+            touch();
+          })
+          .finally(() => pending--);
+      },
+    );
   });
   server.on('error', (e) => stop(`socket error: ${e.message}`));
   if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true }); // ours: we hold the lock
@@ -394,6 +409,42 @@ async function serveBuilds(
   await stopped;
   await queue;
   return EXIT.OK;
+}
+
+/**
+ * Reads a connection's one request line, bounded (ADR 99): a line longer than MAX_REQUEST_CHARS,
+ * or none within REQUEST_TIMEOUT_MS, is refused and the connection dropped — the server never
+ * holds more than one cap of a client's bytes, and stays up. What a client sends after its line is
+ * not kept.
+ */
+function readRequestLine(conn: net.Socket, refuse: (why: string) => void, onLine: (line: string) => void): void {
+  let buffered = '';
+  const timer = setTimeout(() => {
+    conn.off('data', onData);
+    refuse(`no request line within ${REQUEST_TIMEOUT_MS / 1000} s`);
+  }, REQUEST_TIMEOUT_MS);
+  conn.on('close', () => clearTimeout(timer));
+  function onData(chunk: string): void {
+    const nl = chunk.indexOf('\n');
+    if (nl < 0 && buffered.length + chunk.length > MAX_REQUEST_CHARS) {
+      conn.off('data', onData);
+      clearTimeout(timer);
+      buffered = '';
+      refuse(`a request line over ${MAX_REQUEST_CHARS} characters`);
+      return;
+    }
+    if (nl < 0) {
+      buffered += chunk;
+      return;
+    }
+    conn.off('data', onData);
+    clearTimeout(timer);
+    const line = (buffered + chunk.slice(0, nl)).replace(/\r$/, '');
+    buffered = '';
+    if (line.length > MAX_REQUEST_CHARS) refuse(`a request line over ${MAX_REQUEST_CHARS} characters`);
+    else onLine(line);
+  }
+  conn.on('data', onData);
 }
 
 /** `kg server stop --all`: every server of this user (in this server folder), each by its pid. */
