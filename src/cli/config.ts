@@ -20,6 +20,8 @@ Reads <root>/.knowledge-graph/config.json and prints how it resolves, as JSON:
 The mode resolves by the first matching row (never higher than requested; anything malformed
 clamps toward off/advisory and is listed in "problems"):
   disabled                    "enabled" is not exactly true          → off
+                              (missing from a file that exists counts: only a repository with
+                              no config file at all gets the shipped defaults)
   level-below-4               level below 4                          → off
   guarded-below-level-7       guarded or strict below level 7        → advisory
   guarded-without-human-flip  guarded or strict without humanFlip    → advisory
