@@ -37,7 +37,11 @@ const NO_CYTOSCAPE = {
 };
 const NO_PROTOCOL = {
   group: ['**/protocol/*', '**/protocol'],
-  message: 'The webview protocol is shared by src/host and webview/ only; the engine and CLI know nothing of webviews.',
+  message: 'The engine answers questions; the contracts between processes (src/protocol) belong to the faces that speak them.',
+};
+const NO_WEBVIEW_PROTOCOL = {
+  group: ['**/protocol/messages', '**/protocol/schema'],
+  message: 'The webview protocol is shared by src/host and webview/ only; the CLI speaks only its own contracts (src/protocol/build-*).',
 };
 const NO_HOST_OR_CLI = {
   group: ['**/host/*', '**/cli/*', '**/extension', '**/webview/**'],
@@ -141,7 +145,7 @@ export default tseslint.config(
     rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE),
   },
   { files: ['src/graph/query/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, QUERY_PURE) },
-  { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
+  { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
   { files: ['src/protocol/**/*.ts'], rules: restrict(NO_VSCODE, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, ENGINE_VIA_FACADE) },
   { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: restrict(NO_TYPESCRIPT, NO_CYTOSCAPE, ENGINE_VIA_FACADE) },
   { files: ['webview/**/*.ts'], rules: restrict(NO_VSCODE, NO_TYPESCRIPT, NO_NODE, WEBVIEW_NO_ENGINE) },

@@ -1,4 +1,4 @@
-// Runs the node:test tiers (TypeScript through tsx). docs/testing.md describes the tiers.
+// Runs the node:test tiers (TypeScript through tsx). docs/development.md describes the tiers.
 //
 // usage: node scripts/run-tests.mjs [unit|integration|robustness|all] [--update-snapshots] [name-filter...]
 //

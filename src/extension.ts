@@ -2,12 +2,12 @@
 // the context.
 
 import type * as vscode from 'vscode';
-import { activateHost, type KnowledgeGraphApi } from './host/activate';
+import { activateOrExplain, type KnowledgeGraphApi } from './host/activate';
 
 export type { KnowledgeGraphApi, BuildOutcome } from './host/activate';
 
 export function activate(context: vscode.ExtensionContext): KnowledgeGraphApi {
-  return activateHost(context);
+  return activateOrExplain(context);
 }
 
 export function deactivate(): void {

@@ -19,7 +19,7 @@ import {
   type TrackedBuildResult,
   visible,
 } from '../graph';
-import type { BuildEvent } from './events';
+import type { BuildEvent } from '../protocol/build-events';
 import { checkBuildPaths } from './build-paths';
 import { findRepositoryRoot } from './find-root';
 import { buildOnServer, serverDirProblem, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';

@@ -1,4 +1,5 @@
-// The eight queries: `kg callers|affected|impact|neighbors|path|god-nodes|query|why`. Each loads the
+// The queries: `kg callers|affected|impact|neighbors|path|god-nodes|query|why|symbol`, one command per
+// question of the query catalogue (src/graph/query/catalogue.ts) that the CLI offers. Each loads the
 // graph once, answers, prints the result as JSON on stdout and exits 0 for any answer (an empty
 // one included), 3 when the result is unavailable (the reason also goes to stderr, with the fix),
 // 2 for a usage error (with the command's usage on stderr).
@@ -7,17 +8,18 @@ import * as path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import {
   answerQuery,
-  DEFAULT_BUDGET,
+  CATALOGUE,
   DEFAULT_GRAPH_PATH,
-  DEFAULT_TOP,
   defaultGraphFile,
   GRAPH_DIR,
   graphStatus,
   loadGraphFile,
-  QUERY_LIMIT,
-  QUERY_NAMES,
+  MAX_TEXT_PARAM,
+  namesFor,
+  paramsOf,
   readPrevious,
   repositoryOfGraph,
+  type ParamSpec,
   type QueryName,
   type QueryRequest,
   type QueryResult,
@@ -27,7 +29,7 @@ import {
   visible,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
-import type { Command } from './run';
+import type { Command } from './command';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError, wrap } from './usage';
 
@@ -37,158 +39,80 @@ invalid graph, a layer the question needs was not built, or an id that is not in
 
 ${wrap(LOADER_CHECKS)}`;
 
-interface CommandSpec {
-  positionals: string[];
-  summary: string;
-  help: string;
-  numeric?: 'budget' | 'top';
-  /** The option this query adds to --graph and --help. */
-  option?: [string, string];
+/** The question's CLI form, derived from its catalogue entry: positionals in order, integers as `--name N`. */
+function positionalsOf(name: QueryName): string[] {
+  return paramsOf(name)
+    .filter(([, p]) => p.type === 'string' && p.positional)
+    .map(([key]) => (name === 'query' ? 'substring' : key));
 }
 
-const SPECS: Record<QueryName, CommandSpec> = {
-  callers: {
-    positionals: ['id'],
-    summary: 'Who calls a symbol: proven callers and name-match guesses, apart.',
-    help: `Lists the callers of a function, method or class (\`new C()\` calls the class).
-
-  "callers"     sources of EXACT calls edges: the TypeScript checker proved the call
-  "candidates"  sources of CANDIDATE calls edges only: a guess by name, not a fact
-
-A recursive symbol lists itself. Needs the calls layer: on a graph built with --extract-only
-the answer is unavailable, not an empty list.`,
-  },
-  affected: {
-    positionals: ['id'],
-    summary: 'What depends on a node directly, and whether a change breaks it.',
-    help: `Lists the direct consumers of a node: sources of inbound calls, imports, re-exports,
-references, extends, implements and inherits edges (the node itself excluded).
-
-  "consumers"   through at least one EXACT edge
-  "breaks"      true when there is such a consumer: changing or removing the node breaks it
-  "candidates"  through CANDIDATE (name-match) edges only
-
-For a symbol (sym:) it needs the calls layer; files and modules answer from any graph.`,
-  },
-  impact: {
-    positionals: ['id'],
-    summary: 'Callers and consumers together, with the blast radius.',
-    help: `Callers and consumers of a node (as "callers" and "affected" give them, the node itself
-excluded), "blastRadius" = how many distinct nodes that is, counting proof only, and the guesses
-apart in "candidates" / "candidateRadius".`,
-  },
-  neighbors: {
-    positionals: ['id'],
-    numeric: 'budget',
-    summary: 'The neighbourhood of a node, bounded, never expanded through hubs.',
-    help: `Walks the graph breadth-first from the node, both edge directions, neighbours in sorted id
-order, until --budget nodes (the start included). A hub — a node whose degree is over
-"hubThreshold" (the 99th-percentile degree, at least 50) — is reached but never expanded
-through; those reached are listed in "excludedHubs". "edges" lists every edge between two of
-the returned nodes. An unresolved: target is reached but never walked through.`,
-    option: ['--budget N', `At most N nodes, the start included (default ${DEFAULT_BUDGET}).`],
-  },
-  path: {
-    positionals: ['from', 'to'],
-    summary: 'A shortest path between two nodes (either edge direction).',
-    help: `A shortest path (fewest hops) between two nodes, edges taken in either direction; among
-equally short paths, the first in sorted id order. "edges" gives the edge of each hop in its
-real direction. Not connected is an answer: "path": []. Paths never pass through an
-unresolved: target (unplaced calls that merely share a name).`,
-  },
-  'god-nodes': {
-    positionals: [],
-    numeric: 'top',
-    summary: 'The most connected nodes, by in + out degree.',
-    help: `The nodes with the most edges (in + out), ties by id; unresolved: targets are not ranked.`,
-    option: ['--top N', `How many (default ${DEFAULT_TOP}).`],
-  },
-  query: {
-    positionals: ['substring'],
-    summary: 'Node ids containing a substring.',
-    help: `Node ids that contain the text (case-sensitive, as the ids are written — e.g. "#" inside a
-name is "%23"), sorted, at most ${QUERY_LIMIT}; "truncated" says whether there were more.`,
-  },
-  why: {
-    positionals: ['id'],
-    summary: 'The rationale around a node: stamped notes and decision records.',
-    help: `The reasons written down about a node (docs/adr/0089-kg-why.md):
-
-  "notes"        stamped notes (WHY(area@date): … comments) that cite it; "sitsOn" is true
-                 for a note written on it, false for one that only names it
-  "records"      decision records that cite it
-  "cited"        decision records it cites (its comments name them)
-  "fileNotes"    for a node inside a file: the notes and records that cite the file
-  "fileRecords"
-
-Each entry has its id, label and position; a note adds its area, stamp and text. Needs no
-layer: a graph without records or notes answers with empty lists.`,
-  },
-};
+function numericOf(name: QueryName): Array<[string, Extract<ParamSpec, { type: 'integer' }>]> {
+  return paramsOf(name).filter((e): e is [string, Extract<ParamSpec, { type: 'integer' }>] => e[1].type === 'integer');
+}
 
 function usageOf(name: QueryName): string {
-  const spec = SPECS[name];
-  const numeric = spec.numeric ? ` [--${spec.numeric} N]` : '';
-  return `Usage: kg ${name}${spec.positionals.map((p) => ` <${p}>`).join('')}${numeric} [--graph FILE]\n`;
+  const numeric = numericOf(name)
+    .map(([key]) => ` [--${key} N]`)
+    .join('');
+  return `Usage: kg ${name}${positionalsOf(name)
+    .map((p) => ` <${p}>`)
+    .join('')}${numeric} [--graph FILE]\n`;
 }
 
 function helpOf(name: QueryName): string {
-  const spec = SPECS[name];
   const options = optionLines([
-    ...(spec.option ? [spec.option] : []),
+    ...numericOf(name).map(([key, p]): [string, string] => [
+      `--${key} N`,
+      `${p.summary.replace(/\.$/, '')}${p.default !== undefined ? ` (default ${p.default})` : ''}.`,
+    ]),
     [
       '--graph FILE',
       `The graph to read (default: ${DEFAULT_GRAPH_PATH} in the repository around\nthe working directory: the nearest folder above with ${GRAPH_DIR} or .git).`,
     ],
     COMMON_OPTIONS.help,
   ]);
-  return `${usageOf(name)}\n${spec.help}\n\nOptions:\n${options}\n\n${EXITS}\n`;
+  return `${usageOf(name)}\n${CATALOGUE[name].help}\n\nOptions:\n${options}\n\n${EXITS}\n`;
 }
 
-/** The eight queries as entries of the command table (run.ts). */
-export const QUERY_COMMANDS: Command[] = QUERY_NAMES.map((name) => ({
+/** The queries as entries of the command table (run.ts): every `cli` question of the catalogue. */
+export const QUERY_COMMANDS: Command[] = namesFor('cli').map((name) => ({
   name,
   group: 'query',
-  summary: SPECS[name].summary,
-  help: helpOf(name),
-  run: (args, io) => runQuery(name, args, io),
+  summary: CATALOGUE[name].summary,
+  help: helpOf(name as QueryName),
+  run: (args, io) => runQuery(name as QueryName, args, io),
 }));
 
-function positiveInteger(flag: string, text: string | undefined): number | undefined {
+function integerOption(flag: string, text: string | undefined, spec: Extract<ParamSpec, { type: 'integer' }>): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text)))
-    throw new UsageError(`--${flag} must be a whole number, at least 1 (got "${text}")`);
+  const atMost = spec.max !== undefined ? `, at most ${spec.max}` : '';
+  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text)) || (spec.max !== undefined && Number(text) > spec.max))
+    throw new UsageError(`--${flag} must be a whole number, at least ${spec.min}${atMost} (got "${text}")`);
   return Number(text);
 }
 
-function request(name: QueryName, p: string[], values: { budget?: string; top?: string }): QueryRequest {
-  switch (name) {
-    case 'callers':
-    case 'affected':
-    case 'impact':
-    case 'why':
-      return { query: name, id: p[0] };
-    case 'neighbors':
-      return { query: name, id: p[0], budget: positiveInteger('budget', values.budget) };
-    case 'path':
-      return { query: name, from: p[0], to: p[1] };
-    case 'god-nodes':
-      return { query: name, top: positiveInteger('top', values.top) };
-    case 'query':
-      return { query: name, text: p[0] };
-  }
-}
-
 function parse(name: QueryName, args: string[]): { graph: string; request: QueryRequest } {
-  const spec = SPECS[name];
+  const positionals = positionalsOf(name);
+  const numeric = numericOf(name);
   const options: NonNullable<ParseArgsConfig['options']> = { graph: { type: 'string' } };
-  if (spec.numeric) options[spec.numeric] = { type: 'string' };
+  for (const [key] of numeric) options[key] = { type: 'string' };
   const parsed = parseCommandArgs(args, options, true);
-  const values = parsed.values as { graph?: string; budget?: string; top?: string };
+  const values = parsed.values as Record<string, string | undefined>;
   const p = parsed.positionals;
-  if (p.length < spec.positionals.length) throw new UsageError(`missing <${spec.positionals[p.length]}>`);
-  if (p.length > spec.positionals.length) throw new UsageError(`unexpected argument "${p[spec.positionals.length]}"`);
-  return { graph: values.graph ?? '', request: request(name, p, values) };
+  if (p.length < positionals.length) throw new UsageError(`missing <${positionals[p.length]}>`);
+  if (p.length > positionals.length) throw new UsageError(`unexpected argument "${p[positionals.length]}"`);
+  const request: Record<string, unknown> = { query: name };
+  paramsOf(name)
+    .filter(([, spec]) => spec.type === 'string' && spec.positional)
+    .forEach(([key], i) => {
+      if (p[i].length > MAX_TEXT_PARAM) throw new UsageError(`<${positionals[i]}> is longer than ${MAX_TEXT_PARAM} characters`);
+      request[key] = p[i];
+    });
+  for (const [key, spec] of numeric) {
+    const v = integerOption(key, values[key], spec);
+    if (v !== undefined) request[key] = v;
+  }
+  return { graph: values.graph ?? '', request: request as QueryRequest };
 }
 
 /** What to do about an unavailable answer, for the person reading stderr. */

@@ -8,28 +8,12 @@ import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
 import { QUERY_COMMANDS } from './query';
-import { SERVER_HELP, runServerCommand, type BuildContext, type ServerContext } from './server';
+import type { Command, RunContext } from './command';
+import { SERVER_HELP, runServerCommand } from './server';
 import { STATUS_HELP, runStatus } from './status';
 import { EXIT, type CliIo } from './streams';
+
 import { asksForHelp, UsageError, usageErrorText, wrap } from './usage';
-
-export interface RunContext {
-  /** Set by main.ts (the kg command itself): builds may use a build server. */
-  server?: ServerContext;
-  /** Set by a build server running a client's `kg build`. */
-  build?: BuildContext;
-}
-
-export interface Command {
-  name: string;
-  /** One line for `kg --help`. */
-  summary: string;
-  /** `kg <name> --help`: starts with its usage lines, then a blank line. */
-  help: string;
-  /** Queries are listed apart: they read a graph and print JSON. */
-  group: 'command' | 'query';
-  run(args: string[], io: CliIo, ctx: RunContext): number | Promise<number>;
-}
 
 const COMMANDS: readonly Command[] = [
   {

@@ -31,11 +31,11 @@ import {
   rssBytesOf,
   serverLockFiles,
 } from './server-limits';
+import { BUILD_SERVER_PROTOCOL, parseBuildReply, parseBuildRequest, type BuildReply, type BuildRequest } from '../protocol/build-server';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
 
 /** The protocol between a `kg build` client and a server; both come from one installed `kg`. */
-const PROTOCOL = 1;
 
 /** A server with no request for this long exits. */
 const DEFAULT_IDLE_SECONDS = 600;
@@ -81,7 +81,7 @@ export function serverPaths(ctx: ServerContext, root: string): ServerPaths {
     // a script that cannot be stat'ed still gets a stable name
   }
   const id = createHash('sha256')
-    .update([PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, root].join('\0'))
+    .update([BUILD_SERVER_PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, root].join('\0'))
     .digest('hex')
     .slice(0, 20);
   const dir = ctx.dir ?? path.join(userStateBase(), 'servers');
@@ -134,22 +134,7 @@ function serverPid(paths: ServerPaths): number | undefined {
 // ---------------------------------------------------------------------------------------------
 // The client side, in `kg build`.
 
-/**
- * The wire format, protocol version PROTOCOL (a change of it changes the socket's name, so an
- * old client never talks to a new server). UTF-8 JSON, one object per line ("\n"), over the
- * socket of ServerPaths:
- *
- *   client → server, once:  {"kg": 1, "argv": ["--apply", …], "cwd": "/abs/dir"}   (a Request:
- *                           the arguments of `kg build` and the directory they are relative to)
- *   server → client, many:  {"o": "…"}   a chunk of the build's stdout, as written
- *                           {"e": "…"}   a chunk of its stderr (text, or --progress json lines)
- *   server → client, last:  {"exit": n}  the build's exit code; or instead
- *                           {"refused": "why"}  the server will not run it: the client builds itself
- *
- * The client closing its end before "exit" cancels the build (checked before anything is
- * written). A server that closes before "exit" leaves the client to build itself.
- */
-type Message = { o?: string; e?: string; exit?: number; refused?: string };
+// The wire format (who sends what, and how each side validates it): src/protocol/build-server.ts.
 
 /**
  * Runs `kg build <argv>` on the server of `paths`, streaming its output. Returns the exit code, or
@@ -177,22 +162,29 @@ export function buildOnServer(paths: ServerPaths, argv: string[], io: CliIo): Pr
     socket.on('error', hungUp);
     socket.on('close', hungUp);
     socket.on('connect', () => {
-      socket.write(JSON.stringify({ kg: PROTOCOL, argv, cwd: io.cwd }) + '\n');
+      const request: BuildRequest = { kg: BUILD_SERVER_PROTOCOL, argv, cwd: io.cwd };
+      socket.write(JSON.stringify(request) + '\n');
     });
     const lines = createInterface({ input: socket, crlfDelay: Infinity });
     lines.on('error', () => {}); // the socket's own 'error' handler decides
     lines.on('line', (line) => {
-      let m: Message;
-      try {
-        m = JSON.parse(line) as Message;
-      } catch {
-        return;
-      }
+      const m = parseBuildReply(line);
+      if (!m) return;
       heard = true;
-      if (typeof m.o === 'string') io.stdout.write(m.o);
-      if (typeof m.e === 'string') io.stderr.write(m.e);
-      if (typeof m.refused === 'string') done(undefined);
-      if (typeof m.exit === 'number') done(m.exit);
+      switch (m.type) {
+        case 'stdout':
+          io.stdout.write(m.text);
+          break;
+        case 'stderr':
+          io.stderr.write(m.text);
+          break;
+        case 'refused':
+          done(undefined);
+          break;
+        case 'exit':
+          done(m.code);
+          break;
+      }
     });
   });
 }
@@ -229,12 +221,6 @@ export function startServerInBackground(ctx: ServerContext, paths: ServerPaths, 
 // The server side: `kg server run`.
 
 type Runner = (argv: string[], io: CliIo, ctx: BuildContext) => Promise<number>;
-
-interface Request {
-  kg?: unknown;
-  argv?: unknown;
-  cwd?: unknown;
-}
 
 /**
  * Serves builds of `paths.root` until idle for `idleMs`, or told to stop. Takes its lock file
@@ -324,41 +310,28 @@ async function serveBuilds(
     conn.on('end', () => (closed = true));
     conn.on('close', () => (closed = true));
     conn.on('error', () => (closed = true));
-    const send = (m: Message) => {
+    const send = (m: BuildReply) => {
       if (!closed) conn.write(JSON.stringify(m) + '\n');
     };
     readRequestLine(
       conn,
       (refusal) => {
         log(`refused a connection: ${refusal}`);
-        if (!closed) conn.end(JSON.stringify({ refused: refusal } satisfies Message) + '\n', () => conn.destroy());
+        if (!closed) conn.end(JSON.stringify({ type: 'refused', reason: refusal } satisfies BuildReply) + '\n', () => conn.destroy());
         closed = true;
       },
       (line) => {
-        let request: Request;
-        try {
-          request = JSON.parse(line) as Request;
-        } catch {
-          send({ refused: 'not a request' });
+        const request = parseBuildRequest(line);
+        if ('refused' in request) {
+          send({ type: 'refused', reason: request.refused });
           conn.end();
           return;
         }
-        if (
-          request.kg !== PROTOCOL ||
-          !Array.isArray(request.argv) ||
-          !request.argv.every((a) => typeof a === 'string') ||
-          typeof request.cwd !== 'string'
-        ) {
-          send({ refused: 'a request this server does not understand' });
-          conn.end();
-          return;
-        }
-        const argv = request.argv as string[];
-        const cwd = request.cwd;
+        const { argv, cwd } = request;
         if (pending > 0 && argv.includes('--no-wait')) {
           // Builds here queue one behind another; --no-wait must not wait, so the client builds
           // itself, where the graph's lock answers at once (refuses while this server writes it).
-          send({ refused: 'busy with another build' });
+          send({ type: 'refused', reason: 'busy with another build' });
           conn.end();
           return;
         }
@@ -366,7 +339,7 @@ async function serveBuilds(
           // Two builds at once: this one waits, and says so, as it would for the graph's lock.
           const message = 'the build server is busy with another build; waiting for it to finish';
           const json = argv.some((a, i) => a === '--progress=json' || (a === '--progress' && argv[i + 1] === 'json'));
-          send({ e: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
+          send({ type: 'stderr', text: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
         }
         pending++;
         queue = queue
@@ -377,8 +350,8 @@ async function serveBuilds(
             }
             const t0 = performance.now();
             const clientIo: CliIo = {
-              stdout: { write: (s: string) => send({ o: s }) },
-              stderr: { write: (s: string) => send({ e: s }) },
+              stdout: { write: (s: string) => send({ type: 'stdout', text: s }) },
+              stderr: { write: (s: string) => send({ type: 'stderr', text: s }) },
               cwd,
             };
             const code = await runBuildCommand(argv, clientIo, {
@@ -387,10 +360,10 @@ async function serveBuilds(
               cancelled: () => closed,
               by: `the build server (pid ${ctx.pid})`,
             }).catch((e: unknown) => {
-              send({ e: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
+              send({ type: 'stderr', text: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
               return EXIT.FAILED;
             });
-            send({ exit: code });
+            send({ type: 'exit', code });
             conn.end();
             log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
             releaseIfOverBudget();

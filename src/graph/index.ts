@@ -12,15 +12,35 @@ export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } fr
 export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES } from './io/load';
 export { previewJson, visible } from './io/display';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
-export { answerQuery, QUERY_NAMES, type QueryName, type QueryRequest } from './query/dispatch';
+export {
+  answerOn,
+  answerQuery,
+  CATALOGUE,
+  CATALOGUE_NAMES,
+  checkArgs,
+  MAX_TEXT_PARAM,
+  namesFor,
+  paramsOf,
+  QUERY_NAMES,
+  type ArgsOf,
+  type CatalogueName,
+  type EditorQueryName,
+  type ParamSpec,
+  type QueryName,
+  type QueryRequest,
+  type ResultOf,
+} from './query/catalogue';
+export { RESULT_SCHEMAS, UNAVAILABLE_SCHEMA } from './query/result-schemas';
+export type { CallerCounts, NeighbourGroup, NodeDetails } from './query/node-details';
+export type { FileSymbol } from './query/file-symbols';
 export { queryCallers } from './query/callers';
 export { queryAffected } from './query/affected';
 export { queryImpact } from './query/impact';
-export { queryNeighbors, DEFAULT_BUDGET } from './query/neighbors';
+export { queryNeighbors } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
-export { queryGodNodes, DEFAULT_TOP } from './query/god-nodes';
-export { queryIds, QUERY_LIMIT } from './query/search-ids';
-export { queryWhy, symbolAt } from './query/why';
+export { queryGodNodes } from './query/god-nodes';
+export { queryIds } from './query/search-ids';
+export { symbolAt } from './query/why';
 export type * from './query/shapes';
 export { examineGraph, runDoctor, formatDoctorReport, LOADER_CHECKS, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';

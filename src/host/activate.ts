@@ -44,7 +44,7 @@ export interface KnowledgeGraphApi {
   autoIndexIdle(): Promise<void>;
 }
 
-export function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
+function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
   const log = vscode.window.createOutputChannel('Knowledge Graph', { log: true });
   context.subscriptions.push(log);
   const graph = new GraphService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'graph-worker.js').fsPath, log);
@@ -133,5 +133,20 @@ async function buildOnOpen(graph: GraphService, builds: BuildService): Promise<v
   for (const f of folders) {
     const s = graph.state(f.uri.toString());
     if (s && (s.kind === 'absent' || (s.kind === 'ready' && s.staleFiles.length > 0))) await builds.build(f);
+  }
+}
+
+/**
+ * activateHost, with a failure said to the user: VS Code logs an activation error only in its own
+ * developer tools, so without this a broken activation would look like an extension that does
+ * nothing. The error is rethrown so that VS Code still marks the extension as failed.
+ */
+export function activateOrExplain(context: vscode.ExtensionContext): KnowledgeGraphApi {
+  try {
+    return activateHost(context);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    void vscode.window.showErrorMessage(`Knowledge Graph could not start: ${message}`);
+    throw e;
   }
 }

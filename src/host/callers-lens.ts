@@ -7,7 +7,7 @@
 
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
-import type { CallerCounts, FileSymbol } from './graph-worker-protocol';
+import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
 import { callersTitle } from './graph-text';
 
 /** Whether a folder's mode shows lenses, and when that may have changed (FolderConfigs). */

@@ -3,7 +3,7 @@
 // Why a child process and how it is started: docs/adr/0031-build-runs-the-cli-in-a-child-process.md.
 
 import { spawn } from 'node:child_process';
-import type { BuildEvent } from '../cli/events';
+import { parseBuildEvent, type BuildEvent } from '../protocol/build-events';
 
 /** What `kg build --progress json` reports, line by line (docs/cli.md). */
 export type CliEvent = BuildEvent;
@@ -38,16 +38,6 @@ export interface CliBuildOptions {
   signal?: AbortSignal;
   /** After SIGTERM, how long to wait before SIGKILL. */
   killGraceMs?: number;
-}
-
-function parseEvent(line: string): CliEvent | undefined {
-  if (!line.startsWith('{')) return undefined;
-  try {
-    const v = JSON.parse(line) as { event?: unknown };
-    return typeof v?.event === 'string' ? (v as CliEvent) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Splits a stream's chunks into lines; the last partial line is kept until the next chunk. */
@@ -98,7 +88,7 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
     let killTimer: ReturnType<typeof setTimeout> | undefined;
 
     const err = lineSplitter((line) => {
-      const e = parseEvent(line);
+      const e = parseBuildEvent(line);
       if (!e) {
         // run() repeats an error event as a "kg: error:" line for people; report it once
         if (error && line === `kg: error: ${error.message}`) return;

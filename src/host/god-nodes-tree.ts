@@ -8,7 +8,7 @@ import type { GraphNode, NodeKind } from '../graph';
 import { OPEN_NODE_COMMAND } from './commands';
 import type { CallSite } from './graph-access';
 import type { EditorGraphAccess } from './graph-service';
-import type { NeighbourGroup } from './graph-worker-protocol';
+import type { NeighbourGroup } from '../protocol/graph-worker';
 import { godNodeTooltip, neighbourTooltip } from './graph-text';
 import { untrustedMarkdown } from './markdown-string';
 

@@ -4,7 +4,7 @@
 // service loads, watches or indexes (src/host/graph-service.ts implements it).
 
 import type * as vscode from 'vscode';
-import type { DegradeCode, Evidence, GraphNode, QueryRequest, QueryResult } from '../graph';
+import type { DegradeCode, GraphNode, NodeDetails, QueryRequest, QueryResult } from '../graph';
 
 /** Why a folder's graph cannot answer, or that it can. Exactly one per folder at any time. */
 type GraphStateKind =
@@ -48,31 +48,8 @@ export interface FolderGraphState {
   buildFailure?: string;
 }
 
-/** One caller or callee as a surface lists it: the other end, and where the call was seen. */
-export interface CallSite {
-  /** The node on the other end (the caller for `callers`, the callee for `callees`). */
-  id: string;
-  confidence: 'EXACT' | 'CANDIDATE' | 'UNRESOLVED';
-  evidence?: Evidence;
-  /** For UNRESOLVED: the name and the reason the resolver gave (`any-receiver`, `external`, …). */
-  name?: string;
-  reason?: string;
-}
-
-/** Everything a details pane shows for one node. */
-export interface NodeDetails {
-  node: GraphNode;
-  /** In + out degree over all relations. */
-  degree: number;
-  /** Proven callers (EXACT calls edges into the node). */
-  callers: CallSite[];
-  /** Name-match guesses (CANDIDATE calls edges into the node), not among the proven callers. */
-  candidates: CallSite[];
-  /** Calls out of the node: EXACT and CANDIDATE to nodes, UNRESOLVED with their reasons. */
-  callees: CallSite[];
-  /** Nodes with a `cites` edge to this node or to its file (decision records, rationale). */
-  citedBy: string[];
-}
+// The answers' types are the query catalogue's (src/graph/query).
+export type { CallSite, NodeDetails } from '../graph';
 
 export interface GraphAccess {
   /** Fires with the folder key whenever that folder's state or graph changed. */

@@ -11,7 +11,7 @@ import { GRAPH_DIR, type GraphNode, type Mode, type QueryRequest, type QueryResu
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails } from './graph-access';
 import { fileInsideFolder, resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
-import type { CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from './graph-worker-protocol';
+import type { CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from '../protocol/graph-worker';
 
 /** What the editor's own surfaces ask beyond GraphAccess: the per-file requests the lenses make. */
 export interface EditorGraphAccess extends GraphAccess {

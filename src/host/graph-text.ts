@@ -3,7 +3,7 @@
 
 import type { WhyEntry, WhyNote, WhyResult } from '../graph';
 import type { FolderGraphState } from './graph-access';
-import type { CallerCounts } from './graph-worker-protocol';
+import type { CallerCounts } from '../protocol/graph-worker';
 import { markdownCode, markdownText } from './markdown';
 
 function plural(n: number, one: string, many: string): string {

@@ -4,7 +4,7 @@
 // `vscode` here: the benchmark measures the host's event loop through this same class.
 
 import { Worker } from 'node:worker_threads';
-import type { WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from './graph-worker-protocol';
+import type { WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from '../protocol/graph-worker';
 
 export class GraphWorkerClient {
   private readonly worker: Worker;

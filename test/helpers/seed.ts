@@ -1,5 +1,5 @@
 // One seed for every randomised test: fixed by default so a run repeats, printed so a failure can
-// be replayed, overridable with KG_SEED (docs/testing.md). Importing this also seeds fast-check.
+// be replayed, overridable with KG_SEED (docs/development.md, "Randomised tests"). Importing this also seeds fast-check.
 
 import fc from 'fast-check';
 

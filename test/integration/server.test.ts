@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { acquireBuildLock, buildGraph, serializeGraph } from '../../src/graph';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+import { BUILD_SERVER_PROTOCOL } from '../../src/protocol/build-server';
 
 const TREE = {
   'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
@@ -197,7 +198,7 @@ describe('the build server', { timeout: 600_000 }, () => {
     writeTree(root, { 'src/a.ts': 'export function a(): number {\n  return 3;\n}\n' });
     const conn = net.connect(socket);
     await new Promise<void>((resolve) => conn.on('connect', resolve));
-    conn.end(JSON.stringify({ kg: 1, argv: ['--apply'], cwd: root }) + '\n'); // ask, and hang up
+    conn.end(JSON.stringify({ kg: BUILD_SERVER_PROTOCOL, argv: ['--apply'], cwd: root }) + '\n'); // ask, and hang up
     await until('the server to drop the build', () => /client gone/.test(server.log()), 60_000, server.log);
     assert.equal(fs.readFileSync(graphFile, 'utf8'), before, 'nothing was written for a client that left');
 
@@ -226,7 +227,7 @@ describe('the build server', { timeout: 600_000 }, () => {
     fs.writeFileSync(lockFile, holder(standIn.pid as number));
     const fake = net.createServer((c) => {
       c.once('data', () => {
-        c.write(JSON.stringify({ e: 'kg: discovered 2 source files in 1 project\n' }) + '\n');
+        c.write(JSON.stringify({ type: 'stderr', text: 'kg: discovered 2 source files in 1 project\n' }) + '\n');
         setTimeout(() => c.destroy(), 20);
       });
     });

@@ -60,7 +60,7 @@ describe('what a client may send a build server', () => {
     const before = rssBytesOf(pid) ?? 0;
 
     const flooded = await flood(s.socket, 100 << 20);
-    assert.match(flooded.answer, /"refused":"a request line over \d+ characters"/);
+    assert.match(flooded.answer, /"reason":"a request line over \d+ characters"/);
     assert.ok(flooded.sent < 100 << 20, `the server hung up before 100 MB arrived (${flooded.sent} bytes sent)`);
     const grown = (rssBytesOf(pid) ?? 0) - before;
     assert.ok(grown < 50 << 20, `the server grew by ${Math.round(grown / 1048576)} MB`);
@@ -74,7 +74,7 @@ describe('what a client may send a build server', () => {
       conn.on('error', () => {});
       conn.on('close', () => resolve(answer));
     });
-    assert.match(silent, /"refused":"no request line within \d+ s"/);
+    assert.match(silent, /"reason":"no request line within \d+ s"/);
 
     // Still up, same process, and it builds.
     assert.doesNotThrow(() => process.kill(pid, 0));

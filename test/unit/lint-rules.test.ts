@@ -31,6 +31,7 @@ describe('dependency rules', () => {
     ['src/graph/model.ts', "import * as path from 'node:path';", /no Node built-ins/],
     ['src/cli/x.ts', "import { discover } from '../graph/indexer/compiler/discover';", /one facade/],
     ['src/cli/x.ts', "import type { HostMessage } from '../protocol/messages';", /webview protocol/],
+    ['src/graph/query/x.ts', "import type { BuildEvent } from '../../protocol/build-events';", /contracts between processes/],
     ['src/host/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
     ['src/host/x.ts', "import cytoscape from 'cytoscape';", /webview bundle only/],
     ['webview/explorer/x.ts', "import { buildGraph } from '../../src/graph/index';", /browser sandbox/],

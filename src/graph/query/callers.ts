@@ -3,10 +3,48 @@
 // both proven and guessed is proven. UNRESOLVED calls never point at a node (their target is an
 // `unresolved:` name), so there is no third list. Without a `calls` layer the answer is unknown,
 // not zero: the query degrades.
+//
+// `inboundEdges` is the one place that decides who counts as a caller: the `callers` query, the
+// editor's lens counts and details pane (node-details.ts) and the agents' `symbol` all ask it.
 
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 import { callsLayerDegrade, rankOrDegrade } from './lookup';
 import { answered, type CallersResult, type QueryOptions } from './shapes';
+
+/**
+ * The first `relations` edge into rank `r` from each distinct source, split by confidence: proven
+ * (EXACT) and guessed (CANDIDATE, from sources with no EXACT edge). In-rows are sorted by source
+ * rank, so both lists come out in source id order. Edge indices, so a surface can show where
+ * each call was seen.
+ */
+function inboundEdges(
+  g: IndexedGraph,
+  r: number,
+  relations: ReadonlySet<string>,
+  includeSelf: boolean,
+): { proven: number[]; guessed: number[] } {
+  const proven: number[] = [];
+  const guessed: number[] = [];
+  let lastProven = -1;
+  let lastGuessed = -1;
+  for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
+    const e = g.inEdges[k];
+    if (!relations.has(g.edgeRelation[e])) continue;
+    const s = g.edgeSource[e];
+    if (s === r && !includeSelf) continue;
+    const c = g.edgeConfidence[e];
+    // A repeat of a source can only follow its twin in the row.
+    if (c === CONFIDENCE_CODE.EXACT && lastProven !== s) {
+      proven.push(e);
+      lastProven = s;
+    } else if (c === CONFIDENCE_CODE.CANDIDATE && lastGuessed !== s) {
+      guessed.push(e);
+      lastGuessed = s;
+    }
+  }
+  const provenSources = new Set(proven.map((e) => g.edgeSource[e]));
+  return { proven, guessed: guessed.filter((e) => !provenSources.has(g.edgeSource[e])) };
+}
 
 /** Sources of `relations` edges into rank `r`, split by confidence, each sorted and distinct. */
 export function inbound(
@@ -15,32 +53,23 @@ export function inbound(
   relations: ReadonlySet<string>,
   includeSelf: boolean,
 ): { proven: number[]; guessed: number[] } {
-  const proven: number[] = [];
-  const guessed: number[] = [];
-  for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
-    const e = g.inEdges[k];
-    if (!relations.has(g.edgeRelation[e])) continue;
-    const s = g.edgeSource[e];
-    if (s === r && !includeSelf) continue;
-    const c = g.edgeConfidence[e];
-    // In-rows are sorted by source rank, so a repeat can only follow its twin.
-    if (c === CONFIDENCE_CODE.EXACT) {
-      if (proven[proven.length - 1] !== s) proven.push(s);
-    } else if (c === CONFIDENCE_CODE.CANDIDATE) {
-      if (guessed[guessed.length - 1] !== s) guessed.push(s);
-    }
-  }
-  const provenSet = new Set(proven);
-  return { proven, guessed: guessed.filter((s) => !provenSet.has(s)) };
+  const { proven, guessed } = inboundEdges(g, r, relations, includeSelf);
+  return { proven: proven.map((e) => g.edgeSource[e]), guessed: guessed.map((e) => g.edgeSource[e]) };
 }
 
-const CALLS: ReadonlySet<string> = new Set(['calls']);
+export const CALLS: ReadonlySet<string> = new Set(['calls']);
+
+/** The proven and guessed callers' edges of rank `r`, exactly as `callers` lists them (a recursive symbol calls itself). */
+export function callerEdges(g: IndexedGraph, r: number): { proven: number[]; guessed: number[] } {
+  return inboundEdges(g, r, CALLS, true);
+}
 
 export function queryCallers(g: IndexedGraph, id: string, opts?: QueryOptions): CallersResult {
   const r = rankOrDegrade(g, id, opts, false);
   if (typeof r !== 'number') return r;
   const noLayer = callsLayerDegrade(g, opts);
   if (noLayer) return noLayer;
-  const { proven, guessed } = inbound(g, r, CALLS, true);
-  return answered({ callers: proven.map((s) => g.ids[s]), candidates: guessed.map((s) => g.ids[s]) }, opts);
+  const { proven, guessed } = callerEdges(g, r);
+  const source = (e: number) => g.ids[g.edgeSource[e]];
+  return answered({ callers: proven.map(source), candidates: guessed.map(source) }, opts);
 }

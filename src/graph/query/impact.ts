@@ -3,11 +3,9 @@
 // number a reviewer gates on is never inflated by a name match. Same layer rule as `affected`.
 
 import { consumersOf } from './affected';
-import { inbound } from './callers';
+import { CALLS, inbound } from './callers';
 import type { IndexedGraph } from './indexed';
 import { answered, type ImpactResult, type QueryOptions } from './shapes';
-
-const CALLS: ReadonlySet<string> = new Set(['calls']);
 
 export function queryImpact(g: IndexedGraph, id: string, opts?: QueryOptions): ImpactResult {
   const c = consumersOf(g, id, opts);

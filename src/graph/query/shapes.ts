@@ -4,6 +4,8 @@
 // proof and guesses in separate lists, `breaks`, and `stale`/`changedFiles` when the caller
 // knows whether the graph is older than the working tree.
 
+import type { Evidence, NodeKind } from '../model';
+
 /** Whether the graph is older than the working tree, as the caller found out (the manifest knows). */
 export interface Staleness {
   stale: boolean;
@@ -155,6 +157,47 @@ interface WhyAnswer extends Answered {
   fileRecords: WhyEntry[];
 }
 
+/** One caller or callee as a surface lists it: the other end, and where the call was seen. */
+export interface CallSite {
+  /** The node on the other end (the caller for `callers`, the callee for `callees`). */
+  id: string;
+  confidence: 'EXACT' | 'CANDIDATE' | 'UNRESOLVED';
+  evidence?: Evidence;
+  /** For UNRESOLVED: the name and the reason the resolver gave (`any-receiver`, `external`, …). */
+  name?: string;
+  reason?: string;
+}
+
+/** `symbol`: one node's whole picture; each list cut at the limit asked, `totals` counting all. */
+interface SymbolAnswer extends Answered {
+  id: string;
+  kind: NodeKind;
+  label: string;
+  /** `path:line:column` of the declaration's name (or the path, for a node without a position). */
+  location?: string;
+  exported?: boolean;
+  /** The declared-signature hash (ADR 71): equal hashes, same declared signature. */
+  signatureHash?: string;
+  /** In + out degree over all relations. */
+  degree: number;
+  /** Proven callers (EXACT), with the call site. */
+  callers: CallSite[];
+  /** Guessed callers (CANDIDATE: a name match, not a fact), not among the proven ones. */
+  candidates: CallSite[];
+  /** What it calls, proven. */
+  callees: CallSite[];
+  /** What it may call, guessed by name. */
+  calleeCandidates: CallSite[];
+  /** Calls nobody could place: the name and the reason (`external`, `any-receiver`, …). */
+  unresolved: CallSite[];
+  totals: { callers: number; candidates: number; callees: number; calleeCandidates: number; unresolved: number };
+  /** As `why` lists them. */
+  notes: WhyNote[];
+  records: WhyEntry[];
+  cited: WhyEntry[];
+}
+
+export type SymbolResult = SymbolAnswer | Unavailable;
 export type CallersResult = CallersAnswer | Unavailable;
 export type AffectedResult = AffectedAnswer | Unavailable;
 export type ImpactResult = ImpactAnswer | Unavailable;
@@ -164,7 +207,7 @@ export type GodNodesResult = GodNodesAnswer | Unavailable;
 export type QueryIdsResult = QueryIdsAnswer | Unavailable;
 export type WhyResult = WhyAnswer | Unavailable;
 export type QueryResult =
-  CallersResult | AffectedResult | ImpactResult | NeighborsResult | PathResult | GodNodesResult | QueryIdsResult | WhyResult;
+  CallersResult | AffectedResult | ImpactResult | NeighborsResult | PathResult | GodNodesResult | QueryIdsResult | WhyResult | SymbolResult;
 
 /** The result with `stale`/`changedFiles` added when the caller knows them. */
 export function withStaleness<T extends object>(result: T, opts: QueryOptions | undefined): T {
@@ -177,7 +220,7 @@ export function unavailable(code: DegradeCode, reason: string, opts?: QueryOptio
   return withStaleness(u, opts);
 }
 
-/** An answer in seed order: `available` first, the fields, then `evidenceClass` (and staleness). */
+/** An answer in contract order (docs/cli.md): `available` first, the fields, then `evidenceClass` (and staleness). */
 export function answered<T extends object>(fields: T, opts?: QueryOptions): T & Answered {
   return withStaleness({ available: true as const, ...fields, evidenceClass: 'GRAPH_DERIVED' as const }, opts);
 }

@@ -1,11 +1,15 @@
-// The messages between the graph service (extension host) and its worker thread. The worker holds
+// The messages between the graph service and its worker thread.
+// Sender of WorkerRequestMessage: the graph service in the extension host (src/host/graph-service.ts,
+// through graph-worker-client.ts). Sender of WorkerReplyMessage: the worker (src/host/graph-worker.ts),
+// one reply per request, echoing its `seq`. Both ends are this extension's own code in one process,
+// so messages are typed, not re-validated; the graph questions' arguments are the query
+// catalogue's (src/graph/query/catalogue.ts). The worker holds
 // the graph and its indexes; the host only ever receives small answers (counts, a few ids, one
 // node's neighbours), so a million-edge graph never crosses into, nor blocks, the shared extension
 // host (docs/adr/0060-the-graph-lives-in-a-worker-thread.md). No `vscode` here: the benchmark and
 // unit tests drive the worker from plain Node.
 
-import type { DegradeCode, GraphNode, Guarded, GuardDiagnostic, Mode, NodeKind, QueryRequest, QueryResult, WhyResult } from '../graph';
-import type { CallSite, NodeDetails } from './graph-access';
+import type { ArgsOf, DegradeCode, EditorQueryName, Guarded, GuardDiagnostic, Mode, QueryRequest, QueryResult, ResultOf } from '../graph';
 
 /** What a load found: the graph's size and layers, or the loader's degrade. */
 type LoadInfo =
@@ -15,30 +19,8 @@ type LoadInfo =
 /** The manifest's verdict on the working tree: which files changed since the build, or why it cannot tell. */
 type StatusInfo = { known: true; changedFiles: string[] } | { known: false; reason: string };
 
-/** A declaration that gets a callers lens: where it is (1-based line and UTF-16 column). */
-export interface FileSymbol {
-  id: string;
-  kind: NodeKind;
-  label: string;
-  line: number;
-  column: number;
-}
-
-/** Proven callers and guesses, counted exactly as `kg callers` lists them. */
-export interface CallerCounts {
-  callers: number;
-  candidates: number;
-}
-
-/** One group of a node's neighbours: one relation, one direction. */
-export interface NeighbourGroup {
-  relation: string;
-  direction: 'in' | 'out';
-  /** At most the budget asked for, in id order. */
-  items: CallSite[];
-  /** How many there are in all (more than `items.length` when the budget cut them). */
-  total: number;
-}
+// The answers' types are the query catalogue's (src/graph/query).
+export type { CallerCounts, FileSymbol, NeighbourGroup } from '../graph';
 
 /** What the guard says about one edited buffer (ADR-73): diagnostics to show (guarded, strict), lines to log. */
 export interface GuardReply {
@@ -49,18 +31,19 @@ export interface GuardReply {
 /** The baselines the guard holds for reported breaks, per file (EditorGuard.held), carried from one worker to the next. */
 export type HeldBaselines = Array<[string, Guarded[]]>;
 
-export interface WorkerRequests {
+/**
+ * The editor's graph questions are the query catalogue's (src/graph/query/catalogue.ts): one
+ * request per entry of the `editor` face, its arguments and answer typed by the catalogue.
+ */
+type CatalogueRequests = { [K in EditorQueryName]: { args: ArgsOf<K>; result: ResultOf<K> } };
+
+/** The worker's own requests: loading, the manifest's verdict, the doctor and the guard. */
+interface WorkerOwnRequests {
   load: { args: { file: string }; result: LoadInfo };
   status: { args: { root: string; file: string }; result: StatusInfo };
+  /** A question of the query contract (kg callers, …), answered as the CLI answers it. */
   query: { args: { request: QueryRequest }; result: QueryResult };
-  details: { args: { id: string }; result: NodeDetails | undefined };
-  nodes: { args: { ids: string[] }; result: Array<GraphNode | undefined> };
-  fileSymbols: { args: { file: string }; result: FileSymbol[] };
-  counts: { args: { ids: string[] }; result: Array<CallerCounts | undefined> };
-  neighbourGroups: { args: { id: string; budget: number }; result: NeighbourGroup[] };
   doctor: { args: { file: string }; result: { ok: boolean; text: string } };
-  /** `kg why` for the declaration whose name spans a position (1-based line, UTF-16 column) of a file (ADR 89). */
-  whyAt: { args: { file: string; line: number; column: number }; result: { id: string; answer: WhyResult } | undefined };
   /** The breaking-change guard on an unsaved buffer (repository-relative path), parser only. */
   guard: { args: { file: string; text: string; mode: Mode }; result: GuardReply };
   /** Loads the parser the guard uses, so the first edit does not pay for it; the milliseconds it took. */
@@ -71,6 +54,8 @@ export interface WorkerRequests {
   /** "The change is intended": forget the held baseline of one file (all files when absent). */
   guardAccept: { args: { file?: string }; result: null };
 }
+
+export type WorkerRequests = WorkerOwnRequests & CatalogueRequests;
 
 export type WorkerOp = keyof WorkerRequests;
 

@@ -1,0 +1,133 @@
+// The questions about one node that a details pane, a lens and an agent ask: who calls it (with
+// where each call was seen), what it calls (unplaced calls with their reasons), and who cites it.
+// Callers are decided by callers.ts's `callerEdges`, so every count here is the `callers` query's.
+
+import type { GraphNode } from '../model';
+import { callerEdges } from './callers';
+import type { IndexedGraph } from './indexed';
+import type { CallSite } from './shapes';
+
+/** Confidence codes of the index (indexed.ts CONFIDENCE_CODE), by code. */
+const CONFIDENCE = ['EXACT', 'CANDIDATE', 'UNRESOLVED'] as const;
+
+/** Everything a details pane shows for one node. */
+export interface NodeDetails {
+  node: GraphNode;
+  /** In + out degree over all relations. */
+  degree: number;
+  /** Proven callers (EXACT calls edges into the node). */
+  callers: CallSite[];
+  /** Name-match guesses (CANDIDATE calls edges into the node), not among the proven callers. */
+  candidates: CallSite[];
+  /** Calls out of the node: EXACT and CANDIDATE to nodes, UNRESOLVED with their reasons. */
+  callees: CallSite[];
+  /** Nodes with a `cites` edge to this node or to its file (decision records, rationale). */
+  citedBy: string[];
+}
+
+/** Proven callers and guesses, counted exactly as `kg callers` lists them. */
+export interface CallerCounts {
+  callers: number;
+  candidates: number;
+}
+
+/** Edge `e` seen from its other end `other`. */
+function callSite(g: IndexedGraph, other: number, e: number): CallSite {
+  const edge = g.graph.edges[e];
+  const s: CallSite = { id: g.ids[other], confidence: CONFIDENCE[g.edgeConfidence[e]] };
+  if (edge.evidence) s.evidence = edge.evidence;
+  if (edge.reason) {
+    s.reason = edge.reason;
+    s.name = g.ids[other].replace(/^unresolved:/, '');
+  }
+  return s;
+}
+
+/** The rank of a node id (not an `unresolved:` name), or undefined. */
+function nodeRank(g: IndexedGraph, id: string): number | undefined {
+  const r = g.rankOf.get(id);
+  return r === undefined || r >= g.nodeCount ? undefined : r;
+}
+
+/** The callers of rank `r` as call sites: proven, then guessed. */
+export function callerSites(g: IndexedGraph, r: number): { callers: CallSite[]; candidates: CallSite[] } {
+  const { proven, guessed } = callerEdges(g, r);
+  return {
+    callers: proven.map((e) => callSite(g, g.edgeSource[e], e)),
+    candidates: guessed.map((e) => callSite(g, g.edgeSource[e], e)),
+  };
+}
+
+/** Every `calls` edge out of rank `r`, by target id. */
+export function calleeSites(g: IndexedGraph, r: number): CallSite[] {
+  const out: CallSite[] = [];
+  for (let k = g.outStart[r]; k < g.outStart[r + 1]; k++) {
+    const e = g.outEdges[k];
+    if (g.edgeRelation[e] === 'calls') out.push(callSite(g, g.edgeTarget[e], e));
+  }
+  return out;
+}
+
+export function nodeDetails(g: IndexedGraph, id: string): NodeDetails | undefined {
+  const r = nodeRank(g, id);
+  if (r === undefined) return undefined;
+  const node = g.nodeAt[r] as GraphNode;
+  const citedBy = new Set<string>();
+  const fileRank = node.sourceFile ? g.rankOf.get(`file:${node.sourceFile}`) : undefined;
+  for (const t of fileRank === undefined || fileRank === r ? [r] : [r, fileRank]) {
+    for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
+      const e = g.inEdges[k];
+      if (g.edgeRelation[e] === 'cites') citedBy.add(g.ids[g.edgeSource[e]]);
+    }
+  }
+  return { node, degree: g.degree[r], ...callerSites(g, r), callees: calleeSites(g, r), citedBy: [...citedBy].sort() };
+}
+
+/** Caller counts per id (undefined for an id that is not a node): what a callers lens says. */
+export function callerCounts(g: IndexedGraph, ids: readonly string[]): Array<CallerCounts | undefined> {
+  return ids.map((id) => {
+    const r = nodeRank(g, id);
+    if (r === undefined) return undefined;
+    const { proven, guessed } = callerEdges(g, r);
+    return { callers: proven.length, candidates: guessed.length };
+  });
+}
+
+/** The nodes with these ids, in order (undefined where there is none). */
+export function nodesByIds(g: IndexedGraph, ids: readonly string[]): Array<GraphNode | undefined> {
+  return ids.map((id) => {
+    const r = g.rankOf.get(id);
+    return r === undefined ? undefined : g.nodeAt[r];
+  });
+}
+
+/** One group of a node's neighbours: one relation, one direction. */
+export interface NeighbourGroup {
+  relation: string;
+  direction: 'in' | 'out';
+  /** At most the budget asked for: proven first, then guesses, then unplaced names, each in id order. */
+  items: CallSite[];
+  /** How many there are in all (more than `items.length` when the budget cut them). */
+  total: number;
+}
+
+/** A node's edges grouped by relation and direction, each group cut at `budget` items. */
+export function neighbourGroups(g: IndexedGraph, id: string, budget: number): NeighbourGroup[] {
+  const r = g.rankOf.get(id);
+  if (r === undefined) return [];
+  const groups = new Map<string, { relation: string; direction: 'in' | 'out'; edges: Array<[number, number]> }>();
+  const add = (direction: 'in' | 'out', e: number, other: number) => {
+    const relation = g.edgeRelation[e];
+    const key = `${relation}\u0000${direction}`;
+    let grp = groups.get(key);
+    if (!grp) groups.set(key, (grp = { relation, direction, edges: [] }));
+    grp.edges.push([e, other]);
+  };
+  for (let k = g.outStart[r]; k < g.outStart[r + 1]; k++) add('out', g.outEdges[k], g.edgeTarget[g.outEdges[k]]);
+  for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) add('in', g.inEdges[k], g.edgeSource[g.inEdges[k]]);
+  return [...groups.values()].map(({ relation, direction, edges }) => {
+    // Proof before guesses: a stable sort on the confidence code keeps id order within each tier.
+    const ordered = [...edges].sort((a, b) => g.edgeConfidence[a[0]] - g.edgeConfidence[b[0]]);
+    return { relation, direction, items: ordered.slice(0, budget).map(([e, other]) => callSite(g, other, e)), total: edges.length };
+  });
+}

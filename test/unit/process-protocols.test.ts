@@ -1,0 +1,66 @@
+// The contracts between processes that are not the webview's (src/protocol): `kg build --progress
+// json` events and the build server's wire. What enters is checked field by field: a line that is
+// not a well-formed message is refused (or read as text), never half-read.
+
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseBuildEvent } from '../../src/protocol/build-events';
+import { BUILD_SERVER_PROTOCOL, parseBuildReply, parseBuildRequest } from '../../src/protocol/build-server';
+
+describe('--progress json events', () => {
+  it('reads each kind of event', () => {
+    assert.deepEqual(parseBuildEvent('{"event":"progress","phase":"resolve","done":3,"total":9}'), {
+      event: 'progress',
+      phase: 'resolve',
+      done: 3,
+      total: 9,
+    });
+    assert.equal(
+      parseBuildEvent('{"event":"done","out":null,"nodes":1,"edges":0,"layers":["structural"],"files":1,"skipped":0}')?.event,
+      'done',
+    );
+    assert.equal(parseBuildEvent('{"event":"error","code":"NO_FILES","message":"m"}')?.event, 'error');
+    assert.equal(parseBuildEvent('{"event":"note","path":"a.ts","reason":"r"}')?.event, 'note');
+    assert.equal(parseBuildEvent('{"event":"log","level":"warn","message":"m"}')?.event, 'log');
+  });
+
+  it('refuses what is not an event, or an event with a wrong field', () => {
+    for (const line of [
+      'kg build: unknown option',
+      '{"event":"progress","phase":"resolve","done":-1,"total":9}',
+      '{"event":"progress","phase":"resolve","done":"3","total":9}',
+      '{"event":"done","out":3,"nodes":1,"edges":0,"layers":[],"files":1,"skipped":0}',
+      '{"event":"log","level":"debug","message":"m"}',
+      '{"event":"explode"}',
+      '{"event":',
+      'null',
+    ])
+      assert.equal(parseBuildEvent(line), undefined, line);
+  });
+});
+
+describe('the build server wire', () => {
+  it('a request of this protocol is read; any other is refused with the reason', () => {
+    assert.deepEqual(parseBuildRequest(JSON.stringify({ kg: BUILD_SERVER_PROTOCOL, argv: ['--apply'], cwd: '/r' })), {
+      kg: BUILD_SERVER_PROTOCOL,
+      argv: ['--apply'],
+      cwd: '/r',
+    });
+    assert.deepEqual(parseBuildRequest('hello'), { refused: 'not a request' });
+    assert.deepEqual(parseBuildRequest('[1]'), { refused: 'not a request' });
+    for (const bad of [
+      { kg: BUILD_SERVER_PROTOCOL - 1, argv: [], cwd: '/r' },
+      { kg: BUILD_SERVER_PROTOCOL, argv: [1], cwd: '/r' },
+      { kg: BUILD_SERVER_PROTOCOL, argv: [] },
+    ])
+      assert.deepEqual(parseBuildRequest(JSON.stringify(bad)), { refused: 'a request this server does not understand' });
+  });
+
+  it('replies are tagged; an untagged or malformed one is ignored', () => {
+    assert.deepEqual(parseBuildReply('{"type":"stdout","text":"x"}'), { type: 'stdout', text: 'x' });
+    assert.deepEqual(parseBuildReply('{"type":"exit","code":3}'), { type: 'exit', code: 3 });
+    assert.deepEqual(parseBuildReply('{"type":"refused","reason":"busy"}'), { type: 'refused', reason: 'busy' });
+    for (const line of ['{"o":"x"}', '{"type":"exit","code":1.5}', '{"type":"stderr"}', 'not json'])
+      assert.equal(parseBuildReply(line), undefined, line);
+  });
+});
