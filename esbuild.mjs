@@ -68,6 +68,9 @@ await Promise.all([
     target: 'node20',
     format: 'cjs',
     banner: { js: '#!/usr/bin/env node' },
+    // `pg` (the store's client, bundled) loads its optional native binding only when asked for
+    // `pg.native`, which kg never does: left a run-time require, never bundled or installed.
+    external: ['pg-native'],
     plugins: [splitBuilder],
   }),
   bundle({
@@ -95,4 +98,31 @@ for (const f of fs.readdirSync(tsLib)) {
 }
 fs.copyFileSync(path.join(tsLib, '..', 'LICENSE.txt'), path.join(outdir, 'typescript-LICENSE.txt'));
 if (fs.existsSync(`${outdir}/cli.js`)) fs.chmodSync(`${outdir}/cli.js`, 0o755);
+
+// `--native <vsce target>` (a platform-specific .vsix, ADR 115): TypeScript 7's binary for that
+// platform goes to dist/native/typescript-<platform>-<arch>/, where the engine looks first. Without
+// it (the universal .vsix) there is no binary and the native checker falls back to JavaScript.
+const nativeAt = process.argv.indexOf('--native');
+if (nativeAt !== -1) {
+  const target = process.argv[nativeAt + 1] ?? '';
+  // vsce's target names → the npm platform packages TypeScript 7 ships (alpine runs the static Go binary).
+  const suffix = { 'linux-armhf': 'linux-arm', 'alpine-x64': 'linux-x64', 'alpine-arm64': 'linux-arm64' }[target] ?? target;
+  const pkg = `@typescript/typescript-${suffix}`;
+  let pkgDir;
+  try {
+    pkgDir = path.dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    console.error(
+      `esbuild.mjs: --native ${target}: ${pkg} is not installed (npm installs only this machine's); ` +
+        `install it at the typescript7 version with: npm install --no-save --force ${pkg}@<version>`,
+    );
+    process.exit(1);
+  }
+  const dest = path.join(outdir, 'native', `typescript-${suffix}`);
+  fs.mkdirSync(path.join(dest, 'lib'), { recursive: true });
+  for (const f of ['package.json', 'LICENSE', 'NOTICE.txt']) fs.copyFileSync(path.join(pkgDir, f), path.join(dest, f));
+  const exe = suffix.startsWith('win32') ? 'tsc.exe' : 'tsc';
+  fs.copyFileSync(path.join(pkgDir, 'lib', exe), path.join(dest, 'lib', exe));
+  fs.chmodSync(path.join(dest, 'lib', exe), 0o755);
+}
 if (watch) console.log('[watch] bundles rebuild on change; Ctrl+C stops');

@@ -80,6 +80,37 @@ export function corpus(name: CorpusName, into?: string): Corpus {
   return { name, version, root };
 }
 
+/**
+ * A corpus as a project written for TypeScript 7 would have it, for the native checker (ADR 113,
+ * 114), which declines options TypeScript 7 removed: a package.json naming TypeScript 7, so
+ * TypeScript 5's defaults (ADR 81) are not applied, and for rxjs its config migrated the way
+ * TypeScript 7 asks (`moduleResolution: node` → `bundler` with `module: esnext`; `baseUrl`
+ * dropped, its `paths` already relative). Both checkers build the same copy.
+ */
+export function corpusForTs7(name: 'rxjs' | 'zod', into?: string): Corpus {
+  const base = corpus(name);
+  const root = into ?? base.root + '-ts7';
+  const marker = path.join(root, '.corpus-complete');
+  const named = { ...base, name: `${name}-ts7`, root };
+  if (!into && fs.existsSync(marker)) return named;
+  fs.rmSync(root, { recursive: true, force: true });
+  copyDir(base.root, root, (f) => f !== '.corpus-complete');
+  fs.writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: `${name}-ts7-corpus`, private: true, devDependencies: { typescript: '^7.0.0' } }, null, 2) + '\n',
+  );
+  if (name === 'rxjs') {
+    const file = path.join(root, 'tsconfig.json');
+    const config = JSON.parse(fs.readFileSync(file, 'utf8')) as { compilerOptions: Record<string, unknown> };
+    delete config.compilerOptions.baseUrl;
+    config.compilerOptions.module = 'esnext';
+    config.compilerOptions.moduleResolution = 'bundler';
+    fs.writeFileSync(file, JSON.stringify(config, null, 2) + '\n');
+  }
+  if (!into) fs.writeFileSync(marker, '');
+  return named;
+}
+
 /** The file the incremental benchmark items edit, in the rxjs corpus. */
 export const EDIT_FILE = 'src/internal/operators/map.ts';
 

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EDIT_FILE, corpus, type Corpus } from './corpus';
+import { EDIT_FILE, corpus, corpusForTs7, type Corpus } from './corpus';
 import { editorBench } from './editor';
 import { median, queryBench } from './queries';
 
@@ -75,12 +75,13 @@ function compare(c: Corpus, subject: string, floor: string, bars: { time?: numbe
  * A fresh copy of a corpus with a graph built by the CLI, and the graph, manifest and the file the
  * incremental items edit saved beside it (see worker.ts).
  */
-function prepareIncremental(name: 'rxjs'): Corpus {
-  const base = corpus(name);
+function prepareIncremental(name: 'rxjs', forTs7 = false): Corpus {
+  const base = forTs7 ? corpusForTs7(name) : corpus(name);
   const root = base.root + '-incremental';
   fs.rmSync(root, { recursive: true, force: true });
   fs.rmSync(root + '.saved', { recursive: true, force: true });
-  corpus(name, root);
+  if (forTs7) corpusForTs7(name, root);
+  else corpus(name, root);
   const cli = path.join(__dirname, '..', 'dist', 'cli.js');
   const r = spawnSync(process.execPath, [cli, 'build', '--apply', '--no-server', '--root', root], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`preparing ${root} failed:\n${r.stderr}`);
@@ -96,12 +97,12 @@ function prepareIncremental(name: 'rxjs'): Corpus {
  * `kg build` starts it, in a socket folder of the benchmark's own; the workers find it through
  * KG_SERVER_DIR. Stopped when the samples are done.
  */
-function startBuildServer(root: string): { stop(): void } {
+function startBuildServer(root: string, args: string[] = []): { stop(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-bench-server-'));
   const logFile = path.join(dir, 'server.log');
   const log = fs.openSync(logFile, 'w');
   const cli = path.join(__dirname, '..', 'dist', 'cli.js');
-  const child = spawn(process.execPath, [cli, 'server', 'run', '--root', root, '--idle-timeout', '3600'], {
+  const child = spawn(process.execPath, [cli, 'server', 'run', '--root', root, '--idle-timeout', '3600', ...args], {
     env: { ...process.env, KG_SERVER_DIR: dir },
     stdio: ['ignore', log, log],
   });
@@ -132,6 +133,14 @@ function main(): void {
   for (const c of corpora) {
     if (wanted('extract')) results.push(compare(c, 'extract', 'parse-floor', { time: 2.0 }));
     if (wanted('full')) results.push(compare(c, 'full', 'typecheck-floor', { time: 1.3, memory: 1.5 }));
+    // TypeScript 7's checker (ADR 113): time against the JavaScript type-check floor, memory (both
+    // processes) against the JavaScript full build's.
+    // On the corpus as a TypeScript 7 project (bench/corpus.ts): as written, both keep options TypeScript 7 removed.
+    if (wanted('native')) {
+      const c7 = corpusForTs7(c.name as 'rxjs' | 'zod');
+      results.push(compare(c7, 'full-native', 'typecheck-floor', { time: 0.5 }));
+      results.push(compare(c7, 'full-native', 'full', { memory: 1.0 }));
+    }
   }
   // After a one-line edit in one file of rxjs: the CLI's incremental rebuild, and the warm
   // in-process rebuild the extension keeps alive, each against the CLI's full build.
@@ -150,6 +159,17 @@ function main(): void {
       results.push(compare(incremental, 'one-file-floor', 'cli-full', {}));
     }
     if (wanted('warm-rebuild')) results.push(compare(incremental, 'warm-rebuild', 'cli-full', { time: 0.05 }));
+  }
+  if (wanted('native')) {
+    // The warm native session of the build server (ADR 115) after the same one-line edit, against
+    // a one-shot full native build, on rxjs as a TypeScript 7 project.
+    const incremental = prepareIncremental('rxjs', true);
+    const server = startBuildServer(incremental.root, ['--checker', 'native']);
+    try {
+      results.push(compare(incremental, 'cli-incremental-native', 'cli-full-native', { time: 0.03 }));
+    } finally {
+      server.stop();
+    }
   }
   const fmt = (n: number, d = 2) => n.toFixed(d);
   console.log(`samples per measurement: ${SAMPLES} (median), each in a fresh process\n`);

@@ -10,6 +10,7 @@ import { EDIT_FILE, editOneLine } from './corpus';
 import { discover } from '../src/graph/indexer/compiler/discover';
 import { parseSource } from '../src/graph/indexer/compiler/extract';
 import { nodeFileHost } from '../src/graph/indexer/files/file-host';
+import { NativeChecker } from '../src/graph/indexer/compiler/native-checker';
 
 type Task = (root: string) => () => void | Promise<void>;
 
@@ -66,6 +67,38 @@ const fullBuild: Task = (root) => () => {
   serializeGraph(buildGraph({ root }).graph);
 };
 
+/** Peak resident memory (kB) of this process's children still running: TypeScript 7's checker. */
+function childrenPeakKb(): number {
+  let kb = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid) continue;
+      kb += Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb;
+}
+
+/**
+ * The full build with TypeScript 7's native checker (ADR 113). Its memory is both processes':
+ * this one's peak plus the checker process's own peak, read before it ends (a sum of peaks, so
+ * never less than the peak of the sum).
+ */
+const fullNativeBuild: Task = (root) => () => {
+  const native = new NativeChecker();
+  try {
+    const r = buildGraph({ root, checker: native });
+    if (r.checker.served.length === 0) throw new Error(`the native checker served no project: ${JSON.stringify(r.checker.fallbacks)}`);
+    serializeGraph(r.graph);
+    childRssKb = process.resourceUsage().maxRSS + childrenPeakKb();
+  } finally {
+    native.close();
+  }
+};
+
 /** The floor for loading a graph (`root` is the graph file): read it and JSON.parse it, nothing else. */
 const graphParseFloor: Task = (file) => () => {
   JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -115,6 +148,25 @@ const editedCopy = (root: string) => {
 const cliFull: Task = (root) => {
   editedCopy(root);
   return () => cliBuild(root, ['--full'], /full build: a full build was asked for/, oneShot());
+};
+
+/** The same with the native checker (ADR 113). */
+const cliFullNative: Task = (root) => {
+  editedCopy(root);
+  return () => cliBuild(root, ['--full', '--checker', 'native'], /full build: a full build was asked for[\s\S]*native checker/, oneShot());
+};
+
+/** `kg build --checker native` after the edit, done by a build server whose native session is warm (ADR 115). */
+const cliIncrementalNative: Task = (root) => {
+  editedCopy(root);
+  if (!process.env.KG_SERVER_DIR) throw new Error('cli-incremental-native needs the build server run.ts starts');
+  return () =>
+    cliBuild(
+      root,
+      ['--checker', 'native'],
+      /built by the build server[\s\S]*incremental build: 1 changed, 0 added, 0 deleted; 1 file parsed[\s\S]*native checker \(TypeScript 7\) in all/,
+      { ...process.env, KG_SERVER: 'on' },
+    );
 };
 
 /** The incremental build of a one-shot process, without a build server (reported without a bar). */
@@ -189,6 +241,9 @@ export const TASKS: Record<string, Task> = {
   extract: extractOnly,
   'typecheck-floor': typecheckFloor,
   full: fullBuild,
+  'full-native': fullNativeBuild,
+  'cli-full-native': cliFullNative,
+  'cli-incremental-native': cliIncrementalNative,
   'graph-parse-floor': graphParseFloor,
   'graph-load': graphLoad,
   'cli-full': cliFull,

@@ -16,6 +16,7 @@ import {
   sweepStaleTemps,
   type BuildResult,
   type BuildSink,
+  type CheckerChoice,
   type TrackedBuildResult,
   visible,
 } from '../graph';
@@ -27,7 +28,7 @@ import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 
 export const BUILD_HELP = `Usage: kg build [--apply] [--full] [--extract-only] [--root DIR] [--out FILE] [--list-external]
-                [--no-wait] [--no-server] [--progress text|json]
+                [--checker js|native] [--no-wait] [--no-server] [--progress text|json]
 
 Builds the knowledge graph of the TypeScript/JavaScript repository at --root.
 
@@ -49,6 +50,11 @@ ${optionLines([COMMON_OPTIONS.root, COMMON_OPTIONS.out], 18)}
   --list-external   List imports and calls into node_modules or the standard library as
                     UNRESOLVED edges with reason "external" (by default they are only counted
                     in the graph's "unresolved" summary).
+  --checker NAME    Which type checker proves the calls: "js" (default; TypeScript 6.0, in
+                    this process) or "native" (TypeScript 7's Go checker in a child process,
+                    faster). A project the native checker cannot serve (an option TypeScript 7
+                    removed, no binary for this platform, a crash) falls back to "js" with a
+                    note; stderr says which checker served each project. Same graph.json.
   --no-wait         With --apply, refuse at once when another build is writing the same graph
                     (by default this build waits for it to finish).
   --no-server       Build in this process: neither use nor start the repository's build server
@@ -66,6 +72,27 @@ suspected parse failure, a candidate the doctor rejected, another build holds th
 A build server for the repository, when one runs, does the build and this command streams its
 output; the graph is the same bytes (kg server --help).
 `;
+
+/**
+ * Which checker proved the calls: one line, and one note per project the native checker did not
+ * serve (ADR 114). graph.json is the same bytes either way, so this is said here and nowhere else.
+ */
+function reportChecker(r: TrackedBuildResult, report: Reporter): void {
+  const c = r.checker;
+  if (c.requested === 'js') {
+    report.log('info', `calls proven by the JavaScript checker (TypeScript ${r.graph.grammarVersions.typescript ?? ''})`);
+    return;
+  }
+  const asked = c.served.length + c.fallbacks.length;
+  report.log(
+    'info',
+    c.fallbacks.length === 0
+      ? `calls proven by the native checker (TypeScript 7) in ${asked === 0 ? 'no project (nothing to resolve)' : `all ${asked} project${asked === 1 ? '' : 's'}`}`
+      : `calls proven by the native checker (TypeScript 7) in ${c.served.length} of ${asked} projects, by the JavaScript checker in the rest`,
+  );
+  for (const f of c.fallbacks)
+    report.note(f.project || '(files outside every tsconfig)', `the JavaScript checker served this project: ${f.reason}`);
+}
 
 /** One line saying whether the build was incremental (and what it did) or full (and why). */
 function describeMode(r: TrackedBuildResult): string {
@@ -88,12 +115,16 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
     root: { type: 'string' },
     out: { type: 'string' },
     'list-external': { type: 'boolean', default: false },
+    checker: { type: 'string', default: 'js' },
     'no-wait': { type: 'boolean', default: false },
     'no-server': { type: 'boolean', default: false },
     progress: { type: 'string', default: 'text' },
   });
   if (values.progress !== 'text' && values.progress !== 'json') {
     throw new UsageError(`--progress must be "text" or "json", not "${values.progress}"`);
+  }
+  if (values.checker !== 'js' && values.checker !== 'native') {
+    throw new UsageError(`--checker must be "js" or "native", not "${values.checker}"`);
   }
   // No --root: the repository around the working directory, as git finds it (ADR 79).
   const found = values.root === undefined ? findRepositoryRoot(io.cwd) : undefined;
@@ -134,6 +165,7 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
     startServerInBackground(server, paths, [
       ...(values['extract-only'] ? ['--extract-only'] : []),
       ...(values['list-external'] ? ['--list-external'] : []),
+      ...(values.checker === 'native' ? ['--checker', 'native'] : []),
     ]);
   return code;
 }
@@ -145,7 +177,8 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
   const started = performance.now();
   const sink: BuildSink = { log: report.log, progress: report.progress, isCancelled: ctx.cancelled };
   const build = (): TrackedBuildResult => {
-    const session = ctx.session?.(root, values['extract-only'], values['list-external']);
+    const backend = values.checker as CheckerChoice;
+    const session = ctx.session?.(root, values['extract-only'], values['list-external'], backend);
     let result: TrackedBuildResult;
     if (session) {
       session.sync(readPrevious(out));
@@ -159,9 +192,11 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
         sink,
         full: values.full,
         previous: readPrevious(out),
+        backend,
       });
     }
     report.log('info', describeMode(result));
+    if (!values['extract-only']) reportChecker(result, report);
     for (const d of result.graph.diagnostics ?? []) report.note(d.path, d.reason);
     return result;
   };
@@ -236,6 +271,7 @@ type BuildValues = {
   root?: string;
   out?: string;
   'list-external': boolean;
+  checker: string;
   'no-wait': boolean;
 };
 

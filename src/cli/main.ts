@@ -43,7 +43,11 @@ const server: ServerContext = {
   },
 };
 
-run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdin: process.stdin }, { server }).then(
+run(
+  process.argv.slice(2),
+  { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdin: process.stdin, env: process.env },
+  { server },
+).then(
   (code) => {
     process.exitCode = code;
   },

@@ -50,6 +50,15 @@ function numericOf(name: QueryName): Array<[string, Extract<ParamSpec, { type: '
   return paramsOf(name).filter((e): e is [string, Extract<ParamSpec, { type: 'integer' }>] => e[1].type === 'integer');
 }
 
+/** `<id>`-style arguments and `[--budget N]`-style options of a question, for a usage line. */
+export function argumentsOf(name: QueryName): string {
+  return `${positionalsOf(name)
+    .map((p) => ` <${p}>`)
+    .join('')}${numericOf(name)
+    .map(([key]) => ` [--${key} N]`)
+    .join('')}`;
+}
+
 function usageOf(name: QueryName): string {
   const numeric = numericOf(name)
     .map(([key]) => ` [--${key} N]`)
@@ -91,10 +100,20 @@ function integerOption(flag: string, text: string | undefined, spec: Extract<Par
   return Number(text);
 }
 
-function parse(name: QueryName, args: string[]): { graph: string; request: QueryRequest } {
+/**
+ * A question's command line, derived from its catalogue entry: its positionals and integer
+ * options, plus the face's own string `options` (the file queries' --graph, the store's --store
+ * and --repo), into a request and those options' values.
+ */
+export function parseQueryArgs(
+  name: QueryName,
+  args: string[],
+  extra: readonly string[],
+): { request: QueryRequest; values: Record<string, string | undefined> } {
   const positionals = positionalsOf(name);
   const numeric = numericOf(name);
-  const options: NonNullable<ParseArgsConfig['options']> = { graph: { type: 'string' } };
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const o of extra) options[o] = { type: 'string' };
   for (const [key] of numeric) options[key] = { type: 'string' };
   const parsed = parseCommandArgs(args, options, true);
   const values = parsed.values as Record<string, string | undefined>;
@@ -112,7 +131,12 @@ function parse(name: QueryName, args: string[]): { graph: string; request: Query
     const v = integerOption(key, values[key], spec);
     if (v !== undefined) request[key] = v;
   }
-  return { graph: values.graph ?? '', request: request as QueryRequest };
+  return { request: request as QueryRequest, values };
+}
+
+function parse(name: QueryName, args: string[]): { graph: string; request: QueryRequest } {
+  const { request, values } = parseQueryArgs(name, args, ['graph']);
+  return { graph: values.graph ?? '', request };
 }
 
 /** What to do about an unavailable answer, for the person reading stderr. */

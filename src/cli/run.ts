@@ -7,10 +7,12 @@ import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
 import { DOCTOR_HELP, runDoctorCommand } from './doctor';
+import { EXPORT_HELP, runExport } from './export';
 import { QUERY_COMMANDS } from './query';
 import type { Command, RunContext } from './command';
 import { SERVER_HELP, runServerCommand } from './server';
 import { STATUS_HELP, runStatus } from './status';
+import { STORE_HELP, runStore } from './store';
 import { EXIT, type CliIo } from './streams';
 
 import { asksForHelp, UsageError, usageErrorText, wrap } from './usage';
@@ -58,6 +60,20 @@ const COMMANDS: readonly Command[] = [
     summary: 'Breaking changes against the graph, for CI (exit 1 in strict mode).',
     help: CHECK_HELP,
     run: (args, io) => runCheck(args, io),
+  },
+  {
+    name: 'export',
+    group: 'command',
+    summary: 'Write the graph for another tool: --format neo4j (bulk-import CSVs, Cypher).',
+    help: EXPORT_HELP,
+    run: (args, io) => runExport(args, io),
+  },
+  {
+    name: 'store',
+    group: 'command',
+    summary: "The organisation's graph in PostgreSQL: migrate, push, the queries.",
+    help: STORE_HELP,
+    run: (args, io) => runStore(args, io),
   },
   ...QUERY_COMMANDS,
 ];

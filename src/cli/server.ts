@@ -21,7 +21,17 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { BuildSession, GraphError, KG_VERSION, lockHolder, processAlive, tryLockFile, unsafeDirReason, userStateBase } from '../graph';
+import {
+  BuildSession,
+  GraphError,
+  KG_VERSION,
+  lockHolder,
+  processAlive,
+  tryLockFile,
+  unsafeDirReason,
+  userStateBase,
+  type CheckerChoice,
+} from '../graph';
 import {
   HIGH_MEMORY_IDLE_MS,
   MAX_REQUEST_CHARS,
@@ -57,7 +67,7 @@ export interface ServerContext {
 /** What a build asks of the process it runs in: the server provides warm sessions. */
 export interface BuildContext {
   /** A warm session for this root and these flags, or undefined to build cold. */
-  session?(root: string, extractOnly: boolean, listExternal: boolean): BuildSession | undefined;
+  session?(root: string, extractOnly: boolean, listExternal: boolean, backend: CheckerChoice): BuildSession | undefined;
   /** True once the client that asked for this build has gone; checked before anything is written. */
   cancelled?(): boolean;
   /** Who runs the build, said on stderr when a warm session did it ("the build server (pid 7)"). */
@@ -229,7 +239,7 @@ type Runner = (argv: string[], io: CliIo, ctx: BuildContext) => Promise<number>;
 async function serveBuilds(
   ctx: ServerContext,
   paths: ServerPaths,
-  opts: { idleMs: number; extractOnly: boolean; listExternal: boolean },
+  opts: { idleMs: number; extractOnly: boolean; listExternal: boolean; backend: CheckerChoice },
   runBuildCommand: Runner,
   io: CliIo,
 ): Promise<number> {
@@ -244,11 +254,16 @@ async function serveBuilds(
     return EXIT.OK;
   }
   const sessions = new Map<string, BuildSession>();
-  const sessionFor = (extractOnly: boolean, listExternal: boolean): BuildSession => {
-    const key = `${extractOnly}:${listExternal}`;
+  // One session per flag set; a native one keeps TypeScript 7's process and snapshot too (ADR 115).
+  const sessionFor = (extractOnly: boolean, listExternal: boolean, backend: CheckerChoice): BuildSession => {
+    const key = `${extractOnly}:${listExternal}:${backend}`;
     let s = sessions.get(key);
-    if (!s) sessions.set(key, (s = new BuildSession({ root: paths.root, extractOnly, listExternal })));
+    if (!s) sessions.set(key, (s = new BuildSession({ root: paths.root, extractOnly, listExternal, backend })));
     return s;
+  };
+  const dropSessions = () => {
+    for (const s of sessions.values()) s.close();
+    sessions.clear();
   };
   const server = net.createServer();
   let stopping: (() => void) | undefined;
@@ -264,13 +279,14 @@ async function serveBuilds(
     log(`stopping: ${why}`);
     if (server.listening) server.close();
     cleanUp();
+    dropSessions();
     stopping?.();
   };
   ctx.onStop(() => stop('asked to stop'));
 
   try {
     const t0 = performance.now();
-    sessionFor(opts.extractOnly, opts.listExternal).warm();
+    sessionFor(opts.extractOnly, opts.listExternal, opts.backend).warm();
     log(`warm for ${paths.root} in ${Math.round(performance.now() - t0)} ms`);
   } catch (e) {
     log(`cannot build ${paths.root}: ${(e as Error).message}`);
@@ -290,7 +306,7 @@ async function serveBuilds(
   const releaseIfOverBudget = () => {
     const rss = process.memoryUsage().rss;
     if (rss <= budget || sessions.size === 0) return;
-    sessions.clear(); // the next build is cold, and the same bytes
+    dropSessions(); // the next build is cold, and the same bytes
     log(
       `released its programs: ${Math.round(rss / 1048576)} MB resident, over the ${Math.round(budget / 1048576)} MB budget (KG_SERVER_MAX_MB)`,
     );
@@ -355,8 +371,8 @@ async function serveBuilds(
               cwd,
             };
             const code = await runBuildCommand(argv, clientIo, {
-              session: (root, extractOnly, listExternal) =>
-                sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal) : undefined,
+              session: (root, extractOnly, listExternal, backend) =>
+                sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal, backend) : undefined,
               cancelled: () => closed,
               by: `the build server (pid ${ctx.pid})`,
             }).catch((e: unknown) => {
@@ -449,7 +465,7 @@ function sameRoot(a: string, b: string): boolean {
 
 export const SERVER_HELP = `Usage: kg server status [--root DIR]
        kg server stop [--root DIR | --all]
-       kg server run [--root DIR] [--idle-timeout SECONDS] [--extract-only] [--list-external]
+       kg server run [--root DIR] [--idle-timeout SECONDS] [--extract-only] [--list-external] [--checker js|native]
 
 kg build hands its work to a build server for the repository when one is running, and starts
 one in the background when none is. The server keeps the compiler's programs warm, so a build
@@ -475,6 +491,8 @@ Options:
   --all                   With stop: every build server of this user.
   --extract-only          Warm the extraction tier's session (the one kg build --extract-only uses).
   --list-external         Warm the session of kg build --list-external.
+  --checker NAME          Warm the session of kg build --checker NAME ("js" or "native"; a native
+                          session keeps TypeScript 7's checker process between builds).
   -h, --help              Show this help.
 `;
 
@@ -491,6 +509,7 @@ export async function runServerCommand(
       'idle-timeout': { type: 'string' },
       'extract-only': { type: 'boolean', default: false },
       'list-external': { type: 'boolean', default: false },
+      checker: { type: 'string', default: 'js' },
       all: { type: 'boolean', default: false },
     },
     true,
@@ -543,6 +562,8 @@ export async function runServerCommand(
     );
     return processAlive(pid) ? EXIT.FAILED : EXIT.OK;
   }
+  if (values.checker !== 'js' && values.checker !== 'native')
+    throw new UsageError(`--checker must be "js" or "native", not "${values.checker}"`);
   const idle = values['idle-timeout'] === undefined ? DEFAULT_IDLE_SECONDS : Number(values['idle-timeout']);
   if (!Number.isFinite(idle) || idle <= 0) {
     throw new UsageError(`--idle-timeout must be a positive number of seconds, not "${values['idle-timeout']}"`);
@@ -550,7 +571,12 @@ export async function runServerCommand(
   return serveBuilds(
     ctx,
     paths,
-    { idleMs: idle * 1000, extractOnly: values['extract-only'], listExternal: values['list-external'] },
+    {
+      idleMs: idle * 1000,
+      extractOnly: values['extract-only'],
+      listExternal: values['list-external'],
+      backend: values.checker as CheckerChoice,
+    },
     runBuildCommand,
     io,
   );

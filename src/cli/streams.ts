@@ -10,6 +10,8 @@ export interface CliIo {
   cwd: string;
   /** Lines of input, for the commands that read requests (`kg serve`). */
   stdin?: AsyncIterable<string | Uint8Array>;
+  /** The environment, for the commands that read a variable (`kg store`: KG_STORE). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Exit codes, fixed by the contract (docs/cli.md). */

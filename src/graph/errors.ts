@@ -9,7 +9,11 @@ export type GraphErrorCode =
   | 'BUILD_LOCKED'
   | 'GRAPH_INVALID'
   | 'CANCELLED'
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  /** The organisation store (docs/organisation.md): unreachable or lost, at the wrong schema version, or a push refused. */
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_SCHEMA'
+  | 'PUSH_REFUSED';
 
 export class GraphError extends Error {
   readonly code: GraphErrorCode;

@@ -8,6 +8,7 @@ export { nodeFileHost, memoryFileHost, type FileHost } from './indexer/files/fil
 export { CONFIG_FILE } from './indexer/files/repository-config';
 export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
+export { neo4jExport } from './io/formats/neo4j';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
 export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES } from './io/load';
 export { previewJson, visible } from './io/display';
@@ -39,7 +40,8 @@ export { queryImpact } from './query/impact';
 export { queryNeighbors } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
 export { queryGodNodes } from './query/god-nodes';
-export { queryIds } from './query/search-ids';
+export { queryIds, QUERY_LIMIT } from './query/search-ids';
+export { searchNodes, type NodeSearch } from './query/search-ranked';
 export { symbolAt } from './query/why';
 export type * from './query/shapes';
 export { examineGraph, runDoctor, formatDoctorReport, LOADER_CHECKS, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
@@ -57,7 +59,9 @@ export {
 export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic } from './governance/diagnostics';
 export { EditorGuard } from './governance/editor-guard';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
-export type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
+export type { CheckerChoice, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
+// The checker seam (ADR 8): a second backend is a CheckerProvider passed as BuildOptions.checker.
+export type { CheckerBackend, CheckerProvider, CheckerReport, ProjectCheck } from './indexer/compiler/checker';
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus } from './status';
 export { commitGeneration, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
@@ -132,5 +136,9 @@ export class BuildSession {
   }
   sync(onDisk: PreviousBuild): void {
     this.inner.sync(onDisk);
+  }
+  /** Ends TypeScript 7's process when the session kept one (`backend: 'native'`). */
+  close(): void {
+    this.inner.close();
   }
 }

@@ -134,6 +134,7 @@ export class BuildService implements vscode.Disposable {
     const where = resolveGraphPath(root, setting);
     if (!where.ok) return this.fail(name, 'BAD_GRAPH_PATH', where.reason, undefined, opts.quiet);
     const out = where.path;
+    const checker = vscode.workspace.getConfiguration('knowledgeGraph', folder.uri).get<string>('checker') === 'native' ? 'native' : 'js';
     const abort = new AbortController();
     this.running = { folder: name, abort, done };
     this.log.info(`${opts.full ? 'Full build' : opts.quiet ? 'Build after a save (autoIndex)' : 'Build'} started: ${root} → ${out}`);
@@ -159,6 +160,7 @@ export class BuildService implements vscode.Disposable {
             root,
             out,
             full: opts.full,
+            checker,
             signal: abort.signal,
             onEvent: (e) => this.onEvent(e, progress, folder),
             onText: (line) => this.log.warn(line),

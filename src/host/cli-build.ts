@@ -30,6 +30,8 @@ export interface CliBuildOptions {
   out: string;
   /** Rebuild everything even when an incremental build is possible (`kg build --full`). */
   full?: boolean;
+  /** The checker that proves the calls (`kg build --checker`; setting knowledgeGraph.checker, ADR 113). */
+  checker?: 'js' | 'native';
   /** The program that runs cli.js: the editor's own runtime (see ADR 31). */
   execPath?: string;
   onEvent?(e: CliEvent): void;
@@ -71,6 +73,7 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
       '--out',
       options.out,
       ...(options.full ? ['--full'] : []),
+      ...(options.checker === 'native' ? ['--checker', 'native'] : []),
     ];
     // ELECTRON_RUN_AS_NODE makes a desktop editor's Electron binary behave as plain Node; under
     // code-server or plain Node it is ignored. An empty execArgv keeps the extension host's

@@ -4,7 +4,7 @@
 // service loads, watches or indexes (src/host/graph-service.ts implements it).
 
 import type * as vscode from 'vscode';
-import type { DegradeCode, GraphNode, NodeDetails, QueryRequest, QueryResult } from '../graph';
+import type { DegradeCode, GraphNode, NodeDetails, NodeSearch, QueryRequest, QueryResult } from '../graph';
 
 /** Why a folder's graph cannot answer, or that it can. Exactly one per folder at any time. */
 type GraphStateKind =
@@ -38,6 +38,8 @@ export interface FolderGraphState {
   nodes?: number;
   edges?: number;
   layers?: string[];
+  /** For `ready`: graph.json's `graphSignature` (changes with any node or relation; the explorer checks a restored picture against it). */
+  signature?: string;
   /** False when the graph was built without the calls layer (`--extract-only`). */
   callsLayer: boolean;
   /** Repo-relative POSIX paths changed since the build (disk and unsaved editors), sorted; [] when fresh. */
@@ -49,7 +51,7 @@ export interface FolderGraphState {
 }
 
 // The answers' types are the query catalogue's (src/graph/query).
-export type { CallSite, NodeDetails } from '../graph';
+export type { CallSite, NodeDetails, NodeSearch } from '../graph';
 
 export interface GraphAccess {
   /** Fires with the folder key whenever that folder's state or graph changed. */
@@ -63,6 +65,8 @@ export interface GraphAccess {
   ask(folder: string, request: QueryRequest): Promise<QueryResult>;
   /** Details of one node, or undefined when the graph cannot answer or has no such node. */
   details(folder: string, id: string): Promise<NodeDetails | undefined>;
+  /** Nodes whose name or place holds `text`, best first, at most `limit` (empty when the graph cannot answer). */
+  search(folder: string, text: string, limit: number): Promise<NodeSearch>;
   /** The nodes for these ids (undefined for ids the graph does not hold), in the same order. */
   nodes(folder: string, ids: string[]): Promise<Array<GraphNode | undefined>>;
   /**

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GRAPH_DIR, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
-import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails } from './graph-access';
+import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails, NodeSearch } from './graph-access';
 import { fileInsideFolder, resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
 import type { CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from '../protocol/graph-worker';
@@ -135,6 +135,10 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
 
   async details(folder: string, id: string): Promise<NodeDetails | undefined> {
     return this.call(folder, (w) => w.request('details', { id }), undefined);
+  }
+
+  async search(folder: string, text: string, limit: number): Promise<NodeSearch> {
+    return this.call(folder, (w) => w.request('search', { text, limit }), { matches: [], total: 0 });
   }
 
   async nodes(folder: string, ids: string[]): Promise<Array<GraphNode | undefined>> {
@@ -508,6 +512,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       edges: info.edges,
       layers: info.layers,
       callsLayer: info.callsLayer,
+      signature: info.signature,
     };
     this.log.info(
       `${e.folder.name}: graph loaded in ${Date.now() - t0} ms (${info.nodes} nodes, ${info.edges} edges, layers ${info.layers.join(', ')})`,

@@ -71,6 +71,7 @@ const ownHandlers: OwnHandlers = {
       edges: g.graph.edges.length,
       layers: [...g.graph.layers],
       callsLayer: g.layers.has('calls'),
+      signature: g.graph.graphSignature,
       loadMs: performance.now() - t0,
     };
   },

@@ -76,6 +76,8 @@ export type HostMessage =
       budget: number;
       /** The workspace folder the view answers for (its URI): kept in the webview's state, checked on restore. */
       folder?: string;
+      /** The signature of the graph that answers (graph.json's `graphSignature`), when there is one: a picture saved from another graph is not restored as it was. */
+      signature?: string;
     }
   | { type: 'show'; request: ShowRequest }
   | {
@@ -91,7 +93,14 @@ export type HostMessage =
     }
   | { type: 'path'; requestId: number; from: NodeView; to: NodeView; nodes: NodeView[]; edges: EdgeView[] }
   | { type: 'details'; requestId: number; details: DetailsView }
-  | { type: 'unavailable'; requestId: number; reason: string; suggestions: NodeView[] }
+  | {
+      type: 'unavailable';
+      requestId: number;
+      reason: string;
+      suggestions: NodeView[];
+      /** For a path: the end the graph does not hold, which the reason and the suggestions are about. */
+      unknownEnd?: 'from' | 'to';
+    }
   | { type: 'suggestions'; requestId: number; items: NodeView[] }
   | { type: 'defaultEndpoint'; node: NodeView | null }
   | { type: 'saved'; message: string };

@@ -4,7 +4,7 @@
 // Kept beside the types so a new message cannot be added to one without the other:
 // test/unit/protocol.test.ts checks that both name the same message types.
 
-import { BANNER_ACTIONS, type WebviewMessageType } from './messages';
+import { BANNER_ACTIONS, type HostMessage, type WebviewMessageType } from './messages';
 
 /** Ids are graph ids (`sym:src/a.ts#f`); nothing legitimate comes near this length. */
 const ID = { type: 'string', minLength: 1, maxLength: 4096 } as const;
@@ -64,4 +64,85 @@ export const WEBVIEW_MESSAGE_SCHEMA = {
   discriminator: { propertyName: 'type' },
   required: ['type'],
   oneOf: Object.values(WEBVIEW_MESSAGE_SCHEMAS),
+} as const;
+
+// ── Host → webview ──────────────────────────────────────────────────────────────────────────────
+// What the host posts is built by tested host code (src/host/panel/graph-answers.ts), but it is a
+// contract too: the host checks each message against this schema before posting it and logs one
+// that is off it (a host bug, not user input), and the tests check every message they post.
+
+const TEXT = { type: 'string', maxLength: 100_000 } as const;
+const CONFIDENCE = { enum: ['EXACT', 'CANDIDATE', 'UNRESOLVED'] } as const;
+const COUNT = { type: 'integer', minimum: 0 } as const;
+
+function obj(required: Record<string, object>, optional: Record<string, object> = {}): object {
+  return { type: 'object', properties: { ...required, ...optional }, required: Object.keys(required), additionalProperties: false };
+}
+
+const NODE_VIEW = obj({ id: ID, label: TEXT, kind: TEXT }, { file: TEXT, line: COUNT, degree: COUNT });
+const EDGE_VIEW = obj({ source: ID, target: ID, relation: TEXT, confidence: CONFIDENCE });
+const CALL_VIEW = obj({ node: NODE_VIEW, confidence: CONFIDENCE }, { at: TEXT, reason: TEXT });
+const BANNER = {
+  anyOf: [
+    { type: 'null' },
+    obj({
+      kind: { enum: ['absent', 'loading', 'unusable', 'calls-missing', 'stale', 'building', 'no-folder'] },
+      reason: TEXT,
+      actions: { type: 'array', items: { enum: [...BANNER_ACTIONS] } },
+      blocking: { type: 'boolean' },
+    }),
+  ],
+} as const;
+const nodes = { type: 'array', items: NODE_VIEW } as const;
+
+function hostMessage(type: HostMessage['type'], required: Record<string, object>, optional: Record<string, object> = {}): object {
+  return obj({ type: { const: type }, ...required }, optional);
+}
+
+export const HOST_MESSAGE_SCHEMAS: Record<HostMessage['type'], object> = {
+  status: hostMessage(
+    'status',
+    { banner: BANNER, summary: TEXT, nodeCap: COUNT, budget: COUNT },
+    { folder: TEXT, signature: { type: 'string', pattern: '^[0-9a-f]{12}$' } },
+  ),
+  show: hostMessage('show', { request: SHOW_REQUEST }),
+  neighborhood: hostMessage('neighborhood', {
+    requestId: REQUEST_ID,
+    focus: NODE_VIEW,
+    nodes,
+    edges: { type: 'array', items: EDGE_VIEW },
+    excludedHubs: { type: 'array', items: ID },
+    hubThreshold: COUNT,
+    expand: { type: 'boolean' },
+  }),
+  path: hostMessage('path', { requestId: REQUEST_ID, from: NODE_VIEW, to: NODE_VIEW, nodes, edges: { type: 'array', items: EDGE_VIEW } }),
+  details: hostMessage('details', {
+    requestId: REQUEST_ID,
+    details: obj(
+      {
+        node: NODE_VIEW,
+        degree: COUNT,
+        callers: { type: 'array', items: CALL_VIEW },
+        candidates: { type: 'array', items: CALL_VIEW },
+        callees: { type: 'array', items: CALL_VIEW },
+        citedBy: nodes,
+      },
+      { text: TEXT },
+    ),
+  }),
+  unavailable: hostMessage(
+    'unavailable',
+    { requestId: REQUEST_ID, reason: TEXT, suggestions: nodes },
+    { unknownEnd: { enum: ['from', 'to'] } },
+  ),
+  suggestions: hostMessage('suggestions', { requestId: REQUEST_ID, items: nodes }),
+  defaultEndpoint: hostMessage('defaultEndpoint', { node: { anyOf: [{ type: 'null' }, NODE_VIEW] } }),
+  saved: hostMessage('saved', { message: TEXT }),
+};
+
+export const HOST_MESSAGE_SCHEMA = {
+  type: 'object',
+  discriminator: { propertyName: 'type' },
+  required: ['type'],
+  oneOf: Object.values(HOST_MESSAGE_SCHEMAS),
 } as const;

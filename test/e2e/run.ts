@@ -160,6 +160,10 @@ async function main(): Promise<number> {
   fs.mkdirSync(path.join(ARTIFACTS, 'logs'), { recursive: true });
   const csDir = setup();
   if (!process.env.KG_E2E_SKIP_PACKAGE) {
+    // The platform-specific package first (package.test.ts checks it too), then the universal one,
+    // which is what the editor tests install (dist/ ends as the universal build).
+    log('packaging: npm run package:native');
+    run('npm', ['run', '--silent', 'package:native'], 'npm run package:native');
     log('packaging: npm run package');
     run('npm', ['run', '--silent', 'package'], 'npm run package');
   }

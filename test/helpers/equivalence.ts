@@ -12,11 +12,12 @@ import {
   buildTracked,
   isGraphError,
   serializeGraph,
+  type CheckerChoice,
   type PreviousBuild,
   type TrackedBuildResult,
 } from '../../src/graph';
 import { EDIT_KINDS, applyEdit, type Edit, type EditKind } from './edits';
-import { tempDir } from './fixtures';
+import { FIXTURES, copyFixture, tempDir, writeTree } from './fixtures';
 
 /** A small seeded generator (the benchmark's), the same everywhere. */
 export const random = rng;
@@ -60,6 +61,8 @@ export interface Failure {
 
 export interface RunOptions {
   extractOnly?: boolean;
+  /** The checker of the incremental builds and the warm session; the full reference is always `js` (ADR 114). */
+  backend?: CheckerChoice;
 }
 
 /**
@@ -70,10 +73,11 @@ export interface RunOptions {
 export function runSequence(base: string, edits: readonly Edit[], opts: RunOptions = {}): { failure?: Failure; applied: number } {
   const root = tempDir('kg-equiv-');
   copyTree(base, root);
-  const first = buildTracked({ root, extractOnly: opts.extractOnly });
+  const backend = opts.backend;
+  const first = buildTracked({ root, extractOnly: opts.extractOnly, backend });
   let previous: PreviousBuild = { graphText: first.text, manifestText: first.manifestText };
   // The warm path too: a session that keeps its programs and parsed files between builds.
-  const session = new BuildSession({ root, extractOnly: opts.extractOnly });
+  const session = new BuildSession({ root, extractOnly: opts.extractOnly, backend });
   session.warm();
   const orFull = (build: (full: boolean) => TrackedBuildResult): TrackedBuildResult => {
     try {
@@ -94,7 +98,7 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
       if (what === undefined) continue;
       applied++;
       const full = serializeGraph(buildGraph({ root, extractOnly: opts.extractOnly }).graph);
-      const result = orFull((f) => buildTracked({ root, extractOnly: opts.extractOnly, previous, full: f }));
+      const result = orFull((f) => buildTracked({ root, extractOnly: opts.extractOnly, previous, full: f, backend }));
       if (result.text !== full) {
         return {
           applied,
@@ -121,6 +125,7 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
   } catch (e) {
     return { applied, failure: { step: story.length, story, message: `threw: ${(e as Error).stack ?? String(e)}` } };
   } finally {
+    session.close();
     fs.rmSync(root, { recursive: true, force: true });
   }
   return { applied };
@@ -159,4 +164,31 @@ export function report(seed: number, shrunk: { edits: Edit[]; failure: Failure }
     'as a regression test:',
     `  ${JSON.stringify(shrunk.edits)}`,
   ].join('\n');
+}
+
+/** The equivalence generator's base tree: every test fixture, plus a generated package of files that import and call each other. */
+export function fixtureRepo(): string {
+  const root = tempDir('kg-equiv-base-');
+  for (const name of fs.readdirSync(FIXTURES)) copyFixture(name, { into: path.join(root, name) });
+  const gen: Record<string, string> = {
+    'tsconfig.json':
+      JSON.stringify({
+        compilerOptions: { strict: true, jsx: 'preserve', allowJs: true, module: 'ESNext', moduleResolution: 'Bundler' },
+        include: ['gen'],
+      }) + '\n',
+    'package.json': '{ "name": "equivalence-fixture", "private": true, "type": "module" }\n',
+  };
+  for (let i = 0; i < 24; i++) {
+    const dir = `gen/p${i % 4}`;
+    const next = (i + 5) % 24;
+    const spec = path.posix.relative(dir, `gen/p${next % 4}/f${next}`);
+    gen[`${dir}/f${i}.ts`] =
+      `import { run${next} } from '${spec.startsWith('.') ? spec : './' + spec}';\n` +
+      `export function run${i}(n: number): number {\n  return n > 0 ? run${next}(n - 1) : helper${i}();\n}\n` +
+      `function helper${i}() {\n  return ${i};\n}\n` +
+      (i % 3 === 0 ? `export class Box${i} {\n  open() {\n    return run${i}(1);\n  }\n}\n` : '');
+  }
+  gen['gen/index.ts'] = Array.from({ length: 4 }, (_, p) => `export * from './p${p}/f${p}';\n`).join('');
+  writeTree(root, gen);
+  return root;
 }

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildWebviewHtml, type WebviewKind } from '../../src/host/panel/html';
+import { hostMessageProblem } from '../../src/host/panel/validate';
 import type { HostMessage, WebviewMessage } from '../../src/protocol/messages';
 import { THEMES, themeCss, type ThemeName } from './webview-themes';
 
@@ -136,7 +137,10 @@ export class WebviewPage {
     return wp;
   }
 
+  /** Posts a host message to the page; one off the protocol is a bug of the test's stand-in host, and throws. */
   async post(m: HostMessage): Promise<void> {
+    const problem = hostMessageProblem(m);
+    if (problem) throw new Error(`the stand-in host posted a ${m.type} message off the protocol (${problem})`);
     await this.page.evaluate(`window.postMessage(${JSON.stringify(m)}, '*')`);
   }
 

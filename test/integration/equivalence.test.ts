@@ -5,44 +5,16 @@
 // them, KG_SEED replays a run (test/helpers/seed.ts). A failure is shrunk and printed as a regression test.
 
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { corpus } from '../../bench/corpus';
 import type { Edit } from '../helpers/edits';
-import { random, randomEdits, report, runSequence, shrink } from '../helpers/equivalence';
-import { FIXTURES, copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+import { fixtureRepo, random, randomEdits, report, runSequence, shrink } from '../helpers/equivalence';
+import { removeTempDirs, tempDir } from '../helpers/fixtures';
 import { SEED } from '../helpers/seed';
 
 const RUNS = Number(process.env.KG_EQUIV_RUNS ?? 10);
 const STEPS = Number(process.env.KG_EQUIV_STEPS ?? 60);
 const RXJS_STEPS = Number(process.env.KG_EQUIV_RXJS_STEPS ?? 60);
-
-function fixtureRepo(): string {
-  const root = tempDir('kg-equiv-base-');
-  for (const name of fs.readdirSync(FIXTURES)) copyFixture(name, { into: path.join(root, name) });
-  const gen: Record<string, string> = {
-    'tsconfig.json':
-      JSON.stringify({
-        compilerOptions: { strict: true, jsx: 'preserve', allowJs: true, module: 'ESNext', moduleResolution: 'Bundler' },
-        include: ['gen'],
-      }) + '\n',
-    'package.json': '{ "name": "equivalence-fixture", "private": true, "type": "module" }\n',
-  };
-  for (let i = 0; i < 24; i++) {
-    const dir = `gen/p${i % 4}`;
-    const next = (i + 5) % 24;
-    const spec = path.posix.relative(dir, `gen/p${next % 4}/f${next}`);
-    gen[`${dir}/f${i}.ts`] =
-      `import { run${next} } from '${spec.startsWith('.') ? spec : './' + spec}';\n` +
-      `export function run${i}(n: number): number {\n  return n > 0 ? run${next}(n - 1) : helper${i}();\n}\n` +
-      `function helper${i}() {\n  return ${i};\n}\n` +
-      (i % 3 === 0 ? `export class Box${i} {\n  open() {\n    return run${i}(1);\n  }\n}\n` : '');
-  }
-  gen['gen/index.ts'] = Array.from({ length: 4 }, (_, p) => `export * from './p${p}/f${p}';\n`).join('');
-  writeTree(root, gen);
-  return root;
-}
 
 function check(base: string, seed: number, runs: number, steps: number, extractOnly: boolean): number {
   let total = 0;

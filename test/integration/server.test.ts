@@ -186,6 +186,52 @@ describe('the build server', { timeout: 600_000 }, () => {
     assert.equal(status(root, e).running, false);
   });
 
+  it('keeps a native session warm: TypeScript 7 in its own process, updated with each change, ended with the server (ADR 115)', async () => {
+    const { root, dir, graphFile } = setUp();
+    // A project TypeScript 7 can serve: written for it, no option it removed (ADR 114).
+    writeTree(root, {
+      'package.json': '{ "name": "native-session", "private": true, "devDependencies": { "typescript": "^7.0.0" } }\n',
+      'tsconfig.json':
+        '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler" }, "include": ["src"] }\n',
+    });
+    const e = env(dir);
+    const first = kg(['build', '--apply', '--checker', 'native'], root, e);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stderr, /calls proven by the native checker \(TypeScript 7\) in all 1 project/);
+    await until('the server to listen', () => status(root, e).running && fs.existsSync(status(root, e).socket));
+    const { pid } = status(root, e);
+    for (const [i, text] of [
+      'export function a(): number {\n  return 2;\n}\nexport function c(): number {\n  return a();\n}\n',
+      'export function a(): number {\n  return c();\n}\nexport function c(): number {\n  return 3;\n}\n',
+    ].entries()) {
+      writeTree(root, { 'src/a.ts': text });
+      const r = kg(['build', '--apply', '--checker', 'native'], root, e);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`built by the build server \\(pid ${pid}\\)`), `rebuild ${i + 1}`);
+      assert.match(r.stderr, /incremental build: 1 changed/);
+      assert.match(r.stderr, /calls proven by the native checker \(TypeScript 7\) in all 1 project/);
+      assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root), `rebuild ${i + 1} wrote what a full JavaScript build gives`);
+    }
+    const checkers = () =>
+      fs
+        .readdirSync('/proc')
+        .filter((d) => /^\d+$/.test(d))
+        .filter((d) => {
+          try {
+            return fs
+              .readFileSync(`/proc/${d}/cmdline`, 'utf8')
+              .split('\0')
+              .join(' ')
+              .includes(`--api --cwd ${fs.realpathSync(root)}`);
+          } catch {
+            return false;
+          }
+        });
+    assert.ok(checkers().length > 0, "the server's native session holds a TypeScript 7 process");
+    assert.equal(kg(['server', 'stop', '--root', root], root, e).status, 0);
+    await until('the native checker to end with the server', () => checkers().length === 0, 20_000);
+  });
+
   it('cancels a build whose client went away, before anything is written', async () => {
     const { root, dir, graphFile } = setUp();
     const e = env(dir);

@@ -21,6 +21,8 @@ import {
 import { CHROMIUM, WebviewPage, type StandInHost } from '../helpers/webview-page';
 import type { ThemeName } from '../helpers/webview-themes';
 
+/** A path end the stand-in host does not know: it answers `unavailable` naming the To end. */
+const UNKNOWN_END = 'sym:src/gone.ts#vanished';
 const ARTIFACTS = path.join(__dirname, '..', '..', '.e2e-artifacts', 'webview');
 const available = fs.existsSync(CHROMIUM);
 const STALE: Banner = {
@@ -30,18 +32,29 @@ const STALE: Banner = {
   blocking: false,
 };
 
-function status(banner: Banner | null = null, nodeCap = 500): HostMessage {
-  return { type: 'status', banner, summary: 'rxjs · 4,211 nodes · 9,876 edges', nodeCap, budget: 200, folder: 'file:///work/rxjs' };
+function status(banner: Banner | null = null, nodeCap = 500, signature?: string): HostMessage {
+  return {
+    type: 'status',
+    banner,
+    summary: 'rxjs · 4,211 nodes · 9,876 edges',
+    nodeCap,
+    budget: 200,
+    folder: 'file:///work/rxjs',
+    ...(signature ? { signature } : {}),
+  };
 }
 
 /** A stand-in host answering from a synthetic graph, the way src/host/panel/connection.ts does. */
-function hostFor(g: SyntheticGraph, opts: { banner?: Banner | null; nodeCap?: number; show?: boolean } = {}): StandInHost {
+function hostFor(
+  g: SyntheticGraph,
+  opts: { banner?: Banner | null; nodeCap?: number; show?: boolean; signature?: string } = {},
+): StandInHost {
   const p = syntheticPath(g);
   return (m: WebviewMessage) => {
     switch (m.type) {
       case 'ready':
         return [
-          status(opts.banner ?? null, opts.nodeCap),
+          status(opts.banner ?? null, opts.nodeCap, opts.signature),
           ...(opts.show === false ? [] : [{ type: 'show', request: { mode: 'neighbors', id: g.focus.id } } as HostMessage]),
         ];
       case 'neighbors': {
@@ -69,6 +82,16 @@ function hostFor(g: SyntheticGraph, opts: { banner?: Banner | null; nodeCap?: nu
         ];
       }
       case 'path':
+        if (m.to === UNKNOWN_END)
+          return [
+            {
+              type: 'unavailable',
+              requestId: m.requestId,
+              reason: `unknown node: ${m.to}`,
+              suggestions: [g.nodes[3], g.nodes[4]],
+              unknownEnd: 'to',
+            },
+          ];
         if (m.to === 'sym:nowhere#x')
           return [
             {
@@ -90,6 +113,50 @@ function hostFor(g: SyntheticGraph, opts: { banner?: Banner | null; nodeCap?: nu
     }
   };
 }
+
+// Read from the Cytoscape instance the explorer registers on its container; strings, so that none
+// of the test's compiled code travels into the page.
+const READ_POSITIONS = `(() => {
+  const cy = document.getElementById('cy')._cyreg.cy;
+  return Object.fromEntries(cy.nodes().map((n) => [n.id(), [Math.round(n.position().x) || 0, Math.round(n.position().y) || 0]]));
+})()`;
+
+interface PictureFacts {
+  hubs: number;
+  innermostHub: number;
+  outermostRest: number;
+  overFocus: number;
+  clashes: number;
+  labelled: number;
+  minLabelPx: number;
+}
+
+/** Where the hubs are against the rest, and which drawn labels cover the focus or each other. */
+const READ_PICTURE = `(() => {
+  const cy = document.getElementById('cy')._cyreg.cy;
+  const focus = cy.nodes('.focus').first();
+  const c = focus.position();
+  const far = (n) => Math.hypot(n.position().x - c.x, n.position().y - c.y);
+  const hubs = cy.nodes('.hub');
+  const rest = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('hub'));
+  const only = { includeOverlays: false, includeUnderlays: false };
+  const fb = focus.boundingBox({ includeLabels: false, ...only });
+  const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
+  const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
+  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
+  let clashes = 0;
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
+  return {
+    hubs: hubs.length,
+    innermostHub: Math.min(...hubs.map(far)),
+    outermostRest: Math.max(...rest.map(far)),
+    overFocus: boxes.filter((b) => over(b, fb)).length,
+    clashes,
+    labelled: labelled.length,
+    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
+  };
+})()`;
 
 async function assertClean(wp: WebviewPage): Promise<void> {
   assert.deepEqual(wp.violations, [], 'no CSP violation reported on the console');
@@ -254,6 +321,93 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     await assertClean(wp);
   });
 
+  it('modes say what they show: Neighbors after a path drawn alone draws a neighbourhood; a blocking banner clears the answer', async () => {
+    const g = syntheticNeighborhood(40);
+    const wp = await start({ kind: 'explorer', theme: 'dark', host: hostFor(g, { show: false, signature: 'aaaaaaaaaaaa' }) });
+    await wp.waitForPosted((m) => m.type === 'ready');
+    const p = syntheticPath(g);
+    // "Show in explorer" from the path finder: the path alone, in path mode, with its notice and hops.
+    let since = await wp.postedCount();
+    await wp.post({ type: 'show', request: { mode: 'path', from: p.nodes[0].id, to: p.nodes[p.nodes.length - 1].id } });
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', since);
+    assert.match((await wp.page.locator('#notice').textContent()) ?? '', /Shortest path/);
+    assert.equal(await wp.page.inputValue('#path-from'), p.nodes[0].label, 'the field shows the label the answer brought');
+    // Neighbors: what is drawn is a neighbourhood (around the path's start), not the path under a neighbourhood's title.
+    since = await wp.postedCount();
+    await wp.page.click('label[for="mode-neighbors"]');
+    const asked = await wp.waitForPosted((m) => m.type === 'neighbors', since);
+    assert.equal((asked.m as { id: string }).id, p.nodes[0].id);
+    const drawn = await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors', since);
+    assert.ok((drawn.m as Extract<WebviewMessage, { type: 'drawn' }>).nodes.length > p.nodes.length);
+    assert.equal(await wp.page.locator('#hops li').count(), 0, 'no hops of the path left');
+    assert.match((await wp.page.locator('#focus-label').textContent()) ?? '', new RegExp(`around ${p.nodes[0].label}`));
+    assert.doesNotMatch((await wp.page.locator('#notice').textContent()) ?? '', /Shortest path/);
+
+    // A path over it, then the graph goes away: nothing of the answer stays under the banner.
+    since = await wp.postedCount();
+    await wp.page.check('#mode-path');
+    await wp.page.fill('#path-to', 'sym:somewhere#y');
+    await wp.page.click('#find-path');
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', since);
+    since = await wp.postedCount();
+    await wp.post(status({ kind: 'absent', reason: 'rxjs has no knowledge graph yet.', actions: ['build'], blocking: true }));
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'empty', since);
+    assert.equal(await wp.page.isHidden('#notice'), true, 'the path notice is gone');
+    assert.equal(await wp.page.locator('#hops li, #hubs li').count(), 0);
+    await shot(wp, 'explorer-dark-blocked-after-path');
+    // The graph is back: what the user looked at is asked again, base first, then the path.
+    since = await wp.postedCount();
+    await wp.post(status(null, 500, 'bbbbbbbbbbbb'));
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', since);
+    const order = (await wp.posted())
+      .slice(since)
+      .filter((x) => x.m.type === 'neighbors' || x.m.type === 'path')
+      .map((x) => x.m.type);
+    assert.deepEqual(order, ['neighbors', 'path']);
+    await assertClean(wp);
+  });
+
+  it('a reload restores the layout only for the graph it was drawn from (the signature decides)', async () => {
+    const g = syntheticNeighborhood(30);
+    const opts = { show: true, signature: 'aaaaaaaaaaaa' };
+    const wp = await start({ kind: 'explorer', theme: 'light', host: hostFor(g, opts) });
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors');
+    const positions = () => wp.page.evaluate<Record<string, [number, number]>>(READ_POSITIONS);
+    const before = await positions();
+    // The same graph: the same picture, node for node.
+    opts.show = false;
+    await wp.page.reload();
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors');
+    assert.deepEqual(await positions(), before);
+    assert.equal(await wp.page.isHidden('#notice'), true);
+    // Another graph (rebuilt): asked again and laid out afresh, and the user is told why.
+    opts.signature = 'cccccccccccc';
+    await wp.page.reload();
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors');
+    assert.match((await wp.page.locator('#notice').textContent()) ?? '', /rebuilt since this picture was drawn/);
+    assert.notDeepEqual(await positions(), before);
+    await assertClean(wp);
+  });
+
+  it('a picture that reads: hubs on a ring outside, no label over the focus, a node legend', async () => {
+    const g = syntheticNeighborhood(80);
+    // The default panel: beside an editor, about half a 1400 px window.
+    const wp = await start({ kind: 'explorer', theme: 'dark', host: hostFor(g), size: { width: 700, height: 800 } });
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors');
+    const facts = await wp.page.evaluate<PictureFacts>(READ_PICTURE);
+    assert.ok(facts.hubs > 0, 'the neighbourhood has hubs');
+    assert.ok(facts.innermostHub > facts.outermostRest, `hubs outside the rest: ${JSON.stringify(facts)}`);
+    assert.equal(facts.overFocus, 0, 'no label over the focus');
+    assert.equal(facts.clashes, 0, 'no label over another');
+    assert.ok(facts.labelled >= 10, `enough labels to read the picture: ${JSON.stringify(facts)}`);
+    assert.ok(facts.minLabelPx >= 10, `labels readable at the fitted zoom: ${JSON.stringify(facts)}`);
+    const legend = await wp.page.locator('#legend-nodes .legend-item').allTextContents();
+    for (const kind of ['function', 'method', 'class / interface', 'file', 'module', 'unresolved name', 'hub, not expanded'])
+      assert.ok(legend.includes(kind), kind);
+    await shot(wp, 'explorer-dark-default-panel');
+    await assertClean(wp);
+  });
+
   it('a degrade is a banner with its fix, and nothing is drawn as an answer', async () => {
     const absent: Banner = { kind: 'absent', reason: 'rxjs has no knowledge graph yet.', actions: ['build'], blocking: true };
     const wp = await start({ kind: 'explorer', theme: 'dark', host: hostFor(syntheticNeighborhood(20), { banner: absent }) });
@@ -309,11 +463,39 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
       assert.ok(Date.now() < end, 'From was never filled');
       await wp.page.waitForTimeout(50);
     }
-    assert.equal(await wp.page.inputValue('#from'), g.focus.id);
-    await wp.page.fill('#to', 'map');
+    // The field shows the label; the id stays underneath (it is what Find asks about).
+    assert.equal(await wp.page.inputValue('#from'), g.focus.label);
+    await wp.page.focus('#to');
+    await wp.page.keyboard.type('map');
     await wp.waitForPosted((m) => m.type === 'suggest' && m.text === 'map');
-    await wp.page.locator('#to-options option').first().waitFor({ state: 'attached' });
-    await wp.page.fill('#to', 'sym:somewhere#y');
+    await wp.page.locator('#to-options li').first().waitFor();
+    const rows = await wp.page.locator('#to-options li').allTextContents();
+    const offered = g.nodes.filter((n) => n.label.includes('map')).slice(0, 10);
+    assert.equal(rows.length, offered.length);
+    // Each row: label, kind and place — never an id, so never an escaped one.
+    rows.forEach((row, i) => {
+      assert.ok(row.startsWith(offered[i].label), row);
+      assert.ok(row.includes(offered[i].kind) && row.includes(offered[i].file ?? '?'), row);
+      assert.ok(!row.includes('sym:') && !row.includes('%'), row);
+    });
+    await shot(wp, 'path-finder-dark-suggestions');
+    // Arrow down and Enter pick the first: the field shows its label, Find asks for its id.
+    await wp.page.keyboard.press('ArrowDown');
+    await wp.page.keyboard.press('Enter');
+    assert.equal(await wp.page.inputValue('#to'), offered[0].label);
+    const sincePick = await wp.postedCount();
+    await wp.page.click('#find');
+    const asked = await wp.waitForPosted((m) => m.type === 'path', sincePick);
+    assert.deepEqual(asked.m, {
+      type: 'path',
+      requestId: (asked.m as { requestId: number }).requestId,
+      from: g.focus.id,
+      to: offered[0].id,
+    });
+    // Typing into a field that holds a node replaces it: nothing is appended to an id or a label.
+    await wp.page.focus('#to');
+    await wp.page.keyboard.type('sym:somewhere#y');
+    assert.equal(await wp.page.inputValue('#to'), 'sym:somewhere#y');
     await wp.page.click('#find');
     await wp.page.locator('#hops').waitFor();
     const p = syntheticPath(g);
@@ -335,6 +517,17 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
       request: { mode: 'path', from: p.nodes[0].id, to: p.nodes[p.nodes.length - 1].id },
     });
 
+    // An unknown end: the answer says which, and a suggestion replaces that end (To), not From.
+    await wp.page.fill('#to', UNKNOWN_END);
+    await wp.page.click('#find');
+    await wp.page.locator('.unavailable').waitFor();
+    const sinceSuggestion = await wp.postedCount();
+    await wp.page.locator('.suggestions button', { hasText: g.nodes[3].label }).click();
+    const replaced = await wp.waitForPosted((m) => m.type === 'path', sinceSuggestion);
+    assert.equal((replaced.m as { to: string }).to, g.nodes[3].id);
+    assert.equal((replaced.m as { from: string }).from, p.nodes[0].id);
+    assert.equal(await wp.page.inputValue('#to'), p.nodes[p.nodes.length - 1].label, 'the answer brings the labels of both ends');
+
     await wp.page.fill('#to', 'sym:nowhere#x');
     await wp.page.click('#find');
     await wp.page.locator('#not-connected').waitFor();
@@ -352,6 +545,10 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     assert.equal(await wp.page.locator('#not-connected').count(), 0, 'no answer shown under a blocking degrade');
     assert.equal(await wp.page.isDisabled('#find'), true);
     await shot(wp, 'path-finder-dark-unusable');
+    // A graph is back: the answer from before the degrade is not shown again.
+    await wp.post(status(null, 500, 'aaaaaaaaaaaa'));
+    await wp.page.locator('.banner.blocking').waitFor({ state: 'hidden' });
+    assert.equal(await wp.page.locator('#not-connected, #hops').count(), 0, 'nothing from the graph that was');
     await assertClean(wp);
   });
 });

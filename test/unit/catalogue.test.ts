@@ -57,7 +57,7 @@ describe('the catalogue', () => {
   it('offers the query contract to the CLI and agents, and the editor its own questions', () => {
     assert.deepEqual(namesFor('cli'), [...QUERY_NAMES]);
     assert.deepEqual(namesFor('agent'), [...QUERY_NAMES]);
-    assert.deepEqual(namesFor('editor').sort(), ['counts', 'details', 'fileSymbols', 'neighbourGroups', 'nodes', 'whyAt']);
+    assert.deepEqual(namesFor('editor').sort(), ['counts', 'details', 'fileSymbols', 'neighbourGroups', 'nodes', 'search', 'whyAt']);
     for (const n of CATALOGUE_NAMES) assert.ok(CATALOGUE[n].summary.length > 10 && CATALOGUE[n].help.length > 10, n);
   });
 
@@ -84,6 +84,7 @@ describe('the catalogue', () => {
       assertSchema('nodes', answerOn(g, 'nodes', { ids: [...ids, 'sym:nowhere.ts#x'] }), `${name} nodes`);
       assertSchema('god-nodes', answerQuery(load, { query: 'god-nodes' }), `${name} god-nodes`);
       assertSchema('query', answerQuery(load, { query: 'query', text: 'src' }), `${name} query`);
+      for (const text of ['src', 'a', 'zzz-none']) assertSchema('search', answerOn(g, 'search', { text }), `${name} search ${text}`);
       assertSchema('callers', answerQuery(load, { query: 'callers', id: 'sym:nowhere.ts#x' }), `${name} unknown`);
     }
     assert.ok(checked > 200, `only ${checked} nodes checked`);

@@ -32,7 +32,7 @@ describe('explorer elements', () => {
     const hub = [...d.hubs][0];
     const el = buildElements(d, 'none', 500).elements.find((e) => e.data.id === hub);
     assert.match(el?.classes ?? '', /\bhub\b/);
-    assert.match(String(el?.data.label), /^◆ .* \(\d+ links, not expanded\)$/);
+    assert.match(String(el?.data.label), /^◆ .* · \d+ links$/);
   });
 
   it('styles edges by relation and confidence', () => {

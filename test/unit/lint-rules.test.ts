@@ -18,7 +18,9 @@ const eslint = new ESLint({
 
 async function messages(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result.messages
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports')
+    .map((m) => m.message);
 }
 
 describe('dependency rules', () => {
@@ -43,6 +45,15 @@ describe('dependency rules', () => {
     ['src/graph/indexer/files/x.ts', "import * as ts from 'typescript';", /Only the compiler side/],
     ['src/graph/indexer/files/x.ts', "import { extractFile } from '../compiler/extract';", /never pull in the compiler side/],
     ['src/graph/indexer/files/x.ts', "import { parseMarkdown } from '../rationale/markdown';", /never pull in the compiler side/],
+    // TypeScript 7 behind one module (ADR 113): not even the rest of the compiler side, tests or the bench.
+    [
+      'src/graph/indexer/compiler/checker.ts',
+      "import { API } from 'typescript7/unstable/sync';",
+      /Only src\/graph\/indexer\/compiler\/native-checker.ts/,
+    ],
+    ['src/cli/x.ts', "import { API } from 'typescript7/unstable/sync';", /Only src\/graph\/indexer\/compiler\/native-checker.ts/],
+    ['test/unit/x.test.ts', "import * as ts7 from 'typescript7';", /Only src\/graph\/indexer\/compiler\/native-checker.ts/],
+    ['bench/x.ts', "import { SyntaxKind } from 'typescript7/unstable/ast';", /Only src\/graph\/indexer\/compiler\/native-checker.ts/],
   ];
   for (const [file, code, why] of cases) {
     it(`${file}: ${code}`, async () => {
@@ -55,6 +66,7 @@ describe('dependency rules', () => {
   }
   for (const [file, code] of [
     ['src/graph/indexer/compiler/x.ts', "import * as ts from 'typescript';"],
+    ['src/graph/indexer/compiler/native-checker.ts', "import { API } from 'typescript7/unstable/sync';"],
     ['src/graph/indexer/rationale/x.ts', "import * as ts from 'typescript';"],
     ['src/graph/indexer/files/x.ts', "import type { ImportRef } from '../compiler/extract';"],
     ['src/graph/status.ts', "import { walk } from './indexer/files/walk';"],

@@ -6,10 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { answerQuery, nodeOf, parseGraphText, type GraphLoad, type NeighborsAnswer, type PathAnswer } from '../../src/graph';
+import { answerQuery, nodeOf, parseGraphText, searchNodes, type GraphLoad, type NeighborsAnswer, type PathAnswer } from '../../src/graph';
 import type { FolderGraphState, GraphAccess, NodeDetails } from '../../src/host/graph-access';
 import { bannerFor, summaryOf } from '../../src/host/panel/banner';
 import { detailsMessage, neighborhoodMessage, pathMessage, suggestionsMessage } from '../../src/host/panel/graph-answers';
+import { hostMessageProblem } from '../../src/host/panel/validate';
 import { SNAPSHOTS } from '../helpers/fixtures';
 
 const FOLDER = 'file:///work/app';
@@ -26,6 +27,7 @@ function accessOver(snapshot: string): { access: GraphAccess; load: GraphLoad } 
     folderOf: () => FOLDER,
     ask: async (_folder, request) => answerQuery(load, request),
     nodes: async (_folder, ids) => ids.map((id) => nodeOf(g, id)),
+    search: async (_folder, text, limit) => searchNodes(g, text, limit),
     details: async (_folder, id): Promise<NodeDetails | undefined> => {
       const node = nodeOf(g, id);
       if (!node) return undefined;
@@ -114,6 +116,7 @@ describe('graph answers for the webviews', () => {
     const { access, load } = accessOver('calls-callers');
     const cli = answerQuery(load, { query: 'neighbors', id: 'sym:app.ts#compute', budget: 40 }) as NeighborsAnswer;
     const m = await neighborhoodMessage(access, FOLDER, 7, 'sym:app.ts#compute', 40, false);
+    assert.equal(hostMessageProblem(m), undefined, 'in the protocol');
     assert.equal(m.type, 'neighborhood');
     if (m.type !== 'neighborhood') return;
     assert.equal(m.requestId, 7);
@@ -137,6 +140,7 @@ describe('graph answers for the webviews', () => {
     const { access, load } = accessOver('calls-callers');
     const cli = answerQuery(load, { query: 'path', from: 'sym:app.ts#Widget.onClick', to: 'sym:app.ts#other' }) as PathAnswer;
     const m = await pathMessage(access, FOLDER, 2, 'sym:app.ts#Widget.onClick', 'sym:app.ts#other');
+    assert.equal(hostMessageProblem(m), undefined, 'in the protocol');
     assert.equal(m.type, 'path');
     if (m.type !== 'path') return;
     assert.ok(cli.path.length >= 2);
@@ -169,6 +173,7 @@ describe('graph answers for the webviews', () => {
     const withUnresolved = load.graph.graph.edges.find((e) => e.relation === 'calls' && e.confidence === 'UNRESOLVED');
     assert.ok(withUnresolved, 'the fixture has an unresolved call');
     const m = await detailsMessage(access, FOLDER, 3, withUnresolved.source);
+    assert.equal(hostMessageProblem(m), undefined, 'in the protocol');
     assert.equal(m.type, 'details');
     if (m.type !== 'details') return;
     const unresolved = m.details.callees.filter((c) => c.confidence === 'UNRESOLVED');
@@ -194,13 +199,37 @@ describe('graph answers for the webviews', () => {
     assert.equal(m.type, 'unavailable');
   });
 
-  it('suggestions list symbols before files and modules', async () => {
-    const { access } = accessOver('calls-callers');
+  it('suggestions are the ranked search, with label, kind, place and degree, and no more than a list holds', async () => {
+    const { access, load } = accessOver('calls-callers');
+    assert.ok(load.ok);
     const m = await suggestionsMessage(access, FOLDER, 5, 'app');
-    assert.equal(m.type, 'suggestions');
-    if (m.type !== 'suggestions') return;
-    const kinds = m.items.map((i) => (i.id.startsWith('sym:') ? 0 : i.kind === 'file' ? 1 : 2));
-    assert.deepEqual(kinds, [...kinds].sort());
-    assert.ok(kinds.includes(0) && kinds.includes(1));
+    assert.equal(hostMessageProblem(m), undefined);
+    assert.ok(m.type === 'suggestions');
+    const ranked = searchNodes(load.graph, 'app', 30).matches;
+    assert.ok(ranked.length > 0);
+    assert.deepEqual(
+      m.items.map((i) => i.id),
+      ranked.map((r) => r.node.id),
+    );
+    for (const [i, item] of m.items.entries()) {
+      const n = nodeOf(load.graph, item.id);
+      assert.equal(item.label, n?.label);
+      assert.equal(item.kind, n?.kind);
+      assert.equal(item.file, n?.sourceFile);
+      assert.equal(item.degree, ranked[i].degree);
+    }
+  });
+
+  it('an unknown path end is named by a field of the answer, whichever end it is', async () => {
+    const { access } = accessOver('calls-callers');
+    const from = await pathMessage(access, FOLDER, 8, 'sym:app.ts#nope', 'sym:app.ts#other');
+    assert.equal(hostMessageProblem(from), undefined);
+    assert.ok(from.type === 'unavailable');
+    assert.equal(from.unknownEnd, 'from');
+    const to = await pathMessage(access, FOLDER, 9, 'sym:app.ts#other', 'sym:app.ts#nope');
+    assert.ok(to.type === 'unavailable');
+    assert.equal(to.unknownEnd, 'to');
+    // The reason's words play no part: the same reason text for either end would give the same field.
+    assert.ok(to.suggestions.every((s) => s.id !== 'sym:app.ts#nope'));
   });
 });

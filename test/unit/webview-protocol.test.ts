@@ -3,9 +3,9 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WebviewMessage } from '../../src/protocol/messages';
-import { WEBVIEW_MESSAGE_SCHEMAS } from '../../src/protocol/schema';
-import { checkWebviewMessage, preview } from '../../src/host/panel/validate';
+import type { HostMessage, WebviewMessage } from '../../src/protocol/messages';
+import { HOST_MESSAGE_SCHEMAS, WEBVIEW_MESSAGE_SCHEMAS } from '../../src/protocol/schema';
+import { checkWebviewMessage, hostMessageProblem, preview } from '../../src/host/panel/validate';
 import { fc } from '../helpers/seed';
 
 const VALID: WebviewMessage[] = [
@@ -69,5 +69,60 @@ describe('webview messages', () => {
     const p = preview({ type: 'savePng', dataUrl: 'x'.repeat(10_000) });
     assert.ok(p.length < 260, p);
     assert.ok(p.endsWith('…') && p.includes('"savePng"'), p);
+  });
+});
+
+const NODE = { id: 'sym:src/a.ts#f', label: 'f', kind: 'function', file: 'src/a.ts', line: 3 };
+const HOST_VALID: HostMessage[] = [
+  { type: 'status', banner: null, summary: 'app · 3 nodes', nodeCap: 500, budget: 40, folder: 'file:///w', signature: '0123456789ab' },
+  {
+    type: 'status',
+    banner: { kind: 'stale', reason: '1 file changed', actions: ['build'], blocking: false },
+    summary: '',
+    nodeCap: 10,
+    budget: 1,
+  },
+  { type: 'show', request: { mode: 'neighbors', id: NODE.id } },
+  {
+    type: 'neighborhood',
+    requestId: 1,
+    focus: NODE,
+    nodes: [{ ...NODE, id: 'sym:src/a.ts#g', degree: 60 }],
+    edges: [{ source: NODE.id, target: 'sym:src/a.ts#g', relation: 'calls', confidence: 'EXACT' }],
+    excludedHubs: ['sym:src/a.ts#g'],
+    hubThreshold: 50,
+    expand: false,
+  },
+  { type: 'path', requestId: 2, from: NODE, to: NODE, nodes: [], edges: [] },
+  {
+    type: 'details',
+    requestId: 3,
+    details: {
+      node: NODE,
+      degree: 1,
+      callers: [{ node: NODE, confidence: 'EXACT', at: 'src/a.ts:9' }],
+      candidates: [],
+      callees: [],
+      citedBy: [],
+    },
+  },
+  { type: 'unavailable', requestId: 4, reason: 'unknown node', suggestions: [NODE], unknownEnd: 'to' },
+  { type: 'suggestions', requestId: 5, items: [{ ...NODE, degree: 4 }] },
+  { type: 'defaultEndpoint', node: null },
+  { type: 'saved', message: 'Saved.' },
+];
+
+describe('host messages', () => {
+  it('has a sample for every message type the schema knows, and each is in the protocol', () => {
+    assert.deepEqual([...new Set(HOST_VALID.map((m) => m.type))].sort(), Object.keys(HOST_MESSAGE_SCHEMAS).sort());
+    for (const m of HOST_VALID) assert.equal(hostMessageProblem(m), undefined, JSON.stringify(m));
+  });
+
+  it('says what is wrong with a message off the protocol: an unknown end, a signature that is not one, a stray field', () => {
+    const unavailable = { type: 'unavailable', requestId: 4, reason: 'x', suggestions: [] };
+    assert.match(hostMessageProblem({ ...unavailable, unknownEnd: 'middle' }) ?? '', /unknownEnd/);
+    assert.match(hostMessageProblem({ ...HOST_VALID[0], signature: 'not-hex' }) ?? '', /signature/);
+    assert.ok(hostMessageProblem({ ...unavailable, reasonText: 'prose to parse' }));
+    assert.ok(hostMessageProblem({ type: 'nope' }));
   });
 });

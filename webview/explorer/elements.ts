@@ -104,7 +104,8 @@ function nodeClasses(d: Drawn, n: NodeView): string {
 }
 
 function displayLabel(d: Drawn, n: NodeView): string {
-  if (d.hubs.has(n.id)) return `◆ ${n.label} (${n.degree ?? '?'} links, not expanded)`;
+  // Short, so that a ring of hubs reads: the hubs list beside the canvas says the rest.
+  if (d.hubs.has(n.id)) return `◆ ${n.label} · ${n.degree ?? '?'} links`;
   return n.label;
 }
 
@@ -172,7 +173,7 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
     shown.push(n.id);
     elements.push({
       group: 'nodes',
-      data: { id: n.id, label: displayLabel(d, n), kind: n.kind, parent: parentOf(n) },
+      data: { id: n.id, label: displayLabel(d, n), name: n.label, place: n.file ?? '', kind: n.kind, parent: parentOf(n) },
       classes: nodeClasses(d, n),
     });
   }

@@ -159,17 +159,23 @@ export function graphStyle(t: Theme): StylesheetJson {
     // labels of ordinary nodes appear once zoomed in (min-zoomed-font-size) or on selection.
     { selector: 'edge.large', style: { 'curve-style': 'straight' } },
     { selector: 'node.large', style: { 'text-background-opacity': 0, 'min-zoomed-font-size': 9 } },
-    // A crowded picture (docs/adr/0069): ordinary labels appear once zoomed in far enough to read
-    // them apart; the focus, hubs, the path, the ten most connected nodes, the selection, the
-    // hovered node and their neighbours are always labelled, above the rest.
-    // Cytoscape compares the font size times the zoom rounded up to a power of two: 12 hides the
-    // 11 px labels up to 100 % zoom (on a 1× screen) and shows them past it.
-    { selector: 'node.crowded', style: { 'min-zoomed-font-size': 12 } },
+    // Labels are placed most important first, and one that would cover the focus or another label
+    // is not drawn (graph-view.ts, docs/adr/0095); hovering, selecting or finding a node shows its
+    // own and its neighbours' labels, above the rest.
+    // Zoomed out to fit, labels grow a step in model units so that they stay readable on screen (graph-view.ts).
+    ...[15, 20, 27, 37].map((size, i) => ({
+      selector: `node.zs${i + 1}`,
+      style: { 'font-size': size, 'text-max-width': `${Math.round((180 * size) / 11)}px`, 'text-margin-y': Math.round((3 * size) / 11) },
+    })),
+    { selector: 'node.label-off', style: { 'text-opacity': 0, 'text-background-opacity': 0 } },
     {
-      selector:
-        'node.crowded.focus, node.crowded.hub, node.crowded.on-path, node.crowded.near-label, node.crowded.key, node.crowded:selected, node.crowded.match',
-      style: { 'min-zoomed-font-size': 0, 'text-background-opacity': 0.85, 'z-index': 25 },
+      selector: 'node.label-off.near-label, node.label-off:selected, node.label-off.match',
+      style: { 'text-opacity': 1, 'text-background-opacity': 0.85, 'z-index': 25 },
     },
+    { selector: 'node.crowded.hub, node.crowded.on-path', style: { 'z-index': 25 } },
+    // Hubs on their ring (graph-view.ts) read outwards: the label beside the node, away from the middle.
+    { selector: 'node.hub.ring-left', style: { 'text-halign': 'left', 'text-valign': 'center', 'text-margin-x': -6, 'text-margin-y': 0 } },
+    { selector: 'node.hub.ring-right', style: { 'text-halign': 'right', 'text-valign': 'center', 'text-margin-x': 6, 'text-margin-y': 0 } },
     { selector: 'node.near', style: { 'font-weight': 'bold' } },
     { selector: 'edge.near', style: { opacity: 1, 'z-index': 9 } },
     { selector: 'node.on-path', style: { 'border-color': t.focus, 'border-width': 4 * w, 'font-weight': 'bold', 'z-index': 20 } },

@@ -31,6 +31,7 @@ import {
 } from './node-details';
 import { RESULT_SCHEMAS, type JsonSchema } from './result-schemas';
 import { QUERY_LIMIT, queryIds } from './search-ids';
+import { SEARCH_LIMIT, searchNodes, type NodeSearch } from './search-ranked';
 import {
   withStaleness,
   type AffectedResult,
@@ -48,8 +49,11 @@ import { queryPath } from './shortest-path';
 import { DEFAULT_SYMBOL_LIMIT, querySymbol } from './symbol';
 import { queryWhy } from './why';
 
-/** Who offers a question: the `kg` CLI, agents (MCP, language-model tools), the editor's surfaces. */
-export type Face = 'cli' | 'agent' | 'editor';
+/**
+ * Who offers a question: the `kg` CLI, agents (MCP, language-model tools), the editor's surfaces,
+ * and the organisation store (`kg store <question>`, answered in SQL: src/graph/store/queries.ts).
+ */
+export type Face = 'cli' | 'agent' | 'editor' | 'store';
 
 /** The longest text a string parameter takes: no id or search text comes near it. */
 export const MAX_TEXT_PARAM = 10_000;
@@ -90,7 +94,7 @@ export const CATALOGUE = {
 
 A recursive symbol lists itself. Needs the calls layer: on a graph built with --extract-only
 the answer is unavailable, not an empty list.`,
-    faces: ['cli', 'agent'],
+    faces: ['cli', 'agent', 'store'],
     params: { id: ID('The symbol: a node id such as sym:src/util.ts#helper.') },
     result: RESULT_SCHEMAS.callers,
     answer: (g, a, o) => queryCallers(g, a.id, o),
@@ -105,7 +109,7 @@ references, extends, implements and inherits edges (the node itself excluded).
   "candidates"  through CANDIDATE (name-match) edges only
 
 For a symbol (sym:) it needs the calls layer; files and modules answer from any graph.`,
-    faces: ['cli', 'agent'],
+    faces: ['cli', 'agent', 'store'],
     params: { id: ID('The node: a symbol, file or module id.') },
     result: RESULT_SCHEMAS.affected,
     answer: (g, a, o) => queryAffected(g, a.id, o),
@@ -115,7 +119,7 @@ For a symbol (sym:) it needs the calls layer; files and modules answer from any 
     help: `Callers and consumers of a node (as "callers" and "affected" give them, the node itself
 excluded), "blastRadius" = how many distinct nodes that is, counting proof only, and the guesses
 apart in "candidates" / "candidateRadius".`,
-    faces: ['cli', 'agent'],
+    faces: ['cli', 'agent', 'store'],
     params: { id: ID('The node: a symbol, file or module id.') },
     result: RESULT_SCHEMAS.impact,
     answer: (g, a, o) => queryImpact(g, a.id, o),
@@ -127,7 +131,7 @@ order, until the budget of nodes (the start included). A hub — a node whose de
 "hubThreshold" (the 99th-percentile degree, at least 50) — is reached but never expanded
 through; those reached are listed in "excludedHubs". "edges" lists every edge between two of
 the returned nodes. An unresolved: target is reached but never walked through.`,
-    faces: ['cli', 'agent'],
+    faces: ['cli', 'agent', 'store'],
     params: {
       id: ID('The node to start from.'),
       budget: { type: 'integer', summary: 'At most this many nodes, the start included.', default: DEFAULT_BUDGET, min: 1 },
@@ -141,7 +145,7 @@ the returned nodes. An unresolved: target is reached but never walked through.`,
 equally short paths, the first in sorted id order. "edges" gives the edge of each hop in its
 real direction. Not connected is an answer: "path": []. Paths never pass through an
 unresolved: target (unplaced calls that merely share a name).`,
-    faces: ['cli', 'agent'],
+    faces: ['cli', 'agent', 'store'],
     params: { from: ID('Where the path starts.'), to: ID('Where it ends.') },
     result: RESULT_SCHEMAS.path,
     answer: (g, a, o) => queryPath(g, a.from, a.to, o),
@@ -149,7 +153,7 @@ unresolved: target (unplaced calls that merely share a name).`,
   'god-nodes': entry<{ top?: number }, GodNodesResult>({
     summary: 'The most connected nodes, by in + out degree.',
     help: `The nodes with the most edges (in + out), ties by id; unresolved: targets are not ranked.`,
-    faces: ['cli', 'agent'],
+    faces: ['cli', 'agent', 'store'],
     params: { top: { type: 'integer', summary: 'How many.', default: DEFAULT_TOP, min: 1 } },
     result: RESULT_SCHEMAS['god-nodes'],
     answer: (g, a, o) => queryGodNodes(g, a.top, o),
@@ -158,7 +162,7 @@ unresolved: target (unplaced calls that merely share a name).`,
     summary: 'Node ids containing a substring.',
     help: `Node ids that contain the text (case-sensitive, as the ids are written — e.g. "#" inside a
 name is "%23"), sorted, at most ${QUERY_LIMIT}; "truncated" says whether there were more.`,
-    faces: ['cli', 'agent'],
+    faces: ['cli', 'agent', 'store'],
     params: { text: { type: 'string', role: 'text', summary: 'The substring to look for.', positional: true } },
     result: RESULT_SCHEMAS.query,
     answer: (g, a, o) => queryIds(g, a.text, o),
@@ -176,7 +180,7 @@ name is "%23"), sorted, at most ${QUERY_LIMIT}; "truncated" says whether there w
 
 Each entry has its id, label and position; a note adds its area, stamp and text. Needs no
 layer: a graph without records or notes answers with empty lists.`,
-    faces: ['cli', 'agent'],
+    faces: ['cli', 'agent', 'store'],
     params: { id: ID('The node.') },
     result: RESULT_SCHEMAS.why,
     answer: (g, a, o) => queryWhy(g, a.id, o),
@@ -252,6 +256,20 @@ For a symbol (sym:) it needs the calls layer, as "callers" does.`,
     },
     result: RESULT_SCHEMAS.neighbourGroups,
     answer: (g, a) => neighbourGroups(g, a.id, a.budget),
+  }),
+  search: entry<{ text: string; limit?: number }, NodeSearch>({
+    summary: 'Autocomplete: nodes whose name or place holds the text, ranked, then cut (ADR 93).',
+    help: `Every node whose label, member name or place (file path, module directory) holds the text,
+case-insensitively, ranked first — the name itself, then names starting with it, then labels, then
+places; shallower, better-connected, shorter first — and only then cut at the limit. Unlike "query"
+(a sorted substring match over ids), a name is found however many ids sort before it.`,
+    faces: ['editor'],
+    params: {
+      text: { type: 'string', role: 'text', summary: 'What was typed.' },
+      limit: { type: 'integer', summary: 'At most this many matches ("total" counts them all).', default: SEARCH_LIMIT, min: 1, max: 1000 },
+    },
+    result: RESULT_SCHEMAS.search,
+    answer: (g, a) => searchNodes(g, a.text, a.limit),
   }),
   whyAt: entry<{ file: string; line: number; column: number }, { id: string; answer: WhyResult } | undefined>({
     summary: '`why` for the declaration whose name spans a position of a file (the rationale hover, ADR 89).',

@@ -79,6 +79,7 @@ export const RESULT_SCHEMAS = {
     obj({ node: graphNode, degree: int, callers: arr(callSite), candidates: arr(callSite), callees: arr(callSite), citedBy: strings }),
   ),
   nodes: arr(optionalOf(graphNode)),
+  search: obj({ matches: arr(obj({ node: graphNode, degree: int })), total: int }),
   neighbourGroups: arr(obj({ relation: str, direction: { enum: ['in', 'out'] }, items: arr(callSite), total: int })),
   whyAt: optionalOf(obj({ id: str, answer: { anyOf: [whyAnswer, UNAVAILABLE_SCHEMA] } })),
 } as const satisfies Record<string, JsonSchema>;

@@ -31,7 +31,9 @@ export type DegradeCode =
   | 'UNSUPPORTED_VERSION'
   | 'INVALID'
   | 'LAYER_MISSING'
-  | 'UNKNOWN_NODE';
+  | 'UNKNOWN_NODE'
+  /** `kg store` only: the store cannot be reached, lost the connection, or is at another schema version. */
+  | 'STORE_UNAVAILABLE';
 
 export const REASONS = {
   noGraph: 'no committed graph projection',

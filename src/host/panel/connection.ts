@@ -8,7 +8,7 @@ import type { BannerAction, HostMessage, ShowRequest, WebviewMessage } from '../
 import type { GraphAccess } from '../graph-access';
 import { bannerFor, summaryOf } from './banner';
 import { detailsMessage, neighborhoodMessage, pathMessage, suggestionsMessage } from './graph-answers';
-import { checkWebviewMessage, preview } from './validate';
+import { checkWebviewMessage, hostMessageProblem, preview } from './validate';
 
 export interface ViewActions {
   build(): void;
@@ -60,6 +60,9 @@ export class WebviewConnection implements vscode.Disposable {
   }
 
   post(m: HostMessage): void {
+    // A message off the protocol is the host's bug: said in the log, and sent (the webview copes with what it cannot use).
+    const problem = hostMessageProblem(m);
+    if (problem) this.deps.log.error(`${this.name}: posting a ${m.type} message that is off the protocol (${problem}): ${preview(m)}`);
     if (!this.ready) this.queue.push(m);
     else void this.webview.postMessage(m);
   }
@@ -80,6 +83,7 @@ export class WebviewConnection implements vscode.Disposable {
       nodeCap,
       budget,
       ...(this.folder ? { folder: this.folder } : {}),
+      ...(state?.kind === 'ready' && state.signature ? { signature: state.signature } : {}),
     });
   }
 

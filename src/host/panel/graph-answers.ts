@@ -28,12 +28,19 @@ function isUnavailable(r: QueryResult): r is Unavailable {
   return r.available === false;
 }
 
-async function unavailableMessage(access: GraphAccess, folder: string, requestId: number, r: Unavailable): Promise<HostMessage> {
+async function unavailableMessage(
+  access: GraphAccess,
+  folder: string,
+  requestId: number,
+  r: Unavailable,
+  unknownEnd?: 'from' | 'to',
+): Promise<HostMessage> {
   return {
     type: 'unavailable',
     requestId,
     reason: r.reason,
     suggestions: await nodeViews(access, folder, (r.suggestions ?? []).slice(0, 10)),
+    ...(unknownEnd ? { unknownEnd } : {}),
   };
 }
 
@@ -76,12 +83,14 @@ export async function neighborhoodMessage(
 async function resolveEnd(access: GraphAccess, folder: string, text: string): Promise<string> {
   const [asId] = await access.nodes(folder, [text]);
   if (asId || /^(sym|file|mod|adr|doc|rationale|unresolved):/.test(text)) return text;
-  const r = await access.ask(folder, { query: 'query', text });
-  if (isUnavailable(r) || !('matches' in r)) return text;
-  const nodes = await access.nodes(folder, r.matches);
-  const named = r.matches.filter((_, i) => nodes[i]?.label === text);
-  return named.length === 1 ? named[0] : text;
+  // The ranked search puts names equal to the text first (ADR 93), wherever they sort as ids.
+  const { matches } = await access.search(folder, text, RESOLVE_LIMIT);
+  const named = matches.filter((m) => m.node.label === text);
+  return named.length === 1 ? named[0].node.id : text;
 }
+
+/** How many ranked matches a typed path end is resolved among: more than any list shows. */
+const RESOLVE_LIMIT = 200;
 
 export async function pathMessage(
   access: GraphAccess,
@@ -93,7 +102,12 @@ export async function pathMessage(
   const from = await resolveEnd(access, folder, fromText);
   const to = await resolveEnd(access, folder, toText);
   const r = await access.ask(folder, { query: 'path', from, to });
-  if (isUnavailable(r)) return unavailableMessage(access, folder, requestId, r);
+  if (isUnavailable(r)) {
+    if (r.code !== 'UNKNOWN_NODE') return unavailableMessage(access, folder, requestId, r);
+    // Which end the graph does not hold, asked of the graph (a path from an end to itself), never read off the reason's words.
+    const fromKnown = !isUnavailable(await access.ask(folder, { query: 'path', from, to: from }));
+    return unavailableMessage(access, folder, requestId, r, fromKnown ? 'to' : 'from');
+  }
   const a = r as PathAnswer;
   const [fromView, toView] = await nodeViews(access, folder, [from, to]);
   return {
@@ -140,22 +154,15 @@ export async function detailsMessage(access: GraphAccess, folder: string, reques
   };
 }
 
-const KIND_RANK: Record<string, number> = { file: 1, module: 2 };
-
 /**
- * Autocomplete through `query` (a substring of ids): symbols first, then files, then modules, then
- * the rest (records, docs); within each, shorter labels and then ids first, so `map` offers `map`
- * before `mapTo`.
+ * Autocomplete: the graph's ranked search (src/graph/query/search-ranked.ts, ADR 93) — exact names,
+ * then prefixes, then the rest, shallow and well-connected first — cut after ranking. Each item
+ * carries its label, kind, place and degree; the webview shows those, never the id.
  */
 export async function suggestionsMessage(access: GraphAccess, folder: string, requestId: number, text: string): Promise<HostMessage> {
-  const r = await access.ask(folder, { query: 'query', text });
-  if (isUnavailable(r) || !('matches' in r)) return { type: 'suggestions', requestId, items: [] };
-  const views = await nodeViews(access, folder, r.matches);
-  const rank = (v: NodeView) => (v.id.startsWith('sym:') ? 0 : (KIND_RANK[v.kind] ?? 3));
-  const lower = text.toLowerCase();
-  const exact = (v: NodeView) => (v.label.toLowerCase() === lower ? 0 : 1);
-  views.sort(
-    (a, b) => rank(a) - rank(b) || exact(a) - exact(b) || a.label.length - b.label.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
-  return { type: 'suggestions', requestId, items: views.slice(0, 30) };
+  const { matches } = await access.search(folder, text, SUGGESTIONS);
+  return { type: 'suggestions', requestId, items: matches.map((m) => ({ ...nodeView(m.node.id, m.node), degree: m.degree })) };
 }
+
+/** How many suggestions a field lists. */
+const SUGGESTIONS = 30;

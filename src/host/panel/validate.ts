@@ -4,14 +4,23 @@
 
 import Ajv, { type ErrorObject } from 'ajv';
 import type { WebviewMessage } from '../../protocol/messages';
-import { WEBVIEW_MESSAGE_SCHEMA } from '../../protocol/schema';
+import { HOST_MESSAGE_SCHEMA, WEBVIEW_MESSAGE_SCHEMA } from '../../protocol/schema';
 import { previewJson } from '../../graph';
 
 let compiled: ReturnType<Ajv['compile']> | undefined;
+let compiledHost: ReturnType<Ajv['compile']> | undefined;
+
+const ajv = () => new Ajv({ discriminator: true, strict: true, strictRequired: false, allErrors: false });
 
 function validator(): ReturnType<Ajv['compile']> {
-  compiled ??= new Ajv({ discriminator: true, strict: true, strictRequired: false, allErrors: false }).compile(WEBVIEW_MESSAGE_SCHEMA);
+  compiled ??= ajv().compile(WEBVIEW_MESSAGE_SCHEMA);
   return compiled;
+}
+
+/** What is wrong with a message the host is about to post, or undefined when it is in the protocol. */
+export function hostMessageProblem(x: unknown): string | undefined {
+  compiledHost ??= ajv().compile(HOST_MESSAGE_SCHEMA);
+  return compiledHost(x) ? undefined : describe(compiledHost.errors ?? []);
 }
 
 export type Checked = { ok: true; message: WebviewMessage } | { ok: false; problem: string };

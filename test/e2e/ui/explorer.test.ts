@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { corpus } from '../../../bench/corpus';
+import { loadGraphFile, searchNodes } from '../../../src/graph';
 import { E2E, itInEditor, openWorkbench } from '../harness/context';
 import { showExplorer, type Workbench } from '../harness/workbench';
 
@@ -108,6 +109,32 @@ const READ_DRAWN = `(() => {
       source: e.data('source'), target: e.data('target'), relation: e.data('relation'), confidence: e.data('confidence'),
       classes: e.classes(), lineStyle: e.style('line-style'),
     })),
+  };
+})()`;
+
+/** What a reader needs of the picture (docs/adr/0095): hubs outside the rest, no label over the focus or another label. */
+const READ_PICTURE = `(() => {
+  const cy = document.getElementById('cy')._cyreg.cy;
+  const focus = cy.nodes('.focus').first();
+  const c = focus.position();
+  const far = (n) => Math.hypot(n.position().x - c.x, n.position().y - c.y);
+  const hubs = cy.nodes('.hub');
+  const rest = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('hub'));
+  const only = { includeOverlays: false, includeUnderlays: false };
+  const fb = focus.boundingBox({ includeLabels: false, ...only });
+  const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
+  const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
+  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
+  let clashes = 0;
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
+  return {
+    hubs: hubs.length,
+    hubsOutside: hubs.length === 0 || Math.min(...hubs.map(far)) > Math.max(...rest.map(far)),
+    overFocus: boxes.filter((b) => over(b, fb)).length,
+    clashes,
+    labelled: labelled.length,
+    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
   };
 })()`;
 
@@ -271,6 +298,22 @@ describe('the graph explorer and the path finder on rxjs', () => {
       assert.ok(d.edges.some((e) => e.lineStyle === 'dashed') && d.edges.some((e) => e.lineStyle === 'solid'));
       await hubsWhen(wb, explorer, sorted(expected.excludedHubs.filter((h) => h !== FOCUS)));
       await wb.page.locator('.tabs-container .tab', { hasText: 'Graph: refCount' }).waitFor({ timeout: 15_000 });
+      // At the size the panel opens at (beside the editor): hubs out of the way, no label over the focus or another.
+      const pic = (await explorer.evaluate(READ_PICTURE)) as {
+        hubs: number;
+        hubsOutside: boolean;
+        overFocus: number;
+        clashes: number;
+        labelled: number;
+        minLabelPx: number;
+      };
+      assert.ok(pic.hubs > 0 && pic.hubsOutside, JSON.stringify(pic));
+      assert.equal(pic.overFocus, 0, JSON.stringify(pic));
+      assert.equal(pic.clashes, 0, JSON.stringify(pic));
+      assert.ok(pic.labelled >= Math.min(10, expected.nodes.length - 1), JSON.stringify(pic));
+      // Drawn labels are readable at the fitted zoom, not specks that wait for the panel to be maximized.
+      assert.ok(pic.minLabelPx >= 10, JSON.stringify(pic));
+      assert.ok((await explorer.locator('#legend-nodes .legend-item').count()) >= 8, 'a node legend');
       await wb.screenshot('light-neighbourhood');
     },
   );
@@ -302,7 +345,27 @@ describe('the graph explorer and the path finder on rxjs', () => {
       const expected = cli.path(FOCUS, PATH_TO);
       assert.ok(expected.path.length >= 3, `kg path: ${JSON.stringify(expected.path)}`);
       await explorer.locator('label[for="mode-path"]').click();
-      await explorer.locator('#path-from').fill(FOCUS);
+      // From: typed as a name, picked from the suggestions — the graph's ranked search, shown as
+      // label, kind and place (never an id), the field then showing the label with the id under it.
+      const focusNode = nodeById.get(FOCUS);
+      assert.ok(focusNode);
+      const load = loadGraphFile(graphFile);
+      assert.ok(load.ok);
+      const ranked = searchNodes(load.graph, focusNode.label, 30).matches;
+      assert.equal(ranked[0]?.node.id, FOCUS, 'the ranked search puts the name typed first');
+      await explorer.locator('#path-from').click();
+      await explorer.locator('#path-from').pressSequentially(focusNode.label, { delay: 20 });
+      await explorer.locator('#path-from-options li').first().waitFor({ timeout: 20_000 });
+      const rows = await explorer.locator('#path-from-options li').allTextContents();
+      assert.equal(rows.length, ranked.length);
+      rows.forEach((row, i) => {
+        const n = ranked[i].node;
+        assert.ok(row.startsWith(n.label) && row.includes(n.kind) && row.includes(n.sourceFile ?? ''), `${row} is not ${n.id}`);
+        assert.ok(!/\b(sym|file|mod):|%[0-9A-F]{2}/.test(row), `an id in a suggestion: ${row}`);
+      });
+      await explorer.locator('#path-from').press('ArrowDown');
+      await explorer.locator('#path-from').press('Enter');
+      assert.equal(await explorer.locator('#path-from').inputValue(), focusNode.label);
       await explorer.locator('#path-to').fill(PATH_TO_NAME);
       await explorer.locator('#find-path').click();
       // The path is drawn over the neighbourhood: what was there stays, the path's nodes join it.
@@ -316,9 +379,7 @@ describe('the graph explorer and the path finder on rxjs', () => {
       assert.deepEqual(sorted(d.edges.filter((e) => e.classes.includes('on-path')).map(edgeKey)), edgeKeys(expected.edges));
       assertLineStyles(d);
       // The hop list in the side column, in order.
-      const hops = await explorer
-        .locator('#hops button.node-name')
-        .evaluateAll((bs) => bs.map((b) => (b.getAttribute('title') ?? '').split(' — ')[0]));
+      const hops = await explorer.locator('#hops button.node-name').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-id') ?? ''));
       assert.deepEqual(hops, expected.path);
       const hopEdges = await explorer.locator('#hops .hop-edge').allInnerTexts();
       assert.deepEqual(
@@ -354,8 +415,9 @@ describe('the graph explorer and the path finder on rxjs', () => {
       const finder = await frameWith(wb, '#find');
       await finder.locator('#from').waitFor();
       const end = Date.now() + 20_000;
-      while ((await finder.locator('#from').inputValue()) !== FOCUS && Date.now() < end) await wb.page.waitForTimeout(250);
-      assert.equal(await finder.locator('#from').inputValue(), FOCUS);
+      // The field shows the symbol's label; its id is what Find asks about.
+      while ((await finder.locator('#from').inputValue()) !== focus.label && Date.now() < end) await wb.page.waitForTimeout(250);
+      assert.equal(await finder.locator('#from').inputValue(), focus.label);
       await finder.locator('#to').fill(FINDER_TO);
       await finder.locator('#find').click();
       await finder.locator('#hops .hop[data-id]').first().waitFor({ timeout: 30_000 });
@@ -480,4 +542,27 @@ describe('the graph explorer and the path finder on rxjs', () => {
       },
     );
   }
+
+  itInEditor(
+    'after Show in explorer, Neighbors draws the neighbourhood kg neighbors returns, and nothing of the path',
+    () => wb,
+    async () => {
+      const finder = await frameWith(wb, '#find', 30_000);
+      const alone = cli.path(FOCUS, FINDER_TO);
+      await finder.locator('#show-in-explorer').click();
+      let d = await drawnWhen(wb, explorer, sorted(alone.path), 'the path finder`s path alone');
+      assert.equal(await explorer.locator('#mode-path').isChecked(), true);
+      await explorer.locator('label[for="mode-neighbors"]').click();
+      d = await drawnWhen(wb, explorer, sorted(cli.neighbors(FOCUS).nodes), `kg neighbors ${FOCUS}, around the path's start`);
+      assert.deepEqual(
+        d.nodes.filter((n) => n.classes.includes('on-path')).map((n) => n.id),
+        [],
+      );
+      assert.equal(await explorer.locator('#hops li').count(), 0);
+      assert.match(await explorer.locator('#focus-label').innerText(), new RegExp(`around ${nodeById.get(FOCUS)?.label ?? '?'}`));
+      assert.doesNotMatch((await explorer.locator('#notice').textContent()) ?? '', /Shortest path/);
+      await wb.page.waitForTimeout(300);
+      await wb.screenshot('high-contrast-neighbors-after-show-in-explorer');
+    },
+  );
 });

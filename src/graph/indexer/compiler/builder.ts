@@ -7,7 +7,7 @@ import { fileId, unresolvedId } from '../../ids';
 import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../../model';
 import { collectSites, type Site } from './calls';
 import { commentCitations, type CommentCitation } from '../rationale/comments';
-import { TsCheckerBackend } from './checker';
+import { TsCheckerBackend, type CheckerBackend, type CheckerProvider, type CheckerReport, type SymbolAnswer } from './checker';
 import { compose, moduleStructure } from './compose';
 import { discover, type Discovery, type Project } from './discover';
 import { exactEdge, unresolvedEdge } from '../edges';
@@ -15,7 +15,7 @@ import { extractFile, parseSource, type FileExtraction, type ImportRef } from '.
 import { nodeFileHost, type FileHost } from '../files/file-host';
 import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
 import { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from '../files/read';
-import { createProjectProgram, SourceFileCache, type ProgramStore } from './program';
+import { createProjectProgram, parseAsProgram, SourceFileCache, type ProgramStore } from './program';
 import { ResolutionSink, type DeclarationLookup, type Residue } from './resolve';
 import { fileShape, type FileShape } from './shape';
 import { RationaleLayer } from '../rationale/rationale';
@@ -52,6 +52,12 @@ export interface BuildOptions {
   programs?: ProgramStore;
   /** The screen's verdict on files already on record (an incremental build's unchanged files). */
   screened?: (input: SourceInput) => ScreenVerdict | undefined;
+  /**
+   * A second checker behind the seam (ADR 8, 113): it serves the projects it can and the
+   * JavaScript backend serves the rest, each fallback with its reason in `BuildResult.checker`.
+   * Absent: the JavaScript backend serves every project.
+   */
+  checker?: CheckerProvider;
 }
 
 /** A file's facts taken from a previous build instead of parsing and resolving it again. */
@@ -113,6 +119,8 @@ export interface BuildResult {
   /** One record per source file in the graph, in path order. */
   files: FileRecord[];
   discovery: Discovery;
+  /** Which backend resolved the calls (the build's report; graph.json is the same bytes either way). */
+  checker: CheckerReport;
 }
 
 export { type SourceInput } from '../files/read';
@@ -220,6 +228,8 @@ export function buildGraph(options: BuildOptions): BuildResult {
     sink,
     reuse: options.reuse,
     programs: options.programs,
+    checker: options.extractOnly ? undefined : options.checker,
+    report: { requested: options.extractOnly ? 'js' : (options.checker?.name ?? 'js'), served: [], fallbacks: [] },
     files: [],
   };
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
@@ -238,6 +248,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     stats: { files: inputs.length, projects: d.projects.length, skipped },
     files: ctx.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     discovery: d,
+    checker: ctx.report,
   };
 }
 
@@ -259,6 +270,9 @@ interface TierContext {
   sink: BuildSink | undefined;
   reuse: FactReuse | undefined;
   programs: ProgramStore | undefined;
+  checker: CheckerProvider | undefined;
+  /** Filled by the resolution tier: which backend served each project. */
+  report: CheckerReport;
   /** Filled by the tier: what the manifest records of each file. */
   files: FileRecord[];
 }
@@ -377,20 +391,37 @@ function resolutionTier(ctx: TierContext): TierOutput {
     if (fresh.length === 0) continue;
     // A session keeps whole programs, which the compiler reuses from one build to the next.
     const roots = store || fresh.length === owned.length ? owned : [...new Set([...fresh, ...(reuse?.extraRoots?.(project) ?? [])])].sort();
-    const program = createProjectProgram(
-      root,
-      project,
-      roots.map((f) => root + '/' + f),
-      cache,
-      resolver,
-      store?.programs.get(project.configPath),
-    );
-    store?.programs.set(project.configPath, program);
-    const backend = new TsCheckerBackend(program);
+    const parsed = new Map<string, ts.SourceFile>();
+    // A provider's backend parses nothing here: the builder's own parse of each file, shared by the cache.
+    const parseOwn = (rel: string): ts.SourceFile => {
+      let sf = parsed.get(rel);
+      if (!sf) {
+        const abs = root + '/' + rel;
+        const input = byPath.get(rel) as SourceInput;
+        const format = resolver.impliedFormat(input.project, abs);
+        sf = parseAsProgram(cache, project, abs, format) ?? parseSource(abs, input.text, format);
+        parsed.set(rel, sf);
+      }
+      return sf;
+    };
+    const opened = ctx.checker ? openProvided(ctx, project, roots, parseOwn) : undefined;
+    let program: ts.Program | undefined;
+    const jsBackend = (): CheckerBackend => {
+      program = createProjectProgram(
+        root,
+        project,
+        roots.map((f) => root + '/' + f),
+        cache,
+        resolver,
+        store?.programs.get(project.configPath),
+      );
+      store?.programs.set(project.configPath, program);
+      return new TsCheckerBackend(program);
+    };
+    const backend = opened ?? jsBackend();
     const sourceFileOf = (rel: string): ts.SourceFile => {
       const abs = root + '/' + rel;
-      const input = byPath.get(rel) as SourceInput;
-      return program.getSourceFile(abs) ?? parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
+      return program?.getSourceFile(abs) ?? parseOwn(rel);
     };
     const lookup: DeclarationLookup = {
       classify: (file) => {
@@ -401,6 +432,17 @@ function resolutionTier(ctx: TierContext): TierOutput {
       },
       nodeAt: (rel, nameStart) => extractionOf(rel, sourceFileOf(rel)).declarations.get(nameStart),
     };
+    // Every file's facts that need no checker first, and its questions; then the checker answers
+    // them all, so a backend that fails part-way is replaced for the whole project (ADR 114).
+    const asking: {
+      rel: string;
+      input: SourceInput;
+      sf: ts.SourceFile;
+      sites: Site[];
+      asked: Site[];
+      firstWithKey: Map<string, Site>;
+      record: FileRecord;
+    }[] = [];
     for (const rel of fresh) {
       const input = byPath.get(rel) as SourceInput;
       const sf = sourceFileOf(rel);
@@ -424,16 +466,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
         }
         asked.push(s);
       }
-      const answers = backend.declarationsAt(
-        root + '/' + rel,
-        asked.map((s) => ({ position: s.position as number, hint: s.hint })),
-      );
-      const answerOf = new Map(asked.map((s, i) => [s, answers[i]]));
-      for (const site of sites) {
-        const representative = site.shareKey !== undefined ? (firstWithKey.get(site.shareKey) as Site) : site;
-        resolution.accept(sf, rel, site, answerOf.get(representative), lookup);
-      }
-      ctx.files.push({
+      const record: FileRecord = {
         path: rel,
         sha256: input.sha256,
         project: project.configPath,
@@ -441,18 +474,125 @@ function resolutionTier(ctx: TierContext): TierOutput {
         outcomes,
         cites,
         notes,
-        residue: resolution.residues.get(rel) ?? { counted: {}, sites: [] },
+        residue: { counted: {}, sites: [] },
         shape: fileShape(sf),
         carried: false,
-      });
+      };
+      asking.push({ rel, input, sf, sites, asked, firstWithKey, record });
+    }
+    // Hints are nodes of the parse the sites came from; a program made after them (a fallback)
+    // may hold its own parse of a file, so it is asked by position alone.
+    const ask = (b: CheckerBackend, hints: boolean): SymbolAnswer[][] =>
+      asking.map((f) =>
+        b.declarationsAt(
+          root + '/' + f.rel,
+          f.asked.map((s) => ({ position: s.position as number, hint: hints ? s.hint : undefined })),
+        ),
+      );
+    let answers: SymbolAnswer[][];
+    if (opened) {
+      try {
+        answers = ask(opened, true);
+        ctx.report.served.push(project.configPath);
+      } catch (e) {
+        ctx.report.fallbacks.push({ project: project.configPath, reason: `the ${ctx.checker?.name} checker failed (${firstLine(e)})` });
+        answers = ask(jsBackend(), false);
+      } finally {
+        ctx.checker?.release(opened);
+      }
+    } else {
+      answers = ask(backend, true);
+    }
+    asking.forEach((f, i) => {
+      const answerOf = new Map(f.asked.map((s, j) => [s, answers[i][j]]));
+      for (const site of f.sites) {
+        const representative = site.shareKey !== undefined ? (f.firstWithKey.get(site.shareKey) as Site) : site;
+        resolution.accept(f.sf, f.rel, site, answerOf.get(representative), lookup);
+      }
+      f.record.residue = resolution.residues.get(f.rel) ?? { counted: {}, sites: [] };
+      ctx.files.push(f.record);
       done++;
       if (done % 100 === 0 || done === inputs.length) {
         sink?.progress?.('resolve', done, inputs.length);
         checkCancelled(sink);
       }
-    }
+    });
   }
   resolution.matchNames(out.nodes);
   out.edges.push(...resolution.edges);
   return out;
+}
+
+function firstLine(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.split('\n', 1)[0].slice(0, 300);
+}
+
+/** The provider's backend for a project, or undefined (the JavaScript backend serves it) with the reason recorded. */
+function openProvided(
+  ctx: TierContext,
+  project: Project,
+  roots: readonly string[],
+  parseOwn: (rel: string) => ts.SourceFile,
+): CheckerBackend | undefined {
+  const provider = ctx.checker as CheckerProvider;
+  const { root, resolver } = ctx;
+  const graph = new Map(ctx.inputs.map((i) => [i.path, i]));
+  const rh = resolver.resolutionHost;
+  const relOf = (abs: string): string | undefined => (abs.startsWith(root + '/') ? abs.slice(root.length + 1) : undefined);
+  const cacheFs = {
+    fileExists: (f: string) => rh.fileExists(f),
+    directoryExists: (d: string) => rh.directoryExists?.(d) ?? false,
+    readFile: (f: string) => {
+      const rel = relOf(f);
+      const input = rel !== undefined ? graph.get(rel) : undefined;
+      return input ? input.text : rh.readFile(f);
+    },
+    realpath: (f: string) => rh.realpath?.(f) ?? f,
+    entries: (d: string) => {
+      try {
+        const files: string[] = [];
+        const directories: string[] = [];
+        for (const e of ctx.host.readDir(d)) {
+          const type = e.type === 'symlink' ? ctx.host.stat(`${d}/${e.name}`)?.type : e.type;
+          if (type === 'directory') directories.push(e.name);
+          else if (type === 'file') files.push(e.name);
+        }
+        return { files, directories };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  let opened: ReturnType<CheckerProvider['open']>;
+  try {
+    opened = provider.open({
+      root,
+      project,
+      roots: roots.map((f) => root + '/' + f),
+      sourceFile: (abs) => {
+        const rel = relOf(abs);
+        return rel !== undefined && graph.has(rel) ? parseOwn(rel) : undefined;
+      },
+      host: cacheFs,
+      resolveImport: (fromAbs, specifier) => {
+        const rel = relOf(fromAbs);
+        if (rel === undefined) return undefined;
+        const outcome = resolver.resolve(project, rel, {
+          specifier,
+          kind: 'import',
+          syntax: 'static',
+          evidence: { file: rel, line: 1, column: 1 },
+        });
+        return outcome.kind === 'file' ? root + '/' + outcome.path : undefined;
+      },
+    });
+  } catch (e) {
+    opened = { declined: `the ${provider.name} checker could not start (${firstLine(e)})` };
+  }
+  if ('declined' in opened) {
+    ctx.report.fallbacks.push({ project: project.configPath, reason: opened.declined });
+    return undefined;
+  }
+  return opened;
 }

@@ -1,10 +1,12 @@
 // The seam between the builder and a type checker: positions of callee names in, declarations
-// out (file + name position), or "none" with a reason. The builder never touches checker
-// objects, so a second backend (TypeScript 7's native checker, batched `getSymbolAtPosition`)
-// can answer the same questions.
+// out (file + name position), or "none" with a reason (ADR 8). The builder never touches checker
+// objects: a backend is a `CheckerBackend`, and a second one arrives through `BuildOptions.checker`
+// as a `CheckerProvider` (TypeScript 7's native checker, native-checker.ts, ADR 113), which serves
+// the projects it can and declines the rest to the JavaScript backend below.
 
 import * as ts from 'typescript';
 import { declarationNameStart } from './extract';
+import type { Project } from './discover';
 
 /** A question: which declaration does the name at `position` (in the file asked about) denote? */
 export interface SymbolQuery {
@@ -26,9 +28,53 @@ export interface DeclarationRef {
 export type SymbolAnswer =
   { kind: 'declarations'; declarations: DeclarationRef[] } | { kind: 'none'; reason: 'any-receiver' | 'no-declaration' };
 
-interface CheckerBackend {
-  /** Answers every query about one file, in order. */
+export interface CheckerBackend {
+  /** Answers every query about one file, in order. May throw: the build then falls back (ADR 114). */
   declarationsAt(file: string, queries: readonly SymbolQuery[]): SymbolAnswer[];
+}
+
+/** What a provider is told about one project before its files' questions are asked. */
+export interface ProjectCheck {
+  /** Absolute path of the repository root. */
+  root: string;
+  project: Project;
+  /** Absolute paths of the program's root files (the project's files, or an incremental build's subset). */
+  roots: readonly string[];
+  /** The builder's own parse of a repository file (absolute path), or undefined for any other file. */
+  sourceFile(file: string): ts.SourceFile | undefined;
+  /** The file system the JavaScript backend's program sees (workspace packages included, ADR 5). */
+  host: CheckerFileSystem;
+  /** Where an import specifier of a repository file leads: a repository file (absolute), or undefined. */
+  resolveImport(fromFile: string, specifier: string): string | undefined;
+}
+
+export interface CheckerFileSystem {
+  fileExists(file: string): boolean;
+  directoryExists(dir: string): boolean;
+  readFile(file: string): string | undefined;
+  realpath(file: string): string;
+  /** Names of a folder's entries, split into files and folders (symbolic links followed). */
+  entries(dir: string): { files: string[]; directories: string[] } | undefined;
+}
+
+/** A second checker: serves the projects it can; the JavaScript backend serves every other one. */
+export interface CheckerProvider {
+  /** `native` (the only one today); said in the build's report. */
+  readonly name: string;
+  /** A backend for the project, or the one-line reason it cannot serve it. */
+  open(check: ProjectCheck): CheckerBackend | { declined: string };
+  /** The project's questions are all answered: what it holds for it may go (a session keeps the process). */
+  release(backend: CheckerBackend): void;
+}
+
+/** Which backend resolved each project's calls, and why any project fell back: the build's report, never in graph.json. */
+export interface CheckerReport {
+  /** The backend asked for: `js` (the default) or a provider's name. */
+  requested: string;
+  /** Config paths ('' for files outside every config) of the projects the provider served. */
+  served: string[];
+  /** Projects the provider declined or failed on, each with its reason; the JavaScript backend served them. */
+  fallbacks: { project: string; reason: string }[];
 }
 
 const CALLABLE_KINDS = new Set<ts.SyntaxKind>([
@@ -45,7 +91,7 @@ const CALLABLE_KINDS = new Set<ts.SyntaxKind>([
   ts.SyntaxKind.ExportAssignment,
 ]);
 
-function isCallableDeclaration(decl: ts.Declaration): boolean {
+export function isCallableDeclaration(decl: ts.Declaration): boolean {
   if (CALLABLE_KINDS.has(decl.kind)) return true;
   if (ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isPropertyAssignment(decl)) {
     let init = decl.initializer;
@@ -57,7 +103,7 @@ function isCallableDeclaration(decl: ts.Declaration): boolean {
 }
 
 /** The innermost node whose span starts at `position` (a name token), found without recursion. */
-function nodeAt(sf: ts.SourceFile, position: number): ts.Node | undefined {
+export function nodeAt(sf: ts.SourceFile, position: number): ts.Node | undefined {
   let current: ts.Node = sf;
   for (;;) {
     let next: ts.Node | undefined;

@@ -33,6 +33,7 @@ import {
 } from './builder';
 import type { Discovery, Project } from './discover';
 import type { ProgramStore } from './program';
+import { NativeChecker } from './native-checker';
 import { collectImports, parseSource, type ImportRef } from './extract';
 import { nodeFileHost } from '../files/file-host';
 import type { ImportOutcome, ModuleResolver } from './imports';
@@ -75,7 +76,14 @@ export interface TrackedBuildOptions extends BuildOptions {
   full?: boolean;
   /** Serialized lines of node and edge objects from earlier builds (see `serializeGraph`). */
   lines?: WeakMap<object, string>;
+  /**
+   * Which checker resolves calls when no `checker` provider is given: `js` (the default) or
+   * `native` (TypeScript 7, started for this build and ended after it; ADR 113).
+   */
+  backend?: CheckerChoice;
 }
+
+export type CheckerChoice = 'js' | 'native';
 
 interface BuildDelta {
   changed: string[];
@@ -321,7 +329,13 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   // last graph lists for it (ADR 75). The verdict depends on the text alone, so it still holds.
   const screened = (input: SourceInput) =>
     prev && prev.manifest.files[input.path]?.sha256 === input.sha256 ? { syntax: prev.syntaxByFile.get(input.path) } : undefined;
-  const result = buildGraph({ ...options, reuse, screened });
+  const native = !options.checker && options.backend === 'native' && !options.extractOnly ? new NativeChecker() : undefined;
+  let result: BuildResult;
+  try {
+    result = buildGraph({ ...options, checker: options.checker ?? native, reuse, screened });
+  } finally {
+    native?.close();
+  }
   const d = discovery as Discovery;
 
   // Throw rather than shrink: a file that is still there, had symbols, and now yields none —
@@ -416,9 +430,17 @@ export class BuildSession {
   private previous: PreviousBuild | undefined;
   private readonly store: ProgramStore = { programs: new Map(), files: new Map() };
   private readonly lines = new WeakMap<object, string>();
+  /** TypeScript 7's process and snapshot, kept between rebuilds like the programs (ADR 115). */
+  private readonly native: NativeChecker | undefined;
 
   constructor(private readonly options: Omit<TrackedBuildOptions, 'full' | 'programs'>) {
     this.previous = options.previous;
+    this.native = options.backend === 'native' && !options.extractOnly && !options.checker ? new NativeChecker({ keep: true }) : undefined;
+  }
+
+  /** Ends what the session keeps outside this process (TypeScript 7's checker). */
+  close(): void {
+    this.native?.close();
   }
 
   /**
@@ -433,6 +455,7 @@ export class BuildSession {
       full: opts.full,
       programs: this.store,
       lines: this.lines,
+      checker: this.options.checker ?? this.native,
     });
     this.previous = {
       graphText: result.text,

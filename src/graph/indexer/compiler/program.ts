@@ -91,6 +91,55 @@ function programOptions(project: Project): ts.CompilerOptions {
   return options;
 }
 
+/** The compiler's own rules for parse options (internal to the pinned TypeScript 6.0.3; test/unit/native-checker.test.ts checks they exist). */
+const compilerInternals = ts as unknown as {
+  getEmitScriptTarget(options: ts.CompilerOptions): ts.ScriptTarget;
+  getSetExternalModuleIndicator(options: ts.CompilerOptions): (file: ts.SourceFile) => void;
+};
+
+/**
+ * A repository file parsed exactly as the project's program would parse it (same options, same
+ * cache entry), for a build whose checker needs no program (a provider's backend, ADR 113).
+ */
+export function parseAsProgram(
+  cache: SourceFileCache,
+  project: Project,
+  fileName: string,
+  impliedNodeFormat: ts.ResolutionMode,
+): ts.SourceFile | undefined {
+  const options = programOptions(project);
+  const sf = cache.get(
+    fileName,
+    {
+      languageVersion: compilerInternals.getEmitScriptTarget(options),
+      impliedNodeFormat,
+      setExternalModuleIndicator: compilerInternals.getSetExternalModuleIndicator(options),
+      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+    },
+    parseVariant(options),
+  );
+  // No checker binds it, which is what would set the parents the call-site walk reads.
+  if (sf && sf.statements.length > 0 && sf.statements[0].parent === undefined) setParents(sf);
+  return sf;
+}
+
+/** Sets every node's parent, with an explicit stack (a 100,000-term expression must not overflow). */
+function setParents(sf: ts.SourceFile): void {
+  const stack: ts.Node[] = [sf];
+  while (stack.length > 0) {
+    const node = stack.pop() as ts.Node;
+    ts.forEachChild(node, (child) => {
+      (child as { parent: ts.Node }).parent = node;
+      stack.push(child);
+    });
+  }
+}
+
+function parseVariant(options: ts.CompilerOptions): string {
+  // setExternalModuleIndicator depends on these; files parsed under other values are not shared.
+  return `${options.moduleDetection}\u0000${options.jsx}`;
+}
+
 export function createProjectProgram(
   root: string,
   project: Project,
@@ -101,8 +150,7 @@ export function createProjectProgram(
 ): ts.Program {
   const options = programOptions(project);
   const rh = resolver.resolutionHost;
-  // setExternalModuleIndicator depends on these; files parsed under other values are not shared.
-  const variant = `${options.moduleDetection}\u0000${options.jsx}`;
+  const variant = parseVariant(options);
   const host: ts.CompilerHost = {
     getSourceFile: (fileName, languageVersionOrOptions) => {
       const opts: ts.CreateSourceFileOptions =
@@ -119,7 +167,8 @@ export function createProjectProgram(
     useCaseSensitiveFileNames: () => true,
     getNewLine: () => '\n',
     fileExists: (f) => (cache.isDefaultLib(f) ? fs.existsSync(f) : rh.fileExists(f)),
-    readFile: (f) => cache.readText(f),
+    // A workspace package's files as module resolution sees them (ADR 5): not installed, mapped to its folder.
+    readFile: (f) => cache.readText(f) ?? rh.readFile(f),
     directoryExists: (d) => (cache.isDefaultLib(d + '/') ? true : (rh.directoryExists?.(d) ?? false)),
     realpath: (f) => (cache.isDefaultLib(f) ? f : (rh.realpath?.(f) ?? f)),
     getDirectories: (d) => {

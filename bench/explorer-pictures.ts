@@ -1,0 +1,144 @@
+// The explorer's first picture on real code, to be looked at (docs/adr/0095): for each corpus
+// (rxjs, and fabric, the larger one), the neighbourhood of its most connected symbol, drawn by the
+// production bundle under the real CSP at the size of a panel opened beside an editor, in the
+// light, dark and high-contrast themes. The host's own answer code (src/host/panel/graph-answers.ts)
+// answers from the corpus's real graph.json, built by dist/cli.js. Prints what the picture holds
+// (hubs inside or outside the rest, labels over the focus or over each other, labels drawn) and
+// writes the screenshots to KG_PICTURES (default .e2e-artifacts/explorer-pictures).
+// `npm run build && node --import tsx bench/explorer-pictures.ts [rxjs|fabric …]`
+
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { answerQuery, loadGraphFile, nodeOf, searchNodes, type IndexedGraph } from '../src/graph';
+import type { GraphAccess } from '../src/host/graph-access';
+import { neighborhoodMessage, suggestionsMessage } from '../src/host/panel/graph-answers';
+import type { HostMessage } from '../src/protocol/messages';
+import { WebviewPage } from '../test/helpers/webview-page';
+import type { ThemeName } from '../test/helpers/webview-themes';
+import { corpus, type CorpusName } from './corpus';
+
+const REPO = path.join(__dirname, '..');
+const OUT = path.resolve(process.env.KG_PICTURES ?? path.join(REPO, '.e2e-artifacts', 'explorer-pictures'));
+/** A panel opened beside an editor in a 1400 × 900 window with the side bar open. */
+const PANEL = { width: 620, height: 760 };
+const FOLDER = 'file:///corpus';
+
+/** What a reader needs of the picture: computed in the page from the Cytoscape instance. */
+const READ_PICTURE = `(() => {
+  const cy = document.getElementById('cy')._cyreg.cy;
+  const focus = cy.nodes('.focus').first();
+  const c = focus.position();
+  const far = (n) => Math.hypot(n.position().x - c.x, n.position().y - c.y);
+  const hubs = cy.nodes('.hub');
+  const rest = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('hub'));
+  const only = { includeOverlays: false, includeUnderlays: false };
+  const fb = focus.boundingBox({ includeLabels: false, ...only });
+  const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
+  const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
+  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
+  let clashes = 0;
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
+  return {
+    nodes: rest.length + hubs.length,
+    hubs: hubs.length,
+    hubsOutside: hubs.length === 0 || Math.min(...hubs.map(far)) > Math.max(...rest.map(far)),
+    labelsOverFocus: boxes.filter((b) => over(b, fb)).length,
+    labelClashes: clashes,
+    labelled: labelled.length + 1,
+    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
+    zoom: Math.round(cy.zoom() * 100) / 100,
+  };
+})()`;
+
+function graphOf(name: CorpusName): { graph: IndexedGraph; root: string } {
+  const { root } = corpus(name);
+  const file = path.join(root, '.knowledge-graph', 'graph.json');
+  if (!fs.existsSync(file)) {
+    const r = spawnSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'build', '--apply', '--root', root], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, KG_SERVER: 'off' },
+    });
+    if (r.status !== 0) throw new Error(`kg build of ${name} failed`);
+  }
+  const load = loadGraphFile(file);
+  if (!load.ok) throw new Error(`${name}: ${load.unavailable.reason}`);
+  return { graph: load.graph, root };
+}
+
+/** The symbol with the most links (functions, classes, methods: what a user explores). */
+function mostConnected(g: IndexedGraph): string {
+  for (const r of g.byDegree) {
+    const n = g.nodeAt[r];
+    if (n && ['function', 'class', 'method'].includes(n.kind)) return n.id;
+  }
+  throw new Error('no symbol');
+}
+
+/** The few GraphAccess calls the explorer's answers make, over the loaded graph. */
+function accessOver(g: IndexedGraph): GraphAccess {
+  const degree = (id: string) => {
+    const r = g.rankOf.get(id);
+    return r === undefined ? 0 : g.degree[r];
+  };
+  return {
+    ask: async (_f, request) => answerQuery({ ok: true, graph: g }, request),
+    nodes: async (_f, ids) => ids.map((id) => nodeOf(g, id)),
+    details: async (_f, id) => {
+      const node = nodeOf(g, id);
+      return node && { node, degree: degree(id), callers: [], candidates: [], callees: [], citedBy: [] };
+    },
+    search: async (_f, text, limit) => searchNodes(g, text, limit),
+  } as Partial<GraphAccess> as GraphAccess;
+}
+
+async function picture(name: CorpusName, theme: ThemeName): Promise<void> {
+  const { graph } = graphOf(name);
+  const focus = mostConnected(graph);
+  const access = accessOver(graph);
+  const wp = await WebviewPage.open({
+    kind: 'explorer',
+    theme,
+    size: PANEL,
+    host: async (m): Promise<HostMessage[] | undefined> => {
+      if (m.type === 'ready')
+        return [
+          {
+            type: 'status',
+            banner: null,
+            summary: `${name} · ${graph.nodeCount} nodes · ${graph.graph.edges.length} edges`,
+            nodeCap: 500,
+            budget: 40,
+            signature: graph.graph.graphSignature,
+          },
+          { type: 'show', request: { mode: 'neighbors', id: focus } },
+        ];
+      if (m.type === 'neighbors') return [await neighborhoodMessage(access, FOLDER, m.requestId, m.id, m.budget, m.expand)];
+      if (m.type === 'suggest') return [await suggestionsMessage(access, FOLDER, m.requestId, m.text)];
+      return undefined;
+    },
+  });
+  try {
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors', 0, 120_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const facts = await wp.page.evaluate<Record<string, unknown>>(READ_PICTURE);
+    fs.mkdirSync(OUT, { recursive: true });
+    const file = path.join(OUT, `${name}-${theme}.png`);
+    await wp.page.screenshot({ path: file });
+    console.log(`${name} ${theme}: ${nodeOf(graph, focus)?.label} (${focus}) ${JSON.stringify(facts)} → ${file}`);
+    if (wp.errors.length || wp.violations.length) console.log(`  page errors: ${JSON.stringify([...wp.errors, ...wp.violations])}`);
+  } finally {
+    await wp.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const names = (process.argv.slice(2).length ? process.argv.slice(2) : ['rxjs', 'fabric']) as CorpusName[];
+  for (const name of names) for (const theme of ['light', 'dark', 'high-contrast'] as ThemeName[]) await picture(name, theme);
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

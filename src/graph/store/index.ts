@@ -1,0 +1,9 @@
+// The organisation store's facade (docs/organisation.md): the CLI imports the store from here only.
+// It stays out of the engine's facade so that the extension and its graph worker, which never
+// open a store, do not carry the `pg` client.
+
+export { connectStore, storeError } from './connection';
+export { migrate, SCHEMA_VERSION } from './schema';
+export { checkRepositoryKey, pushGraph } from './push';
+export { answerFromStore } from './queries';
+export { qualify, splitQualified } from './qualified';

@@ -1,0 +1,432 @@
+// The eight questions answered in SQL inside PostgreSQL (ADR 110, ADR 112): the same shapes,
+// degrades and order as the file queries (src/graph/query), over one repository or the whole
+// organisation. With a repository named, an answer is the one `kg <query>` gives on that
+// repository's graph.json, id for id. Without one, the answer is the union over the repositories
+// that hold the id, every id qualified by its repository (`acme/web/sym:src/a.ts#run`, see
+// qualified.ts) and sorted in that form.
+//
+// The SQL does the work a file query does over its index: lookups, the split into proof and
+// guesses, degrees, the breadth-first walks (plpgsql functions of migration 2). What is left here
+// is assembling the JSON and the naming of ids.
+
+import type { ClientBase } from 'pg';
+import { GraphError } from '../errors';
+import { fileId, fileOfId, parseId } from '../ids';
+import type { GraphNode } from '../model';
+import type { QueryRequest } from '../query/catalogue';
+import { DEFAULT_TOP } from '../query/god-nodes';
+import { DEFAULT_BUDGET } from '../query/neighbors';
+import { QUERY_LIMIT } from '../query/search-ids';
+import {
+  answered,
+  REASONS,
+  unavailable,
+  type EdgeRef,
+  type QueryResult,
+  type Unavailable,
+  type WhyEntry,
+  type WhyNote,
+} from '../query/shapes';
+import { qualify, splitQualified } from './qualified';
+import { foldEscapes } from './push';
+import { requireSchema } from './schema';
+
+const MAX_SUGGESTIONS = 10;
+const schemaChecked = new WeakSet<ClientBase>();
+const CONSUMER_RELATIONS = ['calls', 'imports', 're-exports', 'references', 'extends', 'implements', 'inherits'];
+
+/** Which repositories a question is about, and how its answer names ids. */
+class Scope {
+  /** `repository`: one repository, plain ids; undefined: the organisation, qualified ids. */
+  constructor(readonly repository: string | undefined) {}
+  get organisation(): boolean {
+    return this.repository === undefined;
+  }
+  name(repository: string, id: string): string {
+    return this.organisation ? qualify(repository, id) : id;
+  }
+  /** The repositories an asked id may be in, and the id inside them (a qualified id names its own). */
+  target(asked: string): { repos: string[] | null; id: string } {
+    const q = splitQualified(asked);
+    if (!this.organisation) return { repos: [this.repository as string], id: q.repository === this.repository ? q.id : asked };
+    return q.repository === undefined ? { repos: null, id: q.id } : { repos: [q.repository], id: q.id };
+  }
+}
+
+interface Held {
+  repository: string;
+  isNode: boolean;
+  layers: string[];
+  hub: number;
+}
+
+/** The repositories (of `repos`, null: all) where `id` is an endpoint, in key order. */
+async function holders(c: ClientBase, repos: string[] | null, id: string): Promise<Held[]> {
+  const r = await c.query<{ repository: string; is_node: boolean; layers: string[]; hub_threshold: number }>(
+    `SELECT d.repository, d.is_node, r.layers, r.hub_threshold FROM kg_degrees d JOIN kg_repositories r USING (repository)
+     WHERE d.id = $2 AND ($1::text[] IS NULL OR d.repository = ANY($1)) ORDER BY d.repository`,
+    [repos, id],
+  );
+  return r.rows.map((x) => ({ repository: x.repository, isNode: x.is_node, layers: x.layers, hub: x.hub_threshold }));
+}
+
+/** A degrade for a repository the store does not hold, when the question named one. */
+async function missingRepository(c: ClientBase, repos: string[] | null): Promise<Unavailable | undefined> {
+  if (repos === null) {
+    const any = await c.query('SELECT 1 FROM kg_repositories LIMIT 1');
+    return any.rowCount === 0 ? unavailable('NO_GRAPH', 'no repository in the store: push one with "kg store push"') : undefined;
+  }
+  const r = await c.query('SELECT 1 FROM kg_repositories WHERE repository = $1', [repos[0]]);
+  return r.rowCount === 0 ? unavailable('NO_GRAPH', `no repository "${repos[0]}" in the store`) : undefined;
+}
+
+/** "Did you mean": the same id unescaped, else the same label, else ids containing the text (file queries' order). */
+async function suggestions(c: ClientBase, scope: Scope, repos: string[] | null, asked: string): Promise<string[]> {
+  const tiers: Array<[string, unknown]> = [
+    ['folded_id = $2 AND id <> $3', foldEscapes(asked)],
+    ['label = $2 AND $3::text IS NOT NULL', asked],
+  ];
+  if (asked !== '') tiers.push(['strpos(id, $2) > 0 AND $3::text IS NOT NULL', asked]);
+  for (const [where, value] of tiers) {
+    const r = await c.query<{ repository: string; id: string }>(
+      `SELECT repository, id FROM kg_nodes WHERE ($1::text[] IS NULL OR repository = ANY($1)) AND ${where}
+       ORDER BY (repository || '/' || id) COLLATE "C" LIMIT ${MAX_SUGGESTIONS}`,
+      [repos, value, asked],
+    );
+    if (r.rows.length > 0) return r.rows.map((x) => scope.name(x.repository, x.id));
+  }
+  return [];
+}
+
+/**
+ * The repositories where `asked` is a node (or an endpoint, for the walks), or the degrade the
+ * file queries give: unknown (with suggestions), or an unresolved name where a node is needed.
+ */
+async function resolveId(
+  c: ClientBase,
+  scope: Scope,
+  asked: string,
+  acceptUnresolved: boolean,
+): Promise<{ id: string; held: Held[] } | Unavailable> {
+  const { repos, id } = scope.target(asked);
+  const missing = await missingRepository(c, repos);
+  if (missing) return missing;
+  const all = await holders(c, repos, id);
+  const held = all.filter((h) => h.isNode || acceptUnresolved);
+  if (held.length > 0) return { id, held };
+  if (all.length > 0) return unavailable('UNKNOWN_NODE', REASONS.notANode(id));
+  return unavailable('UNKNOWN_NODE', REASONS.unknownNode(id), undefined, await suggestions(c, scope, repos, id));
+}
+
+function layerDegrade(scope: Scope, held: Held[]): Unavailable | undefined {
+  const without = held.filter((h) => !h.layers.includes('calls')).map((h) => h.repository);
+  if (without.length === 0) return undefined;
+  return unavailable(
+    'LAYER_MISSING',
+    scope.organisation ? `${REASONS.callsLayerMissing} (${without.join(', ')})` : REASONS.callsLayerMissing,
+  );
+}
+
+interface Inbound {
+  repository: string;
+  source: string;
+  /** An EXACT edge of any of the relations asked. */
+  proven: boolean;
+  /** An EXACT `calls` edge. */
+  provenCall: boolean;
+  /** A CANDIDATE edge of any of the relations asked. */
+  guessed: boolean;
+}
+
+/** Sources of `relations` edges into `id` in each repository, one row per source, in qualified order. */
+async function inbound(c: ClientBase, repos: string[], id: string, relations: string[], includeSelf: boolean): Promise<Inbound[]> {
+  const r = await c.query<{ repository: string; source: string; proven: boolean; proven_call: boolean; guessed: boolean }>(
+    `SELECT repository, source, bool_or(confidence = 'EXACT') AS proven,
+            bool_or(confidence = 'EXACT' AND relation = 'calls') AS proven_call, bool_or(confidence = 'CANDIDATE') AS guessed
+     FROM kg_edges WHERE repository = ANY($1) AND target = $2 AND relation = ANY($3) AND ($4 OR source <> target)
+     GROUP BY repository, source ORDER BY (repository || '/' || source) COLLATE "C"`,
+    [repos, id, relations, includeSelf],
+  );
+  return r.rows.map((x) => ({
+    repository: x.repository,
+    source: x.source,
+    proven: x.proven,
+    provenCall: x.proven_call,
+    guessed: x.guessed,
+  }));
+}
+
+async function callers(c: ClientBase, scope: Scope, asked: string): Promise<QueryResult> {
+  const found = await resolveId(c, scope, asked, false);
+  if ('available' in found) return found;
+  const noLayer = layerDegrade(scope, found.held);
+  if (noLayer) return noLayer;
+  const rows = await inbound(
+    c,
+    found.held.map((h) => h.repository),
+    found.id,
+    ['calls'],
+    true,
+  );
+  return answered({
+    callers: rows.filter((x) => x.proven).map((x) => scope.name(x.repository, x.source)),
+    candidates: rows.filter((x) => !x.proven && x.guessed).map((x) => scope.name(x.repository, x.source)),
+  });
+}
+
+async function consumers(c: ClientBase, scope: Scope, asked: string): Promise<Inbound[] | Unavailable> {
+  const found = await resolveId(c, scope, asked, false);
+  if ('available' in found) return found;
+  if (found.id.startsWith('sym:')) {
+    const noLayer = layerDegrade(scope, found.held);
+    if (noLayer) return noLayer;
+  }
+  return inbound(
+    c,
+    found.held.map((h) => h.repository),
+    found.id,
+    CONSUMER_RELATIONS,
+    false,
+  );
+}
+
+async function affected(c: ClientBase, scope: Scope, asked: string): Promise<QueryResult> {
+  const rows = await consumers(c, scope, asked);
+  if ('available' in rows) return rows;
+  const proven = rows.filter((x) => x.proven).map((x) => scope.name(x.repository, x.source));
+  return answered({
+    consumers: proven,
+    breaks: proven.length > 0,
+    candidates: rows.filter((x) => !x.proven && x.guessed).map((x) => scope.name(x.repository, x.source)),
+  });
+}
+
+async function impact(c: ClientBase, scope: Scope, asked: string): Promise<QueryResult> {
+  const rows = await consumers(c, scope, asked);
+  if ('available' in rows) return rows;
+  // Calls are consumer relations: the proven callers are among the proven consumers, and a guess
+  // is a source with no EXACT edge of any of them.
+  const proven = rows.filter((x) => x.proven);
+  const guessed = rows.filter((x) => !x.proven && x.guessed);
+  return answered({
+    callers: rows.filter((x) => x.provenCall).map((x) => scope.name(x.repository, x.source)),
+    consumers: proven.map((x) => scope.name(x.repository, x.source)),
+    blastRadius: proven.length,
+    candidates: guessed.map((x) => scope.name(x.repository, x.source)),
+    candidateRadius: guessed.length,
+  });
+}
+
+/** The one repository a walk runs in: named, or the only one that holds the id. */
+async function walkStart(c: ClientBase, scope: Scope, asked: string): Promise<{ id: string; held: Held } | Unavailable> {
+  const found = await resolveId(c, scope, asked, true);
+  if ('available' in found) return found;
+  if (found.held.length > 1) {
+    throw new GraphError(
+      'INVALID_ARGUMENT',
+      `${found.id} is in ${found.held.length} repositories (${found.held.map((h) => h.repository).join(', ')}): name one with --repo, or qualify the id (${qualify(found.held[0].repository, found.id)})`,
+    );
+  }
+  return { id: found.id, held: found.held[0] };
+}
+
+async function neighbors(c: ClientBase, scope: Scope, asked: string, budget = DEFAULT_BUDGET): Promise<QueryResult> {
+  if (!Number.isSafeInteger(budget) || budget < 1)
+    throw new GraphError('INVALID_ARGUMENT', `budget must be a whole number of nodes, at least 1 (got ${budget})`);
+  const start = await walkStart(c, scope, asked);
+  if ('available' in start) return start;
+  const repo = start.held.repository;
+  const walked = await c.query<{ id: string }>('SELECT id FROM kg_neighbors($1, $2, $3, $4) ORDER BY ord', [
+    repo,
+    start.id,
+    budget,
+    start.held.hub,
+  ]);
+  const nodes = walked.rows.map((x) => x.id);
+  const hubs = await c.query<{ id: string }>(
+    'SELECT id FROM kg_degrees WHERE repository = $1 AND id = ANY($2) AND id <> $3 AND degree > $4 ORDER BY id',
+    [repo, nodes, start.id, start.held.hub],
+  );
+  const edges = await c.query<EdgeRef>(
+    `SELECT source, target, relation, confidence FROM kg_edges
+     WHERE repository = $1 AND source = ANY($2) AND target = ANY($2) ORDER BY source, target, relation`,
+    [repo, nodes],
+  );
+  return answered({
+    nodes: nodes.map((id) => scope.name(repo, id)),
+    excludedHubs: hubs.rows.map((x) => scope.name(repo, x.id)),
+    hubThreshold: start.held.hub,
+    edges: edges.rows.map((e) => namedEdge(scope, repo, e)),
+  });
+}
+
+function namedEdge(scope: Scope, repo: string, e: EdgeRef): EdgeRef {
+  return { source: scope.name(repo, e.source), target: scope.name(repo, e.target), relation: e.relation, confidence: e.confidence };
+}
+
+async function path(c: ClientBase, scope: Scope, from: string, to: string): Promise<QueryResult> {
+  const a = await walkStart(c, scope, from);
+  if ('available' in a) return a;
+  const b = await walkStart(c, scope, to);
+  if ('available' in b) return b;
+  // No edge joins two repositories yet (ADR 111): ends in different repositories are not connected.
+  if (a.held.repository !== b.held.repository) return answered({ path: [], edges: [] });
+  const repo = a.held.repository;
+  // kg_path keeps its breadth-first labels in a temporary table: one transaction holds it.
+  await c.query('BEGIN');
+  let ids: string[];
+  let hops: EdgeRef[];
+  try {
+    ids = (await c.query<{ id: string }>('SELECT id FROM kg_path($1, $2, $3) ORDER BY ord', [repo, a.id, b.id])).rows.map((x) => x.id);
+    // The edge of each hop: the strongest confidence, then u→v before v→u, then the relation's name.
+    hops = (
+      await c.query<EdgeRef>(
+        `SELECT DISTINCT ON (h.ord) e.source, e.target, e.relation, e.confidence
+         FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS h(u, v, ord)
+         JOIN LATERAL (
+           SELECT x.source, x.target, x.relation, x.confidence FROM kg_edges x WHERE x.repository = $1 AND x.source = h.u AND x.target = h.v
+           UNION ALL
+           SELECT x.source, x.target, x.relation, x.confidence FROM kg_edges x WHERE x.repository = $1 AND x.source = h.v AND x.target = h.u
+         ) e ON true
+         ORDER BY h.ord, CASE e.confidence WHEN 'EXACT' THEN 0 WHEN 'CANDIDATE' THEN 1 ELSE 2 END, (e.source = h.u) DESC, e.relation`,
+        [repo, ids.slice(0, -1), ids.slice(1)],
+      )
+    ).rows;
+    await c.query('COMMIT');
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+  return answered({ path: ids.map((id) => scope.name(repo, id)), edges: hops.map((e) => namedEdge(scope, repo, e)) });
+}
+
+async function godNodes(c: ClientBase, scope: Scope, top = DEFAULT_TOP): Promise<QueryResult> {
+  if (!Number.isSafeInteger(top) || top < 1)
+    throw new GraphError('INVALID_ARGUMENT', `top must be a whole number, at least 1 (got ${top})`);
+  const repos = scope.organisation ? null : [scope.repository as string];
+  const missing = await missingRepository(c, repos);
+  if (missing) return missing;
+  // Each repository's first `top` by its index, then the best of those: never a sort of every node.
+  const r = await c.query<{ repository: string; id: string; degree: number }>(
+    `SELECT t.repository, t.id, t.degree FROM kg_repositories k
+     CROSS JOIN LATERAL (
+       SELECT d.repository, d.id, d.degree FROM kg_degrees d WHERE d.repository = k.repository AND d.is_node
+       ORDER BY d.degree DESC, d.id LIMIT $2
+     ) t
+     WHERE ($1::text[] IS NULL OR k.repository = ANY($1))
+     ORDER BY t.degree DESC, (t.repository || '/' || t.id) COLLATE "C" LIMIT $2`,
+    [repos, top],
+  );
+  return answered({ godNodes: r.rows.map((x) => ({ id: scope.name(x.repository, x.id), degree: x.degree })) });
+}
+
+async function search(c: ClientBase, scope: Scope, text: string): Promise<QueryResult> {
+  const repos = scope.organisation ? null : [scope.repository as string];
+  const missing = await missingRepository(c, repos);
+  if (missing) return missing;
+  const r = await c.query<{ repository: string; id: string }>(
+    `SELECT repository, id FROM kg_nodes WHERE ($1::text[] IS NULL OR repository = ANY($1)) AND strpos(id, $2) > 0
+     ORDER BY (repository || '/' || id) COLLATE "C" LIMIT ${QUERY_LIMIT + 1}`,
+    [repos, text],
+  );
+  const rows = r.rows.slice(0, QUERY_LIMIT);
+  return answered({ matches: rows.map((x) => scope.name(x.repository, x.id)), truncated: r.rows.length > QUERY_LIMIT });
+}
+
+function entryOf(scope: Scope, repo: string, id: string, doc: GraphNode | null): WhyEntry {
+  const out: WhyEntry = { id: scope.name(repo, id), label: doc?.label ?? id };
+  if (doc?.sourceFile !== undefined) out.file = doc.sourceFile;
+  if (doc?.line !== undefined && doc.column !== undefined) {
+    out.line = doc.line;
+    out.column = doc.column;
+  }
+  return out;
+}
+
+function noteOf(scope: Scope, repo: string, id: string, doc: GraphNode | null, sitsOn: boolean): WhyNote {
+  const p = parseId(id);
+  const base = entryOf(scope, repo, id, doc);
+  return {
+    ...base,
+    area: p?.prefix === 'rationale' ? p.area : '',
+    stamp: p?.prefix === 'rationale' ? p.stamp : '',
+    text: doc?.text ?? base.label,
+    sitsOn,
+  };
+}
+
+async function why(c: ClientBase, scope: Scope, asked: string): Promise<QueryResult> {
+  const found = await resolveId(c, scope, asked, false);
+  if ('available' in found) return found;
+  const id = found.id;
+  const repos = found.held.map((h) => h.repository);
+  const file = fileOfId(id);
+  const fileNode = file !== undefined && !id.startsWith('file:') ? fileId(file) : null;
+  const citing = await c.query<{ repository: string; target: string; source: string; sits_on: boolean; doc: GraphNode | null }>(
+    `SELECT e.repository, e.target, e.source, bool_or(e.provenance = 'SYNTAX') AS sits_on, (array_agg(n.doc))[1] AS doc
+     FROM kg_edges e LEFT JOIN kg_nodes n ON n.repository = e.repository AND n.id = e.source
+     WHERE e.repository = ANY($1) AND (e.target = $2 OR e.target = $3) AND e.relation = 'cites' AND e.confidence = 'EXACT'
+       AND (e.source LIKE 'rationale:%' OR e.source LIKE 'adr:%')
+     GROUP BY e.repository, e.target, e.source ORDER BY (e.repository || '/' || e.source) COLLATE "C"`,
+    [repos, id, fileNode],
+  );
+  const cited = await c.query<{ repository: string; target: string; doc: GraphNode | null }>(
+    `SELECT e.repository, e.target, n.doc, (e.repository || '/' || e.target) COLLATE "C" AS k
+     FROM kg_edges e LEFT JOIN kg_nodes n ON n.repository = e.repository AND n.id = e.target
+     WHERE e.repository = ANY($1) AND e.source = $2 AND e.relation = 'cites' AND e.confidence = 'EXACT' AND e.target LIKE 'adr:%'
+     ORDER BY k`,
+    [repos, id],
+  );
+  const part = (target: string) => citing.rows.filter((x) => x.target === target);
+  const notes = (target: string) =>
+    part(target)
+      .filter((x) => x.source.startsWith('rationale:'))
+      .map((x) => noteOf(scope, x.repository, x.source, x.doc, x.sits_on));
+  const records = (target: string) =>
+    part(target)
+      .filter((x) => x.source.startsWith('adr:'))
+      .map((x) => entryOf(scope, x.repository, x.source, x.doc));
+  return answered({
+    id: asked,
+    notes: notes(id),
+    records: records(id),
+    cited: cited.rows.map((x) => entryOf(scope, x.repository, x.target, x.doc)),
+    fileNotes: fileNode ? notes(fileNode) : [],
+    fileRecords: fileNode ? records(fileNode) : [],
+  });
+}
+
+/**
+ * One question to the store: `repository` given, about that repository (plain ids); undefined,
+ * about the organisation (qualified ids). Throws STORE_SCHEMA / STORE_UNAVAILABLE (the caller
+ * reports them) and INVALID_ARGUMENT for a question that cannot be asked.
+ */
+export async function answerFromStore(c: ClientBase, request: QueryRequest, repository?: string): Promise<QueryResult> {
+  // Once per connection: a long-lived client (the benchmark, an editor) does not pay it per question.
+  if (!schemaChecked.has(c)) {
+    await requireSchema(c);
+    schemaChecked.add(c);
+  }
+  const scope = new Scope(repository);
+  switch (request.query) {
+    case 'callers':
+      return callers(c, scope, request.id);
+    case 'affected':
+      return affected(c, scope, request.id);
+    case 'impact':
+      return impact(c, scope, request.id);
+    case 'neighbors':
+      return neighbors(c, scope, request.id, request.budget);
+    case 'path':
+      return path(c, scope, request.from, request.to);
+    case 'god-nodes':
+      return godNodes(c, scope, request.top);
+    case 'query':
+      return search(c, scope, request.text);
+    case 'why':
+      return why(c, scope, request.id);
+    case 'symbol':
+      // Not of the catalogue's store face yet: the CLI never asks it (docs/organisation.md).
+      throw new GraphError('INVALID_ARGUMENT', 'the store does not answer "symbol" yet: ask it of the repository\'s graph.json');
+  }
+}

@@ -1,0 +1,89 @@
+// What the organisation store must answer, computed from the file queries (ADR 112): for a
+// question about every repository, the union of the answers each repository's graph.json gives,
+// every id qualified `<repository>/<id>`, lists sorted in that form. The test compares the store's
+// SQL answers with these; nothing here talks to the store.
+
+import { answerQuery, compareStrings, type GraphLoad, type QueryRequest, type QueryResult } from '../../src/graph';
+import { qualify, splitQualified } from '../../src/graph/store';
+
+type Loads = ReadonlyMap<string, GraphLoad & { ok: true }>;
+
+const ID_LISTS = ['callers', 'candidates', 'consumers', 'matches', 'nodes', 'excludedHubs', 'path'] as const;
+
+/** A file answer with every id qualified by `repo` (its lists keep their order). */
+function qualified(repo: string, result: QueryResult): QueryResult {
+  if (!result.available) return result;
+  const out = { ...result } as Record<string, unknown>;
+  const q = (id: string) => qualify(repo, id);
+  for (const k of ID_LISTS) if (Array.isArray(out[k])) out[k] = (out[k] as string[]).map(q);
+  if (Array.isArray(out.edges))
+    out.edges = (out.edges as Array<Record<string, string>>).map((e) => ({ ...e, source: q(e.source), target: q(e.target) }));
+  if (Array.isArray(out.godNodes))
+    out.godNodes = (out.godNodes as Array<{ id: string; degree: number }>).map((g) => ({ ...g, id: q(g.id) }));
+  for (const k of ['notes', 'records', 'cited', 'fileNotes', 'fileRecords'])
+    if (Array.isArray(out[k])) out[k] = (out[k] as Array<{ id: string }>).map((e) => ({ ...e, id: q(e.id) }));
+  return out as unknown as QueryResult;
+}
+
+const sorted = (xs: string[]) => [...xs].sort(compareStrings);
+const byId = <T extends { id: string }>(xs: T[]) => [...xs].sort((a, b) => compareStrings(a.id, b.id));
+
+/** The union the store must give for `request` over every repository in `loads` (keys sorted). */
+export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | { degrade: string } {
+  const repos = [...loads.keys()].sort(compareStrings);
+  const one = (repo: string, r: QueryRequest) => answerQuery(loads.get(repo) as GraphLoad, r);
+  if (request.query === 'god-nodes') {
+    const all = repos.flatMap((repo) => {
+      const a = one(repo, request);
+      return a.available && 'godNodes' in a ? a.godNodes.map((g) => ({ id: qualify(repo, g.id), degree: g.degree })) : [];
+    });
+    all.sort((a, b) => b.degree - a.degree || compareStrings(a.id, b.id));
+    return { available: true, godNodes: all.slice(0, request.top ?? 10), evidenceClass: 'GRAPH_DERIVED' };
+  }
+  if (request.query === 'query') {
+    const all = sorted(
+      repos.flatMap((repo) => {
+        const g = (loads.get(repo) as GraphLoad & { ok: true }).graph;
+        return g.ids
+          .slice(0, g.nodeCount)
+          .filter((id) => id.includes(request.text))
+          .map((id) => qualify(repo, id));
+      }),
+    );
+    return { available: true, matches: all.slice(0, 50), truncated: all.length > 50, evidenceClass: 'GRAPH_DERIVED' };
+  }
+  if (request.query === 'neighbors' || request.query === 'path') {
+    // Walks run in one repository: the ids are qualified, and the answer is that repository's.
+    const from = splitQualified(request.query === 'path' ? request.from : request.id);
+    const plain: QueryRequest =
+      request.query === 'path' ? { ...request, from: from.id, to: splitQualified(request.to).id } : { ...request, id: from.id };
+    return qualified(from.repository as string, one(from.repository as string, plain));
+  }
+  const id = request.id;
+  const holders = repos.filter((repo) => {
+    const g = (loads.get(repo) as GraphLoad & { ok: true }).graph;
+    const r = g.rankOf.get(id);
+    return r !== undefined && r < g.nodeCount;
+  });
+  if (holders.length === 0) {
+    const a = one(repos[0], request);
+    return { degrade: a.available ? 'answered?' : a.code };
+  }
+  const answers = holders.map((repo) => qualified(repo, one(repo, request)) as unknown as Record<string, unknown>);
+  const bad = answers.find((a) => a.available === false);
+  if (bad) return { degrade: bad.code as string };
+  const merged: Record<string, unknown> = { available: true };
+  const first = answers[0];
+  for (const k of Object.keys(first)) {
+    if (k === 'available' || k === 'evidenceClass') continue;
+    const values = answers.map((a) => a[k]);
+    if (k === 'id') merged[k] = id;
+    else if (typeof first[k] === 'boolean') merged[k] = values.some(Boolean);
+    else if (typeof first[k] === 'number') merged[k] = (values as number[]).reduce((s, v) => s + v, 0);
+    else if (['notes', 'records', 'cited', 'fileNotes', 'fileRecords'].includes(k))
+      merged[k] = byId((values as Array<Array<{ id: string }>>).flat());
+    else merged[k] = sorted((values as string[][]).flat());
+  }
+  merged.evidenceClass = 'GRAPH_DERIVED';
+  return merged as unknown as QueryResult;
+}

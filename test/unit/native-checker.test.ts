@@ -1,0 +1,163 @@
+// The checker seam as an extension point (ADR 8, 113) and the native checker's pure parts (ADR 114):
+// a provider plugged in through the facade's BuildOptions.checker serves or declines projects, a
+// backend that throws is replaced for its whole project, and the options TypeScript 7 removed are
+// named. The native process itself is exercised in test/integration/native-parity.test.ts.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import * as ts from 'typescript';
+import {
+  buildGraph,
+  serializeGraph,
+  type CheckerBackend,
+  type CheckerProvider,
+  type CheckerReport,
+  type ProjectCheck,
+} from '../../src/graph';
+import { interopSensitive, nativeBinary, optionsAsJson, removedOptions } from '../../src/graph/indexer/compiler/native-checker';
+import { FIXTURES } from '../helpers/fixtures';
+
+const fixture = (name: string) => path.join(FIXTURES, name);
+
+/** A provider that answers nothing itself: declines, or hands out a backend that throws. */
+function provider(mode: 'decline' | 'throw', seen: ProjectCheck[] = []): CheckerProvider {
+  return {
+    name: 'test',
+    open(check) {
+      seen.push(check);
+      if (mode === 'decline') return { declined: 'not today' };
+      const backend: CheckerBackend = {
+        declarationsAt() {
+          throw new Error('boom\nsecond line');
+        },
+      };
+      return backend;
+    },
+    release() {},
+  };
+}
+
+describe('the checker seam', () => {
+  const root = fixture('calls-members');
+  const js = serializeGraph(buildGraph({ root }).graph);
+
+  it('a provider that declines: the JavaScript checker serves the project, with the reason', () => {
+    const seen: ProjectCheck[] = [];
+    const r = buildGraph({ root, checker: provider('decline', seen) });
+    const report: CheckerReport = r.checker;
+    assert.deepEqual(report, { requested: 'test', served: [], fallbacks: [{ project: 'tsconfig.json', reason: 'not today' }] });
+    assert.equal(serializeGraph(r.graph), js);
+    assert.equal(seen.length, 1);
+    assert.deepEqual(
+      seen[0].roots.map((f) => path.relative(seen[0].root, f)),
+      seen[0].project.files,
+    );
+    assert.ok(seen[0].sourceFile(seen[0].roots[0]), 'the builder hands its own parse of a repository file');
+    assert.equal(seen[0].sourceFile('/nowhere.ts'), undefined);
+  });
+
+  it('a backend that throws is replaced for its whole project, with the first line of its error', () => {
+    const r = buildGraph({ root, checker: provider('throw') });
+    assert.deepEqual(r.checker.served, []);
+    assert.deepEqual(r.checker.fallbacks, [{ project: 'tsconfig.json', reason: 'the test checker failed (boom)' }]);
+    assert.equal(serializeGraph(r.graph), js);
+  });
+
+  it('no provider: the JavaScript checker, and the report says so', () => {
+    assert.deepEqual(buildGraph({ root }).checker, { requested: 'js', served: [], fallbacks: [] });
+  });
+});
+
+describe('the native checker', () => {
+  it('names every option TypeScript 7 removed', () => {
+    assert.deepEqual(
+      removedOptions({
+        target: ts.ScriptTarget.ES5,
+        moduleResolution: ts.ModuleResolutionKind.Node10,
+        module: ts.ModuleKind.AMD,
+        outFile: 'out.js',
+        baseUrl: '/r',
+        alwaysStrict: false,
+      }),
+      ['target: ES5', 'moduleResolution: node10', 'module: AMD', 'outFile', 'baseUrl', 'alwaysStrict: false'],
+    );
+    assert.deepEqual(removedOptions({ target: ts.ScriptTarget.ES3, moduleResolution: ts.ModuleResolutionKind.Classic }), [
+      'target: ES3',
+      'moduleResolution: classic',
+    ]);
+    assert.deepEqual(
+      removedOptions({
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      }),
+      [],
+    );
+  });
+
+  it('writes parsed options back as tsconfig JSON (the pinned compiler still has its option table)', () => {
+    const json = optionsAsJson({
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      jsx: ts.JsxEmit.ReactJSX,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      strict: true,
+      types: ['*'],
+      paths: { '@/*': ['src/*'] },
+      configFilePath: '/r/tsconfig.json',
+      plugins: [{ name: 'x' }],
+      ignoreDeprecations: '6.0',
+    });
+    assert.deepEqual(json, {
+      jsx: 'react-jsx',
+      lib: ['es2022', 'dom'],
+      module: 'nodenext',
+      moduleResolution: 'bundler',
+      noEmit: true,
+      paths: { '@/*': ['src/*'] },
+      strict: true,
+      target: 'es2022',
+      types: ['*'],
+    });
+  });
+
+  it('declines esModuleInterop: false only where a default or namespace import of a non-ES module depends on it', () => {
+    const root = '/r';
+    const files: Record<string, string> = {
+      '/r/a.ts': "import * as b from './b';\nimport c from './c';\nexport const x = b.f() + c();\n",
+      '/r/b.ts': 'export function f() { return 1; }\n',
+      '/r/c.ts': 'export default function c() { return 2; }\n',
+      '/r/d.ts': "import e from './e';\nexport const y = e;\n",
+      '/r/e.ts': 'const e = 1;\nexport = e;\n',
+    };
+    const check = (roots: string[]): ProjectCheck => ({
+      root,
+      project: { configPath: 'tsconfig.json', options: {}, projectReferences: undefined, files: roots.map((f) => f.slice(3)) },
+      roots,
+      sourceFile: (f) => (files[f] !== undefined ? ts.createSourceFile(f, files[f], ts.ScriptTarget.Latest, true) : undefined),
+      host: {
+        fileExists: () => false,
+        directoryExists: () => false,
+        readFile: () => undefined,
+        realpath: (f) => f,
+        entries: () => undefined,
+      },
+      resolveImport: (_from, spec) => (spec === 'pkg' ? undefined : `${root}/${spec.slice(2)}.ts`),
+    });
+    assert.equal(interopSensitive(check(['/r/a.ts', '/r/b.ts', '/r/c.ts'])), undefined);
+    assert.equal(interopSensitive(check(['/r/d.ts', '/r/e.ts'])), "d.ts imports './e' as a default or namespace");
+  });
+
+  it('finds its platform binary inside the npm package, pinned', () => {
+    const b = nativeBinary();
+    assert.ok('exe' in b, JSON.stringify(b));
+    assert.ok(fs.statSync(b.exe).isFile());
+    const pinned = (
+      JSON.parse(fs.readFileSync(path.join(FIXTURES, '..', '..', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+    ).devDependencies.typescript7;
+    assert.equal(pinned, `npm:typescript@${b.version}`);
+  });
+});
