@@ -167,6 +167,21 @@ export default tseslint.config(
   { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: restrict(NO_TYPESCRIPT, NO_CYTOSCAPE, ENGINE_VIA_FACADE) },
   { files: ['webview/**/*.ts'], rules: restrict(NO_VSCODE, NO_TYPESCRIPT, NO_NODE, WEBVIEW_NO_ENGINE) },
   {
+    // One module owns where the graph lives (docs/cli.md, "Where the graph lives").
+    files: ['src/**/*.ts'],
+    ignores: ['src/graph/io/graph-location.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\.knowledge-graph(\\/|$)/], TemplateElement[value.raw=/^\\.knowledge-graph(\\/|$)/]',
+          message:
+            'Where the graph lives is src/graph/io/graph-location.ts (GRAPH_DIR, defaultGraphFile): use it, do not spell the path again.',
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', '*.mjs'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

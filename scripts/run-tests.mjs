@@ -39,6 +39,22 @@ function find(dir) {
 // (test/integration/server.test.ts), so no test leaves a server behind.
 const env = { ...process.env, KG_SERVER: 'off', ...(update ? { KG_UPDATE_SNAPSHOTS: '1' } : {}) };
 
+/** The tests a TAP file reports as skipped: `name (reason)`. */
+function skippedIn(file) {
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const out = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*ok \d+ - (.*?) # SKIP\s*(.*)$/.exec(line);
+    if (m) out.push(m[2] ? `${m[1]} (${m[2]})` : m[1]);
+  }
+  return out;
+}
+
 let ran = 0;
 for (const t of tier === 'all' ? TIERS : [tier]) {
   const files = find(path.join('test', t)).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
@@ -49,12 +65,29 @@ for (const t of tier === 'all' ? TIERS : [tier]) {
   const concurrency = t === 'unit' ? Math.max(1, Math.min(2, os.availableParallelism())) : 1;
   console.log(`[tests] ${t}: ${files.length} file${files.length === 1 ? '' : 's'}`);
   const started = Date.now();
+  // A second reporter (TAP, to a file) lets the summary name every skipped test: a skip is never
+  // silent, since a test that did not run proves nothing (issue 22).
+  const tap = path.join(os.tmpdir(), `kg-tests-${process.pid}-${t}.tap`);
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
     { stdio: 'inherit', env },
   );
-  console.log(`[tests] ${t}: ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const skipped = skippedIn(tap);
+  fs.rmSync(tap, { force: true });
+  const note = skipped.length === 0 ? '' : `, ${skipped.length} SKIPPED (not run, not passed)`;
+  console.log(`[tests] ${t}: ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s${note}`);
+  for (const s of skipped) console.log(`[tests] ${t}: SKIPPED ${s}`);
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 if (ran === 0) {

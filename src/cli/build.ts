@@ -18,6 +18,7 @@ import {
   type BuildSink,
   type CheckerChoice,
   type TrackedBuildResult,
+  visible,
 } from '../graph';
 import type { BuildEvent } from '../protocol/build-events';
 import { checkBuildPaths } from './build-paths';
@@ -285,9 +286,9 @@ interface Reporter {
 
 function textReporter(io: CliIo): Reporter {
   return {
-    log: (level, message) => io.stderr.write(`kg: ${level === 'warn' ? 'warning: ' : ''}${message}\n`),
+    log: (level, message) => io.stderr.write(`kg: ${level === 'warn' ? 'warning: ' : ''}${visible(message)}\n`),
     progress: (phase, done, total) => io.stderr.write(`kg: ${phase} ${done}/${total}\n`),
-    note: (p, reason) => io.stderr.write(`kg: note: ${p}: ${reason}\n`),
+    note: (p, reason) => io.stderr.write(`kg: note: ${visible(p)}: ${visible(reason)}\n`),
     done: () => {}, // the summary line on stdout says it
     error: () => {}, // run() prints the error and picks the exit code
   };

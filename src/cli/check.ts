@@ -13,6 +13,7 @@ import {
   buildGuardIndex,
   consumerCount,
   declaredSymbols,
+  defaultGraphFile,
   diffReport,
   formatBreakingChange,
   guardedFiles,
@@ -23,6 +24,7 @@ import {
   type BreakingChange,
   type DeclaredSymbol,
   GraphError,
+  visible,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
 import { EXIT, type CliIo } from './streams';
@@ -69,15 +71,15 @@ export function runCheck(args: string[], io: CliIo): number {
   if (nodeFileHost.stat(rootPosix)?.type !== 'directory') {
     throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
   }
-  const base = values.base !== undefined ? path.resolve(io.cwd, values.base) : path.join(root, '.knowledge-graph', 'graph.json');
+  const base = values.base !== undefined ? path.resolve(io.cwd, values.base) : defaultGraphFile(root);
   const shown = path.relative(io.cwd, base) || base;
 
   const config = readGraphConfig(nodeFileHost, rootPosix);
-  for (const p of config.problems) io.stderr.write(`kg: note: ${config.configFile}: ${p}\n`);
+  for (const p of config.problems) io.stderr.write(`kg: note: ${config.configFile}: ${visible(p)}\n`);
 
   const unavailable = (reason: string, code: string): number => {
     io.stdout.write(JSON.stringify({ available: false, base: shown, reason, code, evidenceClass: 'GRAPH_DERIVED' }) + '\n');
-    io.stderr.write(`kg: check: ${reason}${code === 'NO_GRAPH' ? ' (build one with: kg build --apply)' : ''}\n`);
+    io.stderr.write(`kg: check: ${visible(reason)}${code === 'NO_GRAPH' ? ' (build one with: kg build --apply)' : ''}\n`);
     return EXIT.UNAVAILABLE;
   };
   const load = loadGraphFile(base);
@@ -114,7 +116,7 @@ export function runCheck(args: string[], io: CliIo): number {
     { base: side, head: { ...side, spec: 'working tree', kind: 'worktree' } },
   );
   const changes: BreakingChange[] = breakingFromReport(report);
-  for (const p of problems) io.stderr.write(`kg: note: ${p}\n`);
+  for (const p of problems) io.stderr.write(`kg: note: ${visible(p)}\n`);
 
   const mode = config.resolved.mode;
   const breaks = changes.length > 0;
@@ -134,7 +136,7 @@ export function runCheck(args: string[], io: CliIo): number {
       evidenceClass: 'GRAPH_DERIVED',
     }) + '\n',
   );
-  for (const c of changes) io.stderr.write(`kg: check: ${c.file}:${c.now?.line ?? c.line}: ${formatBreakingChange(c)}\n`);
+  for (const c of changes) io.stderr.write(`kg: check: ${visible(`${c.file}:${c.now?.line ?? c.line}: ${formatBreakingChange(c)}`)}\n`);
   const consumers = changes.reduce((n, c) => n + consumerCount(c), 0);
   io.stderr.write(
     breaks

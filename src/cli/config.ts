@@ -3,7 +3,7 @@
 // It reads one small file and never loads the compiler.
 
 import * as path from 'node:path';
-import { GraphError, nodeFileHost, readGraphConfig } from '../graph';
+import { GraphError, nodeFileHost, readGraphConfig, visible } from '../graph';
 import { findRepositoryRoot } from './find-root';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
@@ -20,6 +20,8 @@ Reads <root>/.knowledge-graph/config.json and prints how it resolves, as JSON:
 The mode resolves by the first matching row (never higher than requested; anything malformed
 clamps toward off/advisory and is listed in "problems"):
   disabled                    "enabled" is not exactly true          → off
+                              (missing from a file that exists counts: only a repository with
+                              no config file at all gets the shipped defaults)
   level-below-4               level below 4                          → off
   guarded-below-level-7       guarded or strict below level 7        → advisory
   guarded-without-human-flip  guarded or strict without humanFlip    → advisory
@@ -43,7 +45,7 @@ export function runConfig(args: string[], io: CliIo): number {
     throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
   }
   const report = readGraphConfig(host, rootPosix);
-  for (const p of report.problems) io.stderr.write(`kg: note: ${report.configFile}: ${p}\n`);
+  for (const p of report.problems) io.stderr.write(`kg: note: ${report.configFile}: ${visible(p)}\n`);
   io.stdout.write(JSON.stringify(report) + '\n');
   return EXIT.OK;
 }

@@ -6,6 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { GRAPH_DIR } from '../graph';
 
 export interface FoundRoot {
   root: string;
@@ -25,7 +26,7 @@ const exists = (p: string) => {
 export function findRepositoryRoot(cwd: string): FoundRoot {
   let outermostTsconfig: string | undefined;
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (exists(path.join(dir, '.knowledge-graph'))) return { root: dir, why: 'the nearest folder with a .knowledge-graph folder' };
+    if (exists(path.join(dir, GRAPH_DIR))) return { root: dir, why: `the nearest folder with a ${GRAPH_DIR} folder` };
     if (exists(path.join(dir, '.git'))) return { root: dir, why: 'the nearest folder with .git' };
     if (exists(path.join(dir, 'tsconfig.json'))) outermostTsconfig = dir;
     if (path.dirname(dir) === dir) break;

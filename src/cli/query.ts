@@ -26,15 +26,19 @@ import {
   type QueryResult,
   type Staleness,
   type Unavailable,
+  LOADER_CHECKS,
+  visible,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
 import type { Command } from './command';
 import { EXIT, type CliIo } from './streams';
-import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
+import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError, wrap } from './usage';
 
 const EXITS = `Prints JSON on stdout. Exit codes: 0 answered (an empty answer included), 2 usage error,
 3 unavailable: the result is {"available": false, "reason": …} — no graph, an unreadable or
-invalid graph, a layer the question needs was not built, or an id that is not in the graph.`;
+invalid graph, a layer the question needs was not built, or an id that is not in the graph.
+
+${wrap(LOADER_CHECKS)}`;
 
 /** The question's CLI form, derived from its catalogue entry: positionals in order, integers as `--name N`. */
 function positionalsOf(name: QueryName): string[] {
@@ -181,8 +185,11 @@ function runQuery(name: QueryName, args: string[], io: CliIo): number {
   io.stdout.write(JSON.stringify(result, null, 2) + '\n');
   if (!result.available) {
     const shown = path.relative(io.cwd, file) || file;
-    // stderr is read by people: the words, not the machine reason the JSON keeps (ADR 91).
-    io.stderr.write(`kg ${name}: unavailable: ${describeUnavailable(result, path.basename(file))}\nkg ${name}: ${hint(result, shown)}\n`);
+    // stderr is read by people: the words, not the machine reason the JSON keeps (ADR 91); control
+    // characters shown, never sent to the terminal (ADR 96).
+    io.stderr.write(
+      `kg ${name}: unavailable: ${visible(describeUnavailable(result, path.basename(file)))}\nkg ${name}: ${visible(hint(result, shown))}\n`,
+    );
     return EXIT.UNAVAILABLE;
   }
   return EXIT.OK;

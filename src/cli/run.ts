@@ -2,7 +2,7 @@
 // One table of commands: each names its summary, its help and how it runs; the top-level help,
 // the dispatch and the usage errors all come from it (docs/cli.md).
 
-import { KG_VERSION, isGraphError, type GraphErrorCode } from '../graph';
+import { KG_VERSION, LOADER_CHECKS, isGraphError, visible, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
@@ -17,7 +17,7 @@ import { STATUS_HELP, runStatus } from './status';
 import { STORE_HELP, runStore } from './store';
 import { EXIT, type CliIo } from './streams';
 
-import { asksForHelp, UsageError, usageErrorText } from './usage';
+import { asksForHelp, UsageError, usageErrorText, wrap } from './usage';
 
 const COMMANDS: readonly Command[] = [
   {
@@ -108,6 +108,8 @@ ${listing('command')}
 Queries (JSON on stdout; read ./.knowledge-graph/graph.json unless --graph FILE):
 ${listing('query')}
 
+${wrap(LOADER_CHECKS)}
+
 Run "kg <command> --help" for a command's options.
 `;
 
@@ -145,7 +147,7 @@ export async function run(argv: string[], io: CliIo, ctx: RunContext = {}): Prom
       return EXIT.USAGE;
     }
     if (isGraphError(e)) {
-      io.stderr.write(`kg: error: ${e.message}\n`);
+      io.stderr.write(`kg: error: ${visible(e.message)}\n`);
       return BAD_INPUT.has(e.code) ? EXIT.USAGE : EXIT.FAILED;
     }
     io.stderr.write(`kg: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

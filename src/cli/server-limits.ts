@@ -12,6 +12,15 @@ export function memoryBudgetBytes(env: NodeJS.ProcessEnv = process.env): number 
   return (Number.isFinite(mb) && mb > 0 ? mb : 1024) * 1024 * 1024;
 }
 
+/**
+ * The longest request line a server reads (one build's argv and working directory, ADR 99): past
+ * it the client is refused. Far above any real request, far below what would strain the server.
+ */
+export const MAX_REQUEST_CHARS = 256 * 1024;
+
+/** How long a connection may take to send its request line before it is refused (ADR 99). */
+export const REQUEST_TIMEOUT_MS = 5_000;
+
 /** How long a server over its budget waits without a request before exiting. */
 export const HIGH_MEMORY_IDLE_MS = 60_000;
 

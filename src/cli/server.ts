@@ -32,7 +32,15 @@ import {
   userStateBase,
   type CheckerChoice,
 } from '../graph';
-import { HIGH_MEMORY_IDLE_MS, memoryBudgetBytes, removeStaleLogs, rssBytesOf, serverLockFiles } from './server-limits';
+import {
+  HIGH_MEMORY_IDLE_MS,
+  MAX_REQUEST_CHARS,
+  REQUEST_TIMEOUT_MS,
+  memoryBudgetBytes,
+  removeStaleLogs,
+  rssBytesOf,
+  serverLockFiles,
+} from './server-limits';
 import { BUILD_SERVER_PROTOCOL, parseBuildReply, parseBuildRequest, type BuildReply, type BuildRequest } from '../protocol/build-server';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
@@ -336,67 +344,73 @@ async function serveBuilds(
     const send = (m: BuildReply) => {
       if (!closed) conn.write(JSON.stringify(m) + '\n');
     };
-    const lines = createInterface({ input: conn, crlfDelay: Infinity });
-    lines.on('error', () => (closed = true));
-    lines.once('line', (line) => {
-      const request = parseBuildRequest(line);
-      if ('refused' in request) {
-        send({ type: 'refused', reason: request.refused });
-        conn.end();
-        return;
-      }
-      const { argv, cwd } = request;
-      if (pending > 0 && argv.includes('--no-wait')) {
-        // Builds here queue one behind another; --no-wait must not wait, so the client builds
-        // itself, where the graph's lock answers at once (refuses while this server writes it).
-        send({ type: 'refused', reason: 'busy with another build' });
-        conn.end();
-        return;
-      }
-      if (pending > 0) {
-        // Two builds at once: this one waits, and says so, as it would for the graph's lock.
-        const message = 'the build server is busy with another build; waiting for it to finish';
-        const json = argv.some((a, i) => a === '--progress=json' || (a === '--progress' && argv[i + 1] === 'json'));
-        send({ type: 'stderr', text: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
-      }
-      pending++;
-      queue = queue
-        .then(async () => {
-          if (closed) {
-            log(`build ${argv.join(' ')} skipped: client gone before it started`);
-            return;
-          }
-          if (hasStopped) {
-            // Stopping: a build that waited is not started; its client hears the hang-up and builds itself.
-            log(`build ${argv.join(' ')} not started: the server is stopping`);
-            conn.destroy();
-            return;
-          }
-          computing();
-          const t0 = performance.now();
-          const clientIo: CliIo = {
-            stdout: { write: (s: string) => send({ type: 'stdout', text: s }) },
-            stderr: { write: (s: string) => send({ type: 'stderr', text: s }) },
-            cwd,
-          };
-          const code = await runBuildCommand(argv, clientIo, {
-            session: (root, extractOnly, listExternal, backend) =>
-              sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal, backend) : undefined,
-            cancelled: () => closed,
-            by: `the build server (pid ${ctx.pid})`,
-          }).catch((e: unknown) => {
-            send({ type: 'stderr', text: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
-            return EXIT.FAILED;
-          });
-          send({ type: 'exit', code });
+    readRequestLine(
+      conn,
+      (refusal) => {
+        log(`refused a connection: ${refusal}`);
+        if (!closed) conn.end(JSON.stringify({ type: 'refused', reason: refusal } satisfies BuildReply) + '\n', () => conn.destroy());
+        closed = true;
+      },
+      (line) => {
+        const request = parseBuildRequest(line);
+        if ('refused' in request) {
+          send({ type: 'refused', reason: request.refused });
           conn.end();
-          log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
-          releaseIfOverBudget();
-          touch();
-          waiting();
-        })
-        .finally(() => pending--);
-    });
+          return;
+        }
+        const { argv, cwd } = request;
+        if (pending > 0 && argv.includes('--no-wait')) {
+          // Builds here queue one behind another; --no-wait must not wait, so the client builds
+          // itself, where the graph's lock answers at once (refuses while this server writes it).
+          send({ type: 'refused', reason: 'busy with another build' });
+          conn.end();
+          return;
+        }
+        if (pending > 0) {
+          // Two builds at once: this one waits, and says so, as it would for the graph's lock.
+          const message = 'the build server is busy with another build; waiting for it to finish';
+          const json = argv.some((a, i) => a === '--progress=json' || (a === '--progress' && argv[i + 1] === 'json'));
+          send({ type: 'stderr', text: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
+        }
+        pending++;
+        queue = queue
+          .then(async () => {
+            if (closed) {
+              log(`build ${argv.join(' ')} skipped: client gone before it started`);
+              return;
+            }
+            if (hasStopped) {
+              // Stopping: a build that waited is not started; its client hears the hang-up and builds itself.
+              log(`build ${argv.join(' ')} not started: the server is stopping`);
+              conn.destroy();
+              return;
+            }
+            computing();
+            const t0 = performance.now();
+            const clientIo: CliIo = {
+              stdout: { write: (s: string) => send({ type: 'stdout', text: s }) },
+              stderr: { write: (s: string) => send({ type: 'stderr', text: s }) },
+              cwd,
+            };
+            const code = await runBuildCommand(argv, clientIo, {
+              session: (root, extractOnly, listExternal, backend) =>
+                sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal, backend) : undefined,
+              cancelled: () => closed,
+              by: `the build server (pid ${ctx.pid})`,
+            }).catch((e: unknown) => {
+              send({ type: 'stderr', text: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
+              return EXIT.FAILED;
+            });
+            send({ type: 'exit', code });
+            conn.end();
+            log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
+            releaseIfOverBudget();
+            touch();
+            waiting();
+          })
+          .finally(() => pending--);
+      },
+    );
   });
   server.on('error', (e) => stop(`socket error: ${e.message}`));
   if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true }); // ours: we hold the lock
@@ -409,6 +423,42 @@ async function serveBuilds(
   computing();
   await queue;
   return EXIT.OK;
+}
+
+/**
+ * Reads a connection's one request line, bounded (ADR 99): a line longer than MAX_REQUEST_CHARS,
+ * or none within REQUEST_TIMEOUT_MS, is refused and the connection dropped — the server never
+ * holds more than one cap of a client's bytes, and stays up. What a client sends after its line is
+ * not kept.
+ */
+function readRequestLine(conn: net.Socket, refuse: (why: string) => void, onLine: (line: string) => void): void {
+  let buffered = '';
+  const timer = setTimeout(() => {
+    conn.off('data', onData);
+    refuse(`no request line within ${REQUEST_TIMEOUT_MS / 1000} s`);
+  }, REQUEST_TIMEOUT_MS);
+  conn.on('close', () => clearTimeout(timer));
+  function onData(chunk: string): void {
+    const nl = chunk.indexOf('\n');
+    if (nl < 0 && buffered.length + chunk.length > MAX_REQUEST_CHARS) {
+      conn.off('data', onData);
+      clearTimeout(timer);
+      buffered = '';
+      refuse(`a request line over ${MAX_REQUEST_CHARS} characters`);
+      return;
+    }
+    if (nl < 0) {
+      buffered += chunk;
+      return;
+    }
+    conn.off('data', onData);
+    clearTimeout(timer);
+    const line = (buffered + chunk.slice(0, nl)).replace(/\r$/, '');
+    buffered = '';
+    if (line.length > MAX_REQUEST_CHARS) refuse(`a request line over ${MAX_REQUEST_CHARS} characters`);
+    else onLine(line);
+  }
+  conn.on('data', onData);
 }
 
 /** `kg server stop --all`: every server of this user (in this server folder), each by its pid. */

@@ -72,3 +72,17 @@ function usageLines(help: string): string {
 export function usageErrorText(command: string, message: string, help: string): string {
   return `kg ${command}: ${message}\n${usageLines(help)}Run "kg ${command} --help" for details.\n`;
 }
+
+/** `text` broken into lines of at most `width` characters, at spaces. */
+export function wrap(text: string, width = 96): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.join('\n');
+}

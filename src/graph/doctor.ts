@@ -7,6 +7,8 @@
 // `contains` edge from its file or class; a decision record or doc concept by its source file.
 
 import { GraphError } from './errors';
+import { previewJson, visible } from './io/display';
+import { schemaViolations, type SchemaViolations } from './io/load';
 import { escapeIdPart, fileOfId, packageSymbolId, parseId, rationaleId, type ParsedId } from './ids';
 import {
   CONFIDENCES,
@@ -18,7 +20,6 @@ import {
   PROVENANCES,
   RELATIONS,
   RESOLUTIONS,
-  SCHEMA_VERSION,
   UNRESOLVED_PREFIX,
   UNRESOLVED_REASONS,
 } from './model';
@@ -41,6 +42,14 @@ const DOCTOR_RULE_DESCRIPTIONS: Readonly<Record<DoctorRule, string>> = {
   unknown_confidence: 'a confidence, provenance or other value outside the vocabulary, or EXACT backed by non-exact provenance',
   invalid_repository_ownership: 'a node or edge whose owning file does not match its id, its containment or its evidence',
 };
+
+/**
+ * What a query's load checks of the doctor, and what it leaves to the doctor (ADR 97): said by
+ * `kg --help`, every query's help, `kg doctor --help` and the editor's Run Doctor.
+ */
+export const LOADER_CHECKS =
+  'Queries refuse a graph that breaks its schema (doctor rule 5 included), names one id on two nodes or has an edge to no node; ' +
+  'they do not check ownership or evidence files (rules 3 and 6): kg doctor does, and every build does before it replaces graph.json.';
 
 /** At most this many samples are listed under a failing rule. */
 export const DOCTOR_SAMPLE_LIMIT = 20;
@@ -67,6 +76,8 @@ export interface DoctorReport {
   nodes: number;
   edges: number;
   rules: DoctorRuleResult[];
+  /** The schema's verdict (examineGraph): how many places break it, the first 20 described. */
+  schema?: SchemaViolations;
 }
 
 type Row = Record<string, unknown>;
@@ -126,14 +137,23 @@ class Collector {
 }
 
 /**
- * Checks a parsed graph.json. Throws GRAPH_INVALID only when the document is not a graph at all
- * (not an object, no node or edge list, an unknown schemaVersion); everything else is a finding.
+ * The doctor's whole verdict on a parsed graph.json (ADR 97): the schema check every query makes,
+ * and the six rules beside it, run on anything that has node and edge arrays however badly it
+ * breaks the schema. Throws GRAPH_INVALID only when the document is not a graph at all (not an
+ * object, no node or edge list); everything else is a finding. `ok` only when both pass.
+ */
+export function examineGraph(graph: unknown): DoctorReport {
+  const schema = schemaViolations(graph);
+  const report = runDoctor(graph);
+  return { ...report, ok: report.ok && schema.count === 0, schema };
+}
+
+/**
+ * The six rules over a parsed graph.json, without the schema (examineGraph adds it). Throws
+ * GRAPH_INVALID only when the document is not a graph at all (not an object, no node or edge list).
  */
 export function runDoctor(graph: unknown): DoctorReport {
   if (!isRow(graph)) throw new GraphError('GRAPH_INVALID', 'not a graph: the document is not a JSON object');
-  if (graph.schemaVersion !== SCHEMA_VERSION) {
-    throw new GraphError('GRAPH_INVALID', `unknown schemaVersion ${JSON.stringify(graph.schemaVersion)} (this kg reads ${SCHEMA_VERSION})`);
-  }
   if (!Array.isArray(graph.nodes) || !Array.isArray(graph.edges)) {
     throw new GraphError('GRAPH_INVALID', 'not a graph: "nodes" and "edges" must be arrays');
   }
@@ -226,18 +246,17 @@ export function runDoctor(graph: unknown): DoctorReport {
     const target = str(e.target);
     const vocab: string[] = [];
     if (source === undefined || target === undefined) vocab.push('source and target must be strings');
-    if (!(RELATIONS as readonly unknown[]).includes(e.relation))
-      vocab.push(`relation ${JSON.stringify(e.relation)} is not in the vocabulary`);
+    if (!(RELATIONS as readonly unknown[]).includes(e.relation)) vocab.push(`relation ${previewJson(e.relation)} is not in the vocabulary`);
     if (!(CONFIDENCES as readonly unknown[]).includes(e.confidence))
-      vocab.push(`confidence ${JSON.stringify(e.confidence)} is not in the vocabulary`);
+      vocab.push(`confidence ${previewJson(e.confidence)} is not in the vocabulary`);
     if (!(PROVENANCES as readonly unknown[]).includes(e.provenance))
-      vocab.push(`provenance ${JSON.stringify(e.provenance)} is not in the vocabulary`);
+      vocab.push(`provenance ${previewJson(e.provenance)} is not in the vocabulary`);
     if (!(RESOLUTIONS as readonly unknown[]).includes(e.resolution))
-      vocab.push(`resolution ${JSON.stringify(e.resolution)} is not in the vocabulary`);
+      vocab.push(`resolution ${previewJson(e.resolution)} is not in the vocabulary`);
     if (!(EVIDENCE_CLASSES as readonly unknown[]).includes(e.evidenceClass))
-      vocab.push(`evidenceClass ${JSON.stringify(e.evidenceClass)} is not in the vocabulary`);
+      vocab.push(`evidenceClass ${previewJson(e.evidenceClass)} is not in the vocabulary`);
     if (e.reason !== undefined && !(UNRESOLVED_REASONS as readonly unknown[]).includes(e.reason))
-      vocab.push(`reason ${JSON.stringify(e.reason)} is not in the vocabulary`);
+      vocab.push(`reason ${previewJson(e.reason)} is not in the vocabulary`);
     const toUnresolved = target?.startsWith(UNRESOLVED_PREFIX) ?? false;
     const toPackage = target?.startsWith(PACKAGE_PREFIX) ?? false;
     const klass = e.resolutionClass;
@@ -379,16 +398,31 @@ export function runDoctor(graph: unknown): DoctorReport {
   return { ok: rules.every((r) => r.status === 'PASS'), nodes: nodes.length, edges: edges.length, rules };
 }
 
-/** The doctor's report as text: one line per rule with status and count, samples beneath failures. */
+/**
+ * The doctor's report as text: the schema's verdict when it was checked, then one line per rule
+ * with status and count, samples beneath failures. Text from the graph is made visible (ADR 96):
+ * a control character in an id prints as `\u001b`, never reaches the terminal.
+ */
 export function formatDoctorReport(report: DoctorReport, graphLabel: string): string {
-  const lines: string[] = [`doctor: ${graphLabel}: ${report.nodes} nodes, ${report.edges} edges`];
-  const width = Math.max(...DOCTOR_RULES.map((r) => r.length));
+  const lines: string[] = [`doctor: ${visible(graphLabel)}: ${report.nodes} nodes, ${report.edges} edges`];
+  const width = Math.max(...DOCTOR_RULES.map((r) => r.length), 'schema'.length);
+  const schema = report.schema;
+  if (schema) {
+    lines.push(`${schema.count === 0 ? 'PASS' : 'FAIL'} ${'schema'.padEnd(width)} ${schema.count}`);
+    for (const s of schema.samples) lines.push(`    ${visible(s)}`);
+    if (schema.count > schema.samples.length) lines.push(`    … ${schema.count - schema.samples.length} more`);
+  }
   for (const r of report.rules) {
     lines.push(`${r.status} ${r.rule.padEnd(width)} ${r.count}`);
-    for (const s of r.samples) lines.push(`    ${s.table} ${s.key}: ${s.detail}`);
+    for (const s of r.samples) lines.push(`    ${s.table} ${visible(s.key)}: ${visible(s.detail)}`);
     if (r.count > r.samples.length) lines.push(`    … ${r.count - r.samples.length} more`);
   }
   const failed = report.rules.filter((r) => r.status === 'FAIL').length;
-  lines.push(failed === 0 ? 'doctor: all 6 rules pass' : `doctor: ${failed} of 6 rules failed`);
+  const rules = failed === 0 ? 'all 6 rules pass' : `${failed} of 6 rules failed`;
+  if (!schema || schema.count === 0) lines.push(`doctor: ${rules}`);
+  else
+    lines.push(
+      `doctor: the graph does not match its schema (schema/graph.schema.json: ${schema.count} violation${schema.count === 1 ? '' : 's'}; no query reads it); ${rules}`,
+    );
   return lines.join('\n') + '\n';
 }

@@ -10,7 +10,8 @@ export { serializeGraph } from './io/canonical';
 export { graphSignature } from './io/signature';
 export { neo4jExport } from './io/formats/neo4j';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
-export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES, schemaViolations, type SchemaViolations } from './io/load';
+export { loadGraphFile, parseGraphText, checkGraph, MAX_GRAPH_BYTES } from './io/load';
+export { previewJson, visible } from './io/display';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export {
   answerOn,
@@ -46,7 +47,7 @@ export { resolveTarget, MAX_CANDIDATES, type Target } from './query/resolve-name
 export type { JsonSchema } from './query/result-schemas';
 export type * from './query/shapes';
 export { describeUnavailable } from './query/shapes';
-export { runDoctor, formatDoctorReport, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
+export { examineGraph, runDoctor, formatDoctorReport, LOADER_CHECKS, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';
 export {

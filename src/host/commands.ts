@@ -3,7 +3,7 @@
 // explorer and the path finder add theirs here too.
 
 import * as vscode from 'vscode';
-import type { Evidence, GraphNode } from '../graph';
+import { LOADER_CHECKS, type Evidence, type GraphNode } from '../graph';
 import { SHOW_LOG_COMMAND, type BuildService } from './build-service';
 import { BUILD_COMMAND, REBUILD_COMMAND, SHOW_CALLERS_OF_COMMAND } from './callers-lens';
 import type { CallSite } from './graph-access';
@@ -206,7 +206,9 @@ export class Commands {
       return undefined;
     }
     for (const line of report.text.split('\n')) (report.ok ? this.log.info : this.log.warn).call(this.log, line);
-    const verdict = report.ok ? 'all six rules pass' : `${report.text.split('\n').filter((l) => l.startsWith('FAIL')).length} rule(s) fail`;
+    this.log.info(LOADER_CHECKS);
+    const failing = report.text.split('\n').filter((l) => l.startsWith('FAIL')).length;
+    const verdict = report.ok ? 'the schema and all six rules pass' : `${failing} check${failing === 1 ? '' : 's'} fail`;
     const show = report.ok ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
     void show(`Knowledge Graph doctor: ${verdict}.`, 'Show Log').then((c) => c && this.log.show(true));
     return report;

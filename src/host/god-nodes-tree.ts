@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import type { GraphNode, NodeKind } from '../graph';
 import { OPEN_NODE_COMMAND } from './commands';
 import type { CallSite } from './graph-access';
-import { describeState } from './graph-text';
 import type { EditorGraphAccess } from './graph-service';
 import type { NeighbourGroup } from '../protocol/graph-worker';
+import { describeState, godNodeTooltip, neighbourTooltip } from './graph-text';
+import { untrustedMarkdown } from './markdown-string';
 
 const GOD_NODES_VIEW = 'knowledgeGraph.godNodes';
 
@@ -143,9 +144,7 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
             : undefined;
         item.description = dir ? `${e.degree} · ${dir}` : String(e.degree);
         item.iconPath = new vscode.ThemeIcon(e.node ? ICONS[e.node.kind] : 'circle-outline');
-        item.tooltip = new vscode.MarkdownString(
-          `\`${e.id}\`\n\n${e.node?.kind ?? 'node'} · degree ${e.degree} (edges in + out)${e.node?.sourceFile ? `\n\n${e.node.sourceFile}${e.node.line ? `:${e.node.line}` : ''}` : ''}`,
-        );
+        item.tooltip = untrustedMarkdown(godNodeTooltip(e.id, e.node, e.degree));
         item.contextValue = 'kgNode';
         if (e.node) item.command = { title: 'Open Declaration', command: OPEN_NODE_COMMAND, arguments: [e.folder, e.node] };
         return item;
@@ -183,8 +182,8 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
         // it) opens where it uses this node, the edge's evidence, as the references peek does; an
         // outgoing one (a callee) opens its declaration (ADR 91).
         const atSite = e.group.direction === 'in' && s.evidence !== undefined;
-        item.tooltip = new vscode.MarkdownString(
-          `\`${s.id}\`\n\nconfidence: **${s.confidence}**${s.evidence ? `\n\nseen at ${s.evidence.file}:${s.evidence.line}:${s.evidence.column}` : ''}${atSite ? '\n\nClick to open the call site; right-click for more.' : ''}`,
+        item.tooltip = untrustedMarkdown(
+          neighbourTooltip(s.id, s.confidence, s.evidence) + (atSite ? '\n\nClick to open the call site; right-click for more.' : ''),
         );
         if (e.node) {
           item.contextValue = 'kgNode';

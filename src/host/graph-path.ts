@@ -51,3 +51,28 @@ export function resolveGraphPath(folder: string, setting: string | undefined): G
   }
   return { ok: true, path: target };
 }
+
+/**
+ * A repo-relative path from the graph as a file inside the workspace folder, resolved through
+ * symbolic links: refused when it leaves the folder by `..`, an absolute path or a link (a
+ * committed graph may name `src/passwd.ts` where that is a link to /etc/passwd). The indexer never
+ * follows links (ADR 2); what the editor opens for a graph never does either.
+ */
+export function fileInsideFolder(folder: string, file: string): GraphPathResult {
+  const norm = path.posix.normalize(file);
+  if (norm === '..' || norm.startsWith('../') || path.posix.isAbsolute(norm) || /^[a-zA-Z]:[\\/]/.test(norm)) {
+    return { ok: false, reason: `${file} is not a path inside the workspace folder` };
+  }
+  const target = path.join(folder, ...norm.split('/'));
+  let realFolder: string;
+  try {
+    realFolder = fs.realpathSync(folder);
+  } catch {
+    return { ok: false, reason: `the workspace folder ${folder} does not exist` };
+  }
+  const real = realAncestor(target);
+  if (real !== realFolder && !inside(realFolder, real)) {
+    return { ok: false, reason: `${file} leads outside the workspace folder through a symbolic link` };
+  }
+  return { ok: true, path: target };
+}

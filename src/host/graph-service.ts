@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeUnavailable, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
+import { describeUnavailable, GRAPH_DIR, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails, NodeSearch } from './graph-access';
-import { resolveGraphPath } from './graph-path';
+import { fileInsideFolder, resolveGraphPath } from './graph-path';
 import { GraphWorkerClient } from './graph-worker-client';
 import type { AgentReply, CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from '../protocol/graph-worker';
 
@@ -284,6 +284,14 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     if (!entry) return undefined;
     const norm = path.posix.normalize(file);
     if (norm.startsWith('../') || norm === '..' || path.posix.isAbsolute(norm)) return undefined;
+    // On disk, through symbolic links too: a graph's path that is a link out of the folder is never opened.
+    if (entry.folder.uri.scheme === 'file') {
+      const inside = fileInsideFolder(entry.folder.uri.fsPath, norm);
+      if (!inside.ok) {
+        this.log.warn(`not opening ${norm}: ${inside.reason}`);
+        return undefined;
+      }
+    }
     return vscode.Uri.joinPath(entry.folder.uri, ...norm.split('/'));
   }
 
@@ -437,7 +445,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     const e = key ? this.entries.get(key) : undefined;
     if (!e || (e.state.kind !== 'ready' && e.state.kind !== 'loading')) return;
     const rel = this.relativePath(e.key, uri);
-    if (!rel || rel.startsWith('.knowledge-graph/') || uri.fsPath.startsWith(path.dirname(e.state.graphPath) + path.sep)) return;
+    if (!rel || rel.startsWith(GRAPH_DIR + '/') || uri.fsPath.startsWith(path.dirname(e.state.graphPath) + path.sep)) return;
     // Only what a build reads is stale at once; other files (editor settings, a JSON of the app's)
     // wait for the verdict, which knows the inputs.
     if (MAYBE_INPUT.test(rel)) {

@@ -4,6 +4,7 @@
 import type { WhyEntry, WhyNote, WhyResult } from '../graph';
 import type { FolderGraphState } from './graph-access';
 import type { CallerCounts } from '../protocol/graph-worker';
+import { markdownCode, markdownText } from './markdown';
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -91,17 +92,12 @@ function describeGraph(s: FolderGraphState): string {
 /** How much of a note's text the hover shows (the rest is one click away, at the note). */
 const HOVER_NOTE_CHARS = 400;
 
-/** Text as literal markdown: every character markdown could read as syntax is escaped. */
-function literal(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!<>|~&]/g, '\\$&');
-}
-
 /** A location as a link target (a URI), or undefined where none can be made: then it is plain text. */
 export type WhyLink = (file: string, line: number | undefined) => string | undefined;
 
 function where(e: WhyEntry, link?: WhyLink): string {
   if (e.file === undefined) return '';
-  const text = literal(e.line === undefined ? e.file : `${e.file}:${e.line}`);
+  const text = markdownText(e.line === undefined ? e.file : `${e.file}:${e.line}`);
   const target = link?.(e.file, e.line);
   // Parentheses and spaces would end the link's target early.
   return target === undefined
@@ -116,7 +112,7 @@ function noteLine(n: WhyNote, link?: WhyLink): string {
     .replace(/\s+/g, ' ')
     .trim();
   const cut = words.length > HOVER_NOTE_CHARS ? words.slice(0, HOVER_NOTE_CHARS - 1) + '…' : words;
-  return `- \`${n.area}@${n.stamp}\` ${literal(cut)}${n.sitsOn ? '' : ' *(names it)*'}${where(n, link)}`;
+  return `- ${markdownCode(`${n.area}@${n.stamp}`)} ${markdownText(cut)}${n.sitsOn ? '' : ' *(names it)*'}${where(n, link)}`;
 }
 
 /**
@@ -134,13 +130,49 @@ export function whyHoverMarkdown(answer: WhyResult, link?: WhyLink): string | un
     ['Notes', answer.notes.map((n) => noteLine(n, link))],
     [
       'Decision records citing it',
-      answer.records.map((r) => `- ${literal(r.label)}${named.has(r.id) ? ' *(its comments name it too)*' : ''}${where(r, link)}`),
+      answer.records.map((r) => `- ${markdownText(r.label)}${named.has(r.id) ? ' *(its comments name it too)*' : ''}${where(r, link)}`),
     ],
-    ['Decision records it follows', answer.cited.filter((r) => !citing.has(r.id)).map((r) => `- ${literal(r.label)}${where(r, link)}`)],
+    [
+      'Decision records it follows',
+      answer.cited.filter((r) => !citing.has(r.id)).map((r) => `- ${markdownText(r.label)}${where(r, link)}`),
+    ],
     ['Notes on its file', answer.fileNotes.map((n) => noteLine(n, link))],
-    ['Decision records citing its file', answer.fileRecords.map((r) => `- ${literal(r.label)}${where(r, link)}`)],
+    ['Decision records citing its file', answer.fileRecords.map((r) => `- ${markdownText(r.label)}${where(r, link)}`)],
   ];
   const shown = sections.filter(([, lines]) => lines.length > 0);
   if (shown.length === 0) return undefined;
   return ['**Why** (Knowledge Graph)', ...shown.map(([title, lines]) => `*${title}*\n\n${lines.join('\n')}`)].join('\n\n');
+}
+
+/** Where a node is, as `file:line`, or undefined when it has no file. */
+function placeOf(node: { sourceFile?: string; line?: number } | undefined): string | undefined {
+  return node?.sourceFile ? `${node.sourceFile}${node.line ? `:${node.line}` : ''}` : undefined;
+}
+
+/** The God Nodes tree's tooltip on a ranked node, every graph text escaped (ADR 96). */
+export function godNodeTooltip(id: string, node: { kind: string; sourceFile?: string; line?: number } | undefined, degree: number): string {
+  const place = placeOf(node);
+  return `${markdownCode(id)}\n\n${markdownText(`${node?.kind ?? 'node'} · degree ${degree} (edges in + out)`)}${place ? `\n\n${markdownText(place)}` : ''}`;
+}
+
+/** The God Nodes tree's tooltip on a neighbour, every graph text escaped (ADR 96). */
+export function neighbourTooltip(
+  id: string,
+  confidence: string,
+  evidence: { file: string; line: number; column: number } | undefined,
+): string {
+  const seen = evidence ? `\n\n${markdownText(`seen at ${evidence.file}:${evidence.line}:${evidence.column}`)}` : '';
+  return `${markdownCode(id)}\n\nconfidence: **${markdownText(confidence)}**${seen}`;
+}
+
+/** The status bar's tooltip: the folder's state, and the first files changed since the build (ADR 96). */
+export function statusTooltip(s: FolderGraphState, folderName: string | undefined): string {
+  const lines = [`**Knowledge Graph${folderName !== undefined ? markdownText(` (${folderName})`) : ''}**`, markdownText(describeState(s))];
+  if (s.kind === 'ready' && s.staleFiles.length > 0) {
+    const files = s.staleFiles.slice(0, 8).map((f) => `- ${markdownCode(f)}`);
+    if (s.staleFiles.length > 8) files.push(`- … ${s.staleFiles.length - 8} more`);
+    lines.push(`Changed since the build:\n\n${files.join('\n')}`);
+  }
+  lines.push('Click for actions.');
+  return lines.join('\n\n');
 }

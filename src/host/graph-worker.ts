@@ -11,13 +11,13 @@ import {
   answerQuery,
   createEditorGuard,
   declaredSymbols,
+  examineGraph,
   formatDoctorReport,
   graphStatus,
   isGraphError,
   loadGraphFile,
   manifestPathFor,
   namesFor,
-  runDoctor,
   type EditorGuard,
   type EditorQueryName,
   type GraphLoad,
@@ -114,8 +114,8 @@ const ownHandlers: OwnHandlers = {
   },
   doctor({ file }) {
     try {
-      const report = runDoctor(JSON.parse(fs.readFileSync(file, 'utf8')));
-      return { ok: report.rules.every((r) => r.status === 'PASS'), text: formatDoctorReport(report, file) };
+      const report = examineGraph(JSON.parse(fs.readFileSync(file, 'utf8')));
+      return { ok: report.ok, text: formatDoctorReport(report, file) };
     } catch (e) {
       return { ok: false, text: `doctor: ${file}: ${isGraphError(e) ? e.message : (e as Error).message}` };
     }

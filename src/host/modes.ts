@@ -3,7 +3,7 @@
 // ADR-74), and the log lines a configuration gives. No `vscode` here: the unit tests check the
 // table in Node.
 
-import type { GraphConfigReport, Mode } from '../graph';
+import { GRAPH_DIR, type GraphConfigReport, type Mode } from '../graph';
 
 export interface EditorSurfaces {
   /** "N callers" above declarations (and the god-nodes tree, which works in every mode anyway). */
@@ -50,7 +50,7 @@ export function rebuildsOnSave(relPath: string | undefined): boolean {
   if (relPath === undefined || relPath === '' || relPath.startsWith('../')) return false;
   if (!SOURCE_FILE.test(relPath)) return false;
   const parts = relPath.split('/');
-  return !parts.includes('node_modules') && parts[0] !== '.knowledge-graph';
+  return !parts.includes('node_modules') && parts[0] !== GRAPH_DIR;
 }
 
 /**

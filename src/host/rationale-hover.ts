@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
 import { whyHoverMarkdown } from './graph-text';
+import { untrustedMarkdown } from './markdown-string';
 
 export class RationaleHoverProvider implements vscode.HoverProvider {
   constructor(private readonly graph: EditorGraphAccess) {}
@@ -31,9 +32,6 @@ export class RationaleHoverProvider implements vscode.HoverProvider {
     );
     if (text === undefined) return undefined;
     // Graph text is escaped and the string is not trusted: no command links, no HTML (file links open).
-    const md = new vscode.MarkdownString(text);
-    md.isTrusted = false;
-    md.supportHtml = false;
-    return new vscode.Hover(md, doc.getWordRangeAtPosition(position));
+    return new vscode.Hover(untrustedMarkdown(text), doc.getWordRangeAtPosition(position));
   }
 }

@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import { STATUS_ACTIONS_COMMAND } from './commands';
 import type { FolderGraphState } from './graph-access';
-import { describeState, statusText } from './graph-text';
+import { statusText, statusTooltip } from './graph-text';
+import { untrustedMarkdown } from './markdown-string';
 import type { EditorGraphAccess } from './graph-service';
 
 export class StatusBar implements vscode.Disposable {
@@ -38,15 +39,7 @@ export class StatusBar implements vscode.Disposable {
     }
     const { text, warning, error } = statusText(s);
     this.item.text = text;
-    const multi = this.graph.states().length > 1 ? ` (${s.folderName})` : '';
-    const md = new vscode.MarkdownString(`**Knowledge Graph${multi}**\n\n${describeState(s)}`);
-    if (s.kind === 'ready' && s.staleFiles.length > 0) {
-      md.appendMarkdown('\n\nChanged since the build:\n');
-      for (const f of s.staleFiles.slice(0, 8)) md.appendMarkdown(`\n- \`${f}\``);
-      if (s.staleFiles.length > 8) md.appendMarkdown(`\n- … ${s.staleFiles.length - 8} more`);
-    }
-    md.appendMarkdown('\n\nClick for actions.');
-    this.item.tooltip = md;
+    this.item.tooltip = untrustedMarkdown(statusTooltip(s, this.graph.states().length > 1 ? s.folderName : undefined));
     this.item.backgroundColor = error
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
       : warning

@@ -10,6 +10,7 @@ import {
   DOCTOR_RULES,
   DOCTOR_SAMPLE_LIMIT,
   buildGraph,
+  examineGraph,
   runDoctor,
   serializeGraph,
   type DoctorRule,
@@ -308,7 +309,11 @@ describe('kg doctor: the six invariants', () => {
 
   it('refuses what is not a graph at all, with a reason', () => {
     assert.throws(() => runDoctor([]), /not a JSON object/);
-    assert.throws(() => runDoctor({ ...healthy(), schemaVersion: 2 }), /unknown schemaVersion 2/);
+    // Another schemaVersion is a schema violation, reported beside the rules (ADR 97).
+    const other = examineGraph({ ...healthy(), schemaVersion: 2 });
+    assert.equal(other.ok, false);
+    assert.equal(other.schema?.count, 1);
+    assert.ok(other.rules.every((r) => r.status === 'PASS'));
     assert.throws(() => runDoctor({ schemaVersion: 1, nodes: {} }), /must be arrays/);
   });
 
@@ -326,8 +331,8 @@ describe('kg doctor: the six invariants', () => {
       const ok = kg(['doctor'], root);
       assert.equal(ok.code, 0, ok.stderr);
       const lines = ok.stdout.trim().split('\n');
-      assert.equal(lines.length, 8);
-      for (const rule of DOCTOR_RULES)
+      assert.equal(lines.length, 9, 'the heading, the schema, six rules, the verdict');
+      for (const rule of ['schema', ...DOCTOR_RULES])
         assert.ok(
           lines.some((l) => new RegExp(`^PASS ${rule} +0$`).test(l)),
           `${rule} in:\n${ok.stdout}`,

@@ -125,8 +125,8 @@ describe('kg check', () => {
   });
 
   it('below strict the report is the same and the exit is 0; the mode and its rule are reported', async () => {
-    const guarded = JSON.stringify({ graph: { mode: 'guarded', humanFlip: true }, level: 7 });
-    const noFlip = JSON.stringify({ graph: { mode: 'strict' }, level: 9 });
+    const guarded = JSON.stringify({ graph: { enabled: true, mode: 'guarded', humanFlip: true }, level: 7 });
+    const noFlip = JSON.stringify({ graph: { enabled: true, mode: 'strict' }, level: 9 });
     for (const [config, mode, rule] of [
       [guarded, 'guarded', 'as-requested'],
       [noFlip, 'advisory', 'guarded-without-human-flip'],

@@ -74,17 +74,37 @@ describe('mode resolution table, row by row', () => {
 
   it('the first matching row decides: disabled wins over a low level, a low level over a missing humanFlip', () => {
     assert.equal(resolveGraphConfig(cfg({ enabled: false, mode: 'strict' }, 2)).rule, 'disabled');
-    assert.equal(resolveGraphConfig(cfg({ mode: 'strict' }, 5)).rule, 'guarded-below-level-7');
+    assert.equal(resolveGraphConfig(cfg({ enabled: true, mode: 'strict' }, 5)).rule, 'guarded-below-level-7');
   });
 });
 
 describe('defaults and malformed values', () => {
-  it('no file, or an empty object: the shipped defaults (enabled, advisory, level 4, autoIndex), no problem', () => {
-    for (const input of [undefined, {}, { graph: {} }]) {
+  it('no file at all: the shipped defaults (enabled, advisory, level 4, autoIndex), no problem', () => {
+    const r = resolveGraphConfig(undefined);
+    assert.deepEqual(r.resolved, { enabled: true, mode: 'advisory', humanFlip: false, autoIndex: true, level: 4 });
+    assert.deepEqual(r.problems, []);
+  });
+
+  it('a config file without "graph.enabled" is off, and says so (issue 22)', () => {
+    for (const [input, says] of [
+      [{ graph: { mode: 'advisory' } }, /"graph\.enabled" is missing: only an explicit true enables/],
+      [{ graph: {} }, /"graph\.enabled" is missing/],
+      [{}, /no "graph" section/],
+      [{ rationale: { recordFolders: ['docs/adr'] } }, /no "graph" section/],
+    ] as const) {
       const r = resolveGraphConfig(input);
-      assert.deepEqual(r.resolved, { enabled: true, mode: 'advisory', humanFlip: false, autoIndex: true, level: 4 });
-      assert.deepEqual(r.problems, []);
+      assert.equal(r.resolved.enabled, false, JSON.stringify(input));
+      assert.deepEqual([r.resolved.mode, r.rule, r.resolved.autoIndex], ['off', 'disabled', false]);
+      assert.ok(
+        r.problems.some((p) => says.test(p)),
+        JSON.stringify(r.problems),
+      );
     }
+    // Read from a file: the same; and no file gets the defaults.
+    const withFile = readGraphConfig(memoryFileHost('/r', { '.knowledge-graph/config.json': '{"graph":{"mode":"advisory"}}' }), '/r');
+    assert.deepEqual([withFile.found, withFile.resolved.mode], [true, 'off']);
+    const noFile = readGraphConfig(memoryFileHost('/r', { 'src/a.ts': '' }), '/r');
+    assert.deepEqual([noFile.found, noFile.resolved.mode, noFile.problems], [false, 'advisory', []]);
   });
 
   it('each malformed value is reported and clamps to the safe side', () => {
@@ -92,14 +112,14 @@ describe('defaults and malformed values', () => {
       ['not an object', 'off', /top level must be an object/],
       [[1, 2], 'off', /top level must be an object/],
       [{ graph: 'strict' }, 'off', /"graph" must be an object/],
-      [{ graph: { mode: 'strickt' }, level: 9 }, 'advisory', /"graph.mode" must be one of/],
-      [{ graph: { mode: 7 } }, 'advisory', /"graph.mode"/],
-      [{ graph: { mode: 'strict', humanFlip: 'yes' }, level: 9 }, 'advisory', /"graph.humanFlip"/],
-      [{ graph: { mode: 'advisory' }, level: 11 }, 'off', /"level" must be an integer from 0 to 10/],
-      [{ graph: { mode: 'advisory' }, level: -1 }, 'off', /"level"/],
-      [{ graph: { mode: 'advisory' }, level: 7.5 }, 'off', /"level"/],
-      [{ graph: { mode: 'advisory' }, level: '7' }, 'off', /"level"/],
-      [{ graph: { mode: 'advisory' }, level: null }, 'off', /"level"/],
+      [{ graph: { enabled: true, mode: 'strickt' }, level: 9 }, 'advisory', /"graph.mode" must be one of/],
+      [{ graph: { enabled: true, mode: 7 } }, 'advisory', /"graph.mode"/],
+      [{ graph: { enabled: true, mode: 'strict', humanFlip: 'yes' }, level: 9 }, 'advisory', /"graph.humanFlip"/],
+      [{ graph: { enabled: true, mode: 'advisory' }, level: 11 }, 'off', /"level" must be an integer from 0 to 10/],
+      [{ graph: { enabled: true, mode: 'advisory' }, level: -1 }, 'off', /"level"/],
+      [{ graph: { enabled: true, mode: 'advisory' }, level: 7.5 }, 'off', /"level"/],
+      [{ graph: { enabled: true, mode: 'advisory' }, level: '7' }, 'off', /"level"/],
+      [{ graph: { enabled: true, mode: 'advisory' }, level: null }, 'off', /"level"/],
     ];
     for (const [input, mode, problem] of cases) {
       const r = resolveGraphConfig(input);
@@ -112,18 +132,18 @@ describe('defaults and malformed values', () => {
   });
 
   it('autoIndex: a bad value is false; disabled means no auto-indexing either', () => {
-    assert.equal(resolveGraphConfig({ graph: { autoIndex: 'on' } }).resolved.autoIndex, false);
-    assert.equal(resolveGraphConfig({ graph: { autoIndex: false } }).resolved.autoIndex, false);
+    assert.equal(resolveGraphConfig({ graph: { enabled: true, autoIndex: 'on' } }).resolved.autoIndex, false);
+    assert.equal(resolveGraphConfig({ graph: { enabled: true, autoIndex: false } }).resolved.autoIndex, false);
     assert.equal(resolveGraphConfig({ graph: { enabled: false, autoIndex: true } }).resolved.autoIndex, false);
     assert.equal(
-      resolveGraphConfig({ graph: { autoIndex: true }, level: 0 }).resolved.autoIndex,
+      resolveGraphConfig({ graph: { enabled: true, autoIndex: true }, level: 0 }).resolved.autoIndex,
       true,
       'level off hides lenses, not the graph',
     );
   });
 
   it('unknown keys are reported (most often a typo) and ignored', () => {
-    const r = resolveGraphConfig({ graph: { mode: 'advisory', humanflip: true }, levle: 8, rationale: {} });
+    const r = resolveGraphConfig({ graph: { enabled: true, mode: 'advisory', humanflip: true }, levle: 8, rationale: {} });
     assert.deepEqual(r.problems, [
       'unknown key "levle" (known: graph, level, rationale, repository); ignored',
       'unknown key "graph.humanflip" (known: enabled, mode, humanFlip, autoIndex); ignored',
@@ -179,8 +199,8 @@ describe('properties', () => {
         assert.ok(modeRank(r.resolved.mode) <= modeRank(asked));
         if (modeRank(r.resolved.mode) > modeRank('advisory')) {
           const i = input as { graph: { enabled: unknown; humanFlip: unknown }; level: unknown };
-          // enabled defaults to true (docs/configuration.md); only an explicit other value disables.
-          assert.ok(i.graph.enabled === true || !('enabled' in i.graph), `enabled: ${JSON.stringify(i.graph.enabled)}`);
+          // Only an explicit true in the file enables (docs/configuration.md).
+          assert.equal(i.graph.enabled, true);
           assert.equal(i.graph.humanFlip, true);
           assert.ok(typeof i.level === 'number' && i.level >= 7);
         }

@@ -63,7 +63,7 @@ describe('what the log says about a folder`s configuration', () => {
   });
 
   it('guarded without humanFlip: the mode it resolves to and why', () => {
-    const lines = configLogLines('app', read('{"graph": {"mode": "guarded"}, "level": 8}'));
+    const lines = configLogLines('app', read('{"graph": {"enabled": true, "mode": "guarded"}, "level": 8}'));
     assert.deepEqual(lines, [
       {
         level: 'info',
@@ -73,7 +73,7 @@ describe('what the log says about a folder`s configuration', () => {
   });
 
   it('each problem is a warning line; a file that is not JSON turns everything off', () => {
-    const typo = configLogLines('app', read('{"graph": {"mode": "strict", "humanflip": true}, "level": 9}'));
+    const typo = configLogLines('app', read('{"graph": {"enabled": true, "mode": "strict", "humanflip": true}, "level": 9}'));
     assert.equal(
       typo[0].text,
       'app: mode advisory (requested strict: `guarded` or `strict` requested without `humanFlip` → advisory); autoIndex on; level 9 (.knowledge-graph/config.json)',
@@ -98,7 +98,8 @@ describe('what the log says about a folder`s configuration', () => {
 
   it('strict as requested, autoIndex turned off', () => {
     assert.equal(
-      configLogLines('app', read('{"graph": {"mode": "strict", "humanFlip": true, "autoIndex": false}, "level": 7}'))[0].text,
+      configLogLines('app', read('{"graph": {"enabled": true, "mode": "strict", "humanFlip": true, "autoIndex": false}, "level": 7}'))[0]
+        .text,
       'app: mode strict; autoIndex off; level 7 (.knowledge-graph/config.json)',
     );
   });

@@ -85,3 +85,26 @@ describe('dependency rules', () => {
     });
   }
 });
+
+describe('one module owns where the graph lives', () => {
+  const located = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+  it('refuses the graph folder spelled by hand outside src/graph/io/graph-location.ts', async () => {
+    // What src/cli/check.ts did before it used defaultGraphFile (issue 22).
+    const found = await located(
+      'src/cli/x.ts',
+      "import * as path from 'node:path';\nexport const f = path.join('r', '.knowledge-graph', 'graph.json');\n",
+    );
+    assert.ok(
+      found.some((m) => /graph-location\.ts/.test(m)),
+      JSON.stringify(found),
+    );
+    assert.equal((await located('src/host/x.ts', 'export const f = `.knowledge-graph/graph.json`;\n')).length, 1);
+  });
+  it('allows it where it is defined, and in prose', async () => {
+    assert.deepEqual(await located('src/graph/io/graph-location.ts', "export const GRAPH_DIR = '.knowledge-graph';\n"), []);
+    assert.deepEqual(await located('src/cli/x.ts', "export const help = 'reads ./.knowledge-graph/graph.json';\n"), []);
+  });
+});

@@ -498,11 +498,11 @@ describe('the rationale hover', () => {
     const line = positionIn(FIXTURE, CACHE, 'WHY(cache@2026-08-10): entries').line;
     assert.ok(
       md.includes(
-        `- \`cache@2026-08-10\` entries live until the server restarts, because the worker owns them \\(ADR\\-2\\)\\. — src/cache\\.ts:${line}`,
+        `- \`cache@2026-08-10\` entries live until the server restarts\\, because the worker owns them \\(ADR\\-2\\)\\. — src\\/cache\\.ts\\:${line}`,
       ),
       md,
     );
-    assert.ok(md.includes('*Decision records citing it*\n\n- ADR 1: Keep a cache — docs/adr/0001\\-keep\\-a\\-cache\\.md:1'), md);
+    assert.ok(md.includes('*Decision records citing it*\n\n- ADR 1\\: Keep a cache — docs\\/adr\\/0001\\-keep\\-a\\-cache\\.md\\:1'), md);
     assert.ok(md.includes('*(names it)*'), 'the guide only names Cache');
     assert.ok(md.includes('*Notes on its file*'));
     assert.ok(!md.includes('Decision records citing its file'), 'an empty section is left out');
@@ -526,7 +526,7 @@ describe('the rationale hover', () => {
       evidenceClass: 'GRAPH_DERIVED',
     };
     const escaped = whyHoverMarkdown(hostile) ?? '';
-    assert.ok(escaped.includes('\\<img src=x\\> \\[link\\]\\(command:evil\\) \\*bold\\*'), escaped);
+    assert.ok(escaped.includes('\\<img src\\=x\\> \\[link\\]\\(command\\:evil\\) \\*bold\\*'), escaped);
     // With a link maker each location is a link (its target escaped for markdown); a record that
     // cites the declaration and that its comments name is listed once.
     const adr = { id: 'adr:1', label: 'ADR 1: One owner', file: 'docs/adr/0001-one owner (draft).md', line: 1 };
@@ -535,10 +535,10 @@ describe('the rationale hover', () => {
         { ...hostile, notes: [{ ...hostile.notes[0], file: 'a.ts', line: 3 }], records: [adr], cited: [adr] },
         (file, line) => `file:///ws/${file}#L${line}`,
       ) ?? '';
-    assert.ok(linked.includes(' — [a\\.ts:3](file:///ws/a.ts#L3)'), linked);
+    assert.ok(linked.includes(' — [a\\.ts\\:3](file:///ws/a.ts#L3)'), linked);
     assert.ok(
       linked.includes(
-        '- ADR 1: One owner *(its comments name it too)* — [docs/adr/0001\\-one owner \\(draft\\)\\.md:1](file:///ws/docs/adr/0001-one%20owner%20%28draft%29.md#L1)',
+        '- ADR 1\\: One owner *(its comments name it too)* — [docs\\/adr\\/0001\\-one owner \\(draft\\)\\.md\\:1](file:///ws/docs/adr/0001-one%20owner%20%28draft%29.md#L1)',
       ),
       linked,
     );

@@ -68,7 +68,7 @@ describe('webview messages', () => {
   it('logs a bounded preview of a rejected message', () => {
     const p = preview({ type: 'savePng', dataUrl: 'x'.repeat(10_000) });
     assert.ok(p.length < 260, p);
-    assert.match(p, /10\d{3} chars/);
+    assert.ok(p.endsWith('…') && p.includes('"savePng"'), p);
   });
 });
 

@@ -7,6 +7,7 @@
 
 import type { FileHost } from '../indexer/files/file-host';
 import { CONFIG_FILE, readRepositoryConfig } from '../indexer/files/repository-config';
+import { previewJson } from '../io/display';
 
 /** From least to most intrusive. */
 export const MODES = ['off', 'shadow', 'advisory', 'guarded', 'strict'] as const;
@@ -76,13 +77,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function show(v: unknown): string {
-  try {
-    const s = JSON.stringify(v);
-    if (s === undefined) return typeof v;
-    return s.length > 60 ? s.slice(0, 57) + '...' : s;
-  } catch {
-    return typeof v;
-  }
+  return previewJson(v, 60);
 }
 
 function isMode(v: unknown): v is Mode {
@@ -126,9 +121,17 @@ export function resolveGraphConfig(config: unknown, initialProblems: readonly st
   }
 
   // enabled: only an explicit `true` enables; any other shape disables.
-  let enabled: boolean = DEFAULT_GRAPH_CONFIG.enabled;
+  // A file that exists and does not say `"enabled": true` is off; only no file at all (config
+  // undefined) gets the shipped defaults (ADR 70).
+  let enabled: boolean = config === undefined ? DEFAULT_GRAPH_CONFIG.enabled : false;
   if (malformedTop || malformedSection) enabled = false;
-  else if ('enabled' in section) {
+  else if (config !== undefined && !('enabled' in section)) {
+    problems.push(
+      rawSection === undefined
+        ? 'no "graph" section, so no "graph.enabled": only an explicit true enables, so the capability is disabled (no config file at all gets the defaults)'
+        : '"graph.enabled" is missing: only an explicit true enables, so the capability is disabled (no config file at all gets the defaults)',
+    );
+  } else if ('enabled' in section) {
     const v = section.enabled;
     enabled = v === true;
     if (typeof v !== 'boolean')
@@ -219,7 +222,7 @@ export function readGraphConfig(host: FileHost, root: string): GraphConfigReport
   const initial = read.diagnostics.map(
     (d) => d.reason.replace(/^config: /, '').replace(/; using defaults$/, '') + '; the capability is disabled',
   );
-  const resolved = resolveGraphConfig(unusable ? { graph: { enabled: false } } : read.value, initial);
+  const resolved = resolveGraphConfig(unusable ? { graph: { enabled: false } } : found ? read.value : undefined, initial);
   // The stand-in object above is ours, not the user's: report only what was wrong with the file.
   if (unusable) resolved.problems = initial;
   return { configFile: CONFIG_FILE, found, ...resolved };

@@ -15,29 +15,51 @@ export function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `${path.basename(target)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
-function removeQuietly(file: string): void {
-  try {
-    fs.rmSync(file, { force: true });
-  } catch {
-    // best effort: the temp file is named so a later build can sweep it
-  }
+/**
+ * The file operations a replacement makes, injectable so a test can fail each one in turn
+ * (test/unit/generations-failures.test.ts); `NODE_FS` is the real file system.
+ */
+export interface AtomicFs {
+  /** Creates `file` (mode 0644) holding `data`, fsynced before it returns. */
+  writeSynced(file: string, data: string | Uint8Array): void;
+  rename(from: string, to: string): void;
+  /** A second name for an existing file (a hard link). */
+  link(existing: string, alias: string): void;
+  remove(file: string): void;
 }
 
-/** Writes `data` to a fresh temp file beside `target` and fsyncs it; returns the temp path. */
-export function writeTemp(target: string, data: string | Uint8Array): string {
-  const dir = path.dirname(target);
-  const tmp = tempPathFor(target);
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    const fd = fs.openSync(tmp, 'w', 0o644);
+export const NODE_FS: AtomicFs = {
+  writeSynced(file, data) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const fd = fs.openSync(file, 'w', 0o644);
     try {
       fs.writeFileSync(fd, data);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
+  },
+  rename: (from, to) => fs.renameSync(from, to),
+  link: (existing, alias) => fs.linkSync(existing, alias),
+  remove: (file) => fs.rmSync(file, { force: true }),
+};
+
+/** Removes a file, best effort: a temp file is named so a later build can sweep it. */
+export function removeQuietly(file: string, ops: AtomicFs = NODE_FS): void {
+  try {
+    ops.remove(file);
+  } catch {
+    // left for the next sweep
+  }
+}
+
+/** Writes `data` to a fresh temp file beside `target` and fsyncs it; returns the temp path. */
+export function writeTemp(target: string, data: string | Uint8Array, ops: AtomicFs = NODE_FS): string {
+  const tmp = tempPathFor(target);
+  try {
+    ops.writeSynced(tmp, data);
   } catch (e) {
-    removeQuietly(tmp);
+    removeQuietly(tmp, ops);
     throw new GraphError('WRITE_FAILED', `cannot write ${target}: ${(e as Error).message}`);
   }
   return tmp;
@@ -57,18 +79,14 @@ function fsyncDir(dir: string): void {
 }
 
 /** Renames a written temp file over `target` (atomically) and makes the rename durable. */
-export function promote(tmp: string, target: string): void {
+export function promote(tmp: string, target: string, ops: AtomicFs = NODE_FS): void {
   try {
-    fs.renameSync(tmp, target);
+    ops.rename(tmp, target);
   } catch (e) {
-    removeQuietly(tmp);
+    removeQuietly(tmp, ops);
     throw new GraphError('WRITE_FAILED', `cannot write ${target}: ${(e as Error).message}`);
   }
   fsyncDir(path.dirname(target));
-}
-
-export function writeFileAtomic(target: string, data: string | Uint8Array): void {
-  promote(writeTemp(target, data), target);
 }
 
 /**

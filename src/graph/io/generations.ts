@@ -1,14 +1,15 @@
 // Generations (ADR 51): a build writes a candidate beside graph.json, the doctor
-// checks the bytes on disk, and only a passing candidate is renamed over graph.json; then the
-// manifest follows. A failing candidate is kept aside as `<name>.rejected.json` for inspection
+// checks the bytes on disk, and only a passing candidate replaces graph.json. Both new files are
+// written and fsynced before either rename, the manifest is renamed first and the graph last, so
+// a failure at any point (either write, either rename) leaves graph.json byte for byte as it was. A failing candidate is kept aside as `<name>.rejected.json` for inspection
 // and the current graph is not touched. Temp files a killed build left behind are swept by the
 // next build that holds the lock.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runDoctor, type DoctorReport } from '../doctor';
+import { examineGraph, type DoctorReport } from '../doctor';
 import { GraphError } from '../errors';
-import { promote, sweepTemps, writeFileAtomic, writeTemp } from './atomic';
+import { NODE_FS, promote, removeQuietly, sweepTemps, tempPathFor, writeTemp, type AtomicFs } from './atomic';
 
 /** A file beside the graph: `graph.json` + `manifest` → `graph.manifest.json`. */
 function siblingPath(graphPath: string, role: string): string {
@@ -30,28 +31,68 @@ export type CommitResult =
   { status: 'current'; report: DoctorReport } | { status: 'rejected'; rejectedPath: string; report?: DoctorReport; problem?: string };
 
 /**
- * Makes `graphText` the current graph if the doctor passes it, then writes the manifest.
- * Call it holding the build lock.
+ * Makes `graphText` the current graph if the doctor passes it, with `manifestText` beside it.
+ * Call it holding the build lock. `ops` is the file system (injected by tests).
  */
-export function commitGeneration(graphPath: string, graphText: string, manifestText: string): CommitResult {
-  const candidate = writeTemp(graphPath, graphText);
+export function commitGeneration(graphPath: string, graphText: string, manifestText: string, ops: AtomicFs = NODE_FS): CommitResult {
+  const candidate = writeTemp(graphPath, graphText, ops);
   let report: DoctorReport | undefined;
   let problem: string | undefined;
   try {
-    report = runDoctor(JSON.parse(fs.readFileSync(candidate, 'utf8')));
+    report = examineGraph(JSON.parse(fs.readFileSync(candidate, 'utf8')));
   } catch (e) {
-    problem = e instanceof GraphError || e instanceof SyntaxError ? e.message : String(e);
+    problem = e instanceof GraphError || e instanceof SyntaxError || e instanceof RangeError ? e.message : String(e);
   }
   if (report?.ok) {
-    promote(candidate, graphPath);
-    // After the graph: a kill between the two leaves a manifest that does not match, so the
-    // next build is a full one rather than one built on facts from the wrong graph.
-    writeFileAtomic(manifestPathFor(graphPath), manifestText);
+    replaceBoth(graphPath, candidate, manifestText, ops);
     return { status: 'current', report };
   }
   const rejectedPath = rejectedPathFor(graphPath);
-  promote(candidate, rejectedPath);
+  promote(candidate, rejectedPath, ops);
   return { status: 'rejected', rejectedPath, report, problem };
+}
+
+/**
+ * The two renames. The manifest goes first: until the graph's rename, graph.json is the previous
+ * one, and a manifest that does not describe it (its `graphSha256`, ADR 50) only makes the next
+ * build a full one. When the graph's rename fails, the previous manifest (kept under a temp name
+ * by a hard link) is put back.
+ */
+function replaceBoth(graphPath: string, candidate: string, manifestText: string, ops: AtomicFs): void {
+  const manifestPath = manifestPathFor(graphPath);
+  let manifestTemp: string;
+  try {
+    manifestTemp = writeTemp(manifestPath, manifestText, ops);
+  } catch (e) {
+    removeQuietly(candidate, ops);
+    throw e;
+  }
+  let previous: string | undefined = tempPathFor(manifestPath);
+  try {
+    ops.link(manifestPath, previous);
+  } catch {
+    previous = undefined; // no manifest yet (or no hard links here): nothing to put back
+  }
+  try {
+    promote(manifestTemp, manifestPath, ops);
+  } catch (e) {
+    removeQuietly(candidate, ops);
+    if (previous) removeQuietly(previous, ops);
+    throw e;
+  }
+  try {
+    promote(candidate, graphPath, ops);
+  } catch (e) {
+    try {
+      if (previous) ops.rename(previous, manifestPath);
+      else ops.remove(manifestPath);
+    } catch {
+      // a manifest that does not describe graph.json is never trusted: the next build is a full one
+      if (previous) removeQuietly(previous, ops);
+    }
+    throw e;
+  }
+  if (previous) removeQuietly(previous, ops);
 }
 
 /** The previous build's graph.json and manifest texts, each absent when it does not exist. */

@@ -14,6 +14,7 @@ import schema from '../../../schema/graph.schema.json';
 import { SCHEMA_VERSION, type Graph } from '../model';
 import { indexGraph, type GraphLoad } from '../query/indexed';
 import { REASONS, unavailable, type DegradeCode } from '../query/shapes';
+import { previewJson } from './display';
 
 /** The most a graph file may weigh, whatever the heap: V8 cannot hold a longer string (512 MiB less a little). */
 export const MAX_GRAPH_BYTES = 500 * 1024 * 1024;
@@ -113,7 +114,7 @@ export function checkGraph(value: unknown): GraphLoad {
   const top = value as Record<string, unknown>;
   // The version first: a future format may have renamed everything else.
   if (Object.hasOwn(top, 'schemaVersion') && top.schemaVersion !== SCHEMA_VERSION) {
-    return degrade('UNSUPPORTED_VERSION', REASONS.unsupportedVersion(clip(JSON.stringify(top.schemaVersion) ?? 'undefined')));
+    return degrade('UNSUPPORTED_VERSION', REASONS.unsupportedVersion(previewJson(top.schemaVersion)));
   }
   if (!Array.isArray(top.nodes) || !Array.isArray(top.edges)) return degrade('MISSING_ARRAYS', REASONS.missingArrays);
   if (!validator('first')(value)) {

@@ -5,6 +5,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import type { WebviewMessage } from '../../protocol/messages';
 import { HOST_MESSAGE_SCHEMA, WEBVIEW_MESSAGE_SCHEMA } from '../../protocol/schema';
+import { previewJson } from '../../graph';
 
 let compiled: ReturnType<Ajv['compile']> | undefined;
 let compiledHost: ReturnType<Ajv['compile']> | undefined;
@@ -40,11 +41,5 @@ function describe(errors: ErrorObject[]): string {
 
 /** A short, bounded preview of a rejected message for the log: never the whole payload. */
 export function preview(x: unknown): string {
-  let s: string;
-  try {
-    s = JSON.stringify(x) ?? String(x);
-  } catch {
-    s = Object.prototype.toString.call(x);
-  }
-  return s.length > 200 ? `${s.slice(0, 200)}… (${s.length} chars)` : s;
+  return previewJson(x, 200);
 }

@@ -73,7 +73,10 @@ describe('callers lenses, the status bar and the graph states', () => {
     // a save rebuilds it; test/e2e/ui/modes.test.ts covers that). Written before the build, so
     // the file is part of what the graph was built from.
     fs.mkdirSync(path.join(folder().uri.fsPath, '.knowledge-graph'), { recursive: true });
-    fs.writeFileSync(path.join(folder().uri.fsPath, '.knowledge-graph', 'config.json'), JSON.stringify({ graph: { autoIndex: false } }));
+    fs.writeFileSync(
+      path.join(folder().uri.fsPath, '.knowledge-graph', 'config.json'),
+      JSON.stringify({ graph: { enabled: true, autoIndex: false } }),
+    );
     await waitFor('the configuration to be read again', () => (api.configOf(folder().uri)?.autoIndex === false ? true : undefined));
     const outcome = await api.build(folder().uri);
     assert.equal(outcome.kind, 'built', JSON.stringify(outcome));

@@ -69,7 +69,7 @@ describe('the graph in the editor (light theme)', () => {
     // autoIndex off: the stale marker after a save is what this file shows (with autoIndex a save
     // rebuilds the graph; test/e2e/ui/modes.test.ts covers that).
     fs.mkdirSync(path.join(ws, '.knowledge-graph'), { recursive: true });
-    fs.writeFileSync(path.join(ws, '.knowledge-graph', 'config.json'), JSON.stringify({ graph: { autoIndex: false } }));
+    fs.writeFileSync(path.join(ws, '.knowledge-graph', 'config.json'), JSON.stringify({ graph: { enabled: true, autoIndex: false } }));
     wb = await openWorkbench(ws, 'graph-light');
     await wb.ready();
   });

@@ -34,7 +34,10 @@ function kgWith(node: string, env: NodeJS.ProcessEnv, cli: string, ...args: stri
 
 function writeConfig(ws: string, graph: Record<string, unknown>, level: number): void {
   fs.mkdirSync(path.join(ws, '.knowledge-graph'), { recursive: true });
-  fs.writeFileSync(path.join(ws, '.knowledge-graph', 'config.json'), JSON.stringify({ graph, level }, null, 2));
+  fs.writeFileSync(
+    path.join(ws, '.knowledge-graph', 'config.json'),
+    JSON.stringify({ graph: { enabled: true, ...graph }, level }, null, 2),
+  );
 }
 
 /** PLAIN_TYPING (test/e2e/harness/cli.ts) and `extra`, as the folder's settings. */

@@ -6,7 +6,7 @@
 // names elsewhere can change their answer), and its shape (what other files can see of it). Then
 // the fingerprints of everything else that shapes a build (tsconfigs, package.json files,
 // .gitignore files, lockfiles), of the markdown files (for staleness), the engine and options,
-// and the SHA-256 of the graph.json it describes. It is written after the graph, so a kill between the two leaves a manifest that no
+// and the SHA-256 of the graph.json it describes. It is renamed into place just before the graph (ADR 51), so a kill between the two leaves a manifest that no
 // longer matches and the next build is a safe full one. Nothing in it depends on the clock or
 // the host: it may be committed beside the graph.
 
@@ -20,6 +20,7 @@ import type { WalkResult } from './walk';
 import type { ImportOutcome } from '../compiler/imports';
 import type { Residue, ResidueSite } from '../compiler/resolve';
 import { CONFIG_FILE } from './repository-config';
+import { previewJson } from '../../io/display';
 
 export const MANIFEST_VERSION = 3;
 
@@ -338,7 +339,7 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
   }
   if (!isObj(raw)) return { problem: 'the manifest is not a JSON object' };
   if (raw.manifestVersion !== MANIFEST_VERSION)
-    return { problem: `the manifest has version ${JSON.stringify(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
+    return { problem: `the manifest has version ${previewJson(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
   const { engine, options, graphSha256, inputs, documents, skipped, outputDirs, files } = raw;
   if (!isObj(engine) || typeof engine.kg !== 'string' || typeof engine.typescript !== 'string')
     return { problem: 'the manifest has no engine record' };

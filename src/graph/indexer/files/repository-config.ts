@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { BuildDiagnostic } from '../../model';
 import type { FileHost } from './file-host';
 import { GRAPH_DIR } from '../../io/graph-location';
+import { previewJson } from '../../io/display';
 
 export const CONFIG_FILE = `${GRAPH_DIR}/config.json`;
 
@@ -106,7 +107,7 @@ export function repoPathList(
     if (n === undefined) {
       diagnostics.push({
         path: CONFIG_FILE,
-        reason: `config: "${where}" entry ${JSON.stringify(entry)} is not a repository-relative path; ignored`,
+        reason: `config: "${where}" entry ${previewJson(entry)} is not a repository-relative path; ignored`,
       });
     } else {
       out.add(n);
