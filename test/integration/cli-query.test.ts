@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { MAX_GRAPH_BYTES, serializeGraph } from '../../src/graph';
+import { describeUnavailable, MAX_GRAPH_BYTES, serializeGraph } from '../../src/graph';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { graphOf } from '../helpers/graphs';
 
@@ -205,7 +205,10 @@ describe('kg query commands', () => {
       assert.ok(json.reason.startsWith(reason), json.reason);
       assert.equal(json.evidenceClass, 'GRAPH_DERIVED');
       assert.ok(!('callers' in json) && !('matches' in json) && !('godNodes' in json), 'a degrade is never an empty answer');
-      assert.ok(r.stderr.includes(`unavailable: ${json.reason}`), r.stderr);
+      // stderr says it in words (ADR 91); the JSON keeps the machine reason.
+      const graphArg = args.indexOf('--graph');
+      const shownFile = graphArg >= 0 ? path.basename(args[graphArg + 1]) : 'graph.json';
+      assert.ok(r.stderr.includes(`unavailable: ${describeUnavailable(json, shownFile)}`), r.stderr);
       assert.match(r.stderr, hint);
     });
   }
