@@ -10,8 +10,12 @@ import * as zlib from 'node:zlib';
 
 const VSIX = process.env.KG_E2E_VSIX ?? path.join(__dirname, '..', '..', 'knowledge-graph.vsix');
 
-/** The size budget (ADR 32): the package a user downloads, and what it unpacks to. */
-export const BUDGET = { vsixBytes: 3 * 1024 * 1024, unpackedBytes: 12 * 1024 * 1024, files: 200 };
+/**
+ * The size budget (ADR 32): the package a user downloads, and what it unpacks to. The file count
+ * follows the decision records the package ships with its docs (78 of them after the third wave,
+ * 27 more than before): 260 leaves room for the next ones without letting a stray folder in.
+ */
+export const BUDGET = { vsixBytes: 3 * 1024 * 1024, unpackedBytes: 12 * 1024 * 1024, files: 260 };
 
 /**
  * A platform-specific package (npm run package:native, ADR 115) adds TypeScript 7's binary for its

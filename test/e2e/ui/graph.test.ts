@@ -248,8 +248,8 @@ describe('the graph in the editor (light theme)', () => {
       await statusItem(wb, 'KG: unavailable').waitFor({ timeout: 30_000 });
       const pane = await wb.openView('God Nodes');
       await pane
-        .locator('.message', { hasText: /cannot be used: projection unparsable/ })
-        .or(pane.getByText(/cannot be used: projection unparsable/))
+        .locator('.message', { hasText: /cannot be used: graph\.json is not valid JSON/ })
+        .or(pane.getByText(/cannot be used: graph\.json is not valid JSON/))
         .first()
         .waitFor({ timeout: 15_000 });
       await wb.screenshot('corrupt-graph');
