@@ -12,7 +12,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { acquireBuildLock, buildGraph, serializeGraph } from '../../src/graph';
+import { acquireBuildLock, buildGraph, processAlive, serializeGraph } from '../../src/graph';
 import { corpus } from '../../bench/corpus';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { BUILD_SERVER_PROTOCOL } from '../../src/protocol/build-server';
@@ -80,14 +80,8 @@ async function until(what: string, test: () => boolean, ms = 60_000, detail = ()
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+// Exited and not yet reaped (a zombie, where nothing reaps orphans) is not alive: the server is gone (ADR 92).
+const alive = (pid: number) => processAlive(pid);
 
 /** `kg server run` in the foreground, as a child of this test, with its log (stderr) collected. */
 function runServer(root: string, e: NodeJS.ProcessEnv, idleSeconds: number) {
