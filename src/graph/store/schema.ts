@@ -34,7 +34,7 @@ CREATE TABLE kg_repositories (
   pushes          bigint NOT NULL DEFAULT 1,
   pushed_at       timestamptz NOT NULL DEFAULT now()
 );
--- One row per owning file (seed 002's unit of withdrawal): the hash of the facts it owns, so a
+-- One row per owning file (the unit a build withdraws and re-asserts, docs/graph-format.md): the hash of the facts it owns, so a
 -- push withdraws and re-asserts only the files whose facts changed. '' owns what the build derives
 -- from the file set (module nodes, their containment).
 CREATE TABLE kg_files (
