@@ -34,6 +34,8 @@ export async function buildWebviewBundles(): Promise<string> {
     target: 'es2022',
     format: 'iife',
   });
+  // The page's stylesheet loads the editor's icon font from beside the bundles, as esbuild.mjs places it.
+  fs.copyFileSync(require.resolve('@vscode/codicons/dist/codicon.ttf'), path.join(out, 'codicon.ttf'));
   bundled = out;
   return out;
 }
@@ -124,8 +126,10 @@ export class WebviewPage {
       if (url.pathname === '/index.html') return serve(html, 'text/html');
       if (url.pathname === '/theme.css') return serve(themeCss(opts.theme), 'text/css');
       if (url.pathname === '/media/webview.css') return serve(fs.readFileSync(path.join(ROOT, 'media/webview.css')), 'text/css');
-      if (url.pathname.startsWith('/dist/'))
-        return serve(fs.readFileSync(path.join(dist, path.basename(url.pathname))), 'application/javascript');
+      if (url.pathname.startsWith('/dist/')) {
+        const name = path.basename(url.pathname);
+        return serve(fs.readFileSync(path.join(dist, name)), name.endsWith('.ttf') ? 'font/ttf' : 'application/javascript');
+      }
       return route.fulfill({ status: 404, body: '' });
     });
     await page.exposeFunction('__kgToNode', async (m: WebviewMessage) => {
