@@ -81,7 +81,15 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
   context.subscriptions.push(status, new GodNodesTree(graph));
   // Chat agents in the editor: kg mcp's query tools, and kg mcp itself where the editor takes MCP servers.
   context.subscriptions.push(
-    ...registerLanguageModelTools(graph, log),
+    ...registerLanguageModelTools(
+      graph,
+      {
+        cli: vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath,
+        build: (folder, full) => builds.build(folder, { full, quiet: true }),
+        whenIdle: () => builds.whenIdle(),
+      },
+      log,
+    ),
     ...registerMcpServers(
       vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath,
       String(context.extension.packageJSON.version),

@@ -474,17 +474,20 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     else this.dirtyKeys.delete(k);
     // Dirty to clean without closing: saved (or reverted). Either way the file is what the disk
     // holds now, which the manifest has not judged yet: it stays stale until it has (ADR 90).
-    if (!dirty && !doc.isClosed) return this.sourceChanged(doc.uri);
+    if (!dirty && !doc.isClosed) this.sourceChanged(doc.uri);
+    // The dirty set changed, so the stale set may have: say so even when the touch above did not
+    // (a saved file the build may not read leaves the stale set at once).
     const key = this.folderOf(doc.uri);
     const e = key ? this.entries.get(key) : undefined;
     if (e) this.fire(e);
   }
 
+  /** Unsaved files a build may read (an unsaved editor setting or an app's JSON leaves the graph as it is). */
   private dirtyFiles(e: Entry): string[] {
     const out: string[] = [];
     for (const k of this.dirtyKeys) {
       const rel = this.relativePath(e.key, vscode.Uri.parse(k));
-      if (rel) out.push(rel);
+      if (rel && MAYBE_INPUT.test(rel)) out.push(rel);
     }
     return out;
   }

@@ -5,8 +5,22 @@
 // registered too, one server per workspace folder (docs/agents.md).
 
 import * as vscode from 'vscode';
-import { languageModelToolName, TOOLS } from '../mcp/tools';
+import { sharedArgs, ArgumentError, type ToolAnswer } from '../mcp/answer';
+import { answerCheckTool } from '../mcp/commands';
+import { languageModelToolName, TOOLS, type Tool } from '../mcp/tools';
+import type { BuildOutcome } from './build-service';
+import { resolveGraphPath } from './graph-path';
 import type { GraphService } from './graph-service';
+
+/** What the check and build tools need from the extension: its bundled kg, and its own builds. */
+export interface LanguageModelCommands {
+  /** Absolute path of the bundled dist/cli.js (check runs it as `kg check` does). */
+  cli: string;
+  /** A build of the folder through the extension's build service (its progress, its lock, its reload). */
+  build(folder: vscode.WorkspaceFolder, full: boolean): Promise<BuildOutcome>;
+  /** Resolves once no build runs. */
+  whenIdle(): Promise<void>;
+}
 
 function folderFor(graph: GraphService): string | undefined {
   const active = vscode.window.activeTextEditor?.document.uri;
@@ -17,18 +31,24 @@ function folderFor(graph: GraphService): string | undefined {
 }
 
 /** The query tools, registered with the editor's language-model API. */
-export function registerLanguageModelTools(graph: GraphService, log: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerLanguageModelTools(
+  graph: GraphService,
+  commands: LanguageModelCommands,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable[] {
   if (typeof vscode.lm?.registerTool !== 'function') return [];
   const out: vscode.Disposable[] = [];
   for (const tool of TOOLS) {
-    if (tool.kind !== 'query') continue;
     out.push(
       vscode.lm.registerTool<Record<string, unknown>>(languageModelToolName(tool), {
-        prepareInvocation: () => ({ invocationMessage: `Asking the knowledge graph: ${tool.title.toLowerCase()}` }),
-        invoke: async (options) => {
+        prepareInvocation: () => ({
+          invocationMessage:
+            tool.kind === 'build' ? 'Rebuilding the knowledge graph' : `Asking the knowledge graph: ${tool.title.toLowerCase()}`,
+        }),
+        invoke: async (options, token) => {
           const folder = folderFor(graph);
           if (folder === undefined) throw new Error('No workspace folder is open: open the repository to ask about its graph.');
-          const reply = await graph.agent(folder, tool.name, { ...(options.input ?? {}) });
+          const reply = await answer(tool, folder, { ...(options.input ?? {}) }, graph, commands, token);
           log.debug(`language-model tool ${tool.name}: ${reply.ok ? 'answered' : 'failed'}`);
           if (!reply.ok) throw new Error(reply.text);
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(reply.value))]);
@@ -37,6 +57,75 @@ export function registerLanguageModelTools(graph: GraphService, log: vscode.LogO
     );
   }
   return out;
+}
+
+/**
+ * One tool call. A question goes to the folder's graph worker (as kg mcp answers it); `check` runs
+ * the bundled kg check against the folder's graph, so it prints what the CLI prints; `build` is the
+ * extension's own build (the status bar shows it, one build at a time), and answers once the new
+ * graph is loaded, so the next question is answered from it (docs/agents.md).
+ */
+async function answer(
+  tool: Tool,
+  key: string,
+  input: Record<string, unknown>,
+  graph: GraphService,
+  commands: LanguageModelCommands,
+  token: vscode.CancellationToken,
+): Promise<ToolAnswer> {
+  if (tool.kind === 'query') return graph.agent(key, tool.name, input);
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === key);
+  if (!folder || folder.uri.scheme !== 'file') return { ok: false, text: 'The workspace folder is not on the local file system.' };
+  const root = folder.uri.fsPath;
+  const abort = new AbortController();
+  const cancel = token.onCancellationRequested(() => abort.abort());
+  try {
+    if (tool.kind === 'check') {
+      delete input.root;
+      let shared;
+      try {
+        shared = sharedArgs(input, root, root, (d) => d, true);
+      } catch (e) {
+        if (e instanceof ArgumentError) return { ok: false, text: e.message };
+        throw e;
+      }
+      const where = resolveGraphPath(root, vscode.workspace.getConfiguration('knowledgeGraph', folder.uri).get<string>('graphPath'));
+      if (!where.ok) return { ok: false, text: where.reason };
+      const kg = { execPath: process.execPath, script: commands.cli, env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } };
+      return await answerCheckTool(shared, kg, abort.signal, where.path);
+    }
+    const full = input.full ?? false;
+    if (typeof full !== 'boolean') return { ok: false, text: '"full" must be true or false' };
+    // A build already running (autoIndex after the agent's own save) is waited for, then this one
+    // runs: it costs little when nothing changed since, and it surely covers every edit made so far.
+    await commands.whenIdle();
+    if (token.isCancellationRequested) return { ok: false, text: 'The build was cancelled before it started; the graph is unchanged.' };
+    const outcome = await commands.build(folder, full);
+    switch (outcome.kind) {
+      case 'built':
+        await graph.settled();
+        return {
+          ok: true,
+          value: {
+            built: true,
+            root,
+            summary: `${outcome.nodes} nodes, ${outcome.edges} edges`,
+            nodes: outcome.nodes,
+            edges: outcome.edges,
+          },
+        };
+      case 'failed':
+        return { ok: false, text: `The build of ${folder.name} failed: ${outcome.message}. The previous graph, if any, is unchanged.` };
+      case 'cancelled':
+        return { ok: false, text: 'The build was cancelled; the graph is unchanged.' };
+      case 'busy':
+        return { ok: false, text: 'Another build started first; call build again when it ends.' };
+      default:
+        return { ok: false, text: 'No workspace folder to build.' };
+    }
+  } finally {
+    cancel.dispose();
+  }
 }
 
 /** What VS Code 1.101+ offers for MCP servers; absent from 1.100's API, so looked up at run time. */

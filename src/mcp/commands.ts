@@ -62,6 +62,33 @@ const BUILD_TIMEOUT_MS = 30 * 60_000;
 
 const lastLines = (s: string, n: number) => s.trim().split('\n').slice(-n).join('\n');
 
+/** `check` in a process of the very kg that serves: what `kg check --root <root>` prints, fitted to the budget. */
+export async function answerCheckTool(shared: Shared, kg: KgProcess, signal: AbortSignal, base?: string): Promise<ToolAnswer> {
+  const r = await runKg(kg, ['check', '--root', shared.root, ...(base ? ['--base', base] : [])], shared.root, signal, CHECK_TIMEOUT_MS);
+  if (r.killed) return fail('kg check was stopped before it finished (cancelled, or it took longer than two minutes).');
+  let report: Record<string, unknown>;
+  try {
+    report = JSON.parse(r.stdout) as Record<string, unknown>;
+  } catch {
+    return fail(`kg check failed (exit ${r.code}): ${lastLines(r.stderr, 5)}`);
+  }
+  if (report.available !== true) {
+    const reason = typeof report.reason === 'string' ? report.reason : 'unavailable';
+    return fail(
+      report.code === 'NO_GRAPH'
+        ? `No graph to check against in ${shared.root}: call the build tool (or run \`kg build --apply\`) on the unedited tree first, then edit and check.`
+        : `kg check cannot compare: ${reason}. Call the build tool with full: true, then check again.`,
+    );
+  }
+  const fitted = fitAnswer(
+    report,
+    { offset: shared.offset, limit: shared.limit, maxBytes: DEFAULT_MAX_BYTES },
+    () => undefined,
+    (_f, next) => `call check again with offset ${next}`,
+  );
+  return { ok: true, value: fitted.answer };
+}
+
 export async function answerCommandTool(
   tool: CommandTool,
   args: Record<string, unknown>,
@@ -69,32 +96,7 @@ export async function answerCommandTool(
   kg: KgProcess,
   signal: AbortSignal,
 ): Promise<ToolAnswer> {
-  if (tool.kind === 'check') {
-    const r = await runKg(kg, ['check', '--root', shared.root], shared.root, signal, CHECK_TIMEOUT_MS);
-    if (r.killed) return fail('kg check was stopped before it finished (cancelled, or it took longer than two minutes).');
-    let report: Record<string, unknown>;
-    try {
-      report = JSON.parse(r.stdout) as Record<string, unknown>;
-    } catch {
-      return fail(`kg check failed (exit ${r.code}): ${lastLines(r.stderr, 5)}`);
-    }
-    if (report.available !== true) {
-      const reason = typeof report.reason === 'string' ? report.reason : 'unavailable';
-      return fail(
-        report.code === 'NO_GRAPH'
-          ? `No graph to check against in ${shared.root}: call the build tool (or run \`kg build --apply\`) on the unedited tree first, then edit and check.`
-          : `kg check cannot compare: ${reason}. Call the build tool with full: true, then check again.`,
-      );
-    }
-    const fitted = fitAnswer(
-      report,
-      { offset: shared.offset, limit: shared.limit, maxBytes: DEFAULT_MAX_BYTES },
-      () => undefined,
-      (_f, next) => `call check again with offset ${next}`,
-    );
-    return { ok: true, value: fitted.answer };
-  }
-
+  if (tool.kind === 'check') return answerCheckTool(shared, kg, signal);
   const full = args.full;
   if (full !== undefined && typeof full !== 'boolean') return fail('"full" must be true or false');
   const r = await runKg(

@@ -219,12 +219,13 @@ export function languageModelToolName(tool: Pick<Tool, 'name'>): string {
 }
 
 /**
- * The `contributes.languageModelTools` entries of package.json: the query tools, as the editor's
- * chat offers them (answered by the graph worker over the workspace folder's graph, so without
- * `root`). test/unit/mcp-tools.test.ts checks that package.json holds exactly these.
+ * The `contributes.languageModelTools` entries of package.json: every tool, as the editor's chat
+ * offers them — the questions answered by the graph worker over the workspace folder's graph,
+ * check by the bundled kg, build by the extension's own build (src/host/lm-tools.ts) — so without
+ * `root`. test/unit/mcp-tools.test.ts checks that package.json holds exactly these.
  */
 export function languageModelToolContributions(): Array<Record<string, unknown>> {
-  return TOOLS.filter((t): t is QueryTool => t.kind === 'query').map((t) => {
+  return TOOLS.map((t) => {
     const schema = t.inputSchema as { properties: Record<string, JsonSchema>; required?: string[] };
     const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'root'));
     return {

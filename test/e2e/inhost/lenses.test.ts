@@ -136,7 +136,7 @@ describe('callers lenses, the status bar and the graph states', () => {
     // Once the manifest's verdict on every touched file is in: a file the watcher reported late is
     // stale until then (ADR 90).
     const s = (await api.settledStates())[0];
-    assert.equal(api.statusText, `$(type-hierarchy) ${s.nodes} nodes · ${s.edges} edges`);
+    assert.equal(api.statusText, `$(type-hierarchy) ${s.nodes} nodes · ${s.edges} edges`, `stale: ${s.staleFiles.join(', ')}`);
     const cliTop = JSON.parse(kg('god-nodes', '--top', '25', '--graph', graphFile).stdout) as {
       godNodes: Array<{ id: string; degree: number }>;
     };

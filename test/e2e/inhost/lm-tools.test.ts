@@ -6,13 +6,14 @@
 
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { KnowledgeGraphApi } from '../../../src/extension';
 import { EXTENSION_ID } from '../expected';
 
-const QUERY_TOOLS = ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why'];
+const TOOLS = ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why', 'check', 'build'];
 
 describe('language-model tools', () => {
   let api: KnowledgeGraphApi;
@@ -47,10 +48,10 @@ describe('language-model tools', () => {
     assert.equal(api.graph.state(folder().uri.toString())?.kind, 'ready');
   });
 
-  it('lists every query tool of kg mcp in vscode.lm.tools, described for a model', () => {
+  it('lists every tool of kg mcp in vscode.lm.tools, described for a model', () => {
     const ours = vscode.lm.tools.filter((t) => t.name.startsWith('knowledgeGraph_'));
-    assert.deepEqual(ours.map((t) => t.name).sort(), QUERY_TOOLS.map((n) => `knowledgeGraph_${n}`).sort());
-    for (const t of ours) assert.match(t.description, /EXACT/);
+    assert.deepEqual(ours.map((t) => t.name).sort(), TOOLS.map((n) => `knowledgeGraph_${n}`).sort());
+    for (const t of ours) if (t.name !== 'knowledgeGraph_build') assert.match(t.description, /EXACT/);
   });
 
   it('invokeTool answers what kg prints: callers by name, symbol, impact, find', async () => {
@@ -69,6 +70,59 @@ describe('language-model tools', () => {
     assert.equal(impact.blastRadius, kg('impact', greet).blastRadius);
     const find = await invoke('find', { text: 'greet' });
     assert.deepEqual(find.matches, kg('query', 'greet').matches);
+  });
+
+  it('check answers what kg check prints: an edit that breaks a proven caller, then none once undone', async () => {
+    const file = path.join(folder().uri.fsPath, 'src', 'greet.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    const check = () =>
+      JSON.parse(
+        spawnSync(process.execPath, [cli, 'check', '--root', folder().uri.fsPath], {
+          encoding: 'utf8',
+          env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', KG_SERVER: 'off' },
+        }).stdout,
+      ) as Record<string, unknown>;
+    try {
+      // greet takes a second, required parameter: main's proven call to it breaks.
+      fs.writeFileSync(file, before.replace('greet(name: string)', 'greet(name: string, times: number)'));
+      const ours = await invoke('check', {});
+      const theirs = check();
+      assert.equal(ours.breaks, true);
+      assert.deepEqual(ours.breakingChanges, theirs.breakingChanges);
+      const change = (ours.breakingChanges as Array<{ symbol: string; consumers: Array<{ id: string }> }>).find(
+        (c) => c.symbol === 'sym:src/greet.ts#greet',
+      );
+      assert.ok(change, JSON.stringify(ours.breakingChanges));
+      assert.ok(change.consumers.some((c) => c.id === 'sym:src/main.ts#main'));
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+    const clean = await invoke('check', {});
+    assert.equal(clean.breaks, false);
+    assert.deepEqual(clean.breakingChanges, check().breakingChanges);
+  });
+
+  it('build rebuilds through the extension, and the next answer comes from the new graph', async function () {
+    this.timeout(120_000);
+    const file = path.join(folder().uri.fsPath, 'src', 'lm-added.ts');
+    const found = async () => ((await invoke('find', { text: 'addedForTheAgent' })).matches as unknown[]).length;
+    assert.equal(await found(), 0);
+    try {
+      fs.writeFileSync(
+        file,
+        "import { greet } from './greet';\nexport function addedForTheAgent(): string {\n  return greet('agent');\n}\n",
+      );
+      const built = await invoke('build', {});
+      assert.equal(built.built, true);
+      assert.equal(built.nodes, (JSON.parse(fs.readFileSync(graphFile, 'utf8')) as { nodes: unknown[] }).nodes.length);
+      assert.equal(await found(), 1);
+      const callers = await invoke('callers', { id: 'sym:src/greet.ts#greet' });
+      assert.ok((callers.callers as string[]).includes('sym:src/lm-added.ts#addedForTheAgent'), JSON.stringify(callers.callers));
+    } finally {
+      fs.rmSync(file, { force: true });
+      await invoke('build', {});
+    }
+    assert.equal(await found(), 0);
   });
 
   it('a name nobody declares is a tool error that says what to do', async () => {
