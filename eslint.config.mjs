@@ -20,10 +20,9 @@ const NO_TYPESCRIPT = {
     'Only the compiler side of the indexer (src/graph/indexer/compiler, indexer/rationale) may load the TypeScript compiler: everything else works from graph.json or plain files (docs/architecture.md, "The compiler boundary").',
 };
 const FILES_NO_COMPILER = {
-  group: ['../compiler/*', '../rationale/*', '../compiler', '../rationale'],
-  allowTypeImports: true,
+  group: ['../compiler/*', '../rationale/*', '../compiler', '../rationale', './compiler/*', './rationale/*'],
   message:
-    'indexer/files (walk, gitignore, read, manifest) is what `kg status` and the extension load to tell staleness: it must never pull in the compiler side, except for types (docs/architecture.md, "The compiler boundary").',
+    'indexer/files (walk, gitignore, read, manifest) and the indexer floor (edges, facts) are what `kg status` and the extension load to tell staleness: they never import the compiler side, not even its types — a type the manifest persists lives in indexer/facts.ts (docs/architecture.md, "The compiler boundary").',
 };
 const OUTSIDE_INDEXER_NO_COMPILER = {
   group: ['**/indexer/compiler/*', '**/indexer/rationale/*'],

@@ -14,7 +14,8 @@ import { exactEdge, unresolvedEdge } from '../edges';
 import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from '../files/file-host';
 import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
-import { DEFAULT_MAX_FILE_BYTES, readSources, type SourceInput } from '../files/read';
+import { DEFAULT_MAX_FILE_BYTES } from '../files/read';
+import { readSources, type SourceInput } from './sources';
 import { createProjectProgram, parseAsProgram, SourceFileCache, type ProgramStore } from './program';
 import { ResolutionSink, type DeclarationLookup, type ProvenTarget, type Residue } from './resolve';
 import { PackageSymbols } from './packages';
@@ -125,7 +126,7 @@ export interface BuildResult {
   checker: CheckerReport;
 }
 
-export { type SourceInput } from '../files/read';
+export { type SourceInput } from './sources';
 
 function checkCancelled(sink: BuildSink | undefined): void {
   if (sink?.isCancelled?.()) throw new GraphError('CANCELLED', 'build cancelled');

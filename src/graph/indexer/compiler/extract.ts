@@ -8,21 +8,9 @@ import type { Evidence, GraphEdge, GraphNode, SymbolKind } from '../../model';
 import { compareStrings } from '../../model';
 import { exactEdge } from '../edges';
 import { signDeclarations } from './declared-signature';
-
-export type ImportKind = 'import' | 're-export';
-
-/** An import or re-export as written in a file, before module resolution. */
-export interface ImportRef {
-  specifier: string;
-  kind: ImportKind;
-  /** `type-only`, `dynamic`, `require`, `import-equals`, `import-type`, `*`, `* as name`. */
-  context?: string;
-  evidence: Evidence;
-  /** How it is written, which decides the resolver's mode (ESM import vs CommonJS require). */
-  syntax: ImportSyntax;
-}
-
-export type ImportSyntax = 'static' | 'dynamic' | 'require';
+import type { ImportRef } from '../facts';
+// Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
+export type { ImportKind, ImportRef, ImportSyntax } from '../facts';
 
 export interface FileExtraction {
   path: string;

@@ -4,12 +4,12 @@
 
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import type { UnresolvedReason } from '../../model';
 import { isSourceFileName, readText, type Project } from './discover';
 import type { ImportRef } from './extract';
 import type { FileHost } from '../files/file-host';
-
-export type ImportOutcome = { kind: 'file'; path: string } | { kind: 'unresolved'; reason: UnresolvedReason };
+import type { ImportOutcome } from '../facts';
+// Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
+export type { ImportOutcome } from '../facts';
 
 function isRelativeSpecifier(spec: string): boolean {
   return spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..' || spec.startsWith('/');

@@ -9,6 +9,9 @@ import type { DeclarationRef, SymbolAnswer } from './checker';
 import { candidateEdge, exactEdge, unresolvedEdge } from '../edges';
 import { evidenceAt } from './extract';
 import type * as ts from 'typescript';
+import type { Residue, ResidueSite } from '../facts';
+// Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
+export type { Residue, ResidueSite } from '../facts';
 
 /** More name matches than this make a guess useless: the site stays UNRESOLVED (ADR 6). */
 const MAX_CANDIDATES = 10;
@@ -42,29 +45,6 @@ export interface PendingMatch {
   reason: 'any-receiver' | 'no-declaration';
   file: string;
   evidence: { file: string; line: number; column: number };
-}
-
-/**
- * What a file's sites left besides EXACT edges, kept so an incremental build can replay it for a
- * file it does not resolve again: references only counted, UNRESOLVED sites, and sites waiting
- * for the name index (matched again every build, since names anywhere can change the answer).
- */
-export interface Residue {
-  counted: UnresolvedSummary;
-  sites: ResidueSite[];
-}
-
-export interface ResidueSite {
-  relation: GraphEdge['relation'];
-  source: string;
-  name: string;
-  member: boolean;
-  reason: UnresolvedReason;
-  line: number;
-  column: number;
-  context?: string;
-  /** Waiting for the name index rather than UNRESOLVED already. */
-  pending?: true;
 }
 
 export class ResolutionSink {

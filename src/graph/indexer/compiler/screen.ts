@@ -15,7 +15,7 @@
 
 import * as ts from 'typescript';
 import type { BuildDiagnostic } from '../../model';
-import type { SourceInput } from '../files/read';
+import type { SourceInput } from './sources';
 
 /**
  * The deepest syntax tree a source file may have (ADR 75). The shallowest compiler failure

@@ -12,13 +12,9 @@
 
 import { createHash } from 'node:crypto';
 import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../../model';
-import type { CommentCitation } from '../rationale/comments';
-import type { SourceNote } from '../rationale/notes';
-import type { ImportKind, ImportRef, ImportSyntax } from '../compiler/extract';
+import type { CommentCitation, ImportKind, ImportOutcome, ImportRef, ImportSyntax, Residue, ResidueSite, SourceNote } from '../facts';
 import type { FileHost } from './file-host';
 import type { WalkResult } from './walk';
-import type { ImportOutcome } from '../compiler/imports';
-import type { Residue, ResidueSite } from '../compiler/resolve';
 import { CONFIG_FILE } from './repository-config';
 import { previewJson } from '../../io/display';
 

@@ -2,23 +2,12 @@
 // non-UTF-8, oversized and unreadable files with a reason. A file that is not UTF-8 (Latin-1 saved
 // by an old editor) is skipped, never decoded with replacement characters: an id built from
 // `caf\uFFFD` names nothing in the source, and the parser may swallow the next declaration. No compiler here: the staleness check reads the
-// tree the same way without loading one.
+// tree the same way without loading one (the compiler's own list of inputs is compiler/sources.ts).
 
 import { createHash } from 'node:crypto';
-import type { BuildDiagnostic } from '../../model';
-import type { Discovery, Project } from '../compiler/discover';
 import type { FileHost } from './file-host';
 
 export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
-
-/** A source file that was read and accepted, with the project that owns it. */
-export interface SourceInput {
-  path: string;
-  text: string;
-  project: Project;
-  /** SHA-256 (hex) of the bytes read, before decoding. */
-  sha256: string;
-}
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -71,15 +60,4 @@ export function readSource(host: FileHost, abs: string, maxBytes: number): { tex
   if (text === undefined) return { reason: notUtf8Reason(bytes) };
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   return { text, sha256: createHash('sha256').update(bytes).digest('hex') };
-}
-
-/** Reads every discovered source file; binary, oversized and unreadable files are skipped with a reason. */
-export function readSources(host: FileHost, d: Discovery, maxBytes: number, diagnostics: BuildDiagnostic[]): SourceInput[] {
-  const out: SourceInput[] = [];
-  for (const rel of d.sourceFiles) {
-    const r = readSource(host, d.root + '/' + rel, maxBytes);
-    if ('reason' in r) diagnostics.push({ path: rel, reason: r.reason });
-    else out.push({ path: rel, text: r.text, project: d.owner.get(rel) as Project, sha256: r.sha256 });
-  }
-  return out;
 }

@@ -8,9 +8,11 @@
 
 import * as ts from 'typescript';
 import { fileId } from '../../ids';
-import type { Evidence } from '../../model';
 import { evidenceAt, registeredId } from '../compiler/extract';
 import { MIGHT_MENTION_RECORD, findRecordMentions } from './markdown';
+import type { CommentCitation } from '../facts';
+// Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
+export type { CommentCitation } from '../facts';
 
 export interface CommentRange {
   pos: number;
@@ -184,13 +186,6 @@ export function enclosingSymbol(
     if (scope) scopes.push(scope);
   }
   return innermostScope(scopes, pos)?.id;
-}
-
-/** A record mention in a comment: the record number, who mentions it, where. */
-export interface CommentCitation {
-  num: number;
-  source: string;
-  evidence: Evidence;
 }
 
 /** Every decision-record mention in the comments of a parsed file. */

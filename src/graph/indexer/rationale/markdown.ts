@@ -5,18 +5,13 @@
 // never count code as a citation (ADR-42). It is not a renderer: anything it does not recognise
 // is read as paragraph text. Linear in the input: no regex or search that can go quadratic.
 
+import type { MdPathRef } from '../facts';
+// Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
+export type { MdPathRef } from '../facts';
 /** A heading: `level` 1–6, `text` its rendered text, the position of that text's first character. */
 interface MdHeading {
   level: number;
   text: string;
-  line: number;
-  column: number;
-}
-
-/** A path-like mention: a link (or link reference definition) destination, or a code span's content. */
-export interface MdPathRef {
-  kind: 'link' | 'code';
-  target: string;
   line: number;
   column: number;
 }

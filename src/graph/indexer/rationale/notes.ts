@@ -9,7 +9,10 @@
 import * as ts from 'typescript';
 import { fileId } from '../../ids';
 import { commentRunAt, descend, enclosingSymbol, type SymbolScope } from './comments';
-import { parseMarkdown, type MdCommentLine, type MdPathRef } from './markdown';
+import { parseMarkdown, type MdCommentLine } from './markdown';
+import type { SourceNote } from '../facts';
+// Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
+export type { SourceNote } from '../facts';
 
 /**
  * A header at the start of a comment line (after its decoration): `WHY`, in capitals, then
@@ -52,26 +55,6 @@ interface NoteLine {
   column: number;
   /** Offset of `text` in the file (TypeScript only; markdown notes do not need it). */
   pos: number;
-}
-
-/** A note as a file's facts: where it is, what it says, whom it sits on, what it names. */
-export interface SourceNote {
-  area: string;
-  stamp: string;
-  /** How many earlier notes of the file have the same area and stamp (the `~index` of the id). */
-  index: number;
-  /** The symbol (or heading, or record) it sits in or directly above, or its file. */
-  anchor: string;
-  /** The position of the header's `W`. */
-  line: number;
-  column: number;
-  label: string;
-  /** The note's lines, joined with `\n`, bounded by NOTE_TEXT_LIMIT. */
-  text: string;
-  /** Link destinations and code spans of the note's text, at their positions in the file. */
-  refs: MdPathRef[];
-  /** Decision-record mentions in the note's text, at their positions in the file. */
-  mentions: Array<{ num: number; line: number; column: number }>;
 }
 
 /** `s` cut to `limit` UTF-16 units with an ellipsis, never inside a surrogate pair. */

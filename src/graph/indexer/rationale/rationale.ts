@@ -15,7 +15,8 @@ import { isSourceFileName, type WalkResult } from '../compiler/discover';
 import { exactEdge, unresolvedEdge } from '../edges';
 import type { FileHost } from '../files/file-host';
 import { decodeUtf8, notUtf8Reason } from '../files/read';
-import { parseMarkdown, slugify, type MdDocument, type MdPathRef } from './markdown';
+import { parseMarkdown, slugify, type MdDocument } from './markdown';
+import type { MdPathRef } from '../facts';
 import { markdownNotes, type SourceNote } from './notes';
 
 /** Where decision records live when the config does not say (ADR 40). */
