@@ -157,14 +157,29 @@ async function buildOnOpen(graph: GraphService, builds: BuildService): Promise<v
 /**
  * activateHost, with a failure said to the user: VS Code logs an activation error only in its own
  * developer tools, so without this a broken activation would look like an extension that does
- * nothing. The error is rethrown so that VS Code still marks the extension as failed.
+ * nothing. What the failed activation had already started (its log, watchers, a worker) is
+ * disposed, so nothing half-started keeps running; the error is rethrown so that VS Code still
+ * marks the extension as failed. `show` is the editor's error notification (the in-host test
+ * passes its own to read the words).
  */
-export function activateOrExplain(context: vscode.ExtensionContext): KnowledgeGraphApi {
+export function activateOrExplain(
+  context: vscode.ExtensionContext,
+  show: (message: string) => unknown = (m) => vscode.window.showErrorMessage(m),
+): KnowledgeGraphApi {
   try {
     return activateHost(context);
   } catch (e) {
+    for (const d of context.subscriptions.splice(0).reverse()) {
+      try {
+        d.dispose();
+      } catch {
+        // Disposing the rest matters more than one that fails.
+      }
+    }
     const message = e instanceof Error ? e.message : String(e);
-    void vscode.window.showErrorMessage(`Knowledge Graph could not start: ${message}`);
+    void show(
+      `Knowledge Graph could not start: ${message}. Reload the window to try again; if it keeps failing, report it with this message.`,
+    );
     throw e;
   }
 }

@@ -11,6 +11,7 @@ import { GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic, type Mode } from '../gr
 import type { FolderConfigs } from './folder-config';
 import type { GraphService } from './graph-service';
 import { editorSurfaces, GUARD_DEBOUNCE_MS, SOURCE_LANGUAGES } from './modes';
+import { Quiet } from './quiet';
 
 const ACCEPT_BREAKING_CHANGE_COMMAND = 'knowledgeGraph.acceptBreakingChange';
 
@@ -90,7 +91,10 @@ export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeAction
         this.timers.delete(k);
         const job = this.check(doc);
         this.inFlight.add(job);
-        void job.finally(() => this.inFlight.delete(job));
+        void job.finally(() => {
+          this.inFlight.delete(job);
+          this.quiet.changed();
+        });
       }, delay),
     );
   }
@@ -149,6 +153,7 @@ export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeAction
     const k = uri.toString();
     clearTimeout(this.timers.get(k));
     this.timers.delete(k);
+    this.quiet.changed();
     this.seq.set(k, (this.seq.get(k) ?? 0) + 1);
     this.logged.delete(k);
     this.collection.delete(uri);
@@ -182,14 +187,17 @@ export class BreakingChangeGuard implements vscode.Disposable, vscode.CodeAction
     return this.collection.get(uri) ?? [];
   }
 
-  /** Resolves once no check is waiting or running. */
-  async settled(): Promise<void> {
-    while (this.timers.size > 0 || this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 25));
+  private readonly quiet = new Quiet(() => this.timers.size > 0 || this.inFlight.size > 0);
+
+  /** Resolves once no check is waiting or running (told by the checks themselves, src/host/quiet.ts). */
+  settled(): Promise<void> {
+    return this.quiet.whenQuiet();
   }
 
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    this.quiet.changed();
     this.subscriptions.forEach((d) => d.dispose());
   }
 }

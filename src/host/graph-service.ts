@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { describeUnavailable, GRAPH_DIR, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails, NodeSearch } from './graph-access';
 import { fileInsideFolder, resolveGraphPath } from './graph-path';
+import { Quiet } from './quiet';
 import { GraphWorkerClient } from './graph-worker-client';
 import type { AgentReply, CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from '../protocol/graph-worker';
 
@@ -303,16 +304,23 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     return this.load(e);
   }
 
-  /** Resolves once no load is in progress in any folder (for tests and the benchmark). */
-  async settled(): Promise<void> {
-    for (let i = 0; i < 600; i++) {
-      const busy = [...this.entries.values()].some(
-        (e) => e.state.kind === 'loading' || e.reloadTimer || e.statusTimer || this.inFlight.size > 0,
-      );
-      if (!busy) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  /**
+   * Resolves once no load, reload, verdict or request is waiting or running in any folder (for the
+   * tests, the language-model build tool and the benchmark): a promise told by the work itself
+   * (src/host/quiet.ts), not a polling loop.
+   */
+  settled(): Promise<void> {
+    return this.quiet.whenQuiet();
   }
+
+  /** Loads running now (a load awaits several requests; it is busy between them too). */
+  private loads = 0;
+  private readonly quiet = new Quiet(
+    () =>
+      this.loads > 0 ||
+      this.inFlight.size > 0 ||
+      [...this.entries.values()].some((e) => e.state.kind === 'loading' || e.reloadTimer !== undefined || e.statusTimer !== undefined),
+  );
 
   // ---- BuildListener -------------------------------------------------------------------------
 
@@ -405,6 +413,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     clearTimeout(e.statusTimer);
     void e.worker?.terminate();
     this.emitter.fire(key);
+    this.quiet.changed();
   }
 
   /** Watches the graph file (and its manifest) and the folder's sources. */
@@ -433,6 +442,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     e.reloadTimer = setTimeout(() => {
       e.reloadTimer = undefined;
       void this.load(e);
+      this.quiet.changed();
     }, RELOAD_DEBOUNCE_MS);
   }
 
@@ -461,6 +471,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     e.statusTimer = setTimeout(() => {
       e.statusTimer = undefined;
       void this.refreshStatus(e);
+      this.quiet.changed();
     }, STATUS_DEBOUNCE_MS);
   }
 
@@ -505,6 +516,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
 
   private fire(e: Entry): void {
     this.emitter.fire(e.key);
+    this.quiet.changed();
   }
 
   private stampOf(file: string): string | undefined {
@@ -521,7 +533,11 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     const stamp = where.ok ? this.stampOf(where.path) : undefined;
     // The watcher and the end of a build both ask for the graph a build wrote: it is read once.
     if (stamp !== undefined && e.pending?.stamp === stamp) return e.pending.done;
-    const done = this.loadNow(e);
+    this.loads++;
+    const done = this.loadNow(e).finally(() => {
+      this.loads--;
+      this.quiet.changed();
+    });
     if (stamp !== undefined) e.pending = { stamp, done };
     return done.finally(() => {
       if (e.pending?.done === done) e.pending = undefined;
@@ -576,6 +592,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       info = { ok: false as const, code: 'UNREADABLE' as const, reason: (err as Error).message };
     } finally {
       this.inFlight.delete(job);
+      this.quiet.changed();
     }
     if (seq !== e.loadSeq || !this.entries.has(e.key)) {
       void worker.terminate();
@@ -666,6 +683,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       return undefined;
     } finally {
       this.inFlight.delete(job);
+      this.quiet.changed();
     }
   }
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { KnowledgeGraphApi } from '../../../src/extension';
+import { activateOrExplain } from '../../../src/host/activate';
 import { BASIC_NODE_IDS, EXTENSION_ID } from '../expected';
 
 function folder(): vscode.WorkspaceFolder {
@@ -34,6 +35,20 @@ describe('Knowledge Graph in the extension host', () => {
     await vscode.workspace
       .getConfiguration('knowledgeGraph', folder().uri)
       .update('graphPath', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+  });
+
+  it('an activation that fails says so to the user, disposes what it started, and still fails', () => {
+    // A context without the extension's location: activation fails where it first needs it, after
+    // it has created its log. The notification's words are read through the show function.
+    const shown: string[] = [];
+    let disposed = 0;
+    const subscriptions: Array<{ dispose(): unknown }> = [{ dispose: () => disposed++ }];
+    const broken = { subscriptions, extensionUri: undefined } as unknown as vscode.ExtensionContext;
+    assert.throws(() => activateOrExplain(broken, (m) => shown.push(m)));
+    assert.equal(shown.length, 1);
+    assert.match(shown[0], /^Knowledge Graph could not start: .+\. Reload the window to try again/);
+    assert.equal(disposed, 1, 'what was pushed before the failure is disposed');
+    assert.equal(subscriptions.length, 0, 'the log the failed activation created is disposed too');
   });
 
   it('activates with an API and registers its commands', async () => {
