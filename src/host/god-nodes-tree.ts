@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import type { GraphNode, NodeKind } from '../graph';
 import { OPEN_NODE_COMMAND } from './commands';
-import type { CallSite } from './graph-access';
+import type { CallSite, FolderGraphState } from './graph-access';
 import type { EditorGraphAccess } from './graph-service';
 import type { NeighbourGroup } from '../protocol/graph-worker';
-import { describeState, godNodeTooltip, neighbourTooltip } from './graph-text';
+import { codeOnlyNote, describeState, godNodeTooltip, isCodeNode, neighbourTooltip } from './graph-text';
 import { untrustedMarkdown } from './markdown-string';
 
 const GOD_NODES_VIEW = 'knowledgeGraph.godNodes';
@@ -85,6 +85,7 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
 
   private refresh(): void {
     const states = this.graph.states();
+    this.updateMessage(states);
     // The welcome view ("Build Knowledge Graph") shows while no folder has a graph file at all.
     void vscode.commands.executeCommand(
       'setContext',
@@ -92,6 +93,15 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
       states.length > 0 && states.every((s) => s.kind === 'absent'),
     );
     void vscode.commands.executeCommand('setContext', 'knowledgeGraph.multiRoot', states.length > 1);
+    // Only a new graph (or a change of kind) re-lists the nodes; staleness alone keeps the tree as it is.
+    const shape = states.map((s) => `${s.folder}|${s.kind}|${s.nodes}|${s.edges}`).join(';') + `#${this.graph.generation}`;
+    if (shape !== this.lastShape) {
+      this.lastShape = shape;
+      this.changed.fire(undefined);
+    }
+  }
+
+  private updateMessage(states: FolderGraphState[]): void {
     const notes: string[] = [];
     for (const s of states) {
       const who = states.length > 1 ? `${s.folderName}: ` : '';
@@ -110,14 +120,10 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
         notes.push(`${who}built without the calls layer: call edges are missing. Run "Knowledge Graph: Rebuild (full)".`);
       if (s.building)
         notes.push(`${who}building (${s.building.phase} ${s.building.done}/${s.building.total}); the current graph answers meanwhile.`);
+      const left = s.kind === 'ready' ? (this.leftOut.get(s.folder) ?? 0) : 0;
+      if (left > 0) notes.push(codeOnlyNote(left, who));
     }
     this.view.message = notes.length > 0 ? notes.join('\n') : undefined;
-    // Only a new graph (or a change of kind) re-lists the nodes; staleness alone keeps the tree as it is.
-    const shape = states.map((s) => `${s.folder}|${s.kind}|${s.nodes}|${s.edges}`).join(';') + `#${this.graph.generation}`;
-    if (shape !== this.lastShape) {
-      this.lastShape = shape;
-      this.changed.fire(undefined);
-    }
   }
 
   getTreeItem(e: Element): vscode.TreeItem {
@@ -241,14 +247,40 @@ export class GodNodesTree implements vscode.TreeDataProvider<Element>, vscode.Di
         ];
       return [];
     }
-    const top = vscode.workspace.getConfiguration('knowledgeGraph.godNodes', vscode.Uri.parse(folder)).get<number>('count', 25);
-    const r = await this.graph.ask(folder, { query: 'god-nodes', top: Math.max(1, Math.floor(top)) });
-    if (!r.available || !('godNodes' in r)) return [{ type: 'info', label: r.available ? 'No answer' : `Unavailable: ${r.reason}` }];
-    const nodes = await this.graph.nodes(
-      folder,
-      r.godNodes.map((g) => g.id),
-    );
-    return r.godNodes.map((g, i) => ({ type: 'node', folder, id: g.id, node: nodes[i], degree: g.degree }));
+    const settings = vscode.workspace.getConfiguration('knowledgeGraph.godNodes', vscode.Uri.parse(folder));
+    const count = Math.max(1, Math.floor(settings.get<number>('count', 25)));
+    const codeOnly = settings.get<boolean>('codeOnly', true);
+    // Code only (ADR 98): the CLI's ranking, read further down until `count` code nodes are found;
+    // what was passed over is counted and said in the view's message.
+    let ask = codeOnly ? count * 2 : count;
+    for (;;) {
+      const r = await this.graph.ask(folder, { query: 'god-nodes', top: ask });
+      if (!r.available || !('godNodes' in r)) return [{ type: 'info', label: r.available ? 'No answer' : `Unavailable: ${r.reason}` }];
+      const nodes = await this.graph.nodes(
+        folder,
+        r.godNodes.map((g) => g.id),
+      );
+      const rows = r.godNodes.map((g, i) => ({ type: 'node' as const, folder, id: g.id, node: nodes[i], degree: g.degree }));
+      if (!codeOnly) return this.noteLeftOut(folder, 0, rows);
+      const code = rows.filter((e) => isCodeNode({ id: e.id, kind: e.node?.kind ?? 'file' }));
+      if (code.length >= count || r.godNodes.length < ask) {
+        const kept = code.slice(0, count);
+        const last = kept.length > 0 ? rows.indexOf(kept[kept.length - 1]) : rows.length - 1;
+        return this.noteLeftOut(folder, last + 1 - kept.length, kept);
+      }
+      ask *= 2;
+    }
+  }
+
+  /** Documentation left out of each folder's list, for the view's message. */
+  private readonly leftOut = new Map<string, number>();
+
+  private noteLeftOut(folder: string, n: number, rows: Element[]): Element[] {
+    if ((this.leftOut.get(folder) ?? 0) !== n) {
+      this.leftOut.set(folder, n);
+      this.updateMessage(this.graph.states());
+    }
+    return rows;
   }
 
   dispose(): void {

@@ -176,3 +176,17 @@ export function statusTooltip(s: FolderGraphState, folderName: string | undefine
   lines.push('Click for actions.');
   return lines.join('\n\n');
 }
+
+/**
+ * Whether the God Nodes view lists a node when it shows code only (ADR 98): modules, source files
+ * and declarations do; headings, decision records and Markdown files do not.
+ */
+export function isCodeNode(node: { id: string; kind: string }): boolean {
+  if (node.kind === 'rationale' || node.kind === 'doc-concept') return false;
+  return !(node.kind === 'file' && /\.(md|markdown)$/i.test(node.id));
+}
+
+/** The God Nodes view's note when it left documentation out of its list. */
+export function codeOnlyNote(leftOut: number, who = ''): string {
+  return `${who}code only: ${plural(leftOut, 'documentation node', 'documentation nodes')} (headings, records, Markdown files) ranked among these ${leftOut === 1 ? 'is' : 'are'} left out; \`kg god-nodes\` ranks every node. Setting: knowledgeGraph.godNodes.codeOnly.`;
+}

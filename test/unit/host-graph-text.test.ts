@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FolderGraphState } from '../../src/host/graph-access';
-import { callersTitle, describeState, statusText } from '../../src/host/graph-text';
+import { callersTitle, codeOnlyNote, describeState, isCodeNode, statusText } from '../../src/host/graph-text';
 
 const base: FolderGraphState = {
   folder: 'file:///w',
@@ -85,5 +85,24 @@ describe('the words of the editor surfaces', () => {
     );
     // An unusable graph already says why it cannot be used, in red.
     assert.equal(statusText({ ...failed, kind: 'unusable', reason: 'x' }).text, '$(error) KG: unavailable');
+  });
+
+  it('the God Nodes view shows code only: modules, source files, declarations; never headings, records or Markdown files', () => {
+    for (const n of [
+      { id: 'mod:src', kind: 'module' },
+      { id: 'file:src/a.ts', kind: 'file' },
+      { id: 'sym:src/a.ts#f', kind: 'function' },
+      { id: 'sym:src/a.ts#C', kind: 'class' },
+    ])
+      assert.equal(isCodeNode(n), true, n.id);
+    for (const n of [
+      { id: 'doc:README.md#api~0', kind: 'doc-concept' },
+      { id: 'adr:7', kind: 'rationale' },
+      { id: 'file:README.md', kind: 'file' },
+      { id: 'file:docs/Guide.MARKDOWN', kind: 'file' },
+    ])
+      assert.equal(isCodeNode(n), false, n.id);
+    assert.match(codeOnlyNote(1), /^code only: 1 documentation node .* is left out; `kg god-nodes` ranks every node/);
+    assert.match(codeOnlyNote(3, 'app: '), /^app: code only: 3 documentation nodes .* are left out/);
   });
 });

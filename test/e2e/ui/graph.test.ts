@@ -153,9 +153,18 @@ describe('the graph in the editor (light theme)', () => {
     'the God Nodes tree lists the CLI`s god nodes in its order, degree beside each',
     () => wb,
     async () => {
-      const top = JSON.parse(kg('god-nodes', '--top', '25', '--graph', graphFile(ws))).godNodes as Array<{ id: string; degree: number }>;
-      const graph = JSON.parse(fs.readFileSync(graphFile(ws), 'utf8')) as { nodes: Array<{ id: string; label: string }> };
+      // The view lists code only by default (ADR 98): the CLI's ranking with headings, records and
+      // Markdown files passed over, read as far down as it takes to find 25 code nodes.
+      const ranked = JSON.parse(kg('god-nodes', '--top', '100000', '--graph', graphFile(ws))).godNodes as Array<{
+        id: string;
+        degree: number;
+      }>;
+      const graph = JSON.parse(fs.readFileSync(graphFile(ws), 'utf8')) as { nodes: Array<{ id: string; label: string; kind: string }> };
       const labelOf = new Map(graph.nodes.map((n) => [n.id, n.label]));
+      const kindOf = new Map(graph.nodes.map((n) => [n.id, n.kind]));
+      const code = (id: string) => !['rationale', 'doc-concept'].includes(kindOf.get(id) ?? '') && !/\.md$/.test(id);
+      const top = ranked.filter((g) => code(g.id)).slice(0, 25);
+      const passedOver = ranked.slice(0, ranked.indexOf(top[top.length - 1]) + 1).filter((g) => !code(g.id)).length;
       const pane = await wb.openView('God Nodes');
       const rows = pane.locator('.monaco-list-row');
       await rows.first().waitFor({ timeout: 15_000 });
@@ -169,6 +178,10 @@ describe('the graph in the editor (light theme)', () => {
         degrees.map((s) => Number(s.trim().split(' ')[0])),
         top.map((g) => g.degree),
       );
+      if (passedOver > 0)
+        await pane
+          .locator('.message', { hasText: new RegExp(`code only: ${passedOver} documentation nodes? .* left out`) })
+          .waitFor({ timeout: 15_000 });
       // Expand the top function to its neighbours, grouped by relation and direction.
       await pane
         .locator('.monaco-list-row', { has: wb.page.locator('.label-name', { hasText: /^draw$/ }) })

@@ -86,8 +86,8 @@ export function readText(host: FileHost, abs: string): string {
 export function discover(host: FileHost, root: string): Discovery {
   const walked = walk(host, root);
   const diagnostics = walked.diagnostics;
-  const configDiagnostics: BuildDiagnostic[] = [];
-  let skippedFiles = walked.diagnostics.length;
+  const configDiagnostics: BuildDiagnostic[] = [...walked.configDiagnostics];
+  let skippedFiles = walked.skippedFiles;
   const sourceSet = new Set(walked.sourceFiles);
   const rel = (abs: string) => path.posix.relative(root, abs);
   const insideRoot = (abs: string) => abs === root || abs.startsWith(root + '/');

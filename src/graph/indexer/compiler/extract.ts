@@ -10,7 +10,7 @@ import { exactEdge } from '../edges';
 import { signDeclarations } from './declared-signature';
 import type { ImportRef } from '../facts';
 // Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
-export type { ImportKind, ImportRef, ImportSyntax } from '../facts';
+export type { ImportRef } from '../facts';
 
 export interface FileExtraction {
   path: string;

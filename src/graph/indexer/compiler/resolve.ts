@@ -11,7 +11,7 @@ import { evidenceAt } from './extract';
 import type * as ts from 'typescript';
 import type { Residue, ResidueSite } from '../facts';
 // Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
-export type { Residue, ResidueSite } from '../facts';
+export type { Residue } from '../facts';
 
 /** More name matches than this make a guess useless: the site stays UNRESOLVED (ADR 6). */
 const MAX_CANDIDATES = 10;

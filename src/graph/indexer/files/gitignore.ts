@@ -69,6 +69,17 @@ function globBody(glob: string): string {
   return re;
 }
 
+/**
+ * A pattern's regular expression, relative to its file's directory: anchored when it holds a slash,
+ * else matching at any depth (shared with .gitattributes, whose patterns are written the same way).
+ */
+export function patternRegex(pattern: string): RegExp {
+  const anchored = pattern.includes('/');
+  const line = pattern.startsWith('/') ? pattern.slice(1) : pattern;
+  const body = globBody(line);
+  return new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`);
+}
+
 /** Parses one .gitignore file's text into rules scoped to `base`. */
 export function parseGitignore(text: string, base: string): Rule[] {
   const rules: Rule[] = [];
@@ -91,11 +102,7 @@ export function parseGitignore(text: string, base: string): Rule[] {
       line = line.replace(/\/+$/, '');
     }
     if (line === '') continue;
-    const anchored = line.includes('/');
-    if (line.startsWith('/')) line = line.slice(1);
-    const body = globBody(line);
-    const source = anchored ? `^${body}$` : `^(?:.*/)?${body}$`;
-    rules.push({ base, regex: new RegExp(source), negate, dirOnly });
+    rules.push({ base, regex: patternRegex(line), negate, dirOnly });
   }
   return rules;
 }

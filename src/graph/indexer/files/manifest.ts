@@ -128,19 +128,19 @@ const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.loc
 
 /**
  * The inputs the walk alone can name (see `buildInputPaths` in inputs.ts for the whole list):
- * config files, package.json files, .gitignore files, lockfiles, and .git/info/exclude and
- * .knowledge-graph/config.json when they exist. Repo-relative.
+ * config files, package.json files, .gitignore and .gitattributes files (ADR 98), lockfiles, and
+ * .git/info/exclude, .git/info/attributes and .knowledge-graph/config.json when they exist. Repo-relative.
  */
 export function walkInputPaths(host: FileHost, w: WalkResult): Set<string> {
   const out = new Set<string>([...w.configFiles, ...w.packageJsonFiles]);
   for (const [absDir, listing] of w.entries) {
     const dir = absDir === w.root ? '' : absDir.slice(w.root.length + 1);
     for (const f of listing.files) {
-      if (f === '.gitignore' || LOCKFILES.has(f)) out.add(dir === '' ? f : dir + '/' + f);
+      if (f === '.gitignore' || f === '.gitattributes' || LOCKFILES.has(f)) out.add(dir === '' ? f : dir + '/' + f);
     }
   }
   // Outside the walk (which never enters .git or .knowledge-graph) but read by a build.
-  for (const p of ['.git/info/exclude', CONFIG_FILE]) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
+  for (const p of ['.git/info/exclude', '.git/info/attributes', CONFIG_FILE]) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
   return out;
 }
 

@@ -1,5 +1,6 @@
 // The walk: the repository's files, once, in sorted order — honouring .gitignore, never entering
-// node_modules, .git or .knowledge-graph, never following symbolic links. It needs no compiler, so
+// node_modules, .git or .knowledge-graph, never following symbolic links, leaving out vendored and
+// generated sources and Markdown (vendored.ts, ADR 98) unless the repository config keeps them. It needs no compiler, so
 // what reads the tree without building (staleness, for queries and the editor) stays light.
 
 import * as path from 'node:path';
@@ -8,6 +9,8 @@ import { compareStrings } from '../../model';
 import type { FileHost } from './file-host';
 import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
 import { GRAPH_DIR } from '../../io/graph-location';
+import { CONFIG_FILE, configSection, readRepositoryConfig, reportUnknownKeys } from './repository-config';
+import { leftOut, linguistOf, parseGitattributes, type AttributeRule, type VendoredSettings } from './vendored';
 
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
@@ -34,6 +37,35 @@ export interface WalkResult {
   diagnostics: BuildDiagnostic[];
   /** Source files and folders passed over because a .gitignore rule matched them. */
   ignoredByGitignore: number;
+  /** How many files the diagnostics stand for (one diagnostic may stand for a vendored folder's files). */
+  skippedFiles: number;
+  /** Source and Markdown files left out as vendored or generated (ADR 98). */
+  vendoredFiles: number;
+  /** Problems in the repository config's `files` section (nothing was skipped for them). */
+  configDiagnostics: BuildDiagnostic[];
+}
+
+const FILES_SECTION = 'files';
+
+/** The `files` section of .knowledge-graph/config.json: whether vendored and generated files are kept. */
+function vendoredSettings(host: FileHost, root: string, diagnostics: BuildDiagnostic[]): VendoredSettings {
+  const section = configSection(readRepositoryConfig(host, root).value, FILES_SECTION, diagnostics);
+  reportUnknownKeys(section, FILES_SECTION, ['includeGenerated', 'includeVendored'], diagnostics);
+  const flag = (key: string): boolean => {
+    const v = section[key];
+    if (v === undefined || typeof v === 'boolean') return v === true;
+    diagnostics.push({ path: CONFIG_FILE, reason: `config: "${FILES_SECTION}.${key}" must be true or false; using false` });
+    return false;
+  };
+  return { includeVendored: flag('includeVendored'), includeGenerated: flag('includeGenerated') };
+}
+
+function readAttributes(host: FileHost, abs: string, base: string): AttributeRule[] | undefined {
+  try {
+    return parseGitattributes(new TextDecoder().decode(host.readFile(abs)), base);
+  } catch {
+    return undefined;
+  }
 }
 
 function errorCode(e: unknown): string {
@@ -65,7 +97,15 @@ export function walk(host: FileHost, root: string): WalkResult {
     entries: new Map(),
     diagnostics: [],
     ignoredByGitignore: 0,
+    skippedFiles: 0,
+    vendoredFiles: 0,
+    configDiagnostics: [],
   };
+  const settings = vendoredSettings(host, root, out.configDiagnostics);
+  const attributes = new Map<string, AttributeRule[]>();
+  const infoAttributes = readAttributes(host, root + '/.git/info/attributes', '') ?? [];
+  /** Vendored or generated files, grouped by the folder (or file) and reason their diagnostic names. */
+  const vendored = new Map<string, { at: string; why: string; files: string[] }>();
   const rules = new Map<string, IgnoreRule[]>();
   try {
     const exclude = new TextDecoder().decode(host.readFile(root + '/.git/info/exclude'));
@@ -93,6 +133,11 @@ export function walk(host: FileHost, root: string): WalkResult {
       } catch (e) {
         out.diagnostics.push({ path: (dir ? dir + '/' : '') + '.gitignore', reason: `unreadable file (${errorCode(e)})` });
       }
+    }
+    if (entries.some((e) => e.name === '.gitattributes' && e.type === 'file')) {
+      const rules = readAttributes(host, absDir + '/.gitattributes', dir);
+      if (rules === undefined) out.diagnostics.push({ path: (dir ? dir + '/' : '') + '.gitattributes', reason: 'unreadable file' });
+      else if (rules.length > 0) attributes.set(dir, rules);
     }
     const listing = { files: [] as string[], directories: [] as string[] };
     out.entries.set(absDir, listing);
@@ -128,17 +173,39 @@ export function walk(host: FileHost, root: string): WalkResult {
         if (isSourceFileName(entry.name)) out.diagnostics.push({ path: rel, reason: 'not a regular file' });
         continue;
       }
+      const markdown = /\.(md|markdown)$/i.test(entry.name);
+      if (isSourceFileName(entry.name) || markdown) {
+        const out_ = leftOut(rel, linguistOf(attributes, rel, infoAttributes), settings);
+        if (out_) {
+          const key = `${out_.at}\0${out_.why}`;
+          const group = vendored.get(key) ?? { ...out_, files: [] };
+          group.files.push(rel);
+          vendored.set(key, group);
+          continue;
+        }
+      }
       listing.files.push(entry.name);
       if (isSourceFileName(entry.name)) out.sourceFiles.push(rel);
       else if (CONFIG_NAMES.has(entry.name)) out.configFiles.push(rel);
       else if (entry.name === 'package.json') out.packageJsonFiles.push(rel);
-      else if (/\.(md|markdown)$/i.test(entry.name)) out.markdownFiles.push(rel);
+      else if (markdown) out.markdownFiles.push(rel);
     }
     // Push in reverse so the stack pops directories in sorted order.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
   }
   for (const list of [out.sourceFiles, out.configFiles, out.markdownFiles, out.packageJsonFiles]) {
     list.sort(compareStrings);
+  }
+  out.skippedFiles = out.diagnostics.length;
+  const keep = `set "${FILES_SECTION}": {"includeVendored": true} (or "includeGenerated") in ${CONFIG_FILE} to keep them`;
+  for (const g of vendored.values()) {
+    out.vendoredFiles += g.files.length;
+    out.skippedFiles += g.files.length;
+    out.diagnostics.push(
+      g.files.length === 1
+        ? { path: g.files[0], reason: `skipped: ${g.why}; ${keep.replace('them', 'it')}` }
+        : { path: g.at, reason: `${g.files.length} files skipped: ${g.why}; ${keep}` },
+    );
   }
   out.diagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
   return out;

@@ -6,8 +6,6 @@
 // is read as paragraph text. Linear in the input: no regex or search that can go quadratic.
 
 import type { MdPathRef } from '../facts';
-// Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
-export type { MdPathRef } from '../facts';
 /** A heading: `level` 1–6, `text` its rendered text, the position of that text's first character. */
 interface MdHeading {
   level: number;
