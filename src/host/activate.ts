@@ -2,10 +2,12 @@
 // the context. Returns the extension's API (what in-host tests and other extensions call).
 
 import * as vscode from 'vscode';
+import type { DiffReport } from '../graph';
 import { AutoIndex } from './auto-index';
 import { BreakingChangeGuard } from './breaking-guard';
 import { BuildService, type BuildOutcome } from './build-service';
 import { CallersLensProvider } from './callers-lens';
+import { CompareView, type DiffElement } from './compare';
 import { FolderConfigs } from './folder-config';
 import { Commands } from './commands';
 import { GodNodesTree } from './god-nodes-tree';
@@ -43,6 +45,12 @@ export interface KnowledgeGraphApi {
   guardDiagnostics(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]>;
   /** Resolves once no autoIndex build waits or runs. */
   autoIndexIdle(): Promise<void>;
+  /** "Compare With…" without the pick: the working tree of the folder holding `uri` against `ref`, shown in the view. */
+  compareWith(uri: vscode.Uri, ref: string): Promise<{ ok: true; report: DiffReport } | { ok: false; message: string }>;
+  /** The Structural Diff view's rows now. */
+  readonly compareElements: readonly DiffElement[];
+  /** Opens a row of the Structural Diff view as a click does. */
+  openDiffEntry(e: DiffElement): Promise<vscode.TextEditor | undefined>;
 }
 
 function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
@@ -77,6 +85,9 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
   const guard = new BreakingChangeGuard(graph, configs, log);
   const autoIndex = new AutoIndex(graph, configs, builds, log);
   context.subscriptions.push(guard, autoIndex);
+  // The structural diff against a branch or commit (kg diff), in its own view.
+  const compare = new CompareView(vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath, log);
+  context.subscriptions.push(compare);
   const status = new StatusBar(graph);
   context.subscriptions.push(status, new GodNodesTree(graph));
   // Chat agents in the editor: kg mcp's query tools, and kg mcp itself where the editor takes MCP servers.
@@ -138,6 +149,14 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
       return guard.diagnosticsOf(uri);
     },
     autoIndexIdle: () => autoIndex.idle(),
+    compareWith: async (uri, ref) => {
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      return folder ? compare.compare(folder, ref) : { ok: false, message: `${uri.fsPath} is not in a workspace folder` };
+    },
+    get compareElements() {
+      return compare.elements;
+    },
+    openDiffEntry: async (e) => (e.type === 'symbol' || e.type === 'consumer' ? compare.open(e.at) : undefined),
   };
 }
 

@@ -2,3 +2,4 @@
 import './extension.test';
 import './lenses.test';
 import './lm-tools.test';
+import './compare.test';
