@@ -4,6 +4,7 @@
 // uses `moduleResolution: node`) with classes merged with interfaces, static/instance twins,
 // mixins, `new this()` in static factories and `typeof` object APIs.
 
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -87,6 +88,48 @@ export function corpus(name: BenchCorpusName, into?: string): Corpus {
   }
   if (!into) fs.writeFileSync(marker, '');
   return { name, version, root };
+}
+
+/**
+ * three.js 0.170.0's src/ and examples/jsm/ (1,039 JavaScript modules) with a jsconfig that maps
+ * `three` to its own source: the repository of 800+ files for the editor's measurements. It is
+ * not installed with this repository; `npm pack` fetches it from the registry once.
+ */
+export function threeCorpus(into?: string): Corpus {
+  const version = '0.170.0';
+  const cache = path.join(os.tmpdir(), 'kg-corpus', `three-pack-${version}`);
+  if (!fs.existsSync(path.join(cache, 'package', 'src', 'Three.js'))) {
+    fs.mkdirSync(cache, { recursive: true });
+    execFileSync('npm', ['pack', `three@${version}`, '--silent'], { cwd: cache, stdio: 'ignore' });
+    execFileSync('tar', ['xzf', `three-${version}.tgz`], { cwd: cache });
+  }
+  const root = into ?? path.join(os.tmpdir(), 'kg-corpus', `three-${version}`);
+  const marker = path.join(root, '.corpus-complete');
+  if (!into && fs.existsSync(marker)) return { name: 'three', version, root };
+  fs.rmSync(root, { recursive: true, force: true });
+  copyDir(path.join(cache, 'package', 'src'), path.join(root, 'src'));
+  copyDir(path.join(cache, 'package', 'examples', 'jsm'), path.join(root, 'examples', 'jsm'));
+  fs.writeFileSync(
+    path.join(root, 'jsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          allowJs: true,
+          checkJs: false,
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          target: 'ES2022',
+          baseUrl: '.',
+          paths: { three: ['./src/Three.js'], 'three/addons/*': ['./examples/jsm/*'] },
+        },
+        include: ['src', 'examples/jsm'],
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  if (!into) fs.writeFileSync(marker, '');
+  return { name: 'three', version, root };
 }
 
 /**

@@ -16,7 +16,7 @@ import { neighborhoodMessage, suggestionsMessage } from '../src/host/panel/graph
 import type { HostMessage } from '../src/protocol/messages';
 import { WebviewPage } from '../test/helpers/webview-page';
 import type { ThemeName } from '../test/helpers/webview-themes';
-import { corpus, type CorpusName } from './corpus';
+import { corpus, threeCorpus, type CorpusName } from './corpus';
 
 const REPO = path.join(__dirname, '..');
 const OUT = path.resolve(process.env.KG_PICTURES ?? path.join(REPO, '.e2e-artifacts', 'explorer-pictures'));
@@ -52,8 +52,8 @@ const READ_PICTURE = `(() => {
   };
 })()`;
 
-function graphOf(name: CorpusName): { graph: IndexedGraph; root: string } {
-  const { root } = corpus(name);
+function graphOf(name: CorpusName | 'three'): { graph: IndexedGraph; root: string } {
+  const { root } = name === 'three' ? threeCorpus() : corpus(name);
   const file = path.join(root, '.knowledge-graph', 'graph.json');
   if (!fs.existsSync(file)) {
     const r = spawnSync(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'build', '--apply', '--root', root], {
@@ -93,7 +93,7 @@ function accessOver(g: IndexedGraph): GraphAccess {
   } as Partial<GraphAccess> as GraphAccess;
 }
 
-async function picture(name: CorpusName, theme: ThemeName): Promise<void> {
+async function picture(name: CorpusName | 'three', theme: ThemeName): Promise<void> {
   const { graph } = graphOf(name);
   const focus = mostConnected(graph);
   const access = accessOver(graph);
@@ -134,7 +134,8 @@ async function picture(name: CorpusName, theme: ThemeName): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const names = (process.argv.slice(2).length ? process.argv.slice(2) : ['rxjs', 'fabric']) as CorpusName[];
+  // `three` (bench/corpus.ts, fetched once with npm pack): the 800+-file repository.
+  const names = (process.argv.slice(2).length ? process.argv.slice(2) : ['rxjs', 'fabric']) as Array<CorpusName | 'three'>;
   for (const name of names) for (const theme of ['light', 'dark', 'high-contrast'] as ThemeName[]) await picture(name, theme);
 }
 
