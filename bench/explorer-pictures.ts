@@ -14,6 +14,7 @@ import { answerQuery, loadGraphFile, nodeOf, searchNodes, type IndexedGraph } fr
 import type { GraphAccess } from '../src/host/graph-access';
 import { neighborhoodMessage, suggestionsMessage } from '../src/host/panel/graph-answers';
 import type { HostMessage } from '../src/protocol/messages';
+import { READ_PICTURE, type PictureFacts } from '../test/helpers/explorer-picture';
 import { WebviewPage } from '../test/helpers/webview-page';
 import type { ThemeName } from '../test/helpers/webview-themes';
 import { corpus, threeCorpus, type CorpusName } from './corpus';
@@ -23,34 +24,6 @@ const OUT = path.resolve(process.env.KG_PICTURES ?? path.join(REPO, '.e2e-artifa
 /** A panel opened beside an editor in a 1400 × 900 window with the side bar open. */
 const PANEL = { width: 620, height: 760 };
 const FOLDER = 'file:///corpus';
-
-/** What a reader needs of the picture: computed in the page from the Cytoscape instance. */
-const READ_PICTURE = `(() => {
-  const cy = document.getElementById('cy')._cyreg.cy;
-  const focus = cy.nodes('.focus').first();
-  const c = focus.position();
-  const far = (n) => Math.hypot(n.position().x - c.x, n.position().y - c.y);
-  const hubs = cy.nodes('.hub');
-  const rest = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('hub'));
-  const only = { includeOverlays: false, includeUnderlays: false };
-  const fb = focus.boundingBox({ includeLabels: false, ...only });
-  const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
-  const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
-  const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
-  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
-  let clashes = 0;
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
-  return {
-    nodes: rest.length + hubs.length,
-    hubs: hubs.length,
-    hubsOutside: hubs.length === 0 || Math.min(...hubs.map(far)) > Math.max(...rest.map(far)),
-    labelsOverFocus: boxes.filter((b) => over(b, fb)).length,
-    labelClashes: clashes,
-    labelled: labelled.length + 1,
-    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
-    zoom: Math.round(cy.zoom() * 100) / 100,
-  };
-})()`;
 
 function graphOf(name: CorpusName | 'three'): { graph: IndexedGraph; root: string } {
   const { root } = name === 'three' ? threeCorpus() : corpus(name);
@@ -122,7 +95,7 @@ async function picture(name: CorpusName | 'three', theme: ThemeName): Promise<vo
   try {
     await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors', 0, 120_000);
     await new Promise((r) => setTimeout(r, 300));
-    const facts = await wp.page.evaluate<Record<string, unknown>>(READ_PICTURE);
+    const facts = await wp.page.evaluate<PictureFacts>(READ_PICTURE);
     fs.mkdirSync(OUT, { recursive: true });
     const file = path.join(OUT, `${name}-${theme}.png`);
     await wp.page.screenshot({ path: file });

@@ -18,6 +18,7 @@ import {
   syntheticPath,
   type SyntheticGraph,
 } from '../helpers/webview-graph';
+import { READ_PICTURE, type PictureFacts } from '../helpers/explorer-picture';
 import { CHROMIUM, WebviewPage, type StandInHost } from '../helpers/webview-page';
 import type { ThemeName } from '../helpers/webview-themes';
 
@@ -119,43 +120,6 @@ function hostFor(
 const READ_POSITIONS = `(() => {
   const cy = document.getElementById('cy')._cyreg.cy;
   return Object.fromEntries(cy.nodes().map((n) => [n.id(), [Math.round(n.position().x) || 0, Math.round(n.position().y) || 0]]));
-})()`;
-
-interface PictureFacts {
-  hubs: number;
-  innermostHub: number;
-  outermostRest: number;
-  overFocus: number;
-  clashes: number;
-  labelled: number;
-  minLabelPx: number;
-}
-
-/** Where the hubs are against the rest, and which drawn labels cover the focus or each other. */
-const READ_PICTURE = `(() => {
-  const cy = document.getElementById('cy')._cyreg.cy;
-  const focus = cy.nodes('.focus').first();
-  const c = focus.position();
-  const far = (n) => Math.hypot(n.position().x - c.x, n.position().y - c.y);
-  const hubs = cy.nodes('.hub');
-  const rest = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('hub'));
-  const only = { includeOverlays: false, includeUnderlays: false };
-  const fb = focus.boundingBox({ includeLabels: false, ...only });
-  const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
-  const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
-  const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
-  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
-  let clashes = 0;
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
-  return {
-    hubs: hubs.length,
-    innermostHub: Math.min(...hubs.map(far)),
-    outermostRest: Math.max(...rest.map(far)),
-    overFocus: boxes.filter((b) => over(b, fb)).length,
-    clashes,
-    labelled: labelled.length,
-    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
-  };
 })()`;
 
 async function assertClean(wp: WebviewPage): Promise<void> {

@@ -102,14 +102,26 @@ export class Workbench {
   }
 
   /** Opens the command palette with `text` typed (a leading ">" lists commands). */
-  async palette(text: string): Promise<Locator> {
+  async palette(text: string, timeout = 45_000): Promise<Locator> {
     const input = this.quickInput();
-    if (!(await input.isVisible())) {
-      await this.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
+    const end = Date.now() + timeout;
+    // Under load a key can land while the widget is still closing, or in a webview that keeps
+    // it: the palette is opened (F1, then Ctrl+Shift+P) until its input shows, and filled while
+    // it does. Each attempt is short; the whole is bounded by `timeout`.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (!(await input.isVisible())) {
+          await this.page.keyboard.press(attempt % 2 === 0 ? 'F1' : 'Control+Shift+P');
+          await input.waitFor({ state: 'visible', timeout: 7_500 });
+        }
+        await input.fill(text, { timeout: 7_500 });
+        return this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+      } catch (e) {
+        if (Date.now() > end) throw new Error(`the command palette never opened to take "${text}": ${(e as Error).message}`);
+        await this.page.keyboard.press('Escape').catch(() => {});
+        await this.page.waitForTimeout(500);
+      }
     }
-    await input.fill(text);
-    return this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   }
 
   /** The command titles the palette lists for `text`, once at least one of them contains it. */

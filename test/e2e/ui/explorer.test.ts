@@ -17,6 +17,7 @@ import { corpus } from '../../../bench/corpus';
 import { loadGraphFile, searchNodes } from '../../../src/graph';
 import { E2E, itInEditor, openWorkbench } from '../harness/context';
 import { showExplorer, type Workbench } from '../harness/workbench';
+import { READ_PICTURE, type PictureFacts } from '../../helpers/explorer-picture';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 const FILE = 'src/internal/operators/refCount.ts';
@@ -109,32 +110,6 @@ const READ_DRAWN = `(() => {
       source: e.data('source'), target: e.data('target'), relation: e.data('relation'), confidence: e.data('confidence'),
       classes: e.classes(), lineStyle: e.style('line-style'),
     })),
-  };
-})()`;
-
-/** What a reader needs of the picture (docs/adr/0095): hubs outside the rest, no label over the focus or another label. */
-const READ_PICTURE = `(() => {
-  const cy = document.getElementById('cy')._cyreg.cy;
-  const focus = cy.nodes('.focus').first();
-  const c = focus.position();
-  const far = (n) => Math.hypot(n.position().x - c.x, n.position().y - c.y);
-  const hubs = cy.nodes('.hub');
-  const rest = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('hub'));
-  const only = { includeOverlays: false, includeUnderlays: false };
-  const fb = focus.boundingBox({ includeLabels: false, ...only });
-  const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
-  const labelled = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.id() !== focus.id());
-  const boxes = labelled.map((n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only }));
-  const px = labelled.map((n) => parseFloat(n.style('font-size')) * cy.zoom());
-  let clashes = 0;
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (over(boxes[i], boxes[j])) clashes++;
-  return {
-    hubs: hubs.length,
-    hubsOutside: hubs.length === 0 || Math.min(...hubs.map(far)) > Math.max(...rest.map(far)),
-    overFocus: boxes.filter((b) => over(b, fb)).length,
-    clashes,
-    labelled: labelled.length,
-    minLabelPx: Math.round(Math.min(...px) * 10) / 10,
   };
 })()`;
 
@@ -301,11 +276,10 @@ describe('the graph explorer and the path finder on rxjs', () => {
       // At the size the panel opens at (beside the editor): hubs out of the way, no label over the focus or another.
       // Read once the layout has settled and the picture is fitted to the panel: on a loaded machine
       // the force layout runs for seconds, drawn small until its end fits it.
-      type Picture = { hubs: number; hubsOutside: boolean; overFocus: number; clashes: number; labelled: number; minLabelPx: number };
-      let pic = (await explorer.evaluate(READ_PICTURE)) as Picture;
+      let pic = (await explorer.evaluate(READ_PICTURE)) as PictureFacts;
       for (let waited = 0; waited < 20_000 && pic.minLabelPx < 10; waited += 250) {
         await wb.page.waitForTimeout(250);
-        pic = (await explorer.evaluate(READ_PICTURE)) as Picture;
+        pic = (await explorer.evaluate(READ_PICTURE)) as PictureFacts;
       }
       assert.ok(pic.hubs > 0 && pic.hubsOutside, JSON.stringify(pic));
       assert.equal(pic.overFocus, 0, JSON.stringify(pic));
@@ -355,12 +329,22 @@ describe('the graph explorer and the path finder on rxjs', () => {
       assert.equal(ranked[0]?.node.id, FOCUS, 'the ranked search puts the name typed first');
       await explorer.locator('#path-from').click();
       await explorer.locator('#path-from').pressSequentially(focusNode.label, { delay: 20 });
-      await explorer.locator('#path-from-options li').first().waitFor({ timeout: 20_000 });
-      const rows = await explorer.locator('#path-from-options li').allTextContents();
+      // The list first shown may answer a prefix (a search starts at two characters typed): wait
+      // for the answer to the whole name, then check it row by row.
+      const rowIs = (row: string, i: number): boolean => {
+        const n = ranked[i]?.node;
+        return !!n && row.startsWith(n.label) && row.includes(n.kind) && row.includes(n.sourceFile ?? '');
+      };
+      const rowsEnd = Date.now() + 20_000;
+      let rows: string[] = [];
+      while (Date.now() < rowsEnd) {
+        rows = await explorer.locator('#path-from-options li').allTextContents();
+        if (rows.length === ranked.length && rows.every(rowIs)) break;
+        await wb.page.waitForTimeout(250);
+      }
       assert.equal(rows.length, ranked.length);
       rows.forEach((row, i) => {
-        const n = ranked[i].node;
-        assert.ok(row.startsWith(n.label) && row.includes(n.kind) && row.includes(n.sourceFile ?? ''), `${row} is not ${n.id}`);
+        assert.ok(rowIs(row, i), `${row} is not ${ranked[i].node.id}`);
         assert.ok(!/\b(sym|file|mod):|%[0-9A-F]{2}/.test(row), `an id in a suggestion: ${row}`);
       });
       await explorer.locator('#path-from').press('ArrowDown');
