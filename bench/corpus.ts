@@ -90,6 +90,54 @@ export function corpus(name: BenchCorpusName, into?: string): Corpus {
   return { name, version, root };
 }
 
+/** A package fetched once with `npm pack` and unpacked (its `package/` folder), probed by one of its files. */
+function npmPacked(name: string, version: string, ...probe: string[]): string {
+  const cache = path.join(os.tmpdir(), 'kg-corpus', `${name}-pack-${version}`);
+  const dir = path.join(cache, 'package');
+  if (!fs.existsSync(path.join(dir, ...probe))) {
+    fs.mkdirSync(cache, { recursive: true });
+    execFileSync('npm', ['pack', `${name}@${version}`, '--silent'], { cwd: cache, stdio: 'ignore' });
+    execFileSync('tar', ['xzf', `${name}-${version}.tgz`], { cwd: cache });
+  }
+  return dir;
+}
+
+/**
+ * effect 3.19.0's src/ (361 TypeScript modules, which read each other mostly through namespace
+ * imports: `import * as Option from "./Option.js"`), with a tsconfig of its own: the second
+ * repository of the name-level invalidation's measurements (ADR 118). Not installed with this
+ * repository; `npm pack` fetches it from the registry once.
+ */
+export function effectCorpus(into?: string): Corpus {
+  const version = '3.19.0';
+  const packed = npmPacked('effect', version, 'src', 'Function.ts');
+  const root = into ?? path.join(os.tmpdir(), 'kg-corpus', `effect-${version}`);
+  const marker = path.join(root, '.corpus-complete');
+  if (!into && fs.existsSync(marker)) return { name: 'effect', version, root };
+  fs.rmSync(root, { recursive: true, force: true });
+  copyDir(path.join(packed, 'src'), path.join(root, 'src'));
+  fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'effect-corpus', private: true, type: 'module' }) + '\n');
+  fs.writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+        },
+        include: ['src'],
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  if (!into) fs.writeFileSync(marker, '');
+  return { name: 'effect', version, root };
+}
+
 /**
  * three.js 0.170.0's src/ and examples/jsm/ (1,039 JavaScript modules) with a jsconfig that maps
  * `three` to its own source: the repository of 800+ files for the editor's measurements. It is
@@ -97,18 +145,13 @@ export function corpus(name: BenchCorpusName, into?: string): Corpus {
  */
 export function threeCorpus(into?: string): Corpus {
   const version = '0.170.0';
-  const cache = path.join(os.tmpdir(), 'kg-corpus', `three-pack-${version}`);
-  if (!fs.existsSync(path.join(cache, 'package', 'src', 'Three.js'))) {
-    fs.mkdirSync(cache, { recursive: true });
-    execFileSync('npm', ['pack', `three@${version}`, '--silent'], { cwd: cache, stdio: 'ignore' });
-    execFileSync('tar', ['xzf', `three-${version}.tgz`], { cwd: cache });
-  }
+  const packed = npmPacked('three', version, 'src', 'Three.js');
   const root = into ?? path.join(os.tmpdir(), 'kg-corpus', `three-${version}`);
   const marker = path.join(root, '.corpus-complete');
   if (!into && fs.existsSync(marker)) return { name: 'three', version, root };
   fs.rmSync(root, { recursive: true, force: true });
-  copyDir(path.join(cache, 'package', 'src'), path.join(root, 'src'));
-  copyDir(path.join(cache, 'package', 'examples', 'jsm'), path.join(root, 'examples', 'jsm'));
+  copyDir(path.join(packed, 'src'), path.join(root, 'src'));
+  copyDir(path.join(packed, 'examples', 'jsm'), path.join(root, 'examples', 'jsm'));
   fs.writeFileSync(
     path.join(root, 'jsconfig.json'),
     JSON.stringify(

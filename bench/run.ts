@@ -6,7 +6,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EDIT_FILE, corpus, corpusForTs7, type Corpus } from './corpus';
+import { EDIT_FILE, corpus, corpusForTs7, effectCorpus, type Corpus } from './corpus';
+import { prepareNames, resolvedAgain } from './names';
 import { prepareGitCorpus } from './diff';
 import { editorBench } from './editor';
 import { median, queryBench } from './queries';
@@ -177,6 +178,31 @@ function main(): void {
       results.push(compare(incremental, 'cli-incremental-native', 'cli-full-native', { time: 0.03 }));
     } finally {
       server.stop();
+    }
+  }
+  // The name-level invalidation (ADR 118, bench/names.ts): files resolved again per edit under
+  // each rule, then each edit through the warm build server against a one-shot full build.
+  if (wanted('names')) {
+    for (const [base, copy] of [
+      [corpus('rxjs'), (into: string) => corpus('rxjs', into)],
+      [effectCorpus(), (into: string) => effectCorpus(into)],
+    ] as const) {
+      const c = prepareNames(base, copy);
+      const edits = JSON.parse(fs.readFileSync(c.root + '.saved/edits.json', 'utf8')) as { hot: string; importers: number };
+      console.log(`${c.name}: the most-imported file is ${edits.hot} (${edits.importers} importers)`);
+      for (const r of resolvedAgain(c))
+        console.log(
+          `  ${r.kind.padEnd(14)} ${r.file.padEnd(44)} files resolved again: by file (ADR 55) ${String(r.byFile).padStart(4)}, by name ${String(r.byName).padStart(4)} of ${r.total}`,
+        );
+      const server = startBuildServer(c.root);
+      try {
+        results.push(compare(c, 'names-add-export', 'names-full', { time: 0.15 }));
+        results.push(compare(c, 'names-inferred-body', 'names-full', {}));
+        results.push(compare(c, 'names-body-edit', 'names-full', { time: 0.05 }));
+        results.push(compare(c, 'names-unchanged', 'names-full', { time: 0.03 }));
+      } finally {
+        server.stop();
+      }
     }
   }
   // kg diff (bench/diff.ts): two 1M-edge graphs against loading both; a second diff of the same

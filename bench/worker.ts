@@ -8,6 +8,7 @@ import * as ts from 'typescript';
 import { BuildSession, buildGraph, loadGraphFile, readPrevious, serializeGraph } from '../src/graph';
 import { EDIT_FILE, editOneLine } from './corpus';
 import { DIFF_TASKS, diffChildRssKb } from './diff';
+import { EDIT_KINDS, editOf, restoreNames } from './names';
 import { discover } from '../src/graph/indexer/compiler/discover';
 import { parseSource } from '../src/graph/indexer/compiler/extract';
 import { nodeFileHost } from '../src/graph/indexer/files/file-host';
@@ -236,7 +237,28 @@ const oneFileFloor: Task = (root) => {
   };
 };
 
+/** The name-level invalidation's reference (bench/names.ts): a one-shot full build of the prepared copy. */
+const namesFull: Task = (root) => {
+  restoreNames(root);
+  return () => cliBuild(root, ['--full'], /full build: a full build was asked for/, oneShot());
+};
+
+/** Each edit of bench/names.ts, then `kg build` through the warm build server run.ts started. */
+const NAMES_TASKS: Record<string, Task> = Object.fromEntries(
+  EDIT_KINDS.map((kind) => [
+    `names-${kind}`,
+    (root: string) => {
+      const edit = editOf(root, restoreNames(root), kind);
+      if (edit) fs.writeFileSync(path.join(root, edit.file), edit.text);
+      if (!process.env.KG_SERVER_DIR) throw new Error(`names-${kind} needs the build server run.ts starts`);
+      return () => cliBuild(root, [], /built by the build server[\s\S]*incremental build: /, { ...process.env, KG_SERVER: 'on' });
+    },
+  ]),
+);
+
 export const TASKS: Record<string, Task> = {
+  'names-full': namesFull,
+  ...NAMES_TASKS,
   'one-file-floor': oneFileFloor,
   'parse-floor': parseFloor,
   extract: extractOnly,

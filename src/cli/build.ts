@@ -98,7 +98,12 @@ function reportChecker(r: TrackedBuildResult, report: Reporter): void {
 function describeMode(r: TrackedBuildResult): string {
   if (r.mode === 'incremental') {
     const d = r.delta;
-    return `incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward`;
+    const byFile = d.invalidation?.byFile ?? [];
+    const rule =
+      byFile.length === 0
+        ? 'importers chosen by name'
+        : `importers chosen by name, by file for ${byFile.slice(0, 2).join(', ')}${byFile.length > 2 ? ` and ${byFile.length - 2} more` : ''} (no per-name surface)`;
+    return `incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward; ${rule}`;
   }
   return r.fullReason ? `full build: ${r.fullReason}` : 'full build: no graph yet';
 }
@@ -176,12 +181,15 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
   const shown = path.relative(io.cwd, out) || out;
   const started = performance.now();
   const sink: BuildSink = { log: report.log, progress: report.progress, isCancelled: ctx.cancelled };
+  // What graph.json and its manifest held when the build read them (under the lock with --apply).
+  let onDisk: ReturnType<typeof readPrevious> = {};
   const build = (): TrackedBuildResult => {
     const backend = values.checker as CheckerChoice;
     const session = ctx.session?.(root, values['extract-only'], values['list-external'], backend);
     let result: TrackedBuildResult;
+    onDisk = readPrevious(out);
     if (session) {
-      session.sync(readPrevious(out));
+      session.sync(onDisk);
       result = session.rebuild({ full: values.full, sink });
       if (ctx.by) report.log('info', `built by ${ctx.by}, whose programs stay warm between builds (--no-server builds here)`);
     } else {
@@ -191,7 +199,7 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
         listExternal: values['list-external'],
         sink,
         full: values.full,
-        previous: readPrevious(out),
+        previous: onDisk,
         backend,
       });
     }
@@ -208,11 +216,20 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
     return EXIT.OK;
   }
 
-  const result = await applyBuild({ out, shown, wait: !values['no-wait'], log: report.log, cwd: io.cwd, build, cancelled: ctx.cancelled });
+  const { result, written } = await applyBuild({
+    out,
+    shown,
+    wait: !values['no-wait'],
+    log: report.log,
+    cwd: io.cwd,
+    build,
+    cancelled: ctx.cancelled,
+    unchanged: (r) => onDisk.graphText === r.text && onDisk.manifestText === r.manifestText,
+  });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const g = result.graph;
   io.stdout.write(
-    `kg: wrote ${shown}: ${g.nodes.length} nodes, ${g.edges.length} edges, layers ${g.layers.join('+') || '(none)'}, ` +
+    `kg: ${written ? 'wrote' : 'unchanged (nothing to write)'} ${shown}: ${g.nodes.length} nodes, ${g.edges.length} edges, layers ${g.layers.join('+') || '(none)'}, ` +
       `${result.stats.skipped} file${result.stats.skipped === 1 ? '' : 's'} skipped, ${seconds} s\n`,
   );
   report.done(out, result);
@@ -233,7 +250,9 @@ async function applyBuild(a: {
   build: () => TrackedBuildResult;
   /** Asked once the graph is built, before it is written: true stops with CANCELLED. */
   cancelled?: () => boolean;
-}): Promise<TrackedBuildResult> {
+  /** True when graph.json and its manifest already hold the result's bytes. */
+  unchanged: (r: TrackedBuildResult) => boolean;
+}): Promise<{ result: TrackedBuildResult; written: boolean }> {
   const { out, shown, log } = a;
   const lock = await acquireBuildLock(out, {
     wait: a.wait,
@@ -249,6 +268,10 @@ async function applyBuild(a: {
       for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
       if (a.cancelled()) throw new GraphError('CANCELLED', `build cancelled; ${shown} is untouched`);
     }
+    // A build that changed nothing writes nothing: graph.json and its manifest already hold these
+    // bytes (the doctor passed them when they were written), and their times stay, so watchers
+    // (the editor's, a CI cache) see no change (docs/cli.md).
+    if (a.unchanged(result)) return { result, written: false };
     const commit = commitGeneration(out, result.text, result.manifestText);
     if (commit.status === 'rejected') {
       const kept = path.relative(a.cwd, commit.rejectedPath) || commit.rejectedPath;
@@ -258,7 +281,7 @@ async function applyBuild(a: {
         `the new graph failed the doctor${commit.problem ? ` (${commit.problem})` : ''}; it is kept at ${kept} and ${shown} is untouched`,
       );
     }
-    return result;
+    return { result, written: true };
   } finally {
     lock.release();
   }

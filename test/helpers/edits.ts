@@ -1,6 +1,9 @@
 // Random edits to a repository on disk, for the equivalence property test: add, delete and rename
 // files; add, remove and rename functions, calls and imports; add and remove stamped notes
-// (`WHY(area@date): …` comments, ADR 88); move code down a line; break the syntax; touch a config. An edit is plain data (a kind and three numbers) interpreted against the
+// (`WHY(area@date): …` comments, ADR 88); move code down a line; break the syntax; touch a config;
+// and, for the name-level invalidation (ADR 118), add, remove and rename exports of the files most
+// imported, change an exported type without changing a call, add an overload, shadow an
+// `export *` entry, edit a namespace-imported module. An edit is plain data (a kind and three numbers) interpreted against the
 // files as they are when it runs, so any sequence applies to any tree and shrinks well; `apply`
 // says in words what it did, so a failing sequence reads as a story.
 
@@ -26,6 +29,14 @@ export const EDIT_KINDS = [
   'moveDown',
   'breakSyntax',
   'touchConfig',
+  // What the name-level invalidation must get right (ADR 118): exports of much-imported files.
+  'addExport',
+  'removeExport',
+  'renameExport',
+  'changeType',
+  'addOverload',
+  'shadowStar',
+  'editNamespaced',
 ] as const;
 export type EditKind = (typeof EDIT_KINDS)[number];
 
@@ -110,6 +121,45 @@ function functionsWithBodies(sf: ts.SourceFile): ts.FunctionLikeDeclaration[] {
   );
 }
 
+const IMPORT_SPEC = /(?:from|import)\s+['"](\.[^'"]+)['"]/g;
+
+/** The file a relative specifier written in `from` names, when it is one of `files`. */
+function targetOf(from: string, spec: string, files: readonly string[]): string | undefined {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(js|jsx|mjs|cjs)$/, '');
+  const wanted = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '/index.ts', '/index.tsx', '/index.js', ''].map((e) => base + e);
+  return wanted.find((w) => files.includes(w));
+}
+
+/** Files by how many files import them (relative specifiers), most imported first; ties by path. */
+function byImporters(files: readonly string[], read: (f: string) => string): string[] {
+  const count = new Map<string, number>();
+  for (const f of files) {
+    for (const m of read(f).matchAll(IMPORT_SPEC)) {
+      const t = targetOf(f, m[1], files);
+      if (t && t !== f) count.set(t, (count.get(t) ?? 0) + 1);
+    }
+  }
+  return [...count.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([f]) => f);
+}
+
+const isExported = (s: ts.Statement) =>
+  !!(ts.canHaveModifiers(s) && ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword));
+
+/** Top-level exported declarations with a plain name. */
+function exportedDeclarations(sf: ts.SourceFile): Array<ts.DeclarationStatement & { name: ts.Identifier }> {
+  return sf.statements.filter(
+    (s): s is ts.DeclarationStatement & { name: ts.Identifier } =>
+      isExported(s) &&
+      (ts.isFunctionDeclaration(s) ||
+        ts.isClassDeclaration(s) ||
+        ts.isInterfaceDeclaration(s) ||
+        ts.isTypeAliasDeclaration(s) ||
+        ts.isEnumDeclaration(s)) &&
+      !!s.name &&
+      ts.isIdentifier(s.name),
+  );
+}
+
 /** Applies one edit under `root`; returns what it did, or undefined when it had nothing to act on. */
 export function applyEdit(root: string, edit: Edit): string | undefined {
   const files = sourceFiles(root);
@@ -146,6 +196,66 @@ export function applyEdit(root: string, edit: Edit): string | undefined {
       if (files.includes(target)) return undefined;
       fs.renameSync(path.join(root, file), path.join(root, target));
       return `rename ${file} → ${target}`;
+    }
+    case 'addExport':
+    case 'removeExport':
+    case 'renameExport':
+    case 'changeType':
+    case 'addOverload': {
+      // Half the time one of the most imported files: where a name-level slip would show.
+      const hot = edit.c % 2 === 0 ? pick(byImporters(files, read).slice(0, 3), edit.a) : undefined;
+      const target = hot ?? file;
+      if (!target) return undefined;
+      const text = read(target);
+      const r = exportEdit(text, parse(target, text), edit, name);
+      if (!r) return undefined;
+      write(target, r.text);
+      return `${r.what} in ${target}`;
+    }
+    case 'shadowStar': {
+      // A file with `export * from './x'` declares one of x's names itself.
+      for (let k = 0; k < files.length; k++) {
+        const barrel = files[(edit.a + k) % files.length];
+        const text = read(barrel);
+        const star = [...text.matchAll(/export \*\s+from\s+['"](\.[^'"]+)['"]/g)];
+        const spec = pick(star, edit.b)?.[1];
+        const from = spec ? targetOf(barrel, spec, files) : undefined;
+        if (!from) continue;
+        const taken = exportedDeclarations(parse(from, read(from))).map((d) => d.name.text);
+        const own = exportedDeclarations(parse(barrel, text)).map((d) => d.name.text);
+        const shadow = pick(
+          taken.filter((t) => !own.includes(t)),
+          edit.c,
+        );
+        if (!shadow) continue;
+        write(barrel, `${text}${text.endsWith('\n') ? '' : '\n'}export function ${shadow}() {\n  return 0;\n}\n`);
+        return `shadow ${shadow} of ${from} in ${barrel}`;
+      }
+      return undefined;
+    }
+    case 'editNamespaced': {
+      // A module some file imports whole (`import * as ns`): a new export, or an export's body.
+      const targets: string[] = [];
+      for (const f of files) {
+        for (const m of read(f).matchAll(/import \*\s+as\s+\w+\s+from\s+['"](\.[^'"]+)['"]/g)) {
+          const t = targetOf(f, m[1], files);
+          if (t && !targets.includes(t)) targets.push(t);
+        }
+      }
+      const target = pick(targets.sort(), edit.a);
+      if (!target) return undefined;
+      const text = read(target);
+      const fn = pick(exportedFunctions(parse(target, text)), edit.b);
+      const out =
+        edit.c % 2 === 0 || !fn
+          ? `${text}${text.endsWith('\n') ? '' : '\n'}export const ${name} = ${edit.b % 100};\n`
+          : text.replace(
+              new RegExp(`(function ${fn}\\([^)]*\\)[^{]*\\{)`),
+              `$1\n  const ${name} = { n: ${edit.b % 100} };\n  void ${name};`,
+            );
+      if (out === text) return undefined;
+      write(target, out);
+      return `${edit.c % 2 === 0 || !fn ? `add export const ${name}` : `edit the body of ${fn}`} in namespace-imported ${target}`;
     }
     case 'touchConfig': {
       const configs = ['tsconfig.json', 'package.json'].filter((c) => fs.existsSync(path.join(root, c)));
@@ -304,6 +414,59 @@ function editText(
     case 'breakSyntax': {
       const at = text.length === 0 ? 0 : edit.b % text.length;
       return { text: splice(text, at, at, ' ((( '), what: `break the syntax at offset ${at}` };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The export edits: add, remove or rename an export; change an exported type; add an overload. */
+function exportEdit(text: string, sf: ts.SourceFile, edit: Edit, name: string): { text: string; what: string } | undefined {
+  const decls = exportedDeclarations(sf);
+  switch (edit.kind) {
+    case 'addExport': {
+      const kinds = [
+        `export const ${name} = ${edit.b % 100};\n`,
+        `export function ${name}(n: number) {\n  return n + ${edit.b % 10};\n}\n`,
+        `export interface ${name[0].toUpperCase()}${name.slice(1)}Shape {\n  size: number;\n}\n`,
+      ];
+      const add = kinds[edit.b % kinds.length];
+      return { text: `${text}${text.endsWith('\n') ? '' : '\n'}${add}`, what: `add "${add.split('\n')[0]}"` };
+    }
+    case 'removeExport': {
+      const victim = pick(decls, edit.b);
+      if (!victim) return undefined;
+      const mod = ts.getModifiers(victim as unknown as ts.HasModifiers)?.find((m) => m.kind === ts.SyntaxKind.ExportKeyword) as ts.Modifier;
+      return { text: splice(text, mod.getStart(sf), mod.getEnd() + 1, ''), what: `unexport ${victim.name.text}` };
+    }
+    case 'renameExport': {
+      const victim = pick(decls, edit.b);
+      if (!victim) return undefined;
+      return {
+        text: splice(text, victim.name.getStart(sf), victim.name.getEnd(), name),
+        what: `rename export ${victim.name.text} → ${name}`,
+      };
+    }
+    case 'changeType': {
+      // A member more on an exported interface or class: importers' calls are written the same.
+      const shaped = decls.filter((d) => ts.isInterfaceDeclaration(d) || ts.isClassDeclaration(d)) as Array<
+        ts.InterfaceDeclaration | ts.ClassDeclaration
+      >;
+      const victim = pick(shaped, edit.b);
+      if (!victim) return undefined;
+      const close = victim.getEnd() - 1;
+      const member = ts.isInterfaceDeclaration(victim)
+        ? `  ${name}?: string;\n`
+        : `  ${name}(): number {\n    return ${edit.c % 10};\n  }\n`;
+      return { text: splice(text, close, close, member), what: `add member ${name} to ${victim.name?.text}` };
+    }
+    case 'addOverload': {
+      const fns = decls.filter((d): d is ts.FunctionDeclaration & { name: ts.Identifier } => ts.isFunctionDeclaration(d) && !!d.body);
+      const victim = pick(fns, edit.b);
+      if (!victim?.body) return undefined;
+      const header = text.slice(victim.getStart(sf), victim.body.getStart(sf)).trim();
+      const at = victim.getStart(sf);
+      return { text: splice(text, at, at, `${header};\n`), what: `add an overload of ${victim.name.text}` };
     }
     default:
       return undefined;

@@ -184,10 +184,16 @@ export function fixtureRepo(): string {
     const spec = path.posix.relative(dir, `gen/p${next % 4}/f${next}`);
     gen[`${dir}/f${i}.ts`] =
       `import { run${next} } from '${spec.startsWith('.') ? spec : './' + spec}';\n` +
+      // One utility most files import: the name-level invalidation's hardest case (ADR 118).
+      (i % 4 !== 3 ? `import { twice, type Sized } from '../util';\nexport const size${i}: Sized = { size: twice(${i}) };\n` : '') +
       `export function run${i}(n: number): number {\n  return n > 0 ? run${next}(n - 1) : helper${i}();\n}\n` +
       `function helper${i}() {\n  return ${i};\n}\n` +
       (i % 3 === 0 ? `export class Box${i} {\n  open() {\n    return run${i}(1);\n  }\n}\n` : '');
   }
+  gen['gen/util.ts'] =
+    'export function twice(n: number) {\n  return n * 2;\n}\nexport interface Sized {\n  size: number;\n}\nexport class Meter {\n  read(): number {\n    return twice(1);\n  }\n}\n';
+  gen['gen/ns.ts'] =
+    "import * as util from './util';\nexport function viaNamespace() {\n  return util.twice(2) + new util.Meter().read();\n}\n";
   gen['gen/index.ts'] = Array.from({ length: 4 }, (_, p) => `export * from './p${p}/f${p}';\n`).join('');
   writeTree(root, gen);
   return root;

@@ -47,6 +47,30 @@ describe('kg build', () => {
     );
   });
 
+  it('a build with nothing changed writes nothing and says so; a change writes again', () => {
+    const root = tempDir();
+    writeTree(root, { 'a.ts': 'export function a() {}\n' });
+    assert.equal(kg(['build', '--apply', '--no-server'], root).code, 0);
+    const dir = path.join(root, '.knowledge-graph');
+    const files = ['graph.json', 'graph.manifest.json'].map((f) => path.join(dir, f));
+    // Times a second in the past, so that a rewrite would show even on a coarse clock.
+    const past = new Date(Date.now() - 60_000);
+    for (const f of files) fs.utimesSync(f, past, past);
+    const bytes = files.map((f) => fs.readFileSync(f, 'utf8'));
+    const again = kg(['build', '--apply', '--no-server'], root);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^kg: unchanged \(nothing to write\) \.knowledge-graph\/graph\.json: \d+ nodes, /);
+    files.forEach((f, i) => {
+      assert.equal(fs.statSync(f).mtimeMs, past.getTime(), `${path.basename(f)} was not rewritten`);
+      assert.equal(fs.readFileSync(f, 'utf8'), bytes[i]);
+    });
+    assert.deepEqual(listDir(dir), ['graph.json', 'graph.manifest.json'], 'no temp file either');
+    writeTree(root, { 'b.ts': 'export function b() {}\n' });
+    const changed = kg(['build', '--apply', '--no-server'], root);
+    assert.match(changed.stdout, /^kg: wrote \.knowledge-graph\/graph\.json: /);
+    assert.ok(fs.statSync(files[0]).mtimeMs > past.getTime());
+  });
+
   it('--out and --root are honoured relative to the working directory', () => {
     const cwd = tempDir();
     writeTree(cwd, { 'repo/src/a.ts': 'export const a = 1;' });

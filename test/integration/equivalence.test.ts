@@ -40,6 +40,40 @@ describe('equivalence: incremental equals full after every random edit', () => {
     process.stderr.write(`equivalence (fixture): ${applied} edits compared, seed ${SEED}\n`);
   });
 
+  // Sequences the generator once found and shrank; each is replayed as it was found.
+  const FOUND: Array<[string, Edit[]]> = [
+    [
+      // A script reached only through another file's import is in the full build's program: an
+      // incremental build that resolves util.ts alone must have it too (ADR 118).
+      'a global script imported elsewhere, then an export added where a call relied on it',
+      [
+        { kind: 'addFile', a: 6633, b: 757, c: 1264 },
+        { kind: 'addImport', a: 7476, b: 2263, c: 8819 },
+        { kind: 'renameExport', a: 7405, b: 7437, c: 1817 },
+        { kind: 'editNamespaced', a: 5025, b: 4859, c: 6784 },
+      ],
+    ],
+    [
+      // An import that brings a global script into the project's program reaches util.ts, which
+      // did not change and imports neither file (ADR 118).
+      'a global script newly in the program, where an unchanged file relied on a missing name',
+      [
+        { kind: 'addFile', a: 3163, b: 7569, c: 115 },
+        { kind: 'renameExport', a: 1581, b: 4893, c: 1322 },
+        { kind: 'addFile', a: 556, b: 7405, c: 6709 },
+        { kind: 'deleteFile', a: 901, b: 1260, c: 7732 },
+        { kind: 'addImport', a: 599, b: 6528, c: 8350 },
+      ],
+    ],
+  ];
+  for (const [what, edits] of FOUND) {
+    it(`a sequence once found: ${what}`, () => {
+      const r = runSequence(fixtureRepo(), edits);
+      assert.equal(r.applied, edits.length, 'every edit still applies');
+      if (r.failure) assert.fail(`${r.failure.story.join('\n')}\n${r.failure.message}`);
+    });
+  }
+
   it(`on a copy of rxjs's sources: ${RXJS_STEPS} edits (seed ${SEED})`, () => {
     const base = corpus('rxjs', tempDir('kg-equiv-rxjs-')).root;
     const applied = check(base, SEED, 1, RXJS_STEPS, false);

@@ -47,22 +47,50 @@ describe('incremental build', () => {
     const added = step(root);
     assert.equal(added.mode, 'incremental');
     // b.ts is parsed again too: its import of './c' leads somewhere new, so its calls may resolve anew.
-    assert.deepEqual(added.delta, { changed: [], added: ['src/c.ts'], deleted: [], extracted: 2, carried: 2 });
+    assert.deepEqual(added.delta, {
+      changed: [],
+      added: ['src/c.ts'],
+      deleted: [],
+      extracted: 2,
+      carried: 2,
+      invalidation: { byFile: [] },
+    });
     assert.match(added.text, /"source":"file:src\/b\.ts","target":"file:src\/c\.ts","relation":"imports"/);
 
     writeTree(root, { 'src/d.ts': 'export class D { m() {} n() {} }\n' });
     const changed = step(root);
-    assert.deepEqual(changed.delta, { changed: ['src/d.ts'], added: [], deleted: [], extracted: 1, carried: 3 });
+    assert.deepEqual(changed.delta, {
+      changed: ['src/d.ts'],
+      added: [],
+      deleted: [],
+      extracted: 1,
+      carried: 3,
+      invalidation: { byFile: [] },
+    });
     assert.ok(changed.text.includes('"id":"sym:src/d.ts#D.n"'));
 
     fs.rmSync(path.join(root, 'src', 'c.ts'));
     const deleted = step(root);
-    assert.deepEqual(deleted.delta, { changed: [], added: [], deleted: ['src/c.ts'], extracted: 1, carried: 2 });
+    assert.deepEqual(deleted.delta, {
+      changed: [],
+      added: [],
+      deleted: ['src/c.ts'],
+      extracted: 1,
+      carried: 2,
+      invalidation: { byFile: [] },
+    });
     assert.ok(!deleted.text.includes('sym:src/c.ts'));
 
     fs.renameSync(path.join(root, 'src', 'd.ts'), path.join(root, 'src', 'e.ts'));
     const renamed = step(root);
-    assert.deepEqual(renamed.delta, { changed: [], added: ['src/e.ts'], deleted: ['src/d.ts'], extracted: 1, carried: 2 });
+    assert.deepEqual(renamed.delta, {
+      changed: [],
+      added: ['src/e.ts'],
+      deleted: ['src/d.ts'],
+      extracted: 1,
+      carried: 2,
+      invalidation: { byFile: [] },
+    });
 
     // A new directory brings a module; emptying one removes it.
     writeTree(root, { 'lib/x.ts': "export { a } from '../src/a';\n" });
@@ -117,14 +145,105 @@ describe('incremental build', () => {
       assert.ok(r.text.includes('"source":"sym:src/mid.ts#mid","target":"sym:src/core.ts#core","relation":"calls","confidence":"EXACT"'));
     });
 
-    it('what importers can see (an inferred return type): its importers, transitively', () => {
+    it('what importers can see (an inferred return type): the files that take the name, and no further when their own exports keep their types', () => {
       const root = tempDir();
       writeTree(root, TREE);
       step(root);
       writeTree(root, { 'src/core.ts': TREE['src/core.ts'].replace('{ go: () => 1 }', '{ go: () => 1, stop: () => 2 }') });
       const r = step(root);
       assert.equal(r.mode, 'incremental');
+      // mid takes `made`; mid's own export has a written return type, so top sees nothing new.
+      assert.deepEqual(resolvedAgain(r), ['src/core.ts', 'src/mid.ts']);
+      assert.equal(r.text, serializeGraph(buildGraph({ root }).graph));
+    });
+
+    it('a changed name goes on through an export whose type it reaches (ADR 118)', () => {
+      const root = tempDir();
+      const tree = {
+        ...TREE,
+        'src/mid.ts':
+          "import { core, made } from './core';\nexport function mid() {\n  return made();\n}\nexport function other(): number {\n  return core(1);\n}\n",
+        'src/top.ts': "import { mid } from './mid';\nexport function top(): number {\n  return mid().go();\n}\n",
+        'src/side.ts': "import { other } from './mid';\nexport function side(): number {\n  return other();\n}\n",
+      };
+      writeTree(root, tree);
+      step(root);
+      writeTree(root, { 'src/core.ts': TREE['src/core.ts'].replace('{ go: () => 1 }', '{ go: () => 1, stop: () => 2 }') });
+      const r = step(root);
+      // made changed → mid (inferred from made) changed → top; `other` did not change → side stays.
       assert.deepEqual(resolvedAgain(r), ['src/core.ts', 'src/mid.ts', 'src/top.ts']);
+      assert.equal(r.text, serializeGraph(buildGraph({ root }).graph));
+    });
+
+    it('a new export: only the changed file, however many files import it', () => {
+      const root = tempDir();
+      writeTree(root, TREE);
+      step(root);
+      writeTree(root, { 'src/core.ts': TREE['src/core.ts'] + 'export const added = 1;\n' });
+      const r = step(root);
+      assert.deepEqual(resolvedAgain(r), ['src/core.ts']);
+      assert.deepEqual(r.delta.invalidation, { byFile: [] });
+      assert.equal(r.text, serializeGraph(buildGraph({ root }).graph));
+    });
+
+    it('a namespace read as ns.member takes those members; one used whole takes every name', () => {
+      const root = tempDir();
+      writeTree(root, {
+        ...TREE,
+        'src/ns.ts': "import * as c from './core';\nexport function viaNs(): number {\n  return c.core(1);\n}\n",
+        'src/whole.ts': "import * as c from './core';\nexport function viaWhole(): number {\n  const all = c;\n  return all.core(1);\n}\n",
+      });
+      step(root);
+      writeTree(root, { 'src/core.ts': TREE['src/core.ts'] + 'export const added = 1;\n' });
+      assert.deepEqual(resolvedAgain(step(root)), ['src/core.ts', 'src/whole.ts']);
+      // `core` itself changes (an overload more): both read it.
+      writeTree(root, {
+        'src/core.ts':
+          TREE['src/core.ts'].replace(
+            'export function core(n: number): number {',
+            'export function core(n: number): number;\nexport function core(n: number): number {',
+          ) + 'export const added = 1;\n',
+      });
+      const r = step(root);
+      assert.deepEqual(resolvedAgain(r), ['src/core.ts', 'src/mid.ts', 'src/ns.ts', 'src/whole.ts']);
+      assert.equal(r.text, serializeGraph(buildGraph({ root }).graph));
+    });
+
+    it('an export * passes a new name on unless the file shadows it', () => {
+      const root = tempDir();
+      writeTree(root, {
+        ...TREE,
+        'src/barrel.ts': "export * from './core';\nexport const added = 'mine';\n",
+        'src/user.ts': "import { added, core } from './barrel';\nexport function user(): number {\n  return core(added.length);\n}\n",
+        'src/user2.ts': "import { made } from './barrel';\nexport function user2(): number {\n  return made().go();\n}\n",
+      });
+      step(root);
+      // core gains `added`, which the barrel shadows with its own: user's `added` is still the barrel's.
+      writeTree(root, { 'src/core.ts': TREE['src/core.ts'] + 'export const added = 1;\n' });
+      assert.deepEqual(resolvedAgain(step(root)), ['src/core.ts']);
+      // core's `made` changes: it passes through the barrel to user2, not to user.
+      writeTree(root, {
+        'src/core.ts': TREE['src/core.ts'].replace('{ go: () => 1 }', '{ go: () => 1, stop: () => 2 }') + 'export const added = 1;\n',
+      });
+      const r = step(root);
+      assert.deepEqual(resolvedAgain(r), ['src/barrel.ts', 'src/core.ts', 'src/mid.ts', 'src/user2.ts']);
+      assert.equal(r.text, serializeGraph(buildGraph({ root }).graph));
+    });
+
+    it('a JavaScript file has no surface: the file-level rule decides, and the build says so', () => {
+      const root = tempDir();
+      writeTree(root, {
+        'tsconfig.json': '{ "compilerOptions": { "strict": true, "allowJs": true }, "include": ["src"] }\n',
+        'src/lib.js': 'export function lib() {\n  return 1;\n}\n',
+        'src/use.ts': "import { lib } from './lib';\nexport function use(): number {\n  return lib();\n}\n",
+        'src/top.ts': "import { use } from './use';\nexport function top(): number {\n  return use();\n}\n",
+      });
+      step(root);
+      writeTree(root, { 'src/lib.js': 'export function lib() {\n  return 2;\n}\nexport const more = 1;\n' });
+      const r = step(root);
+      assert.deepEqual(resolvedAgain(r), ['src/lib.js', 'src/use.ts']);
+      assert.deepEqual(r.delta.invalidation, { byFile: ['src/lib.js'] });
+      assert.equal(r.text, serializeGraph(buildGraph({ root }).graph));
     });
 
     it('a file that declares globals: everything', () => {
@@ -135,6 +254,26 @@ describe('incremental build', () => {
       const r = step(root);
       assert.equal(r.mode, 'full');
       assert.equal(r.fullReason, 'src/globals.d.ts declares globals and changed');
+    });
+
+    it('a module with `declare global`: by name while the augmentation stays, everything when it changes', () => {
+      const root = tempDir();
+      const types =
+        'export interface Shape {\n  size: number;\n}\ndeclare global {\n  interface SymbolConstructor {\n    readonly kgMark: symbol;\n  }\n}\n';
+      writeTree(root, {
+        ...TREE,
+        'src/types.ts': types,
+        'src/use.ts': "import type { Shape } from './types';\nexport function use(s: Shape): number {\n  return s.size;\n}\n",
+      });
+      step(root);
+      writeTree(root, { 'src/types.ts': types + 'export const added = 1;\n' });
+      const r = step(root);
+      assert.equal(r.mode, 'incremental');
+      assert.deepEqual(resolvedAgain(r), ['src/types.ts']);
+      writeTree(root, { 'src/types.ts': types.replace('kgMark: symbol', 'kgMark: unique symbol') + 'export const added = 1;\n' });
+      const g = step(root);
+      assert.equal(g.mode, 'full');
+      assert.equal(g.fullReason, 'src/types.ts declares globals and changed');
     });
 
     it('a warm session resolves the same files and gives the same bytes', () => {

@@ -81,3 +81,34 @@ export interface SourceNote {
   /** Decision-record mentions in the note's text, at their positions in the file. */
   mentions: Array<{ num: number; line: number; column: number }>;
 }
+
+/**
+ * What a TypeScript module lets other files see, name by name (ADR 118): the input of the
+ * name-level invalidation of an incremental build. Absent for a file whose exports cannot be
+ * told apart this way (JavaScript, `export =`, `export as namespace`); such a file falls back to
+ * the file-level rule (ADR 55).
+ */
+export interface FileSurface {
+  /**
+   * Each name the file exports itself (not through `export *`) → a hash of what an importer can
+   * see of it: the declarations it is made of, the local declarations and imports they mention
+   * (transitively), and the file's statements that declare nothing (they can change any type).
+   * `*` holds the hash of the file's `export *` specifiers: when that changes, every name may.
+   * `declare global` holds its global augmentations (`declare global`, `declare module "…"`): when
+   * that changes, every file may see something new.
+   */
+  exports: Record<string, string>;
+  /** The names the file takes from its imports, and which of its exported names each reaches. */
+  uses: SurfaceUse[];
+}
+
+export interface SurfaceUse {
+  /** The import, as its index in the file's import references (collectImports order). */
+  ref: number;
+  /** The imported name (`default` for a default import), or `*` for the whole module. */
+  name: string;
+  /** The exported names whose hash takes this import in (`*`: every one). */
+  reaches: string[] | '*';
+  /** An `export *`: the module's changed names pass through, except those the file exports itself. */
+  star?: true;
+}

@@ -19,7 +19,8 @@ import { readSources, type SourceInput } from './sources';
 import { createProjectProgram, parseAsProgram, SourceFileCache, type ProgramStore } from './program';
 import { ResolutionSink, type DeclarationLookup, type ProvenTarget, type Residue } from './resolve';
 import { PackageSymbols } from './packages';
-import { fileShape, type FileShape } from './shape';
+import type { FileShape } from './shape';
+import { shapeAndSurface } from './surface';
 import { RationaleLayer } from '../rationale/rationale';
 import { sourceNotes, type SourceNote } from '../rationale/notes';
 import { screenSources, type ScreenVerdict } from './screen';
@@ -507,7 +508,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
         cites,
         notes,
         residue: { counted: {}, sites: [] },
-        shape: fileShape(sf),
+        shape: shapeAndSurface(sf, extraction.imports),
         carried: false,
       };
       asking.push({ rel, input, sf, sites, asked, firstWithKey, record });

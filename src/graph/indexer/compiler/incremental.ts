@@ -10,10 +10,14 @@
 // it to that.
 //
 // Which files a change can affect (resolution tier): a file's call sites resolve through what the
-// files it imports (directly or transitively) let it see. So when a file's shape — what other
-// files can see of it (shape.ts) — changes, or it is added or deleted, or its imports now lead
-// elsewhere, every file that imports it, transitively, is resolved again; when only its body
-// changes, only itself. A change to a file that declares globals makes every file resolve again.
+// files it imports let it see. A changed file is resolved again; when its shape — what other files
+// can see of it (shape.ts) — changed, its surface (surface.ts) says which exported names did, and
+// only the files that take one of those names (or the whole module: a namespace import, `export *`,
+// a dynamic import) are resolved again, going on to their importers only with the names of their
+// own that the changed ones reach (ADR 118). A file without a surface (JavaScript, `export =`) is
+// judged by the file-level rule of ADR 55: every name it exports may have changed. A deleted file,
+// or one whose imports now lead elsewhere, changes every name. A change to a file that declares
+// globals makes every file resolve again.
 //
 // It throws rather than shrink: a changed file that had symbols and now yields nothing readable
 // is a suspected parse failure, not a deletion.
@@ -56,7 +60,9 @@ import {
 } from '../files/manifest';
 import { buildInputPaths, engineOf } from './inputs';
 import { isSyntaxErrorReason } from './screen';
-import { fileShape, type FileShape } from './shape';
+import type { FileShape } from './shape';
+import { GLOBAL_PART, shapeAndSurface } from './surface';
+import type { FileSurface } from '../facts';
 
 /** What is on disk from the last build: raw texts, absent when the file does not exist. */
 export interface PreviousBuild {
@@ -81,6 +87,11 @@ export interface TrackedBuildOptions extends BuildOptions {
    * `native` (TypeScript 7, started for this build and ended after it; ADR 113).
    */
   backend?: CheckerChoice;
+  /**
+   * How importers of a changed file are chosen: `names` (the default, ADR 118) or `files`, the
+   * file-level rule of ADR 55 for every file — what the benchmark compares against.
+   */
+  invalidation?: 'names' | 'files';
 }
 
 export type CheckerChoice = 'js' | 'native';
@@ -93,6 +104,11 @@ interface BuildDelta {
   extracted: number;
   /** Files whose facts were carried forward. */
   carried: number;
+  /**
+   * For an incremental build, how it chose the files to resolve again (ADR 118): name by name,
+   * and the changed or reached files the file-level rule judged instead (no surface), sorted.
+   */
+  invalidation?: { byFile: string[] };
 }
 
 export interface TrackedBuildResult extends BuildResult {
@@ -205,6 +221,42 @@ interface ResolutionPlan {
   /** New shapes of changed files (the others keep the manifest's). */
   shapes: Map<string, FileShape>;
   everything?: string;
+  /** Files whose change the file-level rule judged (no surface: JavaScript, `export =`, …), sorted. */
+  byFile: string[];
+  /** Where each file's imports lead now, by reference index (`!reason` for none). */
+  targets: Map<string, string[]>;
+}
+
+/** Which exported names of a file changed: some, or every one. */
+type Changed = Set<string> | 'all';
+
+/** The exported names whose hash differs between two surfaces; `all` when the `export *` set changed. */
+function changedNames(was: FileSurface, now: FileSurface): Changed {
+  const a = was.exports;
+  const b = now.exports;
+  if (a['*'] !== b['*']) return 'all';
+  const out = new Set<string>();
+  for (const k of Object.keys(a)) if (!Object.hasOwn(b, k) || a[k] !== b[k]) out.add(k);
+  for (const k of Object.keys(b)) if (!Object.hasOwn(a, k)) out.add(k);
+  return out;
+}
+
+/** An import as the resolver sees it: the same key in two versions of a file is the same request. */
+const requestKey = (r: { specifier: string; kind: string; context?: string; syntax: string }) =>
+  `${r.kind}|${r.syntax}|${r.context ?? ''}|${r.specifier}`;
+
+/** The global files a program of `files` holds: those files and what they reach through imports, if global. */
+function reachedGlobals(files: readonly string[], targetsOf: (f: string) => readonly string[], isGlobal: (f: string) => boolean): string[] {
+  const reached = new Set(files);
+  const queue = [...files];
+  while (queue.length > 0) {
+    for (const t of targetsOf(queue.pop() as string)) {
+      if (t.startsWith('!') || reached.has(t)) continue;
+      reached.add(t);
+      queue.push(t);
+    }
+  }
+  return [...reached].filter(isGlobal).sort(compareStrings);
 }
 
 function planResolution(
@@ -213,6 +265,7 @@ function planResolution(
   resolver: ModuleResolver,
   root: string,
   dirty: ReadonlySet<string>,
+  byName: boolean,
 ): ResolutionPlan {
   const old = prev.manifest.files;
   const present = new Set(inputs.map((i) => i.path));
@@ -223,10 +276,12 @@ function planResolution(
     if (!dirty.has(input.path)) continue;
     const abs = root + '/' + input.path;
     const sf = parseSource(abs, input.text, resolver.impliedFormat(input.project, abs));
-    shapes.set(input.path, fileShape(sf));
-    refs.set(input.path, collectImports(sf, input.path));
+    const mine = collectImports(sf, input.path);
+    refs.set(input.path, mine);
+    shapes.set(input.path, shapeAndSurface(sf, mine));
   }
-  // Where every file's imports lead now, against where they led.
+  // Where every file's imports lead now (by reference index), against where they led.
+  const targets = new Map<string, string[]>();
   const importers = new Map<string, Set<string>>();
   const link = (from: string, to: string) => {
     if (to.startsWith('!')) return;
@@ -236,31 +291,137 @@ function planResolution(
   };
   for (const [f, e] of Object.entries(old)) for (const m of e.imports) link(f, importTarget(m));
   const redirected: string[] = [];
+  /** Files whose imports now lead elsewhere: every name they export may mean something else. */
+  const moved = new Set<string>();
   for (const input of inputs) {
     const mine = refs.get(input.path) ?? fromManifestImports(input.path, old[input.path].imports);
     const now = mine.map((r) => outcomeKey(resolver.resolve(input.project, input.path, r)));
+    targets.set(input.path, now);
     for (const t of now) link(input.path, t);
-    if (!dirty.has(input.path) && !sameList(now, old[input.path].imports.map(importTarget))) redirected.push(input.path);
+    const before = old[input.path];
+    if (!before) continue;
+    if (!dirty.has(input.path)) {
+      if (!sameList(now, before.imports.map(importTarget))) {
+        redirected.push(input.path);
+        moved.add(input.path);
+      }
+      continue;
+    }
+    // A changed file: an import it still makes, as it made it, that leads elsewhere now.
+    const was = new Map(before.imports.map((m) => [requestKey(m), importTarget(m)]));
+    if (mine.some((r, i) => was.has(requestKey(r)) && was.get(requestKey(r)) !== now[i])) moved.add(input.path);
   }
   // What other files may now see differently.
   const seeds = new Set<string>([...deleted, ...redirected]);
   for (const f of dirty) if (old[f]?.shape !== shapes.get(f)?.shape) seeds.add(f);
   const resolve = new Set<string>([...dirty, ...redirected]);
-  for (const f of [...seeds].sort(compareStrings)) {
-    if (old[f]?.global || shapes.get(f)?.global) return { resolve, shapes, everything: `${f} declares globals and changed` };
+  const everything = (f: string, why = 'declares globals and changed'): ResolutionPlan => ({
+    resolve,
+    shapes,
+    everything: `${f} ${why}`,
+    byFile: [],
+    targets,
+  });
+  // The global files each project's program holds, before and now: one that comes or goes
+  // reaches every file of the project, whether or not it changed.
+  const projects = new Map<string, string[]>();
+  for (const input of inputs) if (!projects.has(input.project.configPath)) projects.set(input.project.configPath, input.project.files);
+  for (const [config, files] of [...projects].sort((a, b) => compareStrings(a[0], b[0]))) {
+    const was = reachedGlobals(
+      files.filter((f) => old[f] !== undefined),
+      (f) => old[f]?.imports.map(importTarget) ?? [],
+      (f) => !!old[f]?.global,
+    );
+    const now = reachedGlobals(
+      files.filter((f) => present.has(f)),
+      (f) => (targets.get(f) ?? []).filter((t) => present.has(t)),
+      (f) => (shapes.get(f) ?? { global: !!old[f]?.global }).global,
+    );
+    const where = config || 'the files outside every tsconfig';
+    const came = now.find((f) => !was.includes(f));
+    if (came) return everything(came, `declares globals and is now in the program of ${where}`);
+    const went = was.find((f) => !now.includes(f));
+    if (went) return everything(went, `declares globals and is no longer in the program of ${where}`);
   }
-  const queue = [...seeds];
-  const seen = new Set(seeds);
+  for (const f of [...seeds].sort(compareStrings)) {
+    if (!old[f]?.global && !shapes.get(f)?.global) continue;
+    // A module with global augmentations, both before and after: its surface says whether they changed.
+    if (byName && dirty.has(f) && old[f]?.surface && shapes.get(f)?.surface) continue;
+    return everything(f);
+  }
+
+  // Which exported names changed where, spread name by name to the files that take them (ADR 118).
+  const changed = new Map<string, Changed>();
+  const byFile = new Set<string>();
+  const queue: string[] = [];
+  const grow = (f: string, names: Iterable<string> | 'all') => {
+    const cur = changed.get(f);
+    if (cur === 'all') return;
+    if (names === 'all') {
+      changed.set(f, 'all');
+      queue.push(f);
+      return;
+    }
+    const set = cur ?? new Set<string>();
+    let grew = false;
+    for (const n of names) {
+      if (set.has(n)) continue;
+      set.add(n);
+      grew = true;
+    }
+    if (!grew) return;
+    changed.set(f, set);
+    queue.push(f);
+  };
+  const surfaceOf = (f: string): FileSurface | undefined => (!byName ? undefined : dirty.has(f) ? shapes.get(f)?.surface : old[f]?.surface);
+  for (const f of [...deleted, ...moved]) grow(f, 'all');
+  for (const f of dirty) {
+    const was = old[f];
+    const now = shapes.get(f);
+    // A new file: no file took a name from it before (one that does now has been redirected).
+    if (!was || !now || was.shape === now.shape) continue;
+    if (byName && was.surface && now.surface) grow(f, changedNames(was.surface, now.surface));
+    else {
+      byFile.add(f);
+      grow(f, 'all');
+    }
+  }
   while (queue.length > 0) {
-    for (const importer of importers.get(queue.pop() as string) ?? []) {
-      resolve.add(importer);
-      if (!seen.has(importer)) {
-        seen.add(importer);
-        queue.push(importer);
+    const f = queue.pop() as string;
+    const names = changed.get(f) as Changed;
+    for (const g of importers.get(f) ?? []) {
+      const to = targets.get(g);
+      if (!to) continue;
+      const surface = surfaceOf(g);
+      if (!surface) {
+        // The file-level rule: it resolves again, and every name it exports may have changed.
+        if (!to.includes(f)) continue;
+        resolve.add(g);
+        byFile.add(g);
+        grow(g, 'all');
+        continue;
+      }
+      for (const u of surface.uses) {
+        if (to[u.ref] !== f) continue;
+        if (u.star) {
+          // `export *` passes on what it does not shadow, never a default.
+          const pass = names === 'all' ? 'all' : [...names].filter((n) => n !== 'default' && !Object.hasOwn(surface.exports, n));
+          if (pass === 'all' || pass.length > 0) {
+            resolve.add(g);
+            grow(g, pass);
+          }
+        } else if (names === 'all' || u.name === '*' || names.has(u.name)) {
+          resolve.add(g);
+          grow(g, u.reaches);
+        }
       }
     }
   }
-  return { resolve, shapes };
+  for (const [f, names] of [...changed].sort((a, b) => compareStrings(a[0], b[0]))) {
+    const global = old[f]?.global || shapes.get(f)?.global;
+    if (global && (names === 'all' || names.has(GLOBAL_PART))) return everything(f);
+  }
+  return { resolve, shapes, byFile: [...byFile].sort(compareStrings), targets };
 }
 
 /**
@@ -300,7 +461,9 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
         const before = prev.manifest.files[i.path];
         if (!before || before.sha256 !== i.sha256 || before.project !== i.project.configPath) dirty.add(i.path);
       }
-      plan = manifestOptions.extractOnly ? { resolve: dirty, shapes: new Map() } : planResolution(prev, read, resolver, d.root, dirty);
+      plan = manifestOptions.extractOnly
+        ? { resolve: dirty, shapes: new Map(), byFile: [], targets: new Map() }
+        : planResolution(prev, read, resolver, d.root, dirty, options.invalidation !== 'files');
       if (plan.everything) {
         reuseOn = false;
         fullReason = plan.everything;
@@ -317,12 +480,18 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
         cites: fromManifestCites(input.path, before.cites),
         notes: before.notes ?? [],
         residue: before.residue,
-        shape: { shape: before.shape, global: !!before.global },
+        shape: { shape: before.shape, global: !!before.global, ...(before.surface ? { surface: before.surface } : {}) },
       };
     },
     extraRoots(project: Project): string[] {
+      // The global files a full build's program of the project holds: its own, and those its
+      // files reach through imports (a script imported from elsewhere declares into every file).
       const present = new Set(inputs.map((i) => i.path));
-      return project.files.filter((f) => present.has(f) && (plan?.shapes.get(f) ?? { global: !!prev?.manifest.files[f]?.global }).global);
+      return reachedGlobals(
+        project.files.filter((f) => present.has(f)),
+        (f) => (plan?.targets.get(f) ?? []).filter((t) => present.has(t)),
+        (f) => (plan?.shapes.get(f) ?? { global: !!prev?.manifest.files[f]?.global }).global,
+      );
     },
   };
   // An unchanged file's screen verdict is on record: it was accepted, with the syntax errors the
@@ -386,6 +555,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
       project: f.project,
       shape: f.shape.shape,
       ...(f.shape.global ? { global: true as const } : {}),
+      ...(f.shape.surface ? { surface: f.shape.surface } : {}),
       imports: toManifestImports(f.imports, f.outcomes),
       cites: toManifestCites(f.cites),
       ...(f.notes.length > 0 ? { notes: f.notes } : {}),
@@ -417,7 +587,14 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     manifestText: serializeManifest(manifest),
     mode: prev && reuseOn ? 'incremental' : 'full',
     fullReason: prev && reuseOn ? undefined : fullReason,
-    delta: { changed: diff.changed, added: diff.added, deleted: diff.deleted, extracted: result.files.length - carried, carried },
+    delta: {
+      changed: diff.changed,
+      added: diff.added,
+      deleted: diff.deleted,
+      extracted: result.files.length - carried,
+      carried,
+      ...(prev && reuseOn && plan ? { invalidation: { byFile: plan.byFile } } : {}),
+    },
   };
 }
 

@@ -14,11 +14,14 @@
 
 import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
+import type { FileSurface } from '../facts';
 
 export interface FileShape {
   /** SHA-256 (hex) of the visible tokens. */
   shape: string;
   global: boolean;
+  /** What it exports and imports, name by name (surface.ts: shapeAndSurface); absent where the file-level rule decides. */
+  surface?: FileSurface;
 }
 
 function isJavaScript(sf: ts.SourceFile): boolean {
@@ -26,7 +29,7 @@ function isJavaScript(sf: ts.SourceFile): boolean {
 }
 
 /** True for a body that cannot change any type another file sees. */
-function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
+export function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
   if (!ts.isFunctionLike(parent) || (parent as { body?: ts.Node }).body !== node) return false;
   return !!(parent as ts.SignatureDeclarationBase).type || ts.isConstructorDeclaration(parent) || ts.isSetAccessorDeclaration(parent);
 }
@@ -47,14 +50,12 @@ function declaresGlobally(sf: ts.SourceFile): boolean {
   );
 }
 
-export function fileShape(sf: ts.SourceFile): FileShape {
-  const hash = createHash('sha256');
-  if (isJavaScript(sf)) {
-    hash.update(sf.text);
-    return { shape: hash.digest('hex'), global: declaresGlobally(sf) };
-  }
-  // Pre-order, with an explicit stack; each node writes its kind, flags and child count (so the
-  // tree is unambiguous), and a leaf its text.
+/**
+ * The visible tokens of `root`'s subtree, in pre-order: each node's kind, syntactic flags and
+ * child count (so the tree is unambiguous), a leaf's text, `{}` for a hidden body. With an
+ * explicit stack; `emit` takes them in chunks.
+ */
+function walkTokens(root: ts.Node, sf: ts.SourceFile, emit: (chunk: string) => void): void {
   const stack: Array<{ node: ts.Node; parent: ts.Node }> = [];
   const pushChildren = (node: ts.Node): number => {
     const children: ts.Node[] = [];
@@ -64,7 +65,7 @@ export function fileShape(sf: ts.SourceFile): FileShape {
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent: node });
     return children.length;
   };
-  hash.update(String(pushChildren(sf)));
+  emit(String(pushChildren(root)));
   const parts: string[] = [];
   while (stack.length > 0) {
     const { node, parent } = stack.pop() as { node: ts.Node; parent: ts.Node };
@@ -74,8 +75,25 @@ export function fileShape(sf: ts.SourceFile): FileShape {
     }
     const n = pushChildren(node);
     parts.push(`${node.kind}:${node.flags & SYNTACTIC_FLAGS}:${n}${n === 0 ? ':' + node.getText(sf) : ''}`);
-    if (parts.length >= 4096) hash.update(parts.splice(0).join('\u0000'));
+    if (parts.length >= 4096) emit(parts.splice(0).join('\u0000'));
   }
-  hash.update(parts.join('\u0000'));
-  return { shape: hash.digest('hex'), global: declaresGlobally(sf) };
+  emit(parts.join('\u0000'));
+}
+
+/** The visible tokens of one statement (or any node) as one string: what surface.ts hashes. */
+export function nodeTokens(node: ts.Node, sf: ts.SourceFile): string {
+  const out: string[] = [`${node.kind}:${node.flags & SYNTACTIC_FLAGS}`];
+  walkTokens(node, sf, (c) => out.push(c));
+  return out.join('\u0001');
+}
+
+export function fileShape(sf: ts.SourceFile): FileShape {
+  const hash = createHash('sha256');
+  const global = declaresGlobally(sf);
+  if (isJavaScript(sf)) {
+    hash.update(sf.text);
+    return { shape: hash.digest('hex'), global };
+  }
+  walkTokens(sf, sf, (c) => hash.update(c));
+  return { shape: hash.digest('hex'), global };
 }

@@ -3,7 +3,8 @@
 // again without parsing unchanged files, and sees which files' imports now lead elsewhere), its
 // comment citations of decision records, its stamped notes (ADR 88), what its call sites left besides proven edges (counted
 // references, UNRESOLVED sites, sites waiting for a name match — replayed, since records and
-// names elsewhere can change their answer), and its shape (what other files can see of it). Then
+// names elsewhere can change their answer), its shape (what other files can see of it) and, for a
+// module, its surface (the same, name by name: ADR 118). Then
 // the fingerprints of everything else that shapes a build (tsconfigs, package.json files,
 // .gitignore files, lockfiles), of the markdown files (for staleness), the engine and options,
 // and the SHA-256 of the graph.json it describes. It is renamed into place just before the graph (ADR 51), so a kill between the two leaves a manifest that no
@@ -12,13 +13,23 @@
 
 import { createHash } from 'node:crypto';
 import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../../model';
-import type { CommentCitation, ImportKind, ImportOutcome, ImportRef, ImportSyntax, Residue, ResidueSite, SourceNote } from '../facts';
+import type {
+  CommentCitation,
+  FileSurface,
+  ImportKind,
+  ImportOutcome,
+  ImportRef,
+  ImportSyntax,
+  Residue,
+  ResidueSite,
+  SourceNote,
+} from '../facts';
 import type { FileHost } from './file-host';
 import type { WalkResult } from './walk';
 import { CONFIG_FILE } from './repository-config';
 import { previewJson } from '../../io/display';
 
-export const MANIFEST_VERSION = 3;
+export const MANIFEST_VERSION = 4;
 
 /**
  * The engine's version, recorded so that facts extracted by another version are never carried
@@ -55,6 +66,8 @@ interface ManifestFile {
   shape: string;
   /** It declares into the global scope (a script, `declare global`, `declare module "…"`). */
   global?: true;
+  /** What it exports and imports, name by name (ADR 118); absent where the file-level rule decides. */
+  surface?: FileSurface;
   imports: ManifestImport[];
   cites: ManifestCite[];
   /** Its stamped notes, as extracted (absent when it has none). */
@@ -209,11 +222,27 @@ function canonicalFile(e: ManifestFile): Record<string, unknown> {
   });
   const out: Record<string, unknown> = { sha256: e.sha256, project: e.project, shape: e.shape };
   if (e.global) out.global = true;
+  if (e.surface) out.surface = canonicalSurface(e.surface);
   out.imports = imports;
   out.cites = cites;
   if (e.notes && e.notes.length > 0) out.notes = e.notes.map(canonicalNote);
   out.residue = { counted: sortedCounts(e.residue.counted), sites };
   return out;
+}
+
+function canonicalSurface(x: FileSurface): Record<string, unknown> {
+  // Entries, not assignments: an export may be named `__proto__`.
+  const exports = Object.fromEntries(
+    Object.keys(x.exports)
+      .sort(compareStrings)
+      .map((k) => [k, x.exports[k]]),
+  );
+  const uses = x.uses.map((u) => {
+    const o: Record<string, unknown> = { ref: u.ref, name: u.name, reaches: u.reaches };
+    if (u.star) o.star = true;
+    return o;
+  });
+  return { exports, uses };
 }
 
 /** The canonical bytes of a manifest: fixed key order, one file per line, LF, a trailing newline. */
@@ -308,6 +337,22 @@ function validResidue(x: unknown): boolean {
   );
 }
 
+function validSurface(x: unknown): boolean {
+  if (!isObj(x) || !isObj(x.exports) || !Array.isArray(x.uses)) return false;
+  return (
+    Object.values(x.exports).every((h) => typeof h === 'string') &&
+    x.uses.every(
+      (u) =>
+        isObj(u) &&
+        isInt(u.ref) &&
+        (u.ref as number) >= 0 &&
+        typeof u.name === 'string' &&
+        (u.reaches === '*' || (Array.isArray(u.reaches) && u.reaches.every((r) => typeof r === 'string'))) &&
+        (u.star === undefined || u.star === true),
+    )
+  );
+}
+
 function validFile(e: unknown): boolean {
   return (
     isObj(e) &&
@@ -317,6 +362,8 @@ function validFile(e: unknown): boolean {
     typeof e.shape === 'string' &&
     (e.global === undefined || e.global === true) &&
     Array.isArray(e.imports) &&
+    (e.surface === undefined ||
+      (validSurface(e.surface) && (e.surface as FileSurface).uses.every((u) => u.ref < (e.imports as unknown[]).length))) &&
     e.imports.every(validImport) &&
     Array.isArray(e.cites) &&
     e.cites.every(validCite) &&
