@@ -169,18 +169,27 @@ describe(`a save on ${SCENARIO.corpus}: the lens timeline (light theme)`, () => 
       await wb.openFile(FILE, SCENARIO.anchor);
       await wb.page.keyboard.press('Control+Home');
       // Every declaration's lens, with the count of the graph built from the file as it is.
+      // Polled until the lenses are the graph's: while the editor lays out after opening and
+      // Ctrl+Home, a lens can be read against a line-number row not yet drawn (seen once in CI).
+      const wanted = [...before].sort((a, b) => a[0] - b[0]).map(([line, t]) => `${line}: ${t}`);
       const end0 = Date.now() + 180_000;
-      let first: DrawnLens[] = [];
+      let first: string[] = [];
+      let nudged = false;
       while (Date.now() < end0) {
-        first = (await drawnLenses(wb.page)).filter((l) => /callers?( ·|$)/.test(l.text));
-        if (first.length >= before.size) break;
+        first = (await drawnLenses(wb.page)).filter((l) => /callers?( ·|$)/.test(l.text)).map((l) => `${l.line}: ${l.text}`);
+        if (JSON.stringify(first) === JSON.stringify(wanted)) break;
+        if (!nudged && Date.now() > end0 - 150_000 && first.length > 0) {
+          // Said, not hidden: the workbench drew a line's lens row in the wrong place (the failing
+          // run's screenshot had none at line 34); a scroll makes it lay the rows out again.
+          console.log(`# lenses after 30 s: ${JSON.stringify(first)}; scrolling to the end and back`);
+          nudged = true;
+          await wb.page.keyboard.press('Control+End');
+          await wb.page.waitForTimeout(300);
+          await wb.page.keyboard.press('Control+Home');
+        }
         await wb.page.waitForTimeout(200);
       }
-      assert.deepEqual(
-        first.map((l) => `${l.line}: ${l.text}`),
-        [...before].sort((a, b) => a[0] - b[0]).map(([line, t]) => `${line}: ${t}`),
-        'before the edit, each lens is the CLI`s count at its line',
-      );
+      assert.deepEqual(first, wanted, 'before the edit, each lens is the CLI`s count at its line');
       const t0 = Date.now();
       const samples: Sample[] = [];
       let sampling = true;
