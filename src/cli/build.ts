@@ -35,8 +35,9 @@ Builds the knowledge graph of the TypeScript/JavaScript repository at --root.
 Without --apply this is a dry run: the graph is printed to stdout and nothing is written.
 
 When a manifest from the last build sits beside the graph (graph.manifest.json) and still
-describes it, the build is incremental: only changed files, and the files a change can affect,
-are parsed and resolved again, and the result is identical to a full build. Otherwise (no
+describes it, the build is incremental: only changed files, and the files that take a name a
+change altered (docs/adr/0118-invalidation-by-name.md), are parsed and resolved again, and the
+result is identical to a full build. With nothing changed, --apply writes nothing. Otherwise (no
 manifest, a torn or mismatched one, a changed tsconfig, package.json or .gitignore) the build is
 a full one, and stderr says why.
 
