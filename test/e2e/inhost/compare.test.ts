@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { KnowledgeGraphApi } from '../../../src/extension';
-import { EXTENSION_ID } from '../expected';
+import { activated } from './activated';
 
 describe('Compare With… (the structural diff view)', () => {
   let api: KnowledgeGraphApi;
@@ -23,10 +23,7 @@ describe('Compare With… (the structural diff view)', () => {
 
   before(async function () {
     this.timeout(120_000);
-    const ext = vscode.extensions.getExtension<KnowledgeGraphApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    cli = path.join(ext.extensionPath, 'dist', 'cli.js');
+    ({ api, cli } = await activated());
     root = folder().uri.fsPath;
     if (!fs.existsSync(path.join(root, '.git'))) {
       git('init', '-q');

@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { KnowledgeGraphApi } from '../../../src/extension';
 import { activateOrExplain } from '../../../src/host/activate';
-import { BASIC_NODE_IDS, EXTENSION_ID } from '../expected';
+import { BASIC_NODE_IDS } from '../expected';
+import { activated } from './activated';
 
 function folder(): vscode.WorkspaceFolder {
   const f = vscode.workspace.workspaceFolders?.[0];
@@ -25,9 +26,7 @@ describe('Knowledge Graph in the extension host', () => {
   let graphFile: string;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<KnowledgeGraphApi>(EXTENSION_ID);
-    assert.ok(ext, `${EXTENSION_ID} is installed`);
-    api = await ext.activate();
+    ({ api } = await activated());
     graphFile = path.join(folder().uri.fsPath, '.knowledge-graph', 'graph.json');
   });
 

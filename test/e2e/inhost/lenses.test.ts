@@ -12,7 +12,7 @@ import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { KnowledgeGraphApi } from '../../../src/extension';
 import type { FolderGraphState } from '../../../src/host/graph-access';
-import { EXTENSION_ID } from '../expected';
+import { activated } from './activated';
 
 // out/e2e/inhost → the repository
 const LENSES_FIXTURE = path.resolve(__dirname, '..', '..', '..', 'test', 'e2e', 'workspaces', 'lenses', 'src');
@@ -63,10 +63,7 @@ describe('callers lenses, the status bar and the graph states', () => {
   const callers = (id: string): { callers: string[]; candidates: string[] } => JSON.parse(kg('callers', id, '--graph', graphFile).stdout);
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<KnowledgeGraphApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    cli = path.join(ext.extensionPath, 'dist', 'cli.js');
+    ({ api, cli } = await activated());
     graphFile = path.join(folder().uri.fsPath, '.knowledge-graph', 'graph.json');
     fs.cpSync(LENSES_FIXTURE, path.join(folder().uri.fsPath, 'src', 'lenses'), { recursive: true });
     // autoIndex off: these tests are about saved edits the graph does not know yet (with autoIndex

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { KnowledgeGraphApi } from '../../../src/extension';
-import { EXTENSION_ID } from '../expected';
+import { activated } from './activated';
 
 const TOOLS = ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why', 'check', 'build'];
 
@@ -35,10 +35,7 @@ describe('language-model tools', () => {
 
   before(async function () {
     this.timeout(120_000);
-    const ext = vscode.extensions.getExtension<KnowledgeGraphApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    cli = path.join(ext.extensionPath, 'dist', 'cli.js');
+    ({ api, cli } = await activated());
     graphFile = path.join(folder().uri.fsPath, '.knowledge-graph', 'graph.json');
     const outcome = await api.build(folder().uri);
     assert.equal(outcome.kind, 'built', JSON.stringify(outcome));
