@@ -53,22 +53,25 @@ describe('kg build', () => {
     assert.equal(kg(['build', '--apply', '--no-server'], root).code, 0);
     const dir = path.join(root, '.knowledge-graph');
     const files = ['graph.json', 'graph.manifest.json'].map((f) => path.join(dir, f));
-    // Times a second in the past, so that a rewrite would show even on a coarse clock.
-    const past = new Date(Date.now() - 60_000);
+    // A minute in the past, in whole seconds, so that a rewrite would show even on a coarse clock.
+    // The times are compared as the file system gives them back after utimes: a float mtimeMs
+    // can read 0.001 ms off the Date set (a CI run saw …575.999 for …576).
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
     for (const f of files) fs.utimesSync(f, past, past);
+    const set = files.map((f) => fs.statSync(f, { bigint: true }).mtimeNs);
     const bytes = files.map((f) => fs.readFileSync(f, 'utf8'));
     const again = kg(['build', '--apply', '--no-server'], root);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /^kg: unchanged \(nothing to write\) \.knowledge-graph\/graph\.json: \d+ nodes, /);
     files.forEach((f, i) => {
-      assert.equal(fs.statSync(f).mtimeMs, past.getTime(), `${path.basename(f)} was not rewritten`);
+      assert.equal(fs.statSync(f, { bigint: true }).mtimeNs, set[i], `${path.basename(f)} was not rewritten`);
       assert.equal(fs.readFileSync(f, 'utf8'), bytes[i]);
     });
     assert.deepEqual(listDir(dir), ['graph.json', 'graph.manifest.json'], 'no temp file either');
     writeTree(root, { 'b.ts': 'export function b() {}\n' });
     const changed = kg(['build', '--apply', '--no-server'], root);
     assert.match(changed.stdout, /^kg: wrote \.knowledge-graph\/graph\.json: /);
-    assert.ok(fs.statSync(files[0]).mtimeMs > past.getTime());
+    assert.ok(fs.statSync(files[0], { bigint: true }).mtimeNs > set[0]);
   });
 
   it('--out and --root are honoured relative to the working directory', () => {
