@@ -9,6 +9,7 @@ import { BuildSession, buildGraph, loadGraphFile, readPrevious, serializeGraph }
 import { EDIT_FILE, editOneLine } from './corpus';
 import { DIFF_TASKS, diffChildRssKb } from './diff';
 import { EDIT_KINDS, editOf, restoreNames } from './names';
+import { runCliBuild } from '../src/host/cli-build';
 import { discover } from '../src/graph/indexer/compiler/discover';
 import { parseSource } from '../src/graph/indexer/compiler/extract';
 import { nodeFileHost } from '../src/graph/indexer/files/file-host';
@@ -256,9 +257,31 @@ const NAMES_TASKS: Record<string, Task> = Object.fromEntries(
   ]),
 );
 
+/**
+ * The same edits built the editor's way (ADR 119): src/host/cli-build.ts asks the warm server
+ * itself, with no `kg` process in between — what autoIndex costs after a save.
+ */
+const NAMES_EDITOR_TASKS: Record<string, Task> = Object.fromEntries(
+  EDIT_KINDS.map((kind) => [
+    `names-${kind}-editor`,
+    (root: string) => {
+      const edit = editOf(root, restoreNames(root), kind);
+      if (edit) fs.writeFileSync(path.join(root, edit.file), edit.text);
+      if (!process.env.KG_SERVER_DIR) throw new Error(`names-${kind}-editor needs the build server run.ts starts`);
+      const env: NodeJS.ProcessEnv = { ...process.env, KG_SERVER: 'on' };
+      delete env.CI;
+      return async () => {
+        const r = await runCliBuild({ cli: CLI, root, out: path.join(root, '.knowledge-graph', 'graph.json'), env });
+        if (r.kind !== 'built' || r.via !== 'server') throw new Error(`the editor's build was not the server's: ${JSON.stringify(r)}`);
+      };
+    },
+  ]),
+);
+
 export const TASKS: Record<string, Task> = {
   'names-full': namesFull,
   ...NAMES_TASKS,
+  ...NAMES_EDITOR_TASKS,
   'one-file-floor': oneFileFloor,
   'parse-floor': parseFloor,
   extract: extractOnly,

@@ -23,7 +23,8 @@ import {
 import type { BuildEvent } from '../protocol/build-events';
 import { checkBuildPaths } from './build-paths';
 import { findRepositoryRoot } from './find-root';
-import { buildOnServer, serverDirProblem, serverPaths, startServerInBackground, type BuildContext, type ServerContext } from './server';
+import { startServerInBackground, type BuildContext, type ServerContext } from './server';
+import { buildOnServer, serverDirProblem, serverPaths } from './server-client';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 
@@ -155,7 +156,7 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
   }
   if (paths) {
     const code = await buildOnServer(paths, args, io);
-    if (code !== undefined) return code;
+    if (typeof code === 'number') return code; // no signal here: never 'cancelled'
   }
   const report = values.progress === 'json' ? jsonReporter(io) : textReporter(io);
   if (found && found.root !== path.resolve(io.cwd))

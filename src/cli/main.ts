@@ -5,22 +5,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { run } from './run';
 import type { ServerContext } from './server';
+import { serverOff } from './server-client';
 
 // A reader that stops early (`kg build | head`) is not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
   throw e;
 });
-
-/** Why builds must not use a build server here, if they must not (ADR 57). */
-function serverOff(env: NodeJS.ProcessEnv): string | undefined {
-  const setting = (env.KG_SERVER ?? '').toLowerCase();
-  if (['off', '0', 'false', 'no'].includes(setting)) return 'KG_SERVER=off';
-  if (['on', '1', 'true', 'yes'].includes(setting)) return undefined;
-  const ci = (env.CI ?? '').toLowerCase();
-  if (ci !== '' && ci !== 'false' && ci !== '0') return 'CI is set';
-  return undefined;
-}
 
 function script(): string {
   try {

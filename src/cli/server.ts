@@ -15,23 +15,11 @@
 // --no-server; a server exits after --idle-timeout seconds without a request.
 
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 
-import {
-  BuildSession,
-  GraphError,
-  KG_VERSION,
-  lockHolder,
-  processAlive,
-  tryLockFile,
-  unsafeDirReason,
-  userStateBase,
-  type CheckerChoice,
-} from '../graph';
+import { BuildSession, GraphError, lockHolder, processAlive, tryLockFile, type CheckerChoice } from '../graph';
 import {
   HIGH_MEMORY_IDLE_MS,
   MAX_REQUEST_CHARS,
@@ -41,7 +29,8 @@ import {
   rssBytesOf,
   serverLockFiles,
 } from './server-limits';
-import { BUILD_SERVER_PROTOCOL, parseBuildReply, parseBuildRequest, type BuildReply, type BuildRequest } from '../protocol/build-server';
+import { parseBuildRequest, type BuildReply } from '../protocol/build-server';
+import { serverDirProblem, serverPaths, type ServerIdentity, type ServerPaths } from './server-client';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
 
@@ -51,14 +40,9 @@ import { parseCommandArgs, UsageError } from './usage';
 const DEFAULT_IDLE_SECONDS = 600;
 
 /** How to start this CLI again, and whether builds may use a server; set by main.ts only. */
-export interface ServerContext {
-  execPath: string;
-  /** The CLI's own script (dist/cli.js). */
-  script: string;
+export interface ServerContext extends ServerIdentity {
   /** Why builds must not use or start a server (CI, KG_SERVER=off); undefined when they may. */
   off?: string;
-  /** Where sockets live (KG_SERVER_DIR); the default is a folder of this user's in the temp folder. */
-  dir?: string;
   /**
    * This process's id and a way to be told to stop (SIGTERM, SIGINT): `handler` runs on the signal
    * until the returned function is called. Without a handler the signal ends the process at once,
@@ -78,52 +62,9 @@ export interface BuildContext {
   by?: string;
 }
 
-export interface ServerPaths {
-  root: string;
-  socket: string;
-  lockFile: string;
-  logFile: string;
-}
-
-/** Where the server of `root` (a real path) listens, for this installed `kg` under this Node. */
-export function serverPaths(ctx: ServerContext, root: string): ServerPaths {
-  let stamp = '';
-  try {
-    const st = fs.statSync(ctx.script);
-    stamp = `${st.size}:${st.mtimeMs}`;
-  } catch {
-    // a script that cannot be stat'ed still gets a stable name
-  }
-  const id = createHash('sha256')
-    .update([BUILD_SERVER_PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, root].join('\0'))
-    .digest('hex')
-    .slice(0, 20);
-  const dir = ctx.dir ?? path.join(userStateBase(), 'servers');
-  const socket = process.platform === 'win32' ? `\\\\.\\pipe\\knowledge-graph-${id}` : path.join(dir, `${id}.sock`);
-  return { root, socket, lockFile: path.join(dir, `${id}.lock`), logFile: path.join(dir, `${id}.log`) };
-}
-
 /** The socket folder, created private; undefined (no server) when it is not this user's alone. */
 function privateDir(dir: string): string | undefined {
   return serverDirProblem(dir) === undefined ? dir : undefined;
-}
-
-/**
- * Why the socket folder `dir` cannot be used (created 0700 when missing), or undefined when it can
- * (ADR 77): a real folder, this user's, open to no one else. KG_SERVER_DIR naming a folder that is
- * not is refused loudly, and no server is started anywhere else: a server the user's `kg server
- * status|stop` (with the same KG_SERVER_DIR) could not see must not exist.
- */
-export function serverDirProblem(dir: string): string | undefined {
-  try {
-    if (!fs.existsSync(dir)) {
-      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
-      fs.mkdirSync(dir, { mode: 0o700 });
-    }
-  } catch (e) {
-    return `cannot create it (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
-  }
-  return unsafeDirReason(dir);
 }
 
 /**
@@ -146,62 +87,7 @@ function serverPid(paths: ServerPaths): number | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The client side, in `kg build`.
-
-// The wire format (who sends what, and how each side validates it): src/protocol/build-server.ts.
-
-/**
- * Runs `kg build <argv>` on the server of `paths`, streaming its output. Returns the exit code, or
- * undefined when no server took the build (none listening, a refusal, or a server that stopped
- * before answering) — the caller then builds itself.
- */
-export function buildOnServer(paths: ServerPaths, argv: string[], io: CliIo): Promise<number | undefined> {
-  if (process.platform !== 'win32' && !fs.existsSync(paths.socket)) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    let settled = false;
-    let heard = false;
-    const done = (code: number | undefined) => {
-      if (settled) return;
-      settled = true;
-      socket.destroy();
-      resolve(code);
-    };
-    const socket = net.connect(paths.socket);
-    socket.setEncoding('utf8');
-    // Before a word from the server, a failure is just "no server"; after one, say why we build here.
-    const hungUp = () => {
-      if (!settled && heard) io.stderr.write('kg: the build server stopped during this build; building here instead\n');
-      done(undefined);
-    };
-    socket.on('error', hungUp);
-    socket.on('close', hungUp);
-    socket.on('connect', () => {
-      const request: BuildRequest = { kg: BUILD_SERVER_PROTOCOL, argv, cwd: io.cwd };
-      socket.write(JSON.stringify(request) + '\n');
-    });
-    const lines = createInterface({ input: socket, crlfDelay: Infinity });
-    lines.on('error', () => {}); // the socket's own 'error' handler decides
-    lines.on('line', (line) => {
-      const m = parseBuildReply(line);
-      if (!m) return;
-      heard = true;
-      switch (m.type) {
-        case 'stdout':
-          io.stdout.write(m.text);
-          break;
-        case 'stderr':
-          io.stderr.write(m.text);
-          break;
-        case 'refused':
-          done(undefined);
-          break;
-        case 'exit':
-          done(m.code);
-          break;
-      }
-    });
-  });
-}
+// Starting one, from `kg build` (the client itself is src/cli/server-client.ts).
 
 /**
  * Starts a server for `paths.root` in the background unless one is already starting or running.

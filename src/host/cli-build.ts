@@ -1,8 +1,14 @@
-// Runs the bundled CLI (`kg build --apply --progress json`) in a child process and turns its event
-// lines into one outcome. No `vscode` here: the unit tests drive it with the real dist/cli.js.
-// Why a child process and how it is started: docs/adr/0031-build-runs-the-cli-in-a-child-process.md.
+// Runs `kg build --apply --progress json` for the editor and turns its event lines into one
+// outcome: on the repository's warm build server when one answers (ADR 119: the editor talks to
+// its socket itself, without a `kg` process in between), else with the bundled CLI in a child
+// process, which also starts a server for the next build. No `vscode` here: the tests drive it
+// with the real dist/cli.js. Why a child process and how it is started:
+// docs/adr/0031-build-runs-the-cli-in-a-child-process.md.
 
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildOnServer, serverDirProblem, serverOff, serverPaths } from '../cli/server-client';
 import { parseBuildEvent, type BuildEvent } from '../protocol/build-events';
 
 /** What `kg build --progress json` reports, line by line (docs/cli.md). */
@@ -19,7 +25,10 @@ export interface BuildSummary {
 }
 
 export type CliBuildResult =
-  { kind: 'built'; summary: BuildSummary } | { kind: 'failed'; code: string; message: string } | { kind: 'cancelled' };
+  /** `via`: who built, the repository's warm build server or a `kg` process started for this build. */
+  | { kind: 'built'; summary: BuildSummary; via: 'server' | 'process' }
+  | { kind: 'failed'; code: string; message: string }
+  | { kind: 'cancelled' };
 
 export interface CliBuildOptions {
   /** Absolute path of the bundled dist/cli.js. */
@@ -40,6 +49,8 @@ export interface CliBuildOptions {
   signal?: AbortSignal;
   /** After SIGTERM, how long to wait before SIGKILL. */
   killGraceMs?: number;
+  /** The environment of the build (the child's, and KG_SERVER, CI, KG_SERVER_DIR for the server); process.env by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Splits a stream's chunks into lines; the last partial line is kept until the next chunk. */
@@ -58,53 +69,121 @@ function lineSplitter(onLine: (line: string) => void): { push(chunk: string): vo
   };
 }
 
-export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
+/** The arguments of `kg build` (after the word build) the editor asks for. */
+function buildArgs(options: CliBuildOptions): string[] {
+  return [
+    '--apply',
+    '--progress',
+    'json',
+    '--root',
+    options.root,
+    '--out',
+    options.out,
+    ...(options.full ? ['--full'] : []),
+    ...(options.checker === 'native' ? ['--checker', 'native'] : []),
+  ];
+}
+
+/** Reads a build's stderr, line by line, into its events; says at the end what the build came to. */
+function outcomeReader(options: CliBuildOptions, started: number) {
+  let done: Extract<CliEvent, { event: 'done' }> | undefined;
+  let error: Extract<CliEvent, { event: 'error' }> | undefined;
+  const text: string[] = [];
+  const lines = lineSplitter((line) => {
+    const e = parseBuildEvent(line);
+    if (!e) {
+      // run() repeats an error event as a "kg: error:" line for people; report it once
+      if (error && line === `kg: error: ${error.message}`) return;
+      text.push(line);
+      if (text.length > 40) text.shift();
+      options.onText?.(line);
+      return;
+    }
+    if (e.event === 'done') done = e;
+    if (e.event === 'error') error = e;
+    options.onEvent?.(e);
+  });
+  return {
+    push: (chunk: string) => lines.push(chunk),
+    /** What the build came to, given its exit code (or the signal that stopped it). */
+    outcome(code: number | null, signal: string | null, cancelled: boolean, via: 'server' | 'process'): CliBuildResult {
+      lines.end();
+      const built = code === 0 && done !== undefined && done.out !== null;
+      // A cancel that arrives after the graph was written is too late: report what happened.
+      if (cancelled && !built) return { kind: 'cancelled' };
+      if (built && done?.out) {
+        const { event: _event, out, ...rest } = done;
+        return { kind: 'built', summary: { ...rest, out, seconds: (Date.now() - started) / 1000 }, via };
+      }
+      if (error) return { kind: 'failed', code: error.code, message: error.message };
+      const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+      const last = text.filter((l) => l.startsWith('kg:')).pop() ?? text[text.length - 1];
+      return {
+        kind: 'failed',
+        code: 'CLI_FAILED',
+        message: `the build process ${how}${last ? `: ${last.replace(/^kg: (error: )?/, '')}` : ''}`,
+      };
+    },
+  };
+}
+
+/**
+ * The build on the repository's warm server, or undefined when none takes it (none running, builds
+ * may not use one, or it stopped before answering): then a child process builds. The socket is the
+ * one `kg build` in a child would reach: the same CLI script, runtime, root and KG_SERVER_DIR.
+ */
+async function onServer(options: CliBuildOptions, started: number): Promise<CliBuildResult | undefined> {
+  const env = options.env ?? process.env;
+  if (serverOff(env) !== undefined) return undefined;
+  let script: string;
+  let root: string;
+  try {
+    script = fs.realpathSync(options.cli);
+    root = fs.realpathSync(options.root);
+  } catch {
+    return undefined; // the child says what is missing
+  }
+  const dir = env.KG_SERVER_DIR ? path.resolve(options.root, env.KG_SERVER_DIR) : undefined;
+  const paths = serverPaths({ execPath: options.execPath ?? process.execPath, script, dir }, root);
+  // No socket: nothing to ask. A folder others can enter: the child warns and builds without one.
+  if (process.platform !== 'win32' && !fs.existsSync(paths.socket)) return undefined;
+  if (serverDirProblem(path.dirname(paths.lockFile)) !== undefined) return undefined;
+  const reader = outcomeReader(options, started);
+  const code = await buildOnServer(
+    paths,
+    buildArgs(options),
+    { stdout: { write: () => true }, stderr: { write: (t: string) => reader.push(t) }, cwd: options.root },
+    options.signal,
+  );
+  if (code === undefined) return undefined;
+  if (code === 'cancelled') return { kind: 'cancelled' };
+  return reader.outcome(code, null, false, 'server');
+}
+
+export async function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
   const started = Date.now();
+  if (options.signal?.aborted) return { kind: 'cancelled' };
+  const served = await onServer(options, started);
+  if (served) return served;
+  return inChild(options, started);
+}
+
+function inChild(options: CliBuildOptions, started: number): Promise<CliBuildResult> {
   return new Promise((resolve) => {
     if (options.signal?.aborted) return resolve({ kind: 'cancelled' });
-    const args = [
-      options.cli,
-      'build',
-      '--apply',
-      '--progress',
-      'json',
-      '--root',
-      options.root,
-      '--out',
-      options.out,
-      ...(options.full ? ['--full'] : []),
-      ...(options.checker === 'native' ? ['--checker', 'native'] : []),
-    ];
     // ELECTRON_RUN_AS_NODE makes a desktop editor's Electron binary behave as plain Node; under
     // code-server or plain Node it is ignored. An empty execArgv keeps the extension host's
     // inspector flags from leaking into the child.
-    const child = spawn(options.execPath ?? process.execPath, args, {
+    const child = spawn(options.execPath ?? process.execPath, [options.cli, 'build', ...buildArgs(options)], {
       cwd: options.root,
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      env: { ...(options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
-    let done: Extract<CliEvent, { event: 'done' }> | undefined;
-    let error: Extract<CliEvent, { event: 'error' }> | undefined;
-    const text: string[] = [];
+    const reader = outcomeReader(options, started);
     let cancelled = false;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
-
-    const err = lineSplitter((line) => {
-      const e = parseBuildEvent(line);
-      if (!e) {
-        // run() repeats an error event as a "kg: error:" line for people; report it once
-        if (error && line === `kg: error: ${error.message}`) return;
-        text.push(line);
-        if (text.length > 40) text.shift();
-        options.onText?.(line);
-        return;
-      }
-      if (e.event === 'done') done = e;
-      if (e.event === 'error') error = e;
-      options.onEvent?.(e);
-    });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => err.push(c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => reader.push(c));
     // stdout carries the one summary line of --apply; the done event says the same in JSON.
     child.stdout.resume();
 
@@ -128,23 +207,6 @@ export function runCliBuild(options: CliBuildOptions): Promise<CliBuildResult> {
     child.on('error', (e) =>
       finish({ kind: 'failed', code: 'SPAWN_FAILED', message: `cannot start ${options.execPath ?? process.execPath}: ${e.message}` }),
     );
-    child.on('close', (code, signal) => {
-      err.end();
-      const built = code === 0 && done !== undefined && done.out !== null;
-      // A cancel that arrives after the graph was written is too late: report what happened.
-      if (cancelled && !built) return finish({ kind: 'cancelled' });
-      if (built && done?.out) {
-        const { event: _event, out, ...rest } = done;
-        return finish({ kind: 'built', summary: { ...rest, out, seconds: (Date.now() - started) / 1000 } });
-      }
-      if (error) return finish({ kind: 'failed', code: error.code, message: error.message });
-      const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
-      const last = text.filter((l) => l.startsWith('kg:')).pop() ?? text[text.length - 1];
-      finish({
-        kind: 'failed',
-        code: 'CLI_FAILED',
-        message: `the build process ${how}${last ? `: ${last.replace(/^kg: (error: )?/, '')}` : ''}`,
-      });
-    });
+    child.on('close', (code, signal) => finish(reader.outcome(code, signal, cancelled, 'process')));
   });
 }

@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCliBuild, type CliEvent } from '../../src/host/cli-build';
+import { spawnSync } from 'node:child_process';
+import { buildGraph, serializeGraph } from '../../src/graph';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 import { buildProcessesOf } from '../helpers/processes';
@@ -129,5 +131,145 @@ setTimeout(() => {}, 10000);
     });
     assert.equal(r.kind, 'built', JSON.stringify(r));
     assert.equal(fs.readFileSync(path.join(root, 'g.json'), 'utf8'), 'new');
+  });
+
+  describe('on a warm build server (ADR 119)', () => {
+    /** Builds may use a server, in a socket folder of this test's own. */
+    const serverEnv = (dir: string): NodeJS.ProcessEnv => {
+      const e: NodeJS.ProcessEnv = { ...process.env, KG_SERVER: 'on', KG_SERVER_DIR: dir };
+      delete e.CI;
+      return e;
+    };
+    const kg = (args: string[], root: string, env: NodeJS.ProcessEnv) =>
+      spawnSync(process.execPath, [CLI, ...args], { cwd: root, env, encoding: 'utf8' });
+    const serverStatus = (root: string, env: NodeJS.ProcessEnv) =>
+      JSON.parse(kg(['server', 'status', '--root', root], root, env).stdout) as {
+        running: boolean;
+        pid?: number;
+        socket: string;
+        log: string;
+      };
+    const until = async (what: string, test: () => boolean, ms = 60_000) => {
+      const t0 = Date.now();
+      while (!test()) {
+        if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const stops: Array<() => void> = [];
+    after(() => stops.forEach((stop) => stop()));
+
+    it('the first build runs in a child, which starts the server; later builds go to the server with no kg process, same bytes', async () => {
+      const root = tempDir();
+      const dir = tempDir('kg-servers-');
+      const env = serverEnv(dir);
+      stops.push(() => kg(['server', 'stop', '--root', root], root, env));
+      writeTree(root, {
+        'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+        'src/a.ts': 'export function a(): number {\n  return 1;\n}\n',
+        'src/b.ts': "import { a } from './a';\nexport function b(): number {\n  return a();\n}\n",
+      });
+      const out = path.join(root, '.knowledge-graph', 'graph.json');
+      const first = await runCliBuild({ cli: CLI, root, out, env });
+      assert.equal(first.kind, 'built', JSON.stringify(first));
+      assert.ok(first.kind === 'built');
+      assert.equal(first.via, 'process', 'no server yet');
+      await until(
+        'the server the first build started',
+        () => serverStatus(root, env).running && fs.existsSync(serverStatus(root, env).socket),
+      );
+      const { pid, log } = serverStatus(root, env);
+
+      for (const [i, text] of [
+        'export function a(): number {\n  return 2;\n}\nexport function c(): number {\n  return a();\n}\n',
+        'export function a(): number {\n  return 3;\n}\n',
+      ].entries()) {
+        writeTree(root, { 'src/a.ts': text });
+        const events: CliEvent[] = [];
+        const r = await runCliBuild({ cli: CLI, root, out, env, onEvent: (e) => events.push(e) });
+        assert.equal(r.kind, 'built', JSON.stringify(r));
+        assert.ok(r.kind === 'built');
+        assert.equal(r.via, 'server', `build ${i + 2}`);
+        assert.ok(
+          events.some((e) => e.event === 'log' && new RegExp(`built by the build server \\(pid ${pid}\\)`).test(e.message)),
+          'the server says it built',
+        );
+        assert.deepEqual(
+          buildProcessesOf(root).filter((p) => / build /.test(p)),
+          [],
+          'no kg build process',
+        );
+        assert.equal(fs.readFileSync(out, 'utf8'), serializeGraph(buildGraph({ root }).graph), `build ${i + 2}: the bytes of a full build`);
+        assert.equal(r.summary.out, out);
+        assert.equal(r.summary.nodes, JSON.parse(fs.readFileSync(out, 'utf8')).nodes.length);
+      }
+      // The server's log has the two builds it did, and the child's build was not one of them.
+      assert.equal((fs.readFileSync(log, 'utf8').match(/→ exit 0/g) ?? []).length, 2);
+
+      // A failure on the server is the same failure as in a child.
+      writeTree(root, { 'tsconfig.json': '{ "compilerOptions": { "strict": true,, } }' });
+      const failed = await runCliBuild({ cli: CLI, root, out, env });
+      assert.equal(failed.kind, 'failed');
+      assert.ok(failed.kind === 'failed');
+      assert.equal(failed.code, 'TSCONFIG_UNPARSABLE');
+      assert.match(fs.readFileSync(log, 'utf8'), /→ exit [1-9]/, 'the server ran the failed build');
+    });
+
+    it('cancel hangs up: the server drops the build before writing, the graph stays, the server serves the next', async () => {
+      const root = tempDir();
+      const dir = tempDir('kg-servers-');
+      const env = serverEnv(dir);
+      stops.push(() => kg(['server', 'stop', '--root', root], root, env));
+      const tree: Record<string, string> = {};
+      for (let i = 0; i < 1500; i++)
+        tree[`src/m${i}.ts`] = Array.from({ length: 30 }, (_, j) => `export function f${i}_${j}() {}\n`).join('');
+      writeTree(root, tree);
+      const out = path.join(root, '.knowledge-graph', 'graph.json');
+      assert.equal((await runCliBuild({ cli: CLI, root, out, env })).kind, 'built');
+      await until('the server', () => serverStatus(root, env).running && fs.existsSync(serverStatus(root, env).socket));
+      const { log } = serverStatus(root, env);
+      const before = fs.readFileSync(out, 'utf8');
+      const abort = new AbortController();
+      const r = await runCliBuild({
+        cli: CLI,
+        root,
+        out,
+        env,
+        full: true,
+        signal: abort.signal,
+        onEvent: (e) => e.event === 'progress' && abort.abort(),
+      });
+      assert.deepEqual(r, { kind: 'cancelled' });
+      await until('the server to drop the build', () => /client gone/.test(fs.readFileSync(log, 'utf8')));
+      assert.equal(fs.readFileSync(out, 'utf8'), before);
+      assert.deepEqual(fs.readdirSync(path.dirname(out)).sort(), ['graph.json', 'graph.manifest.json'], 'no temp file');
+      const next = await runCliBuild({ cli: CLI, root, out, env });
+      assert.ok(next.kind === 'built' && next.via === 'server', JSON.stringify(next));
+    });
+
+    it('KG_SERVER=off, CI, or a socket folder others can enter: the build runs in a child', async () => {
+      const root = tempDir();
+      const dir = tempDir('kg-servers-');
+      writeTree(root, { 'a.ts': 'export const a = 1;\n' });
+      const out = path.join(root, 'g.json');
+      const on = serverEnv(dir);
+      stops.push(() => kg(['server', 'stop', '--root', root], root, on));
+      assert.equal((await runCliBuild({ cli: CLI, root, out, env: on })).kind, 'built');
+      await until('the server', () => serverStatus(root, on).running && fs.existsSync(serverStatus(root, on).socket));
+      for (const env of [
+        { ...on, KG_SERVER: 'off' },
+        { ...on, KG_SERVER: undefined, CI: 'true' },
+      ]) {
+        const r = await runCliBuild({ cli: CLI, root, out, env });
+        assert.ok(r.kind === 'built' && r.via === 'process', JSON.stringify(r));
+      }
+      fs.chmodSync(dir, 0o755);
+      try {
+        const r = await runCliBuild({ cli: CLI, root, out, env: on });
+        assert.ok(r.kind === 'built' && r.via === 'process', JSON.stringify(r));
+      } finally {
+        fs.chmodSync(dir, 0o700);
+      }
+    });
   });
 });

@@ -1,0 +1,148 @@
+// The client side of the build server (ADR 57): where a repository's server listens, whether one
+// may be used, and how a build is handed to it. Two callers: `kg build` (src/cli/build.ts), and the
+// editor (src/host/cli-build.ts), which talks to a warm server itself instead of starting a `kg`
+// process only to relay the build (ADR 119). Both compute the same socket from the same inputs, so
+// they reach the same server. No compiler here: the extension bundles this file.
+
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+
+import { KG_VERSION, unsafeDirReason, userStateBase } from '../graph';
+import { BUILD_SERVER_PROTOCOL, parseBuildReply, type BuildRequest } from '../protocol/build-server';
+
+/** What names a server: the installed `kg` and the Node that runs it. */
+export interface ServerIdentity {
+  execPath: string;
+  /** The CLI's own script (dist/cli.js), as a real path. */
+  script: string;
+  /** Where sockets live (KG_SERVER_DIR); the default is a folder of this user's in the temp folder. */
+  dir?: string;
+}
+
+export interface ServerPaths {
+  root: string;
+  socket: string;
+  lockFile: string;
+  logFile: string;
+}
+
+/** Why builds must not use a build server here, if they must not (ADR 57). */
+export function serverOff(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const setting = (env.KG_SERVER ?? '').toLowerCase();
+  if (['off', '0', 'false', 'no'].includes(setting)) return 'KG_SERVER=off';
+  if (['on', '1', 'true', 'yes'].includes(setting)) return undefined;
+  const ci = (env.CI ?? '').toLowerCase();
+  if (ci !== '' && ci !== 'false' && ci !== '0') return 'CI is set';
+  return undefined;
+}
+
+/** Where the server of `root` (a real path) listens, for this installed `kg` under this Node. */
+export function serverPaths(ctx: ServerIdentity, root: string): ServerPaths {
+  let stamp = '';
+  try {
+    const st = fs.statSync(ctx.script);
+    stamp = `${st.size}:${st.mtimeMs}`;
+  } catch {
+    // a script that cannot be stat'ed still gets a stable name
+  }
+  const id = createHash('sha256')
+    .update([BUILD_SERVER_PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, root].join('\0'))
+    .digest('hex')
+    .slice(0, 20);
+  const dir = ctx.dir ?? path.join(userStateBase(), 'servers');
+  const socket = process.platform === 'win32' ? `\\\\.\\pipe\\knowledge-graph-${id}` : path.join(dir, `${id}.sock`);
+  return { root, socket, lockFile: path.join(dir, `${id}.lock`), logFile: path.join(dir, `${id}.log`) };
+}
+
+/**
+ * Why the socket folder `dir` cannot be used (created 0700 when missing), or undefined when it can
+ * (ADR 77): a real folder, this user's, open to no one else. KG_SERVER_DIR naming a folder that is
+ * not is refused loudly, and no server is started anywhere else: a server the user's `kg server
+ * status|stop` (with the same KG_SERVER_DIR) could not see must not exist.
+ */
+export function serverDirProblem(dir: string): string | undefined {
+  try {
+    if (!fs.existsSync(dir)) {
+      fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(dir, { mode: 0o700 });
+    }
+  } catch (e) {
+    return `cannot create it (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+  }
+  return unsafeDirReason(dir);
+}
+
+/** Where a server's output goes: the client's own streams, or the editor's line parser. */
+export interface ServerClientIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  cwd: string;
+}
+
+// The wire format (who sends what, and how each side validates it): src/protocol/build-server.ts.
+
+/**
+ * Runs `kg build <argv>` on the server of `paths`, streaming its output. Returns the exit code, or
+ * undefined when no server took the build (none listening, a refusal, or a server that stopped
+ * before answering) — the caller then builds itself. With `signal`, an abort hangs up (the server
+ * cancels the build before anything is written) and the answer is 'cancelled'.
+ */
+export function buildOnServer(
+  paths: ServerPaths,
+  argv: string[],
+  io: ServerClientIo,
+  signal?: AbortSignal,
+): Promise<number | undefined | 'cancelled'> {
+  if (process.platform !== 'win32' && !fs.existsSync(paths.socket)) return Promise.resolve(undefined);
+  if (signal?.aborted) return Promise.resolve('cancelled');
+  return new Promise((resolve) => {
+    let settled = false;
+    let heard = false;
+    const done = (code: number | undefined | 'cancelled') => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+      resolve(code);
+    };
+    const onAbort = () => done('cancelled');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const socket = net.connect(paths.socket);
+    socket.setEncoding('utf8');
+    // Before a word from the server, a failure is just "no server"; after one, say why we build here.
+    const hungUp = () => {
+      if (!settled && heard) io.stderr.write('kg: the build server stopped during this build; building here instead\n');
+      done(undefined);
+    };
+    socket.on('error', hungUp);
+    socket.on('close', hungUp);
+    socket.on('connect', () => {
+      const request: BuildRequest = { kg: BUILD_SERVER_PROTOCOL, argv, cwd: io.cwd };
+      socket.write(JSON.stringify(request) + '\n');
+    });
+    const lines = createInterface({ input: socket, crlfDelay: Infinity });
+    lines.on('error', () => {}); // the socket's own 'error' handler decides
+    lines.on('line', (line) => {
+      const m = parseBuildReply(line);
+      if (!m) return;
+      heard = true;
+      switch (m.type) {
+        case 'stdout':
+          io.stdout.write(m.text);
+          break;
+        case 'stderr':
+          io.stderr.write(m.text);
+          break;
+        case 'refused':
+          done(undefined);
+          break;
+        case 'exit':
+          done(m.code);
+          break;
+      }
+    });
+  });
+}
