@@ -11,8 +11,10 @@ import {
   buildGraph,
   buildTracked,
   commitGeneration,
+  nodeFileHost,
   readPrevious,
   serializeGraph,
+  type FileHost,
   type TrackedBuildResult,
 } from '../../src/graph';
 import { CLI, copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
@@ -286,6 +288,77 @@ describe('incremental build', () => {
       assert.equal(r.mode, 'incremental');
       assert.deepEqual(resolvedAgain(r), ['src/top.ts']);
       assert.equal(r.text, serializeGraph(buildGraph({ root }).graph));
+    });
+  });
+
+  describe('a warm session reads only the files whose stamp changed (ADR 120)', () => {
+    const FILES = {
+      'src/a.ts': 'export function a(): number {\n  return 1;\n}\n',
+      'src/b.ts': "import { a } from './a';\nexport function b(): number {\n  return a();\n}\n",
+    };
+    /** src/a.ts with another one-digit constant: the same size, other bytes. */
+    const variant = (n: number) => FILES['src/a.ts'].replace('return 1;', `return ${n};`);
+    /** The real disk, counting the source files read. */
+    const counting = () => {
+      const reads: string[] = [];
+      const host: FileHost = {
+        ...nodeFileHost,
+        readFile(f) {
+          if (f.endsWith('.ts')) reads.push(path.basename(f));
+          return nodeFileHost.readFile(f);
+        },
+      };
+      return { host, reads };
+    };
+    /** Waits out the window in which a stamp is not trusted (a write in the read's clock tick). */
+    const still = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_100);
+    const full = (root: string) => serializeGraph(buildGraph({ root }).graph);
+
+    it('nothing changed: no source file is read; a same-size edit is read, and so is a file just written', () => {
+      const root = tempDir();
+      writeTree(root, FILES);
+      still();
+      const { host, reads } = counting();
+      const session = new BuildSession({ root, host });
+      session.warm();
+      assert.deepEqual(reads.sort(), ['a.ts', 'b.ts'], 'the first build reads every file');
+      reads.length = 0;
+      const same = session.rebuild();
+      assert.deepEqual(reads, [], 'nothing changed: nothing read');
+      assert.equal(same.mode, 'incremental');
+      assert.deepEqual(same.delta.changed, []);
+
+      // The same size, written now: its stamp moved, so it is read, and the graph follows.
+      writeTree(root, { 'src/a.ts': variant(2) });
+      const r = session.rebuild();
+      assert.deepEqual(reads, ['a.ts']);
+      assert.deepEqual(r.delta.changed, ['src/a.ts']);
+      assert.equal(r.text, full(root));
+
+      // Just written, so not trusted yet: read at every build until it has been still a while —
+      // which is what catches a second write in the first one's clock tick.
+      reads.length = 0;
+      session.rebuild();
+      assert.deepEqual(reads, ['a.ts'], 'a file changed in the last moments is read again');
+      writeTree(root, { 'src/a.ts': variant(3) });
+      reads.length = 0;
+      const again = session.rebuild();
+      assert.deepEqual(reads, ['a.ts']);
+      assert.deepEqual(again.delta.changed, ['src/a.ts']);
+      assert.equal(again.text, full(root));
+      still();
+      session.rebuild();
+      reads.length = 0;
+      session.rebuild();
+      assert.deepEqual(reads, [], 'still for a while: trusted again');
+
+      // A touch without a change is read (its stamp moved) and is no change: the content decides.
+      const now = new Date();
+      fs.utimesSync(path.join(root, 'src/a.ts'), now, now);
+      const touched = session.rebuild();
+      assert.deepEqual(reads, ['a.ts']);
+      assert.deepEqual(touched.delta.changed, []);
+      assert.equal(touched.text, full(root));
     });
   });
 

@@ -14,7 +14,7 @@ import { exactEdge, unresolvedEdge } from '../edges';
 import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from '../files/file-host';
 import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
-import { DEFAULT_MAX_FILE_BYTES } from '../files/read';
+import { DEFAULT_MAX_FILE_BYTES, type ReadCache } from '../files/read';
 import { readSources, type SourceInput } from './sources';
 import { createProjectProgram, parseAsProgram, SourceFileCache, type ProgramStore } from './program';
 import { ResolutionSink, type DeclarationLookup, type ProvenTarget, type Residue } from './resolve';
@@ -54,6 +54,8 @@ export interface BuildOptions {
    * reuses everything unchanged. Updated in place.
    */
   programs?: ProgramStore;
+  /** What a long-lived session read before: unchanged files (by stamp) are not read again (ADR 120). */
+  reads?: ReadCache;
   /** The screen's verdict on files already on record (an incremental build's unchanged files). */
   screened?: (input: SourceInput) => ScreenVerdict | undefined;
   /**
@@ -185,7 +187,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
 
   const d = discover(host, root);
   const diagnostics: BuildDiagnostic[] = [];
-  const read = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics);
+  const read = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, options.reads);
   const unread = diagnostics.length;
   // Before any program sees them: too deep for the compiler → skipped; syntax errors → named (ADR 75).
   const screened = screenSources(read, diagnostics, options.screened);

@@ -40,6 +40,7 @@ import type { ProgramStore } from './program';
 import { NativeChecker } from './native-checker';
 import { collectImports, parseSource, type ImportRef } from './extract';
 import { nodeFileHost } from '../files/file-host';
+import type { ReadCache } from '../files/read';
 import type { ImportOutcome, ModuleResolver } from './imports';
 import {
   MANIFEST_VERSION,
@@ -607,10 +608,12 @@ export class BuildSession {
   private previous: PreviousBuild | undefined;
   private readonly store: ProgramStore = { programs: new Map(), files: new Map() };
   private readonly lines = new WeakMap<object, string>();
+  /** The text and hash of every file as last read, by stamp, so an unchanged file is not read again (ADR 120). */
+  private readonly reads: ReadCache = new Map();
   /** TypeScript 7's process and snapshot, kept between rebuilds like the programs (ADR 115). */
   private readonly native: NativeChecker | undefined;
 
-  constructor(private readonly options: Omit<TrackedBuildOptions, 'full' | 'programs'>) {
+  constructor(private readonly options: Omit<TrackedBuildOptions, 'full' | 'programs' | 'reads'>) {
     this.previous = options.previous;
     this.native = options.backend === 'native' && !options.extractOnly && !options.checker ? new NativeChecker({ keep: true }) : undefined;
   }
@@ -631,6 +634,7 @@ export class BuildSession {
       previous: this.previous,
       full: opts.full,
       programs: this.store,
+      reads: this.reads,
       lines: this.lines,
       checker: this.options.checker ?? this.native,
     });

@@ -4,7 +4,7 @@
 
 import type { BuildDiagnostic } from '../../model';
 import type { FileHost } from '../files/file-host';
-import { readSource } from '../files/read';
+import { readSource, type ReadCache } from '../files/read';
 import type { Discovery, Project } from './discover';
 
 /** A source file that was read and accepted, with the project that owns it. */
@@ -17,10 +17,16 @@ export interface SourceInput {
 }
 
 /** Reads every discovered source file; binary, oversized and unreadable files are skipped with a reason. */
-export function readSources(host: FileHost, d: Discovery, maxBytes: number, diagnostics: BuildDiagnostic[]): SourceInput[] {
+export function readSources(
+  host: FileHost,
+  d: Discovery,
+  maxBytes: number,
+  diagnostics: BuildDiagnostic[],
+  cache?: ReadCache,
+): SourceInput[] {
   const out: SourceInput[] = [];
   for (const rel of d.sourceFiles) {
-    const r = readSource(host, d.root + '/' + rel, maxBytes);
+    const r = readSource(host, d.root + '/' + rel, maxBytes, cache);
     if ('reason' in r) diagnostics.push({ path: rel, reason: r.reason });
     else out.push({ path: rel, text: r.text, project: d.owner.get(rel) as Project, sha256: r.sha256 });
   }

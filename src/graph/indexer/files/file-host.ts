@@ -18,8 +18,12 @@ export interface FileHost {
   readDir(dir: string): DirEntry[];
   /** Raw bytes of a file. Throws when unreadable. */
   readFile(file: string): Uint8Array;
-  /** Size and type of a path, following symbolic links; undefined when it does not exist. */
-  stat(p: string): { type: EntryType; size: number } | undefined;
+  /**
+   * Size and type of a path, following symbolic links; undefined when it does not exist. A host
+   * that can also gives `stamp`, which changes whenever the file's bytes may have (its size,
+   * modification and change times and inode), and `changedMs`, the later of those two times.
+   */
+  stat(p: string): { type: EntryType; size: number; stamp?: string; changedMs?: number } | undefined;
   /** The canonical path, following symbolic links; throws on a loop or a dangling link. */
   realpath(p: string): string;
 }
@@ -54,8 +58,14 @@ export const nodeFileHost: FileHost = {
   },
   stat(p) {
     try {
-      const s = fs.statSync(p);
-      return { type: s.isDirectory() ? 'directory' : s.isFile() ? 'file' : 'other', size: s.size };
+      const s = fs.statSync(p, { bigint: true });
+      const changedNs = s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs;
+      return {
+        type: s.isDirectory() ? 'directory' : s.isFile() ? 'file' : 'other',
+        size: Number(s.size),
+        stamp: `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`,
+        changedMs: Number(changedNs / 1_000_000n),
+      };
     } catch {
       return undefined;
     }

@@ -44,12 +44,38 @@ function strictDecodes(seq: Uint8Array): boolean {
   }
 }
 
+/**
+ * What a long-lived session read last time, by absolute path (ADR 120): a file whose stamp is the
+ * same, and was last changed well before it was read, is not read again. Updated in place.
+ */
+export type ReadCache = Map<string, { stamp: string; text: string; sha256: string }>;
+
+/**
+ * How long after a file's last change its stamp is not trusted: a write in the same clock tick as
+ * the read would leave the stamp unchanged (the "racy" case). Such a file is read again until it
+ * has been still for this long.
+ */
+const RACY_MS = 2_000;
+
 /** One file's text and fingerprint, or why the build passes over it. */
-export function readSource(host: FileHost, abs: string, maxBytes: number): { text: string; sha256: string } | { reason: string } {
+export function readSource(
+  host: FileHost,
+  abs: string,
+  maxBytes: number,
+  cache?: ReadCache,
+): { text: string; sha256: string } | { reason: string } {
   let bytes: Uint8Array;
+  let stamp: string | undefined;
   try {
     const st = host.stat(abs);
     if (st && st.size > maxBytes) return { reason: `file too large (${st.size} bytes; the limit is ${maxBytes})` };
+    if (cache && st?.stamp !== undefined && st.changedMs !== undefined) {
+      const known = cache.get(abs);
+      if (known && known.stamp === st.stamp) return { text: known.text, sha256: known.sha256 };
+      // Trusted next time only if nothing can still change it within the stamp's resolution.
+      if (st.changedMs < Date.now() - RACY_MS) stamp = st.stamp;
+    }
+    if (cache) cache.delete(abs);
     bytes = host.readFile(abs);
   } catch (e) {
     const code = (e as { code?: unknown }).code;
@@ -59,5 +85,7 @@ export function readSource(host: FileHost, abs: string, maxBytes: number): { tex
   let text = decodeUtf8(bytes);
   if (text === undefined) return { reason: notUtf8Reason(bytes) };
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { text, sha256: createHash('sha256').update(bytes).digest('hex') };
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (cache && stamp !== undefined) cache.set(abs, { stamp, text, sha256 });
+  return { text, sha256 };
 }
