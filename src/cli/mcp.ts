@@ -20,7 +20,7 @@ export interface Stdio {
 }
 
 export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined, server: ServerContext | undefined): Promise<number> {
-  const { values } = parseCommandArgs(args, { root: { type: 'string' }, graph: { type: 'string' } });
+  const { values } = parseCommandArgs(args, { root: { type: 'string' }, graph: { type: 'string' }, store: { type: 'string' } });
   if (!stdio || !server) throw new GraphError('ROOT_NOT_FOUND', 'kg mcp serves on the process stdin/stdout: run it as a command');
   const root = values.root !== undefined ? path.resolve(io.cwd, values.root) : findRepositoryRoot(io.cwd).root;
   if (nodeFileHost.stat(root.split(path.sep).join('/'))?.type !== 'directory')
@@ -33,6 +33,7 @@ export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined
       graphFileOf: (r) => (graph !== undefined && r === root ? graph : defaultGraphFile(r)),
       findRoot: (dir) => findRepositoryRoot(dir).root,
       kg: { execPath: server.execPath, script: server.script },
+      store: values.store ?? io.env?.KG_STORE,
       log: (line) => io.stderr.write(line + '\n'),
       onStop: (handler) => server.onStop(handler),
     },

@@ -133,7 +133,7 @@ export interface QueryCall {
 }
 
 /** How to get the rest of a list, by the tool that pages it. */
-function nextPageOf(tool: QueryTool, ids: Record<string, string>): NextPage {
+export function nextPageOf(tool: QueryTool, ids: Record<string, string>): NextPage {
   if (tool.paged) return (_field, next) => `call ${tool.name} again with offset ${next}`;
   if (tool.query === 'symbol') {
     const id = ids.id ?? '';
@@ -143,6 +143,16 @@ function nextPageOf(tool: QueryTool, ids: Record<string, string>): NextPage {
         : `call symbol with a larger limit (up to 1000), or neighbors for ${id}`;
   }
   return () => `ask a narrower question`;
+}
+
+/** The call's arguments as the catalogue checks them; a bad one is an argument error. */
+export function checkedArgs(call: Pick<QueryCall, 'tool' | 'args'>): Record<string, unknown> {
+  try {
+    return checkArgs(call.tool.query, call.args) as Record<string, unknown>;
+  } catch (e) {
+    if (isGraphError(e)) throw new ArgumentError(e.message);
+    throw e;
+  }
 }
 
 /** A catalogue question over the graph `kg mcp` holds for the root (loaded again when it changed). */
@@ -158,13 +168,7 @@ export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
   const { tool, shared } = call;
   if (!rg.load.ok) return fail(degradeText(rg.load.unavailable, rg));
   const g = rg.load.graph;
-  let args: Record<string, unknown>;
-  try {
-    args = checkArgs(tool.query, call.args) as Record<string, unknown>;
-  } catch (e) {
-    if (isGraphError(e)) throw new ArgumentError(e.message);
-    throw e;
-  }
+  const args = checkedArgs(call);
   const resolved: Record<string, { asked: string; id: string; via: string; alsoNamed?: string[] }> = {};
   for (const [key, spec] of paramsOf(tool.query)) {
     if (spec.type !== 'string' || spec.role !== 'id') continue;

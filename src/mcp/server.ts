@@ -21,9 +21,10 @@ import { KG_VERSION } from '../graph';
 import { answerQueryTool, ArgumentError, sharedArgs, type ToolAnswer } from './answer';
 import { answerCommandTool, type KgProcess } from './commands';
 import { Graphs } from './graphs';
+import { answerOrganisationTool, scopeArg } from './organisation';
 import { TOOL_BY_NAME, TOOLS } from './tools';
 
-export const MCP_HELP = `Usage: kg mcp [--root DIR] [--graph FILE]
+export const MCP_HELP = `Usage: kg mcp [--root DIR] [--graph FILE] [--store URL]
 
 Serves the knowledge graph to coding agents over the Model Context Protocol (stdio): JSON-RPC on
 stdin and stdout, logs on stderr. Register it with an MCP client as the command "kg" with the
@@ -41,6 +42,9 @@ Options:
   --root DIR     The repository tools answer about when a call names no "root" (default: the
                  repository around the working directory, as for kg build).
   --graph FILE   The graph of that repository (default: <root>/.knowledge-graph/graph.json).
+  --store URL    The organisation's store, a PostgreSQL connection string (default: $KG_STORE):
+                 callers, affected, impact, neighbors, path, god-nodes, find and why then take
+                 scope "organisation" and answer across every repository in it (kg store).
   -h, --help     Show this help.
 
 Runs until the client closes stdin. Exit codes: 0 the client went away, 2 bad usage.
@@ -59,6 +63,8 @@ export interface McpOptions {
   findRoot: (dir: string) => string;
   /** How to run this kg for the check and build tools. */
   kg: KgProcess;
+  /** The organisation's store (a PostgreSQL connection string) for calls with scope "organisation". */
+  store?: string;
   log: (line: string) => void;
   /** Registers what to do when the process is told to stop (SIGTERM, SIGINT): clients send it after closing stdin. */
   onStop?: (handler: () => void) => void;
@@ -118,8 +124,13 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
       const paged = tool.kind === 'check' || (tool.kind === 'query' && tool.paged);
       const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged);
       let answer: ToolAnswer;
-      if (tool.kind === 'query') answer = answerQueryTool({ tool, args, shared, graphs });
-      else {
+      if (tool.kind === 'query') {
+        const scope = scopeArg(args, tool.scoped);
+        answer =
+          scope === 'organisation'
+            ? await answerOrganisationTool({ tool, args, shared }, options.store)
+            : answerQueryTool({ tool, args, shared, graphs });
+      } else {
         rejectUnknown(tool.inputSchema, args);
         answer = await answerCommandTool(tool, args, shared, options.kg, abort.signal);
       }

@@ -22,6 +22,8 @@ export interface QueryTool {
   name: string;
   /** The catalogue question it asks. */
   query: QueryName;
+  /** Whether it takes `scope` (the store answers its question: the catalogue's `store` face). */
+  scoped: boolean;
   /** Whether `offset` and `limit` page its lists (questions with a limit of their own do not). */
   paged: boolean;
   title: string;
@@ -47,6 +49,9 @@ const TOOL_NAME: Partial<Record<QueryName, string>> = { query: 'find' };
 /** Asked first: the whole picture of one symbol. The rest keep the catalogue's order. */
 const FIRST: QueryName = 'symbol';
 
+/** Questions the organisation's store answers too: their tools take `scope`. */
+const STORE_FACE: ReadonlySet<string> = new Set(namesFor('store'));
+
 /** Questions whose lists are paged by the shared `offset`/`limit` (the others bound themselves). */
 const PAGED: ReadonlySet<QueryName> = new Set(['callers', 'affected', 'impact', 'neighbors', 'why']);
 
@@ -59,6 +64,13 @@ const ANSWER_NOTES = `Every node the answer names is placed in "locations" (path
 const ROOT: JsonSchema = {
   type: 'string',
   description: `The repository to ask about: a folder (absolute, or relative to the server's working folder). Default: the repository the server was started in. Its graph is ${DEFAULT_GRAPH_PATH}.`,
+};
+const SCOPE: JsonSchema = {
+  type: 'string',
+  enum: ['repository', 'organisation'],
+  default: 'repository',
+  description:
+    "repository: this repository's graph. organisation: every repository in the organisation's store (kg mcp --store URL or KG_STORE) — who calls a library function anywhere; ids are then qualified by repository (acme/web/sym:src/a.ts#run), and node arguments must be ids.",
 };
 const OFFSET: JsonSchema = { type: 'integer', minimum: 0, default: 0, description: 'Skip this many entries of each list (the next page).' };
 const LIMIT: JsonSchema = {
@@ -121,6 +133,8 @@ function queryTool(query: QueryName): QueryTool {
   const properties: Record<string, JsonSchema> = {};
   for (const [key, spec] of params) properties[key] = paramSchema(spec);
   properties.root = ROOT;
+  const scoped = STORE_FACE.has(query);
+  if (scoped) properties.scope = SCOPE;
   if (paged) {
     properties.offset = OFFSET;
     properties.limit = LIMIT;
@@ -131,6 +145,7 @@ function queryTool(query: QueryName): QueryTool {
     kind: 'query',
     name,
     query,
+    scoped,
     paged,
     title: entry.summary.replace(/[.:].*$/, ''),
     description: [
@@ -227,7 +242,8 @@ export function languageModelToolName(tool: Pick<Tool, 'name'>): string {
 export function languageModelToolContributions(): Array<Record<string, unknown>> {
   return TOOLS.map((t) => {
     const schema = t.inputSchema as { properties: Record<string, JsonSchema>; required?: string[] };
-    const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'root'));
+    // No root (the folder is the editor's) and no scope (the editor reads no store yet).
+    const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'root' && k !== 'scope'));
     return {
       name: languageModelToolName(t),
       toolReferenceName: `kg-${t.name}`,

@@ -12,6 +12,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from 'pg';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { corpus } from '../../bench/corpus';
 import {
   answerQuery,
@@ -261,6 +264,96 @@ describe('kg store on a real PostgreSQL', () => {
     assert.equal(cli.code, 2, cli.stderr);
     assert.match(cli.stderr, /name one with --repo, or qualify the id/);
     process.stderr.write(`store: ${compared} organisation answers compared over ${loads.size} repositories\n`);
+  });
+
+  it('kg mcp with scope "organisation" answers what kg store answers, every page; without a store it says how to get one', async () => {
+    const cwd = tempDir('kg-store-mcp-');
+    const connect = async (store: string | undefined) => {
+      const env: Record<string, string> = { ...(process.env as Record<string, string>), KG_SERVER: 'off' };
+      if (store === undefined) delete env.KG_STORE;
+      else env.KG_STORE = store;
+      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, env, stderr: 'pipe' });
+      const mcp = new McpClient({ name: 'kg-store-test', version: '1.0.0' });
+      await mcp.connect(transport);
+      return mcp;
+    };
+    const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+    const mcp = await connect(pg.url);
+    try {
+      const tools = (await mcp.listTools()).tools;
+      const scoped = tools.filter((t) => 'scope' in ((t.inputSchema.properties ?? {}) as object)).map((t) => t.name);
+      assert.deepEqual(scoped.sort(), ['affected', 'callers', 'find', 'god-nodes', 'impact', 'neighbors', 'path', 'why']);
+      const call = async (name: string, args: Record<string, unknown>) => (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+
+      // Who calls rxjs's busiest function, anywhere: every page, in order, is kg store's list.
+      const proven = new Map<string, number>();
+      for (const e of loaded(rxjsGraph).graph.graph.edges)
+        if (e.relation === 'calls' && e.confidence === 'EXACT') proven.set(e.target, (proven.get(e.target) ?? 0) + 1);
+      const [id] = [...proven].sort((x, y) => y[1] - x[1] || compareStrings(x[0], y[0]))[0];
+      const cli = JSON.parse(kg(['store', 'callers', id]).stdout) as { callers: string[]; candidates: string[] };
+      assert.ok(cli.callers.length > 10, 'a list long enough to page');
+      const pages: string[] = [];
+      for (let offset = 0; offset < cli.callers.length; offset += 10) {
+        const page = await call('callers', { id, scope: 'organisation', offset, limit: 10 });
+        assert.ok(!page.isError, text(page));
+        pages.push(...((page.structuredContent as { callers: string[] }).callers ?? []));
+      }
+      assert.deepEqual(pages, cli.callers);
+      assert.ok(
+        pages.every((c) => c.startsWith('rxjs/')),
+        'ids qualified by repository',
+      );
+
+      // The other questions, whole where they fit: the store's JSON itself.
+      const shared = 'file:src/main.ts';
+      for (const [tool, args, cliArgs] of [
+        ['god-nodes', { top: 5 }, ['god-nodes', '--top', '5']],
+        ['find', { text: 'main' }, ['query', 'main']],
+        ['why', { id: shared }, ['why', shared]],
+        ['impact', { id: `rxjs/${id}` }, ['impact', `rxjs/${id}`]],
+        ['neighbors', { id: `rxjs/${id}`, budget: 5 }, ['neighbors', `rxjs/${id}`, '--budget', '5']],
+      ] as Array<[string, Record<string, unknown>, string[]]>) {
+        const paged = ['why', 'impact', 'neighbors'].includes(tool);
+        const r = await call(tool, { ...args, scope: 'organisation', ...(paged ? { limit: 1000 } : {}) });
+        assert.ok(!r.isError, `${tool}: ${text(r)}`);
+        const expected = JSON.parse(kg(['store', ...cliArgs]).stdout) as Record<string, unknown>;
+        const actual = { ...(r.structuredContent as Record<string, unknown>) };
+        if (JSON.stringify(actual.omitted ?? {}) === '{}') delete actual.omitted;
+        assert.deepEqual(actual, expected, tool);
+      }
+      // scope "repository" is the default: the same answer as no scope.
+      assert.deepEqual((await call('god-nodes', { top: 3, scope: 'repository' })).content, (await call('god-nodes', { top: 3 })).content);
+
+      // A walk from an id several repositories hold: a tool error that says to qualify it.
+      const ambiguous = await call('neighbors', { id: shared, scope: 'organisation' });
+      assert.ok(ambiguous.isError);
+      assert.match(text(ambiguous), /qualify the id/);
+      // No such node in any repository: an error that says how ids are written, never an empty answer.
+      const unknown = await call('callers', { id: 'sym:nowhere.ts#x', scope: 'organisation' });
+      assert.ok(unknown.isError);
+      assert.match(text(unknown), /qualified by repository/);
+      // symbol is a question of one repository's graph: scope is not one of its arguments.
+      const symbol = await call('symbol', { id, scope: 'organisation' });
+      assert.ok(symbol.isError);
+      assert.match(text(symbol), /unknown argument "scope"/);
+      const bad = await call('callers', { id, scope: 'world' });
+      assert.ok(bad.isError);
+      assert.match(text(bad), /"scope" must be "repository" or "organisation"/);
+    } finally {
+      await mcp.close();
+    }
+
+    // No store configured, or one that is not there: a tool error naming what to do.
+    for (const store of [undefined, 'postgresql://kg@/nowhere?host=/nonexistent-socket-dir']) {
+      const without = await connect(store);
+      try {
+        const r = (await without.callTool({ name: 'callers', arguments: { id: 'sym:a.ts#a', scope: 'organisation' } })) as CallToolResult;
+        assert.ok(r.isError);
+        assert.match(text(r), store === undefined ? /--store URL or set KG_STORE/ : /organisation store cannot answer/);
+      } finally {
+        await without.close();
+      }
+    }
   });
 
   it('the CLI prints the same JSON and exit codes as the file queries', () => {
