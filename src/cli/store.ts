@@ -14,6 +14,7 @@ import {
   formatDoctorReport,
   isGraphError,
   loadGraphFile,
+  nodeFileHost,
   namesFor,
   repositoryOfGraph,
   runDoctor,
@@ -53,7 +54,12 @@ The organisation's graph in PostgreSQL: many repositories in one store, the same
                withdrawn and asserted again file by file, so a reader sees the old repository or
                the new one, never half. A graph that fails the doctor is refused before anything
                is written. Pushes of one repository wait for each other; of different ones, never.
+               Records the packages the repository publishes (its root package.json's and its
+               workspaces'), so that calls other repositories make into them join its symbols.
                Prints a JSON summary.
+
+Without --repo, callers, affected and impact of a symbol of a repository that publishes a
+package also list its callers in the other repositories, proven through the package.
 
 Queries (JSON on stdout, the shapes and exit codes of the file queries):
 ${QUERY_LIST}
@@ -65,7 +71,7 @@ ${optionLines([
   ['--graph FILE', `push: the graph to write (default: <root>/${DEFAULT_GRAPH_PATH}).`],
   [
     '--repo KEY',
-    'push: the repository key (default: the "name" in package.json at the\nrepository root). Letters, digits, @ . _ - in /-separated parts.',
+    'push: the repository key (default: the repository the graph names, ADR 108:\nits configured name, else the "name" in package.json at the repository root).\nLetters, digits, @ . _ - in /-separated parts.',
   ],
   COMMON_OPTIONS.help,
 ])}
@@ -120,10 +126,8 @@ function defaultRepositoryKey(root: string): string {
 async function runPush(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(args, { store: { type: 'string' }, graph: { type: 'string' }, repo: { type: 'string' } });
   const url = storeUrl(io, values.store);
-  const { graph: file, root, shown } = resolveGraphPaths(io, values.graph, undefined);
-  const repository = values.repo ?? defaultRepositoryKey(repositoryOfGraph(file) ?? root);
-  const { checkRepositoryKey } = await import('../graph/store');
-  checkRepositoryKey(repository);
+  const { graph: file, root: given, shown } = resolveGraphPaths(io, values.graph, undefined);
+  const root = repositoryOfGraph(file) ?? given;
   // Everything is checked before a connection is opened: a graph that does not load or fails the
   // doctor never reaches the store.
   const load = loadGraphFile(file);
@@ -131,14 +135,25 @@ async function runPush(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`kg store push: refused: ${shown}: ${load.unavailable.reason}\n`);
     return EXIT.FAILED;
   }
+  // The name the graph gives its repository (ADR 108) is the key the editor asks the store with.
+  const repository = values.repo ?? load.graph.graph.repository ?? defaultRepositoryKey(root);
+  const { checkRepositoryKey } = await import('../graph/store');
+  checkRepositoryKey(repository);
   const report = runDoctor(load.graph.graph);
   if (!report.ok) {
     io.stderr.write(`kg store push: refused: ${shown} fails the doctor; nothing was written\n${formatDoctorReport(report, shown)}`);
     return EXIT.FAILED;
   }
   const t0 = performance.now();
-  const r = await withStore(url, `pushing ${repository}`, (store, c) => store.pushGraph(c, repository, load.graph));
+  const store = await import('../graph/store');
+  // The packages the repository publishes, from its root package.json and the workspaces it declares (ADR 122).
+  const published = store.publishedPackages(nodeFileHost, root);
+  const r = await withStore(url, `pushing ${repository}`, (s, c) => s.pushGraph(c, repository, load.graph, published));
   io.stdout.write(JSON.stringify({ ...r, ms: Math.round(performance.now() - t0) }) + '\n');
+  for (const held of r.packagesHeldElsewhere)
+    io.stderr.write(
+      `kg store push: package ${held.name} is published by repository ${held.repository} in the store; its callers in other repositories stay ${held.repository}'s\n`,
+    );
   return EXIT.OK;
 }
 

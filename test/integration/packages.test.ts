@@ -9,41 +9,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import * as ts from 'typescript';
 import { buildGraph, parseId, runDoctor, serializeGraph, symbolId, type Graph, type GraphEdge } from '../../src/graph';
 import { extractFile, parseSource } from '../../src/graph/indexer/compiler/extract';
 import { CLI, REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+import { GREETER_SRC, mappedPackage, pack, run, tsc } from '../helpers/packages';
 import { assertValidGraph } from '../helpers/schema';
-
-function run(cmd: string, args: string[], cwd: string): string {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
-  assert.equal(r.status, 0, `${cmd} ${args.join(' ')} in ${cwd}:\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
-
-/** Builds a project with the bundled compiler, as `tsc -p` would: every error fails the test. */
-function tsc(dir: string, config = 'tsconfig.json'): void {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(dir, config), undefined, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
-  });
-  assert.ok(parsed && parsed.errors.length === 0, `${dir}/${config} parses`);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
-  const result = program.emit();
-  const errors = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
-  assert.deepEqual(
-    errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
-    [],
-    `${dir} builds`,
-  );
-}
-
-/** `npm pack` into `dest`; the tarball's absolute path. */
-function pack(dir: string, dest: string): string {
-  const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], dir);
-  const [{ filename }] = JSON.parse(out) as Array<{ filename: string }>;
-  return path.join(dest, filename);
-}
 
 function build(root: string): Graph {
   const { graph } = buildGraph({ root });
@@ -67,21 +37,6 @@ function ownIds(pkgRoot: string, rel: string): Set<string> {
   return new Set(extractFile(sf, rel).nodes.map((n) => n.id));
 }
 
-const GREETER_SRC = `export function greet(name: string): string {
-  return 'hello ' + name;
-}
-
-export class Greeter {
-  constructor(private readonly who: string) {}
-  hello(): string {
-    return greet(this.who);
-  }
-  static create(who: string): Greeter {
-    return new Greeter(who);
-  }
-}
-`;
-
 describe('calls into installed packages (ADR 107)', () => {
   let work: string;
   let consumer: string;
@@ -94,21 +49,7 @@ describe('calls into installed packages (ADR 107)', () => {
 
     // 1. Declaration maps: the package ships dist/*.d.ts with their .d.ts.map, and its sources.
     const mapped = path.join(work, 'mapped');
-    writeTree(mapped, {
-      'package.json': JSON.stringify({ name: '@acme/mapped', version: '1.2.0', types: 'dist/index.d.ts', files: ['dist', 'src'] }),
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          declaration: true,
-          declarationMap: true,
-          emitDeclarationOnly: true,
-          outDir: 'dist',
-          rootDir: 'src',
-        },
-      }),
-      'src/greeter.ts': GREETER_SRC,
-      'src/index.ts': "export { greet, Greeter } from './greeter';\n",
-    });
+    writeTree(mapped, mappedPackage('', '@acme/mapped', '1.2.0'));
     tsc(mapped);
 
     // 2. No maps, but a solution tsconfig whose project reference builds the declarations from src/.

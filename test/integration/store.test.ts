@@ -29,9 +29,10 @@ import {
   type GraphLoad,
   type QueryRequest,
 } from '../../src/graph';
-import { answerFromStore, connectStore, pushGraph, qualify } from '../../src/graph/store';
+import { answerFromStore, connectStore, otherRepositoryCallers, pushGraph, qualify } from '../../src/graph/store';
 import { random } from '../helpers/equivalence';
-import { CLI, removeTempDirs, SNAPSHOTS, tempDir } from '../helpers/fixtures';
+import { CLI, removeTempDirs, SNAPSHOTS, tempDir, writeTree } from '../helpers/fixtures';
+import { mappedPackage, pack, run, tsc } from '../helpers/packages';
 import { graphOf, type EdgeSpec } from '../helpers/graphs';
 import { startPostgres, type TestServer } from '../helpers/postgres';
 import { SEED } from '../helpers/seed';
@@ -140,7 +141,7 @@ describe('kg store on a real PostgreSQL', () => {
     pg = startPostgres();
     const m = kg(['store', 'migrate']);
     assert.equal(m.code, 0, m.stderr);
-    assert.deepEqual(JSON.parse(m.stdout), { from: 0, to: 2, applied: [1, 2] });
+    assert.deepEqual(JSON.parse(m.stdout), { from: 0, to: 3, applied: [1, 2, 3] });
     client = await connectStore(pg.url);
     const root = corpus('rxjs', tempDir('kg-store-rxjs-')).root;
     const b = kg(['build', '--apply', '--root', root]);
@@ -156,11 +157,11 @@ describe('kg store on a real PostgreSQL', () => {
   it('migrates once: a second migrate applies nothing, and the versions are recorded', async () => {
     const again = kg(['store', 'migrate']);
     assert.equal(again.code, 0, again.stderr);
-    assert.deepEqual(JSON.parse(again.stdout), { from: 2, to: 2, applied: [] });
+    assert.deepEqual(JSON.parse(again.stdout), { from: 3, to: 3, applied: [] });
     const rows = await client.query('SELECT version FROM kg_migrations ORDER BY version');
     assert.deepEqual(
       rows.rows.map((r: { version: number }) => r.version),
-      [1, 2],
+      [1, 2, 3],
     );
   });
 
@@ -264,6 +265,110 @@ describe('kg store on a real PostgreSQL', () => {
     assert.equal(cli.code, 2, cli.stderr);
     assert.match(cli.stderr, /name one with --repo, or qualify the id/);
     process.stderr.write(`store: ${compared} organisation answers compared over ${loads.size} repositories\n`);
+  });
+
+  it("joins a call into a published package to the publisher's symbol: callers across repositories (ADR 122)", async () => {
+    const work = tempDir('kg-store-pkgs-');
+    const tarballs = path.join(work, 'tarballs');
+    fs.mkdirSync(tarballs);
+    // The publisher: a workspace whose packages/greeter publishes @acme/greeter with declaration maps.
+    // A package.json outside the workspaces it declares (a fixture) publishes nothing.
+    const acme = path.join(work, 'acme');
+    writeTree(acme, {
+      '.gitignore': 'dist/\nnode_modules/\n',
+      'package.json': JSON.stringify({ name: 'acme-monorepo', private: true, workspaces: ['packages/*'] }),
+      ...mappedPackage('packages/greeter/', '@acme/greeter', '1.2.0'),
+      'test/fixtures/decoy/package.json': JSON.stringify({ name: 'consumer-app' }),
+    });
+    tsc(path.join(acme, 'packages/greeter'));
+    const ball = pack(path.join(acme, 'packages/greeter'), tarballs);
+    const consumer = path.join(work, 'consumer');
+    writeTree(consumer, {
+      'package.json': JSON.stringify({ name: 'consumer-app', version: '0.0.1', private: true }),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['src'] }),
+      'src/main.ts': [
+        "import { greet, Greeter } from '@acme/greeter';",
+        '',
+        'export function main(): string {',
+        "  return greet('b') + Greeter.create('a').hello();",
+        '}',
+        '',
+        'export function twice(): string {',
+        "  return greet('c') + greet('d');",
+        '}',
+        '',
+      ].join('\n'),
+    });
+    run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', ball], consumer);
+    for (const root of [acme, consumer]) {
+      const b = kg(['build', '--apply', '--root', root]);
+      assert.equal(b.code, 0, b.stderr);
+    }
+    const pushed = (root: string, extra: string[] = []) => {
+      const r = kg(['store', 'push', ...extra], { cwd: root });
+      assert.equal(r.code, 0, r.stderr);
+      return { out: JSON.parse(r.stdout) as Record<string, unknown>, stderr: r.stderr };
+    };
+    const a = pushed(acme);
+    assert.equal(a.out.repository, 'acme-monorepo');
+    assert.deepEqual(a.out.packages, [
+      { name: '@acme/greeter', root: 'packages/greeter' },
+      { name: 'acme-monorepo', root: '' },
+    ]);
+    assert.deepEqual(a.out.packagesHeldElsewhere, []);
+    assert.deepEqual(pushed(consumer).out.packages, [{ name: 'consumer-app', root: '' }]);
+
+    const greet = 'sym:packages/greeter/src/greeter.ts#greet';
+    const ask = async (request: QueryRequest, repo?: string) =>
+      JSON.parse(json(await answerFromStore(client, request, repo))) as Record<string, unknown>;
+    // The organisation: the publisher's own caller, and the consumer's two, proven through the map.
+    const org = await ask({ query: 'callers', id: qualify('acme-monorepo', greet) });
+    assert.deepEqual(org.callers, [
+      'acme-monorepo/sym:packages/greeter/src/greeter.ts#Greeter.hello',
+      'consumer-app/sym:src/main.ts#main',
+      'consumer-app/sym:src/main.ts#twice',
+    ]);
+    assert.deepEqual(org.candidates, []);
+    const create = await ask({ query: 'impact', id: qualify('acme-monorepo', 'sym:packages/greeter/src/greeter.ts#Greeter.create') });
+    assert.deepEqual(create.callers, ['consumer-app/sym:src/main.ts#main']);
+    assert.equal(create.blastRadius, 1);
+    // One repository: the answer its graph.json gives, nothing from the others.
+    const acmeLoad = loaded(path.join(acme, '.knowledge-graph', 'graph.json'));
+    const consumerLoad = loaded(path.join(consumer, '.knowledge-graph', 'graph.json'));
+    assert.equal(
+      json(await answerFromStore(client, { query: 'callers', id: greet }, 'acme-monorepo')),
+      json(answerQuery(acmeLoad, { query: 'callers', id: greet })),
+    );
+    // The consumer's package-qualified target is asked like a node, as the file queries do (ADR 109).
+    const target = 'pkg:%40acme/greeter@1.2.0:src/greeter.ts#greet';
+    for (const query of ['callers', 'affected', 'impact'] as const) {
+      const file = answerQuery(consumerLoad, { query, id: target });
+      assert.ok(file.available, `${query} ${target} on the file`);
+      assert.equal(json(await answerFromStore(client, { query, id: target }, 'consumer-app')), json(file), `${query} ${target}`);
+    }
+    // What the editor's lens adds: the same callers, counted per symbol.
+    const counts = await otherRepositoryCallers(client, 'acme-monorepo', [
+      greet,
+      'sym:packages/greeter/src/greeter.ts#Greeter.hello',
+      'sym:packages/greeter/src/greeter.ts#Greeter.create',
+    ]);
+    assert.deepEqual(counts && Object.fromEntries(counts), {
+      [greet]: { callers: 2, candidates: 0, repositories: 1 },
+      'sym:packages/greeter/src/greeter.ts#Greeter.hello': { callers: 1, candidates: 0, repositories: 1 },
+      'sym:packages/greeter/src/greeter.ts#Greeter.create': { callers: 1, candidates: 0, repositories: 1 },
+    });
+    assert.equal(await otherRepositoryCallers(client, 'nobody/here', [greet]), undefined);
+    // A second repository naming the same package keeps none of it: the first publisher's callers stay its own.
+    const fork = pushed(acme, ['--repo', 'acme-fork']);
+    assert.deepEqual(fork.out.packagesHeldElsewhere, [
+      { name: '@acme/greeter', repository: 'acme-monorepo' },
+      { name: 'acme-monorepo', repository: 'acme-monorepo' },
+    ]);
+    assert.match(fork.stderr, /package @acme\/greeter is published by repository acme-monorepo/);
+    assert.deepEqual((await ask({ query: 'callers', id: qualify('acme-fork', greet) })).callers, [
+      'acme-fork/sym:packages/greeter/src/greeter.ts#Greeter.hello',
+    ]);
+    assert.deepEqual((await ask({ query: 'callers', id: qualify('acme-monorepo', greet) })).callers, org.callers);
   });
 
   it('kg mcp with scope "organisation" answers what kg store answers, every page; without a store it says how to get one', async () => {

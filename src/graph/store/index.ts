@@ -5,5 +5,6 @@
 export { connectStore, storeError } from './connection';
 export { migrate, SCHEMA_VERSION } from './schema';
 export { checkRepositoryKey, pushGraph } from './push';
-export { answerFromStore } from './queries';
+export { publishedPackages } from './published';
+export { answerFromStore, otherRepositoryCallers } from './queries';
 export { qualify, splitQualified } from './qualified';

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientBase } from 'pg';
 import { GraphError } from '../errors';
+import { parseId, symbolId } from '../ids';
 import type { Graph, GraphEdge, GraphNode } from '../model';
 import type { IndexedGraph } from '../query/indexed';
 import { requireSchema } from './schema';
@@ -27,6 +28,44 @@ export interface PushResult {
   filesUnchanged: number;
   /** Whether this repository was in the store before the push. */
   replaced: boolean;
+  /** The packages this repository publishes, as the store now records them (ADR 122), by name. */
+  packages: PublishedPackage[];
+  /** Packages it names that another repository already publishes in the store: not claimed. */
+  packagesHeldElsewhere: Array<{ name: string; repository: string }>;
+}
+
+/**
+ * A package a repository publishes: its name, and its folder in the repository ('' for the root,
+ * `packages/lib` in a workspace). A package-qualified target's source path is relative to that folder.
+ */
+export interface PublishedPackage {
+  name: string;
+  root: string;
+}
+
+/**
+ * The join key of a package-qualified target (ADR 111): the package it names, and the symbol's id as
+ * the package's own graph, built at the package's folder, writes it. Undefined for any other target.
+ */
+function packageTarget(target: string): { pkg: string; local: string } | undefined {
+  if (!target.startsWith('pkg:')) return undefined;
+  const p = parseId(target);
+  return p?.prefix === 'pkg' ? { pkg: p.pkg, local: symbolId(p.path, p.name) } : undefined;
+}
+
+/**
+ * The join keys under which other repositories' edges name `id`, a symbol of a repository that
+ * publishes `packages` (ADR 122): one per package whose folder holds the symbol's file.
+ */
+export function publishedAs(id: string, packages: readonly PublishedPackage[]): Array<{ pkg: string; local: string }> {
+  const p = parseId(id);
+  if (p?.prefix !== 'sym') return [];
+  const out: Array<{ pkg: string; local: string }> = [];
+  for (const pkg of packages) {
+    if (pkg.root === '') out.push({ pkg: pkg.name, local: id });
+    else if (p.path.startsWith(pkg.root + '/')) out.push({ pkg: pkg.name, local: symbolId(p.path.slice(pkg.root.length + 1), p.name) });
+  }
+  return out;
 }
 
 /** A repository key: names a repository, never a host path (docs/organisation.md). */
@@ -107,9 +146,10 @@ async function insertNodes(client: ClientBase, repository: string, owner: string
 async function insertEdges(client: ClientBase, repository: string, owner: string[], edges: GraphEdge[]): Promise<void> {
   for (let i = 0; i < edges.length; i += CHUNK) {
     const part = edges.slice(i, i + CHUNK);
+    const joins = part.map((e) => packageTarget(e.target));
     await client.query(
-      `INSERT INTO kg_edges (repository, source, target, relation, owner_file, confidence, provenance, doc)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::json[])`,
+      `INSERT INTO kg_edges (repository, source, target, relation, owner_file, confidence, provenance, target_package, target_local, doc)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::json[])`,
       [
         repository,
         part.map((e) => e.source),
@@ -118,6 +158,8 @@ async function insertEdges(client: ClientBase, repository: string, owner: string
         owner.slice(i, i + CHUNK),
         part.map((e) => e.confidence),
         part.map((e) => e.provenance),
+        joins.map((j) => j?.pkg ?? null),
+        joins.map((j) => j?.local ?? null),
         part.map((e) => JSON.stringify(e)),
       ],
     );
@@ -128,7 +170,13 @@ async function insertEdges(client: ClientBase, repository: string, owner: string
  * Writes `indexed` (a graph that loaded and passed the doctor: the caller checks both before a
  * connection is opened) as repository `repository`, replacing what the store held for it.
  */
-export async function pushGraph(client: ClientBase, repository: string, indexed: IndexedGraph): Promise<PushResult> {
+export async function pushGraph(
+  client: ClientBase,
+  repository: string,
+  indexed: IndexedGraph,
+  /** The packages the repository publishes (ADR 122); the store's record of them is replaced. */
+  published: readonly PublishedPackage[] = [],
+): Promise<PushResult> {
   checkRepositoryKey(repository);
   const graph = indexed.graph;
   const facts = factsByFile(graph);
@@ -192,6 +240,7 @@ export async function pushGraph(client: ClientBase, repository: string, indexed:
        RETURNING pushes`,
       [repository, graph.graphSignature, graph.layers, graph.nodes.length, graph.edges.length, indexed.hubThreshold],
     );
+    const claims = await claimPackages(client, repository, published);
     await client.query('COMMIT');
     return {
       repository,
@@ -202,9 +251,41 @@ export async function pushGraph(client: ClientBase, repository: string, indexed:
       filesRemoved: withdraw.filter((f) => !facts.has(f)).length,
       filesUnchanged: facts.size - assert.length,
       replaced: Number((replaced.rows[0] as { pushes: string }).pushes) > 1,
+      ...claims,
     };
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw e;
   }
+}
+
+/**
+ * Records which packages `repository` publishes (ADR 122): the ones it no longer names are released;
+ * a package another repository already publishes stays that repository's (the first to push it
+ * keeps it), and the answer says so rather than moving another repository's callers silently.
+ */
+async function claimPackages(
+  client: ClientBase,
+  repository: string,
+  published: readonly PublishedPackage[],
+): Promise<Pick<PushResult, 'packages' | 'packagesHeldElsewhere'>> {
+  const byName = new Map<string, PublishedPackage>();
+  for (const p of published) if (!byName.has(p.name)) byName.set(p.name, p);
+  const names = [...byName.keys()];
+  await client.query('DELETE FROM kg_packages WHERE repository = $1 AND NOT (package = ANY($2::text[]))', [repository, names]);
+  if (names.length > 0) {
+    await client.query(
+      `INSERT INTO kg_packages (package, repository, root) SELECT p, $1, r FROM unnest($2::text[], $3::text[]) AS t(p, r)
+       ON CONFLICT (package) DO UPDATE SET root = EXCLUDED.root WHERE kg_packages.repository = EXCLUDED.repository`,
+      [repository, names, names.map((n) => (byName.get(n) as PublishedPackage).root)],
+    );
+  }
+  const rows = await client.query<{ package: string; repository: string; root: string }>(
+    'SELECT package, repository, root FROM kg_packages WHERE package = ANY($1::text[]) ORDER BY package',
+    [names],
+  );
+  return {
+    packages: rows.rows.filter((r) => r.repository === repository).map((r) => ({ name: r.package, root: r.root })),
+    packagesHeldElsewhere: rows.rows.filter((r) => r.repository !== repository).map((r) => ({ name: r.package, repository: r.repository })),
+  };
 }

@@ -12,7 +12,6 @@
 import type { ClientBase } from 'pg';
 import { GraphError } from '../errors';
 import { fileId, fileOfId, parseId } from '../ids';
-import type { GraphNode } from '../model';
 import type { QueryRequest } from '../query/catalogue';
 import { DEFAULT_TOP } from '../query/god-nodes';
 import { DEFAULT_BUDGET } from '../query/neighbors';
@@ -27,8 +26,9 @@ import {
   type WhyEntry,
   type WhyNote,
 } from '../query/shapes';
+import { compareStrings, type GraphNode } from '../model';
 import { qualify, splitQualified } from './qualified';
-import { foldEscapes } from './push';
+import { foldEscapes, publishedAs } from './push';
 import { requireSchema } from './schema';
 
 const MAX_SUGGESTIONS = 10;
@@ -112,7 +112,8 @@ async function resolveId(
   const missing = await missingRepository(c, repos);
   if (missing) return missing;
   const all = await holders(c, repos, id);
-  const held = all.filter((h) => h.isNode || acceptUnresolved);
+  // A package-qualified target is asked like a node (ADR 109), as the file queries do.
+  const held = all.filter((h) => h.isNode || acceptUnresolved || id.startsWith('pkg:'));
   if (held.length > 0) return { id, held };
   if (all.length > 0) return unavailable('UNKNOWN_NODE', REASONS.notANode(id));
   return unavailable('UNKNOWN_NODE', REASONS.unknownNode(id), undefined, await suggestions(c, scope, repos, id));
@@ -138,8 +139,127 @@ interface Inbound {
   guessed: boolean;
 }
 
-/** Sources of `relations` edges into `id` in each repository, one row per source, in qualified order. */
-async function inbound(c: ClientBase, repos: string[], id: string, relations: string[], includeSelf: boolean): Promise<Inbound[]> {
+/**
+ * The sources, in other repositories, of `relations` edges into symbols of the repositories
+ * `publishers`, reached through the packages those repositories publish (ADR 111, ADR 122): one row
+ * per asked id and source. An edge in a publisher itself is its own answer, never counted here.
+ */
+async function fromOtherRepositories(
+  c: ClientBase,
+  publishers: string[],
+  ids: string[],
+  relations: string[],
+): Promise<Array<Inbound & { asked: string; publisher: string }>> {
+  const pk = await c.query<{ repository: string; package: string; root: string }>(
+    'SELECT repository, package, root FROM kg_packages WHERE repository = ANY($1) ORDER BY package',
+    [publishers],
+  );
+  const keys: Array<{ asked: string; publisher: string; pkg: string; local: string }> = [];
+  for (const row of pk.rows)
+    for (const asked of ids)
+      for (const k of publishedAs(asked, [{ name: row.package, root: row.root }])) keys.push({ asked, publisher: row.repository, ...k });
+  if (keys.length === 0) return [];
+  const r = await c.query<{
+    asked: string;
+    publisher: string;
+    repository: string;
+    source: string;
+    proven: boolean;
+    proven_call: boolean;
+    guessed: boolean;
+  }>(
+    `SELECT k.asked, k.publisher, e.repository, e.source, bool_or(e.confidence = 'EXACT') AS proven,
+            bool_or(e.confidence = 'EXACT' AND e.relation = 'calls') AS proven_call, bool_or(e.confidence = 'CANDIDATE') AS guessed
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS k(asked, publisher, pkg, local)
+     JOIN kg_edges e ON e.target_package = k.pkg AND e.target_local = k.local
+     WHERE e.relation = ANY($5) AND e.repository <> k.publisher
+     GROUP BY k.asked, k.publisher, e.repository, e.source`,
+    [keys.map((k) => k.asked), keys.map((k) => k.publisher), keys.map((k) => k.pkg), keys.map((k) => k.local), relations],
+  );
+  return r.rows.map((x) => ({
+    asked: x.asked,
+    publisher: x.publisher,
+    repository: x.repository,
+    source: x.source,
+    proven: x.proven,
+    provenCall: x.proven_call,
+    guessed: x.guessed,
+  }));
+}
+
+/** What the editor's lens adds from the store (ADR 122): a symbol's callers in other repositories. */
+export interface OtherRepositoryCallers {
+  /** Distinct proven callers (EXACT calls) in other repositories. */
+  callers: number;
+  /** Distinct guessed ones (CANDIDATE only), kept apart. */
+  candidates: number;
+  /** How many repositories the proven callers are in. */
+  repositories: number;
+}
+
+/**
+ * For each of `ids`, symbols of `repository`: its callers in the other repositories of the store —
+ * the sources `kg store callers <repository>/<id>` lists beyond the repository's own. Undefined when
+ * the store does not hold the repository (nothing can be said, and nothing is counted as zero).
+ */
+export async function otherRepositoryCallers(
+  c: ClientBase,
+  repository: string,
+  ids: string[],
+): Promise<Map<string, OtherRepositoryCallers> | undefined> {
+  if (!schemaChecked.has(c)) {
+    await requireSchema(c);
+    schemaChecked.add(c);
+  }
+  const held = await c.query('SELECT 1 FROM kg_repositories WHERE repository = $1', [repository]);
+  if (held.rowCount === 0) return undefined;
+  const out = new Map<string, OtherRepositoryCallers>(ids.map((id) => [id, { callers: 0, candidates: 0, repositories: 0 }]));
+  const repos = new Map<string, Set<string>>();
+  for (const x of await fromOtherRepositories(c, [repository], ids, ['calls'])) {
+    const n = out.get(x.asked) as OtherRepositoryCallers;
+    if (x.proven) {
+      n.callers++;
+      let r = repos.get(x.asked);
+      if (!r) repos.set(x.asked, (r = new Set()));
+      r.add(x.repository);
+    } else if (x.guessed) n.candidates++;
+  }
+  for (const [id, r] of repos) (out.get(id) as OtherRepositoryCallers).repositories = r.size;
+  return out;
+}
+
+/**
+ * Sources of `relations` edges into `id` in each repository, one row per source, in qualified
+ * order. For the organisation, the callers a repository's symbol has in other repositories through
+ * the packages it publishes are sources of it too (ADR 122).
+ */
+async function inbound(
+  c: ClientBase,
+  scope: Scope,
+  repos: string[],
+  id: string,
+  relations: string[],
+  includeSelf: boolean,
+): Promise<Inbound[]> {
+  const own = await inboundIn(c, repos, id, relations, includeSelf);
+  if (!scope.organisation || !id.startsWith('sym:')) return own;
+  const other = await fromOtherRepositories(c, repos, [id], relations);
+  if (other.length === 0) return own;
+  const bySource = new Map<string, Inbound>();
+  for (const x of [...own, ...other]) {
+    const key = qualify(x.repository, x.source);
+    const was = bySource.get(key);
+    bySource.set(
+      key,
+      was
+        ? { ...was, proven: was.proven || x.proven, provenCall: was.provenCall || x.provenCall, guessed: was.guessed || x.guessed }
+        : { repository: x.repository, source: x.source, proven: x.proven, provenCall: x.provenCall, guessed: x.guessed },
+    );
+  }
+  return [...bySource].sort((a, b) => compareStrings(a[0], b[0])).map(([, x]) => x);
+}
+
+async function inboundIn(c: ClientBase, repos: string[], id: string, relations: string[], includeSelf: boolean): Promise<Inbound[]> {
   const r = await c.query<{ repository: string; source: string; proven: boolean; proven_call: boolean; guessed: boolean }>(
     `SELECT repository, source, bool_or(confidence = 'EXACT') AS proven,
             bool_or(confidence = 'EXACT' AND relation = 'calls') AS proven_call, bool_or(confidence = 'CANDIDATE') AS guessed
@@ -163,6 +283,7 @@ async function callers(c: ClientBase, scope: Scope, asked: string): Promise<Quer
   if (noLayer) return noLayer;
   const rows = await inbound(
     c,
+    scope,
     found.held.map((h) => h.repository),
     found.id,
     ['calls'],
@@ -177,12 +298,13 @@ async function callers(c: ClientBase, scope: Scope, asked: string): Promise<Quer
 async function consumers(c: ClientBase, scope: Scope, asked: string): Promise<Inbound[] | Unavailable> {
   const found = await resolveId(c, scope, asked, false);
   if ('available' in found) return found;
-  if (found.id.startsWith('sym:')) {
+  if (found.id.startsWith('sym:') || found.id.startsWith('pkg:')) {
     const noLayer = layerDegrade(scope, found.held);
     if (noLayer) return noLayer;
   }
   return inbound(
     c,
+    scope,
     found.held.map((h) => h.repository),
     found.id,
     CONSUMER_RELATIONS,

@@ -194,6 +194,16 @@ END
 $$;
 `,
   },
+  {
+    version: 3,
+    name: 'packages published from a folder of their repository',
+    sql: `
+-- A package's folder in the repository that publishes it ('' for the root; packages/lib in a
+-- workspace): a package-qualified target's source path is relative to it (ADR 122).
+ALTER TABLE kg_packages ADD COLUMN root text COLLATE "C" NOT NULL DEFAULT '';
+CREATE INDEX kg_packages_repository ON kg_packages (repository);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
