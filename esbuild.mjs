@@ -1,5 +1,6 @@
-// One script, four bundles: the extension host (vscode external), the CLI (self-contained), the
-// builder with the TypeScript compiler (loaded lazily by both), and the webviews (browser). `--production` minifies and drops maps.
+// One script, six bundles: the extension host (vscode external), its graph worker, the CLI
+// (self-contained), the builder with the TypeScript compiler (loaded lazily by all three), the
+// organisation store for the editor (loaded lazily), and the webviews (browser). `--production` minifies and drops maps.
 
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
@@ -37,6 +38,22 @@ const splitBuilder = {
   },
 };
 
+/**
+ * The editor loads the organisation store (and the `pg` client in it) only for a folder with
+ * `knowledgeGraph.store` set (src/host/store-callers.ts): that `require` becomes a run-time load of
+ * dist/store.js, so dist/extension.js does not carry `pg`.
+ */
+const splitStore = {
+  name: 'split-store',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/graph\/store$/ }, (args) =>
+      args.kind === 'require-call' && args.importer.endsWith(path.join('src', 'host', 'store-callers.ts'))
+        ? { path: './store.js', external: true }
+        : undefined,
+    );
+  },
+};
+
 fs.rmSync(outdir, { recursive: true, force: true });
 
 await Promise.all([
@@ -48,7 +65,17 @@ await Promise.all([
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
-    plugins: [splitBuilder],
+    plugins: [splitBuilder, splitStore],
+  }),
+  // The organisation store for the editor (src/graph/store), loaded only when a store is set.
+  bundle({
+    ...common,
+    entryPoints: ['src/graph/store/index.ts'],
+    outfile: `${outdir}/store.js`,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['pg-native'],
   }),
   // The worker thread that holds a folder's graph for the extension host (src/host/graph-worker.ts).
   bundle({

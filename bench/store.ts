@@ -1,9 +1,10 @@
 // `npm run bench:store`: the organisation store at scale (docs/organisation.md, "Scale"). Starts a
 // PostgreSQL of its own (test/helpers/postgres.ts), pushes synthetic repositories (bench/generate-
-// graph.ts, a different seed each, plus calls into the other repositories' packages, which today's
-// graphs keep as UNRESOLVED `external` edges), and at each size reports ingest throughput and the
-// p50/p99 latency of callers, impact and path (one repository) and of callers over the whole
-// organisation. Then rxjs's real graph: its push time and the same questions against the file
+// graph.ts, a different seed each, plus calls into the other repositories' packages, proven as a
+// declaration map proves them, ADR 107), and at each size reports ingest throughput and the p50/p99
+// latency of callers, impact and path (one repository), of callers over the whole organisation of
+// an id every repository holds, and of a published function's callers across repositories (the
+// join of ADR 122). Then rxjs's real graph: its push time and the same questions against the file
 // queries, in-process on the same graph.
 //
 // usage: node --import tsx bench/store.ts [sizes=10,100] [edges=20000]   (KG_BENCH_NO_RXJS=1 skips rxjs)
@@ -15,15 +16,17 @@ import * as path from 'node:path';
 import {
   answerQuery,
   compareEdges,
+  compareStrings,
   graphSignature,
   indexGraph,
   loadGraphFile,
-  unresolvedId,
+  packageSymbolId,
+  parseId,
   type Graph,
   type IndexedGraph,
   type QueryRequest,
 } from '../src/graph';
-import { unresolvedEdge } from '../src/graph/indexer/edges';
+import { exactEdge } from '../src/graph/indexer/edges';
 import { answerFromStore, connectStore, migrate, pushGraph } from '../src/graph/store';
 import { startPostgres } from '../test/helpers/postgres';
 import { corpus } from './corpus';
@@ -47,14 +50,20 @@ function repository(i: number, total: number): { graph: Graph; symbols: string[]
   const rand = rng(7000 + i);
   const edges = [...graph.edges];
   const sources = graph.nodes.filter((n) => n.kind === 'function');
-  // About 5% more edges: calls into packages the other repositories publish.
+  // About 5% more edges: calls into packages the other repositories publish, proven through each
+  // package's declaration map (ADR 107), naming functions every generated repository has (its
+  // first ten packages' first forty files hold fn0..fn2), so the store's join lands (ADR 122).
   for (let k = 0; k < EDGES / 20; k++) {
     const s = sources[Math.floor(rand() * sources.length)];
     const other = Math.floor(rand() * total);
-    const target = unresolvedId(`@org/repo${other}#fn${Math.floor(rand() * 8)}`);
-    edges.push(
-      unresolvedEdge(s.id, target, 'calls', 'external', { ast: true, evidence: { file: s.sourceFile as string, line: 1 + k, column: 3 } }),
-    );
+    const file = `packages/pkg${Math.floor(rand() * 10)}/src/area0/module${Math.floor(rand() * 40)}.ts`;
+    const target = packageSymbolId(publishedName(other), '1.0.0', file, `fn${Math.floor(rand() * 3)}`);
+    const e = exactEdge(s.id, target, 'calls', 'TYPESCRIPT_CHECKER', {
+      ast: true,
+      evidence: { file: s.sourceFile as string, line: 1 + k, column: 3 },
+    });
+    e.resolutionClass = 'EXACT_TYPECHECKED';
+    edges.push(e);
   }
   const seen = new Set<string>();
   const unique = edges.filter((e) => {
@@ -64,8 +73,14 @@ function repository(i: number, total: number): { graph: Graph; symbols: string[]
     return true;
   });
   unique.sort(compareEdges);
-  return { graph: { ...graph, graphSignature: graphSignature(graph.nodes, unique), edges: unique }, symbols };
+  const packages = [...new Set(unique.filter((e) => e.target.startsWith('pkg:')).map((e) => (parseId(e.target) as { pkg: string }).pkg))]
+    .sort(compareStrings)
+    .map((name) => ({ name, version: '1.0.0' }));
+  return { graph: { ...graph, graphSignature: graphSignature(graph.nodes, unique), edges: unique, packages }, symbols };
 }
+
+/** The package repository i publishes, from its root. */
+const publishedName = (i: number) => `@org/repo${i}`;
 
 function indexed(graph: Graph): IndexedGraph {
   const load = indexGraph(graph);
@@ -96,8 +111,8 @@ async function main(): Promise<void> {
     await migrate(client);
     const rand = rng(42);
     const rows: string[] = [
-      '| repositories | edges in store | push (s, median) | ingest (edges/s) | callers p50 / p99 (ms) | impact p50 / p99 | path p50 / p99 | org callers p50 / p99 |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| repositories | edges in store | push (s, median) | ingest (edges/s) | callers p50 / p99 (ms) | impact p50 / p99 | path p50 / p99 | org callers p50 / p99 | library fn callers p50 / p99 |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ];
     let pushed = 0;
     let totalEdges = 0;
@@ -110,7 +125,7 @@ async function main(): Promise<void> {
         const { graph, symbols } = repository(pushed, total);
         const g = indexed(graph);
         const t = performance.now();
-        await pushGraph(client, `org/repo${pushed}`, g);
+        await pushGraph(client, `org/repo${pushed}`, g, [{ name: publishedName(pushed), root: '' }]);
         pushMs.push(performance.now() - t);
         stageEdges += graph.edges.length;
         totalEdges += graph.edges.length;
@@ -146,10 +161,19 @@ async function main(): Promise<void> {
           return () => answerFromStore(client, { query: 'callers', id: a.id });
         }),
       );
+      // A library function's callers anywhere: a function every repository's package publishes,
+      // asked of its publisher, answered with the callers the other repositories' calls give it.
+      const published = await timeAll(
+        Array.from({ length: SAMPLES / 4 }, () => {
+          const r = Math.floor(rand() * pushed);
+          const id = `sym:packages/pkg${Math.floor(rand() * 10)}/src/area0/module${Math.floor(rand() * 40)}.ts#fn${Math.floor(rand() * 3)}`;
+          return () => answerFromStore(client, { query: 'callers', id: `org/repo${r}/${id}` });
+        }),
+      );
       const pushTotal = pushMs.reduce((s, x) => s + x, 0);
       const pair = (xs: number[]) => `${ms(percentile(xs, 0.5))} / ${ms(percentile(xs, 0.99))}`;
       rows.push(
-        `| ${pushed} | ${totalEdges.toLocaleString('en-US')} | ${(percentile(pushMs, 0.5) / 1000).toFixed(2)} | ${Math.round(stageEdges / (pushTotal / 1000)).toLocaleString('en-US')} | ${pair(callers)} | ${pair(impact)} | ${pair(paths)} | ${pair(org)} |`,
+        `| ${pushed} | ${totalEdges.toLocaleString('en-US')} | ${(percentile(pushMs, 0.5) / 1000).toFixed(2)} | ${Math.round(stageEdges / (pushTotal / 1000)).toLocaleString('en-US')} | ${pair(callers)} | ${pair(impact)} | ${pair(paths)} | ${pair(org)} | ${pair(published)} |`,
       );
       process.stderr.write(`${rows[rows.length - 1]}\n`);
     }

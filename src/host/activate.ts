@@ -7,6 +7,7 @@ import { AutoIndex } from './auto-index';
 import { BreakingChangeGuard } from './breaking-guard';
 import { BuildService, type BuildOutcome } from './build-service';
 import { CallersLensProvider } from './callers-lens';
+import { StoreCallers } from './store-callers';
 import { CompareView, type DiffElement } from './compare';
 import { FolderConfigs } from './folder-config';
 import { Commands } from './commands';
@@ -66,10 +67,17 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
   // autoIndex the builds after a save (docs/configuration.md).
   const configs = new FolderConfigs(log);
   context.subscriptions.push(configs);
-  const lenses = new CallersLensProvider(graph, {
-    lensesOn: (folder) => editorSurfaces(configs.config(folder)?.resolved.mode ?? 'off').lenses,
-    onDidChange: configs.onDidChange,
-  });
+  // The organisation store's callers in other repositories, for folders with knowledgeGraph.store set (ADR 123).
+  const others = new StoreCallers();
+  context.subscriptions.push(others);
+  const lenses = new CallersLensProvider(
+    graph,
+    {
+      lensesOn: (folder) => editorSurfaces(configs.config(folder)?.resolved.mode ?? 'off').lenses,
+      onDidChange: configs.onDidChange,
+    },
+    others,
+  );
   context.subscriptions.push(
     lenses,
     vscode.languages.registerCodeLensProvider(

@@ -12,6 +12,7 @@ import type { EditorGraphAccess } from './graph-service';
 import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
 import { callersTitle } from './graph-text';
 import { linesAfterEdits, type LineEdit } from './line-tracking';
+import { otherCallersTitle, otherCallersTooltip, type OtherCallers, type StoreCallers } from './store-callers';
 
 /** Whether a folder's mode shows lenses, and when that may have changed (FolderConfigs). */
 export interface LensGate {
@@ -23,6 +24,8 @@ export const SHOW_CALLERS_OF_COMMAND = 'knowledgeGraph.showCallersOf';
 export const BUILD_COMMAND = 'knowledgeGraph.build';
 export const REBUILD_COMMAND = 'knowledgeGraph.rebuild';
 const STALE_TITLE = 'callers: graph is stale — Rebuild';
+/** How long a lens waits for the store's count before it shows its own and refreshes when the count comes. */
+const STORE_WAIT_MS = 1_500;
 
 class CallersLens extends vscode.CodeLens {
   constructor(
@@ -72,16 +75,22 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
    */
   private readonly tracked = new Map<string, Map<string, number>>();
 
+  /** Lenses waiting for the store's counts (ADR 123); flushed as one question per store and repository. */
+  private storeBatch = new Map<string, { url: string; repository: string; list: Array<{ id: string; resolve(o: OtherCallers): void }> }>();
+  private storeFlushScheduled = false;
+
   constructor(
     private readonly graph: EditorGraphAccess,
     private readonly gate?: LensGate,
+    /** The organisation store's counts, for folders with `knowledgeGraph.store` set (ADR 123). */
+    private readonly others?: StoreCallers,
   ) {
     this.subscriptions = [
       this.changed,
       graph.onDidChangeState(() => this.changed.fire()),
       ...(gate ? [gate.onDidChange(() => this.changed.fire())] : []),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('knowledgeGraph.codeLens')) this.changed.fire();
+        if (e.affectsConfiguration('knowledgeGraph.codeLens') || e.affectsConfiguration('knowledgeGraph.store')) this.changed.fire();
       }),
       vscode.workspace.onDidChangeTextDocument((e) => this.edited(e)),
       vscode.workspace.onDidCloseTextDocument((d) => this.tracked.delete(d.uri.toString())),
@@ -192,20 +201,81 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
       return lens;
     }
     const showCandidates = vscode.workspace.getConfiguration('knowledgeGraph.codeLens', lens.uri).get<boolean>('showCandidates', true);
-    const title = callersTitle(counts, showCandidates);
+    const elsewhere = await this.elsewhere(lens);
+    const title = callersTitle(counts, showCandidates) + (elsewhere ? otherCallersTitle(elsewhere.other) : '');
     const clickable = counts.callers > 0 || (showCandidates && counts.candidates > 0);
+    const tooltip = [
+      clickable
+        ? counts.candidates > 0 && showCandidates
+          ? 'Proven callers (the type checker) and guesses (matched by name), kept apart'
+          : 'Callers proven by the type checker'
+        : 'No caller in the graph (proven or guessed)',
+      ...(elsewhere ? [otherCallersTooltip(elsewhere.other, elsewhere.repository, lens.symbol.id)] : []),
+    ].join('\n');
     lens.command = clickable
-      ? {
-          title,
-          tooltip:
-            counts.candidates > 0 && showCandidates
-              ? 'Proven callers (the type checker) and guesses (matched by name), kept apart'
-              : 'Callers proven by the type checker',
-          command: SHOW_CALLERS_OF_COMMAND,
-          arguments: [lens.folder, lens.symbol.id, lens.uri, lens.range.start],
-        }
-      : { title, tooltip: 'No caller in the graph (proven or guessed)', command: '' };
+      ? { title, tooltip, command: SHOW_CALLERS_OF_COMMAND, arguments: [lens.folder, lens.symbol.id, lens.uri, lens.range.start] }
+      : { title, tooltip, command: '' };
     return lens;
+  }
+
+  /**
+   * The store's count of the lens's callers in other repositories, when the folder has a store
+   * (ADR 123); undefined when it has none. A store slower than STORE_WAIT_MS gives its count with a
+   * refresh of the lenses, never by holding back the graph's own count.
+   */
+  private async elsewhere(lens: CallersLens): Promise<{ other: OtherCallers; repository: string } | undefined> {
+    const url = vscode.workspace.getConfiguration('knowledgeGraph', lens.uri).get<string>('store', '').trim();
+    if (!this.others || url === '') return undefined;
+    const repository = this.graph.state(lens.folder)?.repository;
+    if (repository === undefined) {
+      return {
+        repository: '<repository>',
+        other: {
+          kind: 'unknown',
+          reason:
+            'the graph names no repository, so the store cannot be asked about it: set "repository" in .knowledge-graph/config.json or a "name" in package.json, and rebuild',
+        },
+      };
+    }
+    const asked = this.storeCount(url, repository, lens.symbol.id);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), STORE_WAIT_MS)));
+    const other = await Promise.race([asked, late]);
+    clearTimeout(timer);
+    if (other) return { other, repository };
+    void asked.then(() => this.changed.fire());
+    return { repository, other: { kind: 'unknown', reason: 'the store has not answered yet; the lens refreshes when it does' } };
+  }
+
+  private storeCount(url: string, repository: string, id: string): Promise<OtherCallers> {
+    return new Promise((resolve) => {
+      const key = `${url}\u0000${repository}`;
+      let b = this.storeBatch.get(key);
+      if (!b) this.storeBatch.set(key, (b = { url, repository, list: [] }));
+      b.list.push({ id, resolve });
+      if (!this.storeFlushScheduled) {
+        this.storeFlushScheduled = true;
+        setImmediate(() => this.flushStore());
+      }
+    });
+  }
+
+  private flushStore(): void {
+    const batch = this.storeBatch;
+    this.storeBatch = new Map();
+    this.storeFlushScheduled = false;
+    for (const { url, repository, list } of batch.values()) {
+      (this.others as StoreCallers)
+        .counts(
+          url,
+          repository,
+          list.map((x) => x.id),
+        )
+        .then(
+          (counts) => list.forEach((x, i) => x.resolve(counts[i])),
+          (e: unknown) => list.forEach((x) => x.resolve({ kind: 'unknown', reason: e instanceof Error ? e.message : String(e) })),
+        );
+    }
   }
 
   private count(folder: string, id: string, graphNo: number): Promise<CallerCounts | undefined> {

@@ -40,6 +40,8 @@ export interface FolderGraphState {
   layers?: string[];
   /** For `ready`: graph.json's `graphSignature` (changes with any node or relation; the explorer checks a restored picture against it). */
   signature?: string;
+  /** For `ready`: the repository the graph names (graph.json's `repository`, ADR 108); the key the store knows it by. */
+  repository?: string;
   /** False when the graph was built without the calls layer (`--extract-only`). */
   callsLayer: boolean;
   /** Repo-relative POSIX paths changed since the build (disk and unsaved editors), sorted; [] when fresh. */

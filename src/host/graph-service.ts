@@ -637,6 +637,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       layers: info.layers,
       callsLayer: info.callsLayer,
       signature: info.signature,
+      ...(info.repository !== undefined ? { repository: info.repository } : {}),
     };
     this.log.info(
       `${e.folder.name}: graph loaded in ${Date.now() - t0} ms (${info.nodes} nodes, ${info.edges} edges, layers ${info.layers.join(', ')})`,

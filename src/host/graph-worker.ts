@@ -74,6 +74,7 @@ const ownHandlers: OwnHandlers = {
       layers: [...g.graph.layers],
       callsLayer: g.layers.has('calls'),
       signature: g.graph.graphSignature,
+      ...(g.graph.repository !== undefined ? { repository: g.graph.repository } : {}),
       loadMs: performance.now() - t0,
     };
   },

@@ -13,7 +13,17 @@ import type { ArgsOf, DegradeCode, EditorQueryName, Guarded, GuardDiagnostic, Mo
 
 /** What a load found: the graph's size and layers, or the loader's degrade. */
 type LoadInfo =
-  | { ok: true; nodes: number; edges: number; layers: string[]; callsLayer: boolean; signature: string; loadMs: number }
+  | {
+      ok: true;
+      nodes: number;
+      edges: number;
+      layers: string[];
+      callsLayer: boolean;
+      signature: string;
+      /** graph.json's `repository` (ADR 108), when it names one. */
+      repository?: string;
+      loadMs: number;
+    }
   | { ok: false; code: DegradeCode; reason: string };
 
 /** The manifest's verdict on the working tree: which files changed since the build, or why it cannot tell. */

@@ -78,7 +78,7 @@ const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
   /^extension\/media\/(icon\.png|graph\.svg|webview\.css)$/,
-  /^extension\/dist\/(extension|cli|engine-build|graph-worker)\.js$/,
+  /^extension\/dist\/(extension|cli|engine-build|graph-worker|store)\.js$/,
   /^extension\/dist\/lib(\.[\w.]+)?\.d\.ts$/,
   /^extension\/dist\/typescript-LICENSE\.txt$/,
   /^extension\/dist\/webview\/[\w-]+\.js$/,

@@ -4,8 +4,10 @@
 
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
+import { writeTree } from './fixtures';
 
 export function run(cmd: string, args: string[], cwd: string): string {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
@@ -66,4 +68,43 @@ export function mappedPackage(prefix: string, name: string, version: string): Re
     [`${prefix}src/greeter.ts`]: GREETER_SRC,
     [`${prefix}src/index.ts`]: "export { greet, Greeter } from './greeter';\n",
   };
+}
+
+/**
+ * Two repositories under `work`: `acme`, a workspace (`acme-monorepo`) whose packages/greeter
+ * publishes @acme/greeter 1.2.0 with declaration maps (built and packed here), plus `extra` files;
+ * and `consumer` (`consumer-app`), which installs the tarball and calls greet from main (once, with
+ * Greeter.create(…).hello()) and from twice (two calls).
+ */
+export function greeterRepositories(work: string, extra: Record<string, string> = {}): { acme: string; consumer: string } {
+  const tarballs = path.join(work, 'tarballs');
+  fs.mkdirSync(tarballs, { recursive: true });
+  const acme = path.join(work, 'acme');
+  writeTree(acme, {
+    '.gitignore': 'dist/\nnode_modules/\n',
+    'package.json': JSON.stringify({ name: 'acme-monorepo', private: true, workspaces: ['packages/*'] }),
+    ...mappedPackage('packages/greeter/', '@acme/greeter', '1.2.0'),
+    ...extra,
+  });
+  tsc(path.join(acme, 'packages/greeter'));
+  const ball = pack(path.join(acme, 'packages/greeter'), tarballs);
+  const consumer = path.join(work, 'consumer');
+  writeTree(consumer, {
+    'package.json': JSON.stringify({ name: 'consumer-app', version: '0.0.1', private: true }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['src'] }),
+    'src/main.ts': [
+      "import { greet, Greeter } from '@acme/greeter';",
+      '',
+      'export function main(): string {',
+      "  return greet('b') + Greeter.create('a').hello();",
+      '}',
+      '',
+      'export function twice(): string {',
+      "  return greet('c') + greet('d');",
+      '}',
+      '',
+    ].join('\n'),
+  });
+  run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', ball], consumer);
+  return { acme, consumer };
 }

@@ -31,8 +31,8 @@ import {
 } from '../../src/graph';
 import { answerFromStore, connectStore, otherRepositoryCallers, pushGraph, qualify } from '../../src/graph/store';
 import { random } from '../helpers/equivalence';
-import { CLI, removeTempDirs, SNAPSHOTS, tempDir, writeTree } from '../helpers/fixtures';
-import { mappedPackage, pack, run, tsc } from '../helpers/packages';
+import { CLI, removeTempDirs, SNAPSHOTS, tempDir } from '../helpers/fixtures';
+import { greeterRepositories } from '../helpers/packages';
 import { graphOf, type EdgeSpec } from '../helpers/graphs';
 import { startPostgres, type TestServer } from '../helpers/postgres';
 import { SEED } from '../helpers/seed';
@@ -268,38 +268,11 @@ describe('kg store on a real PostgreSQL', () => {
   });
 
   it("joins a call into a published package to the publisher's symbol: callers across repositories (ADR 122)", async () => {
-    const work = tempDir('kg-store-pkgs-');
-    const tarballs = path.join(work, 'tarballs');
-    fs.mkdirSync(tarballs);
     // The publisher: a workspace whose packages/greeter publishes @acme/greeter with declaration maps.
     // A package.json outside the workspaces it declares (a fixture) publishes nothing.
-    const acme = path.join(work, 'acme');
-    writeTree(acme, {
-      '.gitignore': 'dist/\nnode_modules/\n',
-      'package.json': JSON.stringify({ name: 'acme-monorepo', private: true, workspaces: ['packages/*'] }),
-      ...mappedPackage('packages/greeter/', '@acme/greeter', '1.2.0'),
+    const { acme, consumer } = greeterRepositories(tempDir('kg-store-pkgs-'), {
       'test/fixtures/decoy/package.json': JSON.stringify({ name: 'consumer-app' }),
     });
-    tsc(path.join(acme, 'packages/greeter'));
-    const ball = pack(path.join(acme, 'packages/greeter'), tarballs);
-    const consumer = path.join(work, 'consumer');
-    writeTree(consumer, {
-      'package.json': JSON.stringify({ name: 'consumer-app', version: '0.0.1', private: true }),
-      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['src'] }),
-      'src/main.ts': [
-        "import { greet, Greeter } from '@acme/greeter';",
-        '',
-        'export function main(): string {',
-        "  return greet('b') + Greeter.create('a').hello();",
-        '}',
-        '',
-        'export function twice(): string {',
-        "  return greet('c') + greet('d');",
-        '}',
-        '',
-      ].join('\n'),
-    });
-    run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', ball], consumer);
     for (const root of [acme, consumer]) {
       const b = kg(['build', '--apply', '--root', root]);
       assert.equal(b.code, 0, b.stderr);

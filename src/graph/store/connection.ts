@@ -37,8 +37,22 @@ export function storeError(e: unknown, doing: string): unknown {
   return e;
 }
 
-export async function connectStore(url: string): Promise<Client> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 15_000, application_name: 'kg' });
+export interface ConnectOptions {
+  /** How long to wait for the connection (default 15 s). */
+  connectTimeoutMs?: number;
+  /** How long any one query may take before it fails (default: no limit). */
+  queryTimeoutMs?: number;
+  /** The application_name the server shows for the connection (default `kg`). */
+  application?: string;
+}
+
+export async function connectStore(url: string, opts: ConnectOptions = {}): Promise<Client> {
+  const client = new Client({
+    connectionString: url,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 15_000,
+    ...(opts.queryTimeoutMs !== undefined ? { query_timeout: opts.queryTimeoutMs } : {}),
+    application_name: opts.application ?? 'kg',
+  });
   // A server that goes away between queries emits 'error' on the idle client; the next query
   // reports it, so the event itself must not crash the process.
   client.on('error', () => undefined);

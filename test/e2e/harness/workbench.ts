@@ -320,3 +320,22 @@ export async function showExplorer(wb: Workbench): Promise<void> {
   await wb.page.keyboard.press('Control+Shift+E');
   await wb.ready();
 }
+
+/** Each lens's own text: the editor joins the lenses of one line (ours, TypeScript's "N references") with "|". */
+async function lensTexts(wb: Workbench): Promise<string[]> {
+  return (await wb.codeLensTexts())
+    .flatMap((t) => t.split('|').map((p) => p.replace(/\s+/g, ' ').trim()))
+    .filter((t) => !/references?$/.test(t));
+}
+
+/** Polls until `ok` holds for the lens texts (the editor re-renders lenses in steps). */
+export async function lensTextsWhen(wb: Workbench, ok: (texts: string[]) => boolean, what: string, timeout = 20_000): Promise<string[]> {
+  const end = Date.now() + timeout;
+  let texts: string[] = [];
+  while (Date.now() < end) {
+    texts = await lensTexts(wb);
+    if (ok(texts)) return texts;
+    await wb.page.waitForTimeout(250);
+  }
+  throw new Error(`lenses never showed ${what}: ${JSON.stringify(texts)}`);
+}

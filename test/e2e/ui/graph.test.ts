@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
 import { BUILD_TITLE } from '../expected';
 import { itInEditor, makeWorkspace, openWorkbench } from '../harness/context';
-import { showExplorer, type Workbench } from '../harness/workbench';
+import { lensTextsWhen, showExplorer, type Workbench } from '../harness/workbench';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
@@ -40,25 +40,6 @@ function withTheme(ws: string, theme: string): string {
 }
 
 const statusItem = (wb: Workbench, text: string | RegExp) => wb.page.locator('.statusbar-item', { hasText: text }).first();
-
-/** Each lens's own text: the editor joins the lenses of one line (ours, TypeScript's "N references") with "|". */
-async function lensTexts(wb: Workbench): Promise<string[]> {
-  return (await wb.codeLensTexts())
-    .flatMap((t) => t.split('|').map((p) => p.replace(/\s+/g, ' ').trim()))
-    .filter((t) => !/references?$/.test(t));
-}
-
-/** Polls until `ok` holds for the lens texts (the editor re-renders lenses in steps). */
-async function lensTextsWhen(wb: Workbench, ok: (texts: string[]) => boolean, what: string): Promise<string[]> {
-  const end = Date.now() + 20_000;
-  let texts: string[] = [];
-  while (Date.now() < end) {
-    texts = await lensTexts(wb);
-    if (ok(texts)) return texts;
-    await wb.page.waitForTimeout(250);
-  }
-  throw new Error(`lenses never showed ${what}: ${JSON.stringify(texts)}`);
-}
 
 describe('the graph in the editor (light theme)', () => {
   let wb: Workbench;

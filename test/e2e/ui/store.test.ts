@@ -1,0 +1,122 @@
+// The organisation store in a real VS Code (ADR 123): a repository that publishes a package, and
+// one that installs it and calls it, both built by the CLI and pushed into a real PostgreSQL (Debian's,
+// started by this test: test/helpers/postgres.ts). With `knowledgeGraph.store` set, every lens of the
+// publisher's source file adds what `kg store callers` lists beyond the repository's own callers;
+// with a store that cannot be reached, each says the count is unknown rather than none.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe } from 'node:test';
+import { kg } from '../harness/cli';
+import { E2E, itInEditor, openWorkbench } from '../harness/context';
+import { lensTextsWhen, showExplorer, type Workbench } from '../harness/workbench';
+import { greeterRepositories } from '../../helpers/packages';
+import { startPostgres, type TestServer } from '../../helpers/postgres';
+
+const FILE = 'packages/greeter/src/greeter.ts';
+const REPO = 'acme-monorepo';
+
+/** `kg` against the test's store. */
+function kgStore(store: string, ...args: string[]): string {
+  const before = process.env.KG_STORE;
+  process.env.KG_STORE = store;
+  try {
+    return kg(...args);
+  } finally {
+    if (before === undefined) delete process.env.KG_STORE;
+    else process.env.KG_STORE = before;
+  }
+}
+
+function settings(ws: string, store: string): void {
+  fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+  fs.writeFileSync(
+    path.join(ws, '.vscode', 'settings.json'),
+    JSON.stringify({ 'workbench.colorTheme': 'Default Light Modern', 'knowledgeGraph.store': store }),
+  );
+}
+
+describe('callers in other repositories, from the organisation store', () => {
+  let pg: TestServer;
+  let wb: Workbench;
+  let acme: string;
+  let consumer: string;
+  let ids: string[];
+
+  before(async () => {
+    pg = startPostgres();
+    kgStore(pg.url, 'store', 'migrate');
+    ({ acme, consumer } = greeterRepositories(path.join(E2E.state, 'workspaces', `store-${process.pid}`), {
+      '.knowledge-graph/config.json': JSON.stringify({ graph: { enabled: true, autoIndex: false } }),
+    }));
+    for (const root of [acme, consumer]) {
+      kg('build', '--apply', '--root', root);
+      kgStore(pg.url, 'store', 'push', '--graph', path.join(root, '.knowledge-graph', 'graph.json'));
+    }
+    const graph = JSON.parse(fs.readFileSync(path.join(acme, '.knowledge-graph', 'graph.json'), 'utf8')) as {
+      repository?: string;
+      nodes: Array<{ id: string; kind: string; sourceFile?: string }>;
+    };
+    assert.equal(graph.repository, REPO);
+    ids = graph.nodes.filter((n) => n.sourceFile === FILE && ['function', 'class', 'method'].includes(n.kind)).map((n) => n.id);
+    settings(acme, pg.url);
+    wb = await openWorkbench(acme, 'store-lenses');
+    await showExplorer(wb);
+  });
+  after(async () => {
+    await wb?.close();
+    pg?.stop();
+  });
+
+  itInEditor(
+    `every lens of ${FILE} adds the callers kg store lists in other repositories`,
+    () => wb,
+    async () => {
+      const graphFile = path.join(acme, '.knowledge-graph', 'graph.json');
+      const expected = ids.map((id) => {
+        const own = JSON.parse(kg('callers', id, '--graph', graphFile)) as { callers: string[]; candidates: string[] };
+        const all = JSON.parse(kgStore(pg.url, 'store', 'callers', `${REPO}/${id}`)) as { callers: string[] };
+        const n = own.callers.length;
+        const m = own.candidates.length;
+        const elsewhere = all.callers.filter((c) => !c.startsWith(`${REPO}/`)).length;
+        return (
+          `${n} ${n === 1 ? 'caller' : 'callers'}${m > 0 ? ` · +${m} ${m === 1 ? 'candidate' : 'candidates'}` : ''}` +
+          (elsewhere > 0 ? ` · ${elsewhere} in ${elsewhere === 1 ? 'another repository' : 'other repositories'}` : '')
+        );
+      });
+      // By hand: greet is called by Greeter.hello here, and by main and twice in consumer-app.
+      assert.equal(expected[ids.indexOf('sym:packages/greeter/src/greeter.ts#greet')], '1 caller · 2 in other repositories');
+      assert.equal(expected[ids.indexOf('sym:packages/greeter/src/greeter.ts#Greeter.create')], '0 callers · 1 in another repository');
+      await wb.openFile(FILE, 'export function greet');
+      const texts = await lensTextsWhen(
+        wb,
+        (t) => t.length >= expected.length && t.some((x) => x.includes('other repositories')),
+        'the store counts',
+        30_000,
+      );
+      assert.deepEqual([...texts].sort(), [...expected].sort());
+      await wb.page.waitForTimeout(500);
+      await wb.screenshot('store-lenses');
+    },
+  );
+
+  itInEditor(
+    'with a store that cannot be reached, each lens says the count elsewhere is unknown, and keeps its own',
+    () => wb,
+    async () => {
+      settings(acme, `postgresql://postgres@/postgres?host=${encodeURIComponent(path.join(pg.dir, 'no-such-folder'))}`);
+      const texts = await lensTextsWhen(
+        wb,
+        (t) => t.length >= ids.length && t.every((x) => x.endsWith(' · other repositories: unknown')),
+        'an unknown count',
+        30_000,
+      );
+      assert.ok(
+        texts.some((t) => t.startsWith('1 caller · other repositories: unknown')),
+        JSON.stringify(texts),
+      );
+      await wb.screenshot('store-unreachable');
+    },
+  );
+});
