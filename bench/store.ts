@@ -170,6 +170,17 @@ async function main(): Promise<void> {
           return () => answerFromStore(client, { query: 'callers', id: `org/repo${r}/${id}` });
         }),
       );
+      // The join lands: callers from other repositories per library function asked, on average.
+      let elsewhere = 0;
+      for (let k = 0; k < 20; k++) {
+        const r = Math.floor(rand() * pushed);
+        const id = `sym:packages/pkg${Math.floor(rand() * 10)}/src/area0/module${Math.floor(rand() * 40)}.ts#fn${Math.floor(rand() * 3)}`;
+        const a = await answerFromStore(client, { query: 'callers', id: `org/repo${r}/${id}` });
+        if (a.available && 'callers' in a) elsewhere += a.callers.filter((c) => !c.startsWith(`org/repo${r}/`)).length;
+      }
+      process.stderr.write(
+        `${pushed} repositories: a library function has ${(elsewhere / 20).toFixed(1)} callers in other repositories on average\n`,
+      );
       const pushTotal = pushMs.reduce((s, x) => s + x, 0);
       const pair = (xs: number[]) => `${ms(percentile(xs, 0.5))} / ${ms(percentile(xs, 0.99))}`;
       rows.push(
