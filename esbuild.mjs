@@ -41,15 +41,16 @@ const splitBuilder = {
 /**
  * The editor loads the organisation store (and the `pg` client in it) only for a folder with
  * `knowledgeGraph.store` set (src/host/store-callers.ts): that `require` becomes a run-time load of
- * dist/store.js, so dist/extension.js does not carry `pg`.
+ * dist/store.js, so dist/extension.js does not carry `pg`. The agents' organisation answers
+ * (src/mcp/organisation.ts) are handed that module by the editor; their own `import` of it, which
+ * the CLI bundles, is left out of the extension's bundle the same way.
  */
+const STORE_IMPORTERS = [path.join('src', 'host', 'store-callers.ts'), path.join('src', 'mcp', 'organisation.ts')];
 const splitStore = {
   name: 'split-store',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/graph\/store$/ }, (args) =>
-      args.kind === 'require-call' && args.importer.endsWith(path.join('src', 'host', 'store-callers.ts'))
-        ? { path: './store.js', external: true }
-        : undefined,
+      STORE_IMPORTERS.some((f) => args.importer.endsWith(f)) ? { path: './store.js', external: true } : undefined,
     );
   },
 };
@@ -85,7 +86,7 @@ await Promise.all([
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    plugins: [splitBuilder],
+    plugins: [splitBuilder, splitStore],
   }),
   bundle({
     ...common,

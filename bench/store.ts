@@ -176,7 +176,7 @@ async function main(): Promise<void> {
         const r = Math.floor(rand() * pushed);
         const id = `sym:packages/pkg${Math.floor(rand() * 10)}/src/area0/module${Math.floor(rand() * 40)}.ts#fn${Math.floor(rand() * 3)}`;
         const a = await answerFromStore(client, { query: 'callers', id: `org/repo${r}/${id}` });
-        if (a.available && 'callers' in a) elsewhere += a.callers.filter((c) => !c.startsWith(`org/repo${r}/`)).length;
+        if (a.available && 'callers' in a) elsewhere += (a.callers as string[]).filter((c) => !c.startsWith(`org/repo${r}/`)).length;
       }
       process.stderr.write(
         `${pushed} repositories: a library function has ${(elsewhere / 20).toFixed(1)} callers in other repositories on average\n`,

@@ -24,6 +24,7 @@ import {
   type IndexedGraph,
 } from '../graph';
 import { answerQueryOn, ArgumentError, sharedArgs } from '../mcp/answer';
+import { scopeArg } from '../mcp/organisation';
 import { TOOL_BY_NAME } from '../mcp/tools';
 import type { HeldBaselines, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from '../protocol/graph-worker';
 
@@ -102,6 +103,9 @@ const ownHandlers: OwnHandlers = {
     delete args.root; // the editor answers about the folder it asked for
     try {
       const shared = sharedArgs(args, root, root, (d) => d, t.paged);
+      // The organisation's questions are the editor's to ask of its store (lm-tools.ts); here, the folder's graph.
+      if (scopeArg(args, t.scoped) === 'organisation')
+        return { ok: false, text: `${tool}: scope "organisation" is asked of the store, not of the folder's graph` };
       const staleness = changedFiles ? { stale: changedFiles.length > 0, changedFiles } : undefined;
       return answerQueryOn({ tool: t, args, shared }, { root, file, load, staleness });
     } catch (e) {

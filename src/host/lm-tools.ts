@@ -7,7 +7,9 @@
 import * as vscode from 'vscode';
 import { sharedArgs, ArgumentError, type ToolAnswer } from '../mcp/answer';
 import { answerCheckTool } from '../mcp/commands';
-import { languageModelToolName, TOOLS, type Tool } from '../mcp/tools';
+import { answerOrganisationTool, scopeArg } from '../mcp/organisation';
+import { languageModelToolName, TOOLS, type QueryTool, type Tool } from '../mcp/tools';
+import { loadStore } from './store-callers';
 import type { BuildOutcome } from './build-service';
 import { resolveGraphPath } from './graph-path';
 import type { GraphService } from './graph-service';
@@ -73,7 +75,7 @@ async function answer(
   commands: LanguageModelCommands,
   token: vscode.CancellationToken,
 ): Promise<ToolAnswer> {
-  if (tool.kind === 'query') return graph.agent(key, tool.name, input);
+  if (tool.kind === 'query') return input.scope === 'organisation' ? askOrganisation(tool, key, input) : graph.agent(key, tool.name, input);
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === key);
   if (!folder || folder.uri.scheme !== 'file') return { ok: false, text: 'The workspace folder is not on the local file system.' };
   const root = folder.uri.fsPath;
@@ -128,9 +130,34 @@ async function answer(
   }
 }
 
+const NO_STORE =
+  'scope "organisation" needs the organisation store: set the knowledgeGraph.store setting to its PostgreSQL connection string (docs/organisation.md). Without one, ask with scope "repository".';
+
+/**
+ * A question about every repository (ADR 123): asked of the store in the folder's
+ * `knowledgeGraph.store`, answered as `kg mcp --store` and `kg store` answer it.
+ */
+async function askOrganisation(tool: QueryTool, key: string, input: Record<string, unknown>): Promise<ToolAnswer> {
+  const uri = vscode.Uri.parse(key);
+  const url = vscode.workspace.getConfiguration('knowledgeGraph', uri).get<string>('store', '').trim();
+  const args = { ...input };
+  delete args.root; // the editor answers about the folder it asked for
+  try {
+    const shared = sharedArgs(args, uri.fsPath, uri.fsPath, (d) => d, tool.paged);
+    scopeArg(args, tool.scoped);
+    return await answerOrganisationTool({ tool, args, shared }, url, { noStore: NO_STORE, ...(url !== '' ? { store: loadStore() } : {}) });
+  } catch (e) {
+    if (e instanceof ArgumentError) return { ok: false, text: `${tool.name}: ${e.message}. See the tool's input schema.` };
+    throw e;
+  }
+}
+
 /** What VS Code 1.101+ offers for MCP servers; absent from 1.100's API, so looked up at run time. */
 interface McpApi {
-  registerMcpServerDefinitionProvider?: (id: string, provider: { provideMcpServerDefinitions(): unknown[] }) => vscode.Disposable;
+  registerMcpServerDefinitionProvider?: (
+    id: string,
+    provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(): unknown[] },
+  ) => vscode.Disposable;
 }
 type StdioDefinition = new (
   label: string,
@@ -161,18 +188,26 @@ function registerOne(
   cli: string,
   version: string,
 ): vscode.Disposable {
-  return register.call(vscode.lm, 'knowledgeGraph.mcp', {
+  // A folder's knowledgeGraph.store reaches its kg mcp as KG_STORE (never an argument a process list shows).
+  const changed = new vscode.EventEmitter<void>();
+  const watch = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('knowledgeGraph.store')) changed.fire();
+  });
+  const registration = register.call(vscode.lm, 'knowledgeGraph.mcp', {
+    onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () =>
       (vscode.workspace.workspaceFolders ?? []).map((f) => {
+        const store = vscode.workspace.getConfiguration('knowledgeGraph', f.uri).get<string>('store', '').trim();
         const d = new Definition(
           `Knowledge Graph (${f.name})`,
           process.execPath,
           [cli, 'mcp', '--root', f.uri.fsPath],
-          { ELECTRON_RUN_AS_NODE: '1' },
+          { ELECTRON_RUN_AS_NODE: '1', ...(store !== '' ? { KG_STORE: store } : {}) },
           version,
         );
         d.cwd = f.uri;
         return d;
       }),
   });
+  return vscode.Disposable.from(registration, watch, changed);
 }

@@ -22,7 +22,8 @@ const CONNECT_MS = 5_000;
 const QUERY_MS = 5_000;
 
 let store: Store | undefined;
-function loadStore(): Store {
+/** The store module, loaded on first use. */
+export function loadStore(): Store {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the lazy load esbuild.mjs splits into dist/store.js
   store ??= require('../graph/store') as Store;
   return store;

@@ -24,11 +24,21 @@ export function scopeArg(args: Record<string, unknown>, scoped: boolean): Scope 
 const NO_STORE =
   'scope "organisation" needs the organisation store: start kg mcp with --store URL or set KG_STORE to its PostgreSQL connection string (docs/organisation.md). Without one, ask with scope "repository".';
 
-export async function answerOrganisationTool(call: QueryCall, url: string | undefined): Promise<ToolAnswer> {
-  if (url === undefined || url === '') return fail(NO_STORE);
+/** Where the store module comes from, and what to say without a store: the editor loads its own (ADR 123). */
+export interface OrganisationOptions {
+  store?: typeof import('../graph/store');
+  noStore?: string;
+}
+
+export async function answerOrganisationTool(
+  call: QueryCall,
+  url: string | undefined,
+  opts: OrganisationOptions = {},
+): Promise<ToolAnswer> {
+  if (url === undefined || url === '') return fail(opts.noStore ?? NO_STORE);
   const { tool, shared } = call;
   const args = checkedArgs(call);
-  const store = await import('../graph/store');
+  const store = opts.store ?? (await import('../graph/store'));
   let result: QueryResult;
   try {
     const client = await store.connectStore(url);

@@ -70,7 +70,7 @@ const SCOPE: JsonSchema = {
   enum: ['repository', 'organisation'],
   default: 'repository',
   description:
-    "repository: this repository's graph. organisation: every repository in the organisation's store (kg mcp --store URL or KG_STORE) — who calls a library function anywhere; ids are then qualified by repository (acme/web/sym:src/a.ts#run), and node arguments must be ids.",
+    "repository: this repository's graph. organisation: every repository in the organisation's store (kg mcp --store URL or KG_STORE; in the editor, the knowledgeGraph.store setting) — who calls a library function anywhere; ids are then qualified by repository (acme/web/sym:src/a.ts#run), and node arguments must be ids.",
 };
 const OFFSET: JsonSchema = { type: 'integer', minimum: 0, default: 0, description: 'Skip this many entries of each list (the next page).' };
 const LIMIT: JsonSchema = {
@@ -242,8 +242,8 @@ export function languageModelToolName(tool: Pick<Tool, 'name'>): string {
 export function languageModelToolContributions(): Array<Record<string, unknown>> {
   return TOOLS.map((t) => {
     const schema = t.inputSchema as { properties: Record<string, JsonSchema>; required?: string[] };
-    // No root (the folder is the editor's) and no scope (the editor reads no store yet).
-    const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'root' && k !== 'scope'));
+    // No root (the folder is the editor's). Scope stays: the editor asks its knowledgeGraph.store (ADR 123).
+    const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'root'));
     return {
       name: languageModelToolName(t),
       toolReferenceName: `kg-${t.name}`,

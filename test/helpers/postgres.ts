@@ -30,7 +30,9 @@ function asServerUser(cmd: string, args: string[]): void {
 export function startPostgres(): TestServer {
   if (!fs.existsSync(path.join(BIN, 'initdb')))
     throw new Error(`PostgreSQL 15 is not installed (${BIN}): apt-get install postgresql-15 (.ci/run installs it)`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-pg-'));
+  // As root the server runs as `postgres`, which must reach the folder: a temporary folder of a
+  // root process (the editor's extension host has one of its own, mode 0700) may be closed to it.
+  const dir = fs.mkdtempSync(path.join(process.getuid?.() === 0 ? '/tmp' : os.tmpdir(), 'kg-pg-'));
   fs.chmodSync(dir, 0o777);
   const data = path.join(dir, 'data');
   asServerUser(path.join(BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);

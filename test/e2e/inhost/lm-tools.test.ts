@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { KnowledgeGraphApi } from '../../../src/extension';
+import { startPostgres } from '../../helpers/postgres';
 import { activated } from './activated';
 
 const TOOLS = ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why', 'check', 'build'];
@@ -120,6 +121,42 @@ describe('language-model tools', () => {
       await invoke('build', {});
     }
     assert.equal(await found(), 0);
+  });
+
+  it('scope "organisation" asks the store in knowledgeGraph.store, answering what kg store prints; without one it says which setting to set', async function () {
+    this.timeout(120_000);
+    const id = 'e2e/basic/sym:src/greet.ts#greet';
+    await assert.rejects(async () => invoke('callers', { id, scope: 'organisation' }), /knowledgeGraph\.store/);
+    const pg = startPostgres();
+    const settings = vscode.workspace.getConfiguration('knowledgeGraph', folder().uri);
+    try {
+      const store = (...args: string[]) => {
+        const r = spawnSync(process.execPath, [cli, 'store', ...args], {
+          encoding: 'utf8',
+          env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', KG_STORE: pg.url },
+        });
+        assert.ok(r.status === 0 || r.status === 3, r.stderr);
+        return JSON.parse(r.stdout) as Record<string, unknown>;
+      };
+      store('migrate');
+      store('push', '--graph', graphFile, '--repo', 'e2e/basic');
+      await settings.update('store', pg.url, vscode.ConfigurationTarget.Workspace);
+      const callers = await invoke('callers', { id, scope: 'organisation' });
+      const theirs = store('callers', id);
+      assert.deepEqual(callers.callers, theirs.callers);
+      assert.deepEqual(callers.candidates, theirs.candidates);
+      assert.ok((callers.callers as string[]).includes('e2e/basic/sym:src/main.ts#main'), JSON.stringify(callers.callers));
+      const gods = await invoke('god-nodes', { scope: 'organisation', top: 5 });
+      assert.deepEqual(gods.godNodes, store('god-nodes', '--top', '5').godNodes);
+      // The folder's own graph still answers without the scope, in plain ids.
+      assert.deepEqual(
+        (await invoke('callers', { id: 'sym:src/greet.ts#greet' })).callers,
+        kg('callers', 'sym:src/greet.ts#greet').callers,
+      );
+    } finally {
+      await settings.update('store', undefined, vscode.ConfigurationTarget.Workspace);
+      pg.stop();
+    }
   });
 
   it('a name nobody declares is a tool error that says what to do', async () => {
