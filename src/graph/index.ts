@@ -34,6 +34,7 @@ export {
 export { RESULT_SCHEMAS, UNAVAILABLE_SCHEMA } from './query/result-schemas';
 export type { CallerCounts, NeighbourGroup, NodeDetails } from './query/node-details';
 export type { FileSymbol } from './query/file-symbols';
+export { packageFileSymbols } from './query/file-symbols';
 export { queryCallers } from './query/callers';
 export { queryAffected } from './query/affected';
 export { queryImpact } from './query/impact';

@@ -7,10 +7,12 @@
 // as the text moves (docs/adr/0090-a-lens-shows-the-graph-it-came-from.md). The folder's
 // mode decides whether there are lenses at all: none in off and shadow (docs/configuration.md).
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
 import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
-import { callersTitle } from './graph-text';
+import { callersTitle, packageCallersTitle } from './graph-text';
 import { linesAfterEdits, type LineEdit } from './line-tracking';
 import { otherCallersTitle, otherCallersTooltip, type OtherCallers, type StoreCallers } from './store-callers';
 
@@ -39,6 +41,40 @@ class CallersLens extends vscode.CodeLens {
   ) {
     super(range);
   }
+}
+
+/** A lens over a declaration of an installed package's source (ADR 124): its id is package-qualified. */
+class PackageLens extends vscode.CodeLens {
+  constructor(
+    range: vscode.Range,
+    readonly folder: string,
+    readonly symbol: FileSymbol,
+    /** `name@version`. */
+    readonly pkg: string,
+    readonly graphNo: number,
+  ) {
+    super(range);
+  }
+}
+
+/**
+ * The installed package a file of the folder belongs to: the nearest package.json above it with a
+ * name and a version, in a folder under node_modules; the file's path relative to that folder.
+ */
+function installedPackageOf(file: string, root: string): { name: string; version: string; path: string } | undefined {
+  for (let dir = path.dirname(file); dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
+    let pkg: { name?: unknown; version?: unknown };
+    try {
+      pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+    } catch {
+      continue;
+    }
+    // A package.json without both (rxjs's per-entry-point ones) names no package: look further up.
+    if (typeof pkg.name !== 'string' || typeof pkg.version !== 'string') continue;
+    if (!path.relative(root, dir).split(path.sep).includes('node_modules')) return undefined;
+    return { name: pkg.name, version: pkg.version, path: path.relative(dir, file).split(path.sep).join('/') };
+  }
+  return undefined;
 }
 
 /** The name as it appears in source: a method's label may carry its class (`Greeter.hello`). */
@@ -115,6 +151,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     const folder = this.graph.folderOf(doc.uri);
     if (!folder || (this.gate && !this.gate.lensesOn(folder))) return [];
     const rel = this.graph.relativePath(folder, doc.uri);
+    if (rel !== undefined && /(^|\/)node_modules\//.test(rel)) return this.packageLenses(doc, folder);
     // A changed file whose declarations were seen moving: the markers at once, without a round trip
     // to the worker. The editor keeps drawing the lenses it had (numbers, moved with the text) until
     // this answer comes, so it must come quickly (ADR 90).
@@ -144,6 +181,32 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
       });
     }
     return [];
+  }
+
+  /**
+   * An installed package's source file (ADR 124): a lens over each declaration this repository's
+   * calls reach, counted as `kg callers <pkg:…>` counts them. None for an edited copy, a package
+   * version the graph was not built against, or a graph without its calls layer.
+   */
+  private async packageLenses(doc: vscode.TextDocument, folder: string): Promise<vscode.CodeLens[]> {
+    const state = this.graph.state(folder);
+    if (!state || state.kind !== 'ready' || !state.callsLayer || doc.isDirty) return [];
+    const owner = installedPackageOf(doc.uri.fsPath, vscode.Uri.parse(folder).fsPath);
+    if (!owner) return [];
+    const graphNo = this.graph.graphOf(folder);
+    const symbols = await this.graph.packageFileSymbolsOf(
+      folder,
+      { pkg: owner.name, version: owner.version, path: owner.path, text: doc.getText() },
+      graphNo,
+    );
+    if (!symbols) return [];
+    const pkg = `${owner.name}@${owner.version}`;
+    return symbols
+      .filter((s) => s.line - 1 < doc.lineCount)
+      .map((s) => {
+        const pos = new vscode.Position(s.line - 1, Math.max(0, s.column - 1));
+        return new PackageLens(new vscode.Range(pos, pos), folder, s, pkg, graphNo);
+      });
   }
 
   private noCallsLayer(folder: string): vscode.CodeLens {
@@ -188,6 +251,17 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
   }
 
   async resolveCodeLens(lens: vscode.CodeLens): Promise<vscode.CodeLens> {
+    if (lens instanceof PackageLens) {
+      const counts = await this.count(lens.folder, lens.symbol.id, lens.graphNo);
+      lens.command = counts
+        ? {
+            title: packageCallersTitle(counts, lens.pkg),
+            tooltip: `Calls in this repository the type checker placed on ${lens.symbol.label} of ${lens.pkg}, proven to this source file by the package's declaration map or build configuration. kg callers '${lens.symbol.id}' lists them.`,
+            command: '',
+          }
+        : { title: 'callers: unknown (the graph is reloading)', command: '' };
+      return lens;
+    }
     if (!(lens instanceof CallersLens)) return lens;
     const counts = await this.count(lens.folder, lens.symbol.id, lens.graphNo);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === lens.uri.toString());

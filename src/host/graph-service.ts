@@ -20,6 +20,15 @@ export interface EditorGraphAccess extends GraphAccess {
   fileSymbols(folder: string, file: string): Promise<FileSymbol[]>;
   /** The same, from the graph `graphNo` (graphOf) only: undefined once it was replaced. */
   fileSymbolsOf(folder: string, file: string, graphNo: number): Promise<FileSymbol[] | undefined>;
+  /**
+   * The lens-worthy declarations of an installed package's source file that the graph's calls reach,
+   * as package-qualified ids (ADR 124), from the graph `graphNo` only.
+   */
+  packageFileSymbolsOf(
+    folder: string,
+    args: { pkg: string; version: string; path: string; text: string },
+    graphNo: number,
+  ): Promise<FileSymbol[] | undefined>;
   /** Caller counts, exactly as `kg callers` lists them, for many ids in one round trip. */
   counts(folder: string, ids: string[], graphNo?: number): Promise<Array<CallerCounts | undefined>>;
   /** A node's neighbours grouped by relation and direction, each group cut at `budget`. */
@@ -215,6 +224,15 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   fileSymbolsOf(folder: string, file: string, graphNo: number): Promise<FileSymbol[] | undefined> {
     if (this.graphOf(folder) !== graphNo) return Promise.resolve(undefined);
     return this.call<FileSymbol[] | undefined>(folder, (w) => w.request('fileSymbols', { file }), undefined);
+  }
+
+  packageFileSymbolsOf(
+    folder: string,
+    args: { pkg: string; version: string; path: string; text: string },
+    graphNo: number,
+  ): Promise<FileSymbol[] | undefined> {
+    if (this.graphOf(folder) !== graphNo) return Promise.resolve(undefined);
+    return this.call<FileSymbol[] | undefined>(folder, (w) => w.request('packageFileSymbols', args), undefined);
   }
 
   /** `graphNo` (graphOf): counted only by that graph; undefined for every id once it was replaced. */

@@ -17,6 +17,14 @@ export function callersTitle(c: CallerCounts, showCandidates: boolean): string {
   return `${proven} · +${plural(c.candidates, 'candidate', 'candidates')}`;
 }
 
+/**
+ * The lens over a declaration of an installed package (ADR 124): this repository's calls the checker
+ * placed on it, and the package they name — "2 callers in this repository · @acme/greeter@1.2.0".
+ */
+export function packageCallersTitle(c: CallerCounts, pkg: string): string {
+  return `${plural(c.callers, 'caller', 'callers')} in this repository · ${pkg}`;
+}
+
 const compact = (n: number) => n.toLocaleString('en-US');
 
 /** The status bar item's text for one state. */

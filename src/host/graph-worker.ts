@@ -18,6 +18,7 @@ import {
   loadGraphFile,
   manifestPathFor,
   namesFor,
+  packageFileSymbols,
   type EditorGuard,
   type EditorQueryName,
   type GraphLoad,
@@ -135,6 +136,9 @@ const ownHandlers: OwnHandlers = {
     const t0 = performance.now();
     declaredSymbols('kg-warm.ts', 'export function warm(): void {}\n');
     return performance.now() - t0;
+  },
+  packageFileSymbols({ pkg, version, path, text }) {
+    return packageFileSymbols(graph(), pkg, version, path, declaredSymbols(path, text));
   },
   guardHeld() {
     return guard ? guard.held() : restored;

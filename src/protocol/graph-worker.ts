@@ -9,7 +9,18 @@
 // host (docs/adr/0060-the-graph-lives-in-a-worker-thread.md). No `vscode` here: the benchmark and
 // unit tests drive the worker from plain Node.
 
-import type { ArgsOf, DegradeCode, EditorQueryName, Guarded, GuardDiagnostic, Mode, QueryRequest, QueryResult, ResultOf } from '../graph';
+import type {
+  ArgsOf,
+  DegradeCode,
+  EditorQueryName,
+  FileSymbol,
+  Guarded,
+  GuardDiagnostic,
+  Mode,
+  QueryRequest,
+  QueryResult,
+  ResultOf,
+} from '../graph';
 
 /** What a load found: the graph's size and layers, or the loader's degrade. */
 type LoadInfo =
@@ -74,6 +85,11 @@ interface WorkerOwnRequests {
   guardRestore: { args: { held: HeldBaselines }; result: null };
   /** "The change is intended": forget the held baseline of one file (all files when absent). */
   guardAccept: { args: { file?: string }; result: null };
+  /**
+   * The declarations of an installed package's source file (`path` relative to the package's
+   * folder) that this graph's calls reach, as package-qualified ids (ADR 124): parser only.
+   */
+  packageFileSymbols: { args: { pkg: string; version: string; path: string; text: string }; result: FileSymbol[] };
 }
 
 export type WorkerRequests = WorkerOwnRequests & CatalogueRequests;

@@ -3,7 +3,8 @@
 // file, built once per indexed graph on first use and kept beside it.
 
 import type { GraphNode, NodeKind } from '../model';
-import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
+import { packageSymbolId, parseId } from '../ids';
+import { CONFIDENCE_CODE, isPackageRank, type IndexedGraph } from './indexed';
 import { queryWhy, symbolAt } from './why';
 import type { WhyResult } from './shapes';
 
@@ -71,4 +72,29 @@ export function fileSymbols(g: IndexedGraph, file: string): FileSymbol[] {
 export function whyAt(g: IndexedGraph, file: string, line: number, column: number): { id: string; answer: WhyResult } | undefined {
   const n = symbolAt(byFile(g).symbols.get(file) ?? [], line, column);
   return n ? { id: n.id, answer: queryWhy(g, n.id) } : undefined;
+}
+
+/**
+ * The lenses of an installed package's source file (ADR 124): of its declarations (`declared`, as
+ * the parser gives them for `path`, relative to the package's folder), those that this graph's edges
+ * name as package-qualified targets of `pkg`@`version`, with those ids, by position. A declaration
+ * no call of this repository reaches gets no lens: the graph says nothing about it.
+ */
+export function packageFileSymbols(
+  g: IndexedGraph,
+  pkg: string,
+  version: string,
+  path: string,
+  declared: ReadonlyArray<{ id: string; kind: string; label: string; line: number; column: number }>,
+): FileSymbol[] {
+  const out: FileSymbol[] = [];
+  for (const d of declared) {
+    const name = parseId(d.id);
+    if (name?.prefix !== 'sym' || !LENS_KINDS.has(d.kind)) continue;
+    const id = packageSymbolId(pkg, version, path, name.name);
+    const r = g.rankOf.get(id);
+    if (r === undefined || !isPackageRank(g, r)) continue;
+    out.push({ id, kind: d.kind as NodeKind, label: d.label, line: d.line, column: d.column });
+  }
+  return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }

@@ -4,7 +4,7 @@
 
 import type { GraphNode } from '../model';
 import { callerEdges } from './callers';
-import type { IndexedGraph } from './indexed';
+import { isPackageRank, type IndexedGraph } from './indexed';
 import type { CallSite } from './shapes';
 
 /** Confidence codes of the index (indexed.ts CONFIDENCE_CODE), by code. */
@@ -86,7 +86,9 @@ export function nodeDetails(g: IndexedGraph, id: string): NodeDetails | undefine
 /** Caller counts per id (undefined for an id that is not a node): what a callers lens says. */
 export function callerCounts(g: IndexedGraph, ids: readonly string[]): Array<CallerCounts | undefined> {
   return ids.map((id) => {
-    const r = nodeRank(g, id);
+    // A package-qualified target is counted as `callers` counts it (ADR 109): the lenses of a package's source (ADR 124).
+    const p = g.rankOf.get(id);
+    const r = p !== undefined && isPackageRank(g, p) ? p : nodeRank(g, id);
     if (r === undefined) return undefined;
     const { proven, guessed } = callerEdges(g, r);
     return { callers: proven.length, candidates: guessed.length };

@@ -119,4 +119,46 @@ describe('callers in other repositories, from the organisation store', () => {
       await wb.screenshot('store-unreachable');
     },
   );
+
+  itInEditor(
+    "in the consumer, the installed package's own source carries lenses: this repository's callers, with the package's name and version (ADR 124)",
+    () => wb,
+    async () => {
+      await wb.close();
+      fs.mkdirSync(path.join(consumer, '.knowledge-graph'), { recursive: true });
+      fs.writeFileSync(
+        path.join(consumer, '.knowledge-graph', 'config.json'),
+        JSON.stringify({ graph: { enabled: true, autoIndex: false } }),
+      );
+      fs.mkdirSync(path.join(consumer, '.vscode'), { recursive: true });
+      // Quick Open leaves node_modules out by default; a user opens such a file through Go to Definition.
+      fs.writeFileSync(
+        path.join(consumer, '.vscode', 'settings.json'),
+        JSON.stringify({ 'workbench.colorTheme': 'Default Light Modern', 'search.exclude': { '**/node_modules': false } }),
+      );
+      const graphFile = path.join(consumer, '.knowledge-graph', 'graph.json');
+      const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as { edges: Array<{ target: string }> };
+      const targets = [
+        ...new Set(graph.edges.map((e) => e.target).filter((t) => t.startsWith('pkg:%40acme/greeter@1.2.0:src/greeter.ts#'))),
+      ];
+      const expected = targets.map((id) => {
+        const n = (JSON.parse(kg('callers', id, '--graph', graphFile)) as { callers: string[] }).callers.length;
+        return `${n} ${n === 1 ? 'caller' : 'callers'} in this repository · @acme/greeter@1.2.0`;
+      });
+      // By hand: main and twice call greet; main calls Greeter.create and Greeter.hello.
+      assert.deepEqual(Object.fromEntries(targets.map((t, i) => [t.slice(t.indexOf('#') + 1), expected[i]])), {
+        greet: '2 callers in this repository · @acme/greeter@1.2.0',
+        'Greeter.create': '1 caller in this repository · @acme/greeter@1.2.0',
+        'Greeter.hello': '1 caller in this repository · @acme/greeter@1.2.0',
+      });
+      wb = await openWorkbench(consumer, 'store-package-source');
+      await showExplorer(wb);
+      await wb.openFile('node_modules/@acme/greeter/src/greeter.ts', 'export function greet');
+      const ours = (t: string[]) => t.filter((x) => x.includes('in this repository'));
+      const texts = await lensTextsWhen(wb, (t) => ours(t).length >= expected.length, 'the package lenses', 30_000);
+      assert.deepEqual(ours(texts).sort(), [...expected].sort());
+      await wb.page.waitForTimeout(500);
+      await wb.screenshot('package-source-lenses');
+    },
+  );
 });
