@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildGraph, parseId, runDoctor, serializeGraph, symbolId, type Graph, type GraphEdge } from '../../src/graph';
 import { extractFile, parseSource } from '../../src/graph/indexer/compiler/extract';
+import { NativeChecker } from '../../src/graph/indexer/compiler/native-checker';
 import { CLI, REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { GREETER_SRC, mappedPackage, pack, run, tsc } from '../helpers/packages';
 import { assertValidGraph } from '../helpers/schema';
@@ -160,6 +161,19 @@ describe('calls into installed packages (ADR 107)', () => {
       encoding: 'utf8',
     });
     assert.notEqual(unknown.status, 0, 'a pkg: id no edge targets is an unknown node');
+  });
+
+  it("under the native checker, the same graph: each call placed through the package's declarations the same way (ADR 107, ADR 114)", () => {
+    const native = new NativeChecker();
+    try {
+      const r = buildGraph({ root: consumer, checker: native });
+      assert.deepEqual(r.checker.fallbacks, [], 'served natively');
+      assert.ok(r.checker.served.length > 0);
+      assert.ok(r.graph.edges.some((e) => e.target.startsWith('pkg:%40acme/mapped@1.2.0:')));
+      assert.equal(serializeGraph(r.graph), serializeGraph(graph));
+    } finally {
+      native.close();
+    }
   });
 
   it('is deterministic from another directory, and an incremental build equals a full one', () => {

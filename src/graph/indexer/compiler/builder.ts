@@ -369,6 +369,12 @@ function resolutionTier(ctx: TierContext): TierOutput {
   const extractions = new Map<string, FileExtraction>();
   const resolution = new ResolutionSink(summary, listExternal);
   const packages = new PackageSymbols(host, root, (rel) => byPath.has(rel));
+  // A declaration file outside the graph (a package's .d.ts), parsed once, for a provider's backend
+  // that has no JavaScript program: its declarations' positions, and the package placement (ADR 107).
+  const parseDeclarationFile = (abs: string): ts.SourceFile | undefined =>
+    /\.d\.[cm]?ts$/.test(abs) && !cache.isDefaultLib(abs)
+      ? cache.get(abs, { languageVersion: ts.ScriptTarget.Latest }, 'declaration')
+      : undefined;
 
   const extractionOf = (rel: string, sf: ts.SourceFile): FileExtraction => {
     let e = extractions.get(rel);
@@ -412,7 +418,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
       }
       return sf;
     };
-    const opened = ctx.checker ? openProvided(ctx, project, roots, parseOwn) : undefined;
+    const opened = ctx.checker ? openProvided(ctx, project, roots, parseOwn, parseDeclarationFile) : undefined;
     let program: ts.Program | undefined;
     const jsBackend = (): CheckerBackend => {
       program = createProjectProgram(
@@ -440,7 +446,13 @@ function resolutionTier(ctx: TierContext): TierOutput {
       },
       nodeAt: (rel, nameStart) => extractionOf(rel, sourceFileOf(rel)).declarations.get(nameStart),
       throughDeclarationFile: (decl) => {
-        const dsf = cache.isDefaultLib(decl.file) ? undefined : program?.getSourceFile(decl.file);
+        // Under the native checker there is no JavaScript program: the declaration file is parsed
+        // here (parser only, cached), so a package's call is placed the same way (ADR 107, ADR 114).
+        const dsf = cache.isDefaultLib(decl.file)
+          ? undefined
+          : program
+            ? program.getSourceFile(decl.file)
+            : parseDeclarationFile(decl.file);
         const p = dsf && packages.place(dsf, decl.nameStart);
         if (!p) return undefined;
         const byMap = p.proof === 'map';
@@ -569,6 +581,7 @@ function openProvided(
   project: Project,
   roots: readonly string[],
   parseOwn: (rel: string) => ts.SourceFile,
+  parseDeclarationFile: (abs: string) => ts.SourceFile | undefined,
 ): CheckerBackend | undefined {
   const provider = ctx.checker as CheckerProvider;
   const { root, resolver } = ctx;
@@ -607,7 +620,7 @@ function openProvided(
       roots: roots.map((f) => root + '/' + f),
       sourceFile: (abs) => {
         const rel = relOf(abs);
-        return rel !== undefined && graph.has(rel) ? parseOwn(rel) : undefined;
+        return rel !== undefined && graph.has(rel) ? parseOwn(rel) : parseDeclarationFile(abs);
       },
       host: cacheFs,
       resolveImport: (fromAbs, specifier) => {

@@ -40,7 +40,10 @@ export interface ProjectCheck {
   project: Project;
   /** Absolute paths of the program's root files (the project's files, or an incremental build's subset). */
   roots: readonly string[];
-  /** The builder's own parse of a repository file (absolute path), or undefined for any other file. */
+  /**
+   * The builder's own parse of a repository file (absolute path), or of a declaration file outside
+   * the graph (a package's .d.ts, whose placement ADR 107 proves); undefined for any other file.
+   */
   sourceFile(file: string): ts.SourceFile | undefined;
   /** The file system the JavaScript backend's program sees (workspace packages included, ADR 5). */
   host: CheckerFileSystem;
