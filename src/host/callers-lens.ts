@@ -100,11 +100,13 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
   /** Lenses waiting for their counts; flushed as one request per folder and graph. */
-  private batch = new Map<
-    string,
-    { folder: string; graphNo: number; list: Array<{ id: string; resolve(c: CallerCounts | undefined): void }> }
-  >();
-  private flushScheduled = false;
+  private readonly counts = new Batcher<CallerCounts | undefined>(
+    (key, ids) => {
+      const [folder, graphNo] = key.split('\u0000');
+      return this.graph.counts(folder, ids, Number(graphNo));
+    },
+    () => undefined,
+  );
   /**
    * Per open document, where each declaration stands now (0-based line by node id): the graph's
    * lines when the document last matched the graph, carried through every edit since (ADR 90).
@@ -112,8 +114,13 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
   private readonly tracked = new Map<string, Map<string, number>>();
 
   /** Lenses waiting for the store's counts (ADR 123); flushed as one question per store and repository. */
-  private storeBatch = new Map<string, { url: string; repository: string; list: Array<{ id: string; resolve(o: OtherCallers): void }> }>();
-  private storeFlushScheduled = false;
+  private readonly storeCounts = new Batcher<OtherCallers>(
+    (key, ids) => {
+      const [url, repository] = key.split('\u0000');
+      return (this.others as StoreCallers).counts(url, repository, ids);
+    },
+    (e) => ({ kind: 'unknown', reason: e instanceof Error ? e.message : String(e) }),
+  );
 
   constructor(
     private readonly graph: EditorGraphAccess,
@@ -252,7 +259,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
 
   async resolveCodeLens(lens: vscode.CodeLens): Promise<vscode.CodeLens> {
     if (lens instanceof PackageLens) {
-      const counts = await this.count(lens.folder, lens.symbol.id, lens.graphNo);
+      const counts = await this.counts.ask(`${lens.folder}\u0000${lens.graphNo}`, lens.symbol.id);
       lens.command = counts
         ? {
             title: packageCallersTitle(counts, lens.pkg),
@@ -263,7 +270,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
       return lens;
     }
     if (!(lens instanceof CallersLens)) return lens;
-    const counts = await this.count(lens.folder, lens.symbol.id, lens.graphNo);
+    const counts = await this.counts.ask(`${lens.folder}\u0000${lens.graphNo}`, lens.symbol.id);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === lens.uri.toString());
     // The file changed, or the graph was replaced, since the lens was placed: no number (ADR 90).
     if (doc && (doc.isDirty || this.graph.isStale(lens.folder, lens.file))) {
@@ -311,7 +318,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
         },
       };
     }
-    const asked = this.storeCount(url, repository, lens.symbol.id);
+    const asked = this.storeCounts.ask(`${url}\u0000${repository}`, lens.symbol.id);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), STORE_WAIT_MS)));
     const other = await Promise.race([asked, late]);
@@ -321,69 +328,49 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     return { repository, other: { kind: 'unknown', reason: 'the store has not answered yet; the lens refreshes when it does' } };
   }
 
-  private storeCount(url: string, repository: string, id: string): Promise<OtherCallers> {
-    return new Promise((resolve) => {
-      const key = `${url}\u0000${repository}`;
-      let b = this.storeBatch.get(key);
-      if (!b) this.storeBatch.set(key, (b = { url, repository, list: [] }));
-      b.list.push({ id, resolve });
-      if (!this.storeFlushScheduled) {
-        this.storeFlushScheduled = true;
-        setImmediate(() => this.flushStore());
-      }
-    });
+  dispose(): void {
+    this.subscriptions.forEach((d) => d.dispose());
   }
+}
 
-  private flushStore(): void {
-    const batch = this.storeBatch;
-    this.storeBatch = new Map();
-    this.storeFlushScheduled = false;
-    for (const { url, repository, list } of batch.values()) {
-      (this.others as StoreCallers)
-        .counts(
-          url,
-          repository,
-          list.map((x) => x.id),
-        )
-        .then(
-          (counts) => list.forEach((x, i) => x.resolve(counts[i])),
-          (e: unknown) => list.forEach((x) => x.resolve({ kind: 'unknown', reason: e instanceof Error ? e.message : String(e) })),
-        );
-    }
-  }
+/**
+ * Questions asked one id at a time by the lenses VS Code resolves together, sent as one request per
+ * key (a folder and its graph; a store and a repository) on the next turn of the event loop.
+ */
+class Batcher<T> {
+  private pending = new Map<string, Array<{ id: string; resolve(v: T): void }>>();
+  private scheduled = false;
 
-  private count(folder: string, id: string, graphNo: number): Promise<CallerCounts | undefined> {
+  constructor(
+    private readonly send: (key: string, ids: string[]) => Promise<T[]>,
+    /** The answer each id gets when the request fails. */
+    private readonly failed: (e: unknown) => T,
+  ) {}
+
+  ask(key: string, id: string): Promise<T> {
     return new Promise((resolve) => {
-      const key = `${folder}\u0000${graphNo}`;
-      let b = this.batch.get(key);
-      if (!b) this.batch.set(key, (b = { folder, graphNo, list: [] }));
-      b.list.push({ id, resolve });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
+      let list = this.pending.get(key);
+      if (!list) this.pending.set(key, (list = []));
+      list.push({ id, resolve });
+      if (!this.scheduled) {
+        this.scheduled = true;
         setImmediate(() => this.flush());
       }
     });
   }
 
   private flush(): void {
-    const batch = this.batch;
-    this.batch = new Map();
-    this.flushScheduled = false;
-    for (const { folder, graphNo, list } of batch.values()) {
-      this.graph
-        .counts(
-          folder,
-          list.map((x) => x.id),
-          graphNo,
-        )
-        .then(
-          (counts) => list.forEach((x, i) => x.resolve(counts[i])),
-          () => list.forEach((x) => x.resolve(undefined)),
-        );
+    const pending = this.pending;
+    this.pending = new Map();
+    this.scheduled = false;
+    for (const [key, list] of pending) {
+      this.send(
+        key,
+        list.map((x) => x.id),
+      ).then(
+        (answers) => list.forEach((x, i) => x.resolve(answers[i])),
+        (e: unknown) => list.forEach((x) => x.resolve(this.failed(e))),
+      );
     }
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((d) => d.dispose());
   }
 }

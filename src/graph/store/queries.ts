@@ -33,6 +33,13 @@ import { requireSchema } from './schema';
 
 const MAX_SUGGESTIONS = 10;
 const schemaChecked = new WeakSet<ClientBase>();
+
+/** The schema check, once per connection: a long-lived client (the benchmark, an editor) does not pay it per question. */
+async function schemaOnce(c: ClientBase): Promise<void> {
+  if (schemaChecked.has(c)) return;
+  await requireSchema(c);
+  schemaChecked.add(c);
+}
 const CONSUMER_RELATIONS = ['calls', 'imports', 're-exports', 'references', 'extends', 'implements', 'inherits'];
 
 /** Which repositories a question is about, and how its answer names ids. */
@@ -207,10 +214,7 @@ export async function otherRepositoryCallers(
   repository: string,
   ids: string[],
 ): Promise<Map<string, OtherRepositoryCallers> | undefined> {
-  if (!schemaChecked.has(c)) {
-    await requireSchema(c);
-    schemaChecked.add(c);
-  }
+  await schemaOnce(c);
   const held = await c.query('SELECT 1 FROM kg_repositories WHERE repository = $1', [repository]);
   if (held.rowCount === 0) return undefined;
   const out = new Map<string, OtherRepositoryCallers>(ids.map((id) => [id, { callers: 0, candidates: 0, repositories: 0 }]));
@@ -524,11 +528,7 @@ async function why(c: ClientBase, scope: Scope, asked: string): Promise<QueryRes
  * reports them) and INVALID_ARGUMENT for a question that cannot be asked.
  */
 export async function answerFromStore(c: ClientBase, request: QueryRequest, repository?: string): Promise<QueryResult> {
-  // Once per connection: a long-lived client (the benchmark, an editor) does not pay it per question.
-  if (!schemaChecked.has(c)) {
-    await requireSchema(c);
-    schemaChecked.add(c);
-  }
+  await schemaOnce(c);
   const scope = new Scope(repository);
   switch (request.query) {
     case 'callers':
