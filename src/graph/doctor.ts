@@ -9,7 +9,7 @@
 import { GraphError } from './errors';
 import { previewJson, visible } from './io/display';
 import { schemaViolations, type SchemaViolations } from './io/load';
-import { escapeIdPart, fileOfId, packageSymbolId, parseId, rationaleId, type ParsedId } from './ids';
+import { escapeIdPart, fileOfId, packageSymbolId, parseId as parseIdText, rationaleId, type ParsedId } from './ids';
 import {
   CONFIDENCES,
   EVIDENCE_CLASSES,
@@ -82,6 +82,15 @@ export interface DoctorReport {
 
 type Row = Record<string, unknown>;
 
+// The vocabularies as sets: the doctor asks each of them once per edge.
+const IN_RELATIONS: ReadonlySet<unknown> = new Set(RELATIONS);
+const IN_CONFIDENCES: ReadonlySet<unknown> = new Set(CONFIDENCES);
+const IN_PROVENANCES: ReadonlySet<unknown> = new Set(PROVENANCES);
+const IN_RESOLUTIONS: ReadonlySet<unknown> = new Set(RESOLUTIONS);
+const IN_EVIDENCE_CLASSES: ReadonlySet<unknown> = new Set(EVIDENCE_CLASSES);
+const IN_UNRESOLVED_REASONS: ReadonlySet<unknown> = new Set(UNRESOLVED_REASONS);
+const IN_RESOLUTION_CLASSES: ReadonlySet<unknown> = new Set(RESOLUTION_CLASSES);
+
 const isRow = (x: unknown): x is Row => typeof x === 'object' && x !== null && !Array.isArray(x);
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
 
@@ -117,7 +126,7 @@ function dirOf(p: string): string {
 }
 
 /** The file a node is owned by: its `sourceFile`, or the path in its id. */
-function ownerFile(node: Row | undefined, id: string): string | undefined {
+function ownerFile(node: Row | undefined, id: string, parseId: (id: string) => ParsedId | undefined): string | undefined {
   const sf = node ? str(node.sourceFile) : undefined;
   if (sf !== undefined) return sf;
   const p = parseId(id);
@@ -129,10 +138,11 @@ class Collector {
   constructor() {
     for (const r of DOCTOR_RULES) this.results.set(r, { count: 0, samples: [] });
   }
-  add(rule: DoctorRule, table: 'node' | 'edge', key: string, detail: string): void {
+  /** `key` may be given as a function: an edge's key text is made only for a finding. */
+  add(rule: DoctorRule, table: 'node' | 'edge', key: string | (() => string), detail: string): void {
     const r = this.results.get(rule) as { count: number; samples: DoctorSample[] };
     r.count++;
-    if (r.samples.length < DOCTOR_SAMPLE_LIMIT) r.samples.push({ table, key, detail });
+    if (r.samples.length < DOCTOR_SAMPLE_LIMIT) r.samples.push({ table, key: typeof key === 'string' ? key : key(), detail });
   }
 }
 
@@ -160,6 +170,14 @@ export function runDoctor(graph: unknown): DoctorReport {
   const nodes = graph.nodes as unknown[];
   const edges = graph.edges as unknown[];
   const c = new Collector();
+  // An id is parsed once however many edges name it (a build runs the doctor before every write).
+  const parsedIds = new Map<string, ParsedId | undefined>();
+  const parseId = (id: string): ParsedId | undefined => {
+    if (parsedIds.has(id)) return parsedIds.get(id);
+    const p = parseIdText(id);
+    parsedIds.set(id, p);
+    return p;
+  };
 
   // Index the nodes; the first row with an id is the one edges refer to.
   const byId = new Map<string, Row>();
@@ -205,7 +223,13 @@ export function runDoctor(graph: unknown): DoctorReport {
     list.push(s);
     containers.set(t, list);
   }
-  const fileNodeFor = (path: string) => byId.has('file:' + escapeIdPart(path));
+  // Asked for each edge's evidence: one answer per path.
+  const fileNodes = new Map<string, boolean>();
+  const fileNodeFor = (path: string): boolean => {
+    let has = fileNodes.get(path);
+    if (has === undefined) fileNodes.set(path, (has = byId.has('file:' + escapeIdPart(path))));
+    return has;
+  };
 
   // The packages package-qualified targets may come from (ADR 107).
   const recorded = new Set<string>();
@@ -215,8 +239,15 @@ export function runDoctor(graph: unknown): DoctorReport {
     }
   }
 
-  /** Why a node is not declared, or undefined when it is. */
+  /** Why a node is not declared, or undefined when it is (asked once per id). */
+  const verdicts = new Map<string, string | undefined>();
   const undeclared = (id: string): string | undefined => {
+    if (verdicts.has(id)) return verdicts.get(id);
+    const v = whyUndeclared(id);
+    verdicts.set(id, v);
+    return v;
+  };
+  const whyUndeclared = (id: string): string | undefined => {
     if (id.startsWith(UNRESOLVED_PREFIX)) return 'an unresolved placeholder is not a declaration';
     const node = byId.get(id);
     if (!node) return 'no node has this id';
@@ -241,26 +272,22 @@ export function runDoctor(graph: unknown): DoctorReport {
   // Rules 1–3 and 5 over edges.
   const exact = new Set<string>(EXACT_PROVENANCES);
   for (const e of edgeRows) {
-    const key = edgeKeyText(e);
+    const key = () => edgeKeyText(e);
     const source = str(e.source);
     const target = str(e.target);
     const vocab: string[] = [];
     if (source === undefined || target === undefined) vocab.push('source and target must be strings');
-    if (!(RELATIONS as readonly unknown[]).includes(e.relation)) vocab.push(`relation ${previewJson(e.relation)} is not in the vocabulary`);
-    if (!(CONFIDENCES as readonly unknown[]).includes(e.confidence))
-      vocab.push(`confidence ${previewJson(e.confidence)} is not in the vocabulary`);
-    if (!(PROVENANCES as readonly unknown[]).includes(e.provenance))
-      vocab.push(`provenance ${previewJson(e.provenance)} is not in the vocabulary`);
-    if (!(RESOLUTIONS as readonly unknown[]).includes(e.resolution))
-      vocab.push(`resolution ${previewJson(e.resolution)} is not in the vocabulary`);
-    if (!(EVIDENCE_CLASSES as readonly unknown[]).includes(e.evidenceClass))
-      vocab.push(`evidenceClass ${previewJson(e.evidenceClass)} is not in the vocabulary`);
-    if (e.reason !== undefined && !(UNRESOLVED_REASONS as readonly unknown[]).includes(e.reason))
+    if (!IN_RELATIONS.has(e.relation)) vocab.push(`relation ${previewJson(e.relation)} is not in the vocabulary`);
+    if (!IN_CONFIDENCES.has(e.confidence)) vocab.push(`confidence ${previewJson(e.confidence)} is not in the vocabulary`);
+    if (!IN_PROVENANCES.has(e.provenance)) vocab.push(`provenance ${previewJson(e.provenance)} is not in the vocabulary`);
+    if (!IN_RESOLUTIONS.has(e.resolution)) vocab.push(`resolution ${previewJson(e.resolution)} is not in the vocabulary`);
+    if (!IN_EVIDENCE_CLASSES.has(e.evidenceClass)) vocab.push(`evidenceClass ${previewJson(e.evidenceClass)} is not in the vocabulary`);
+    if (e.reason !== undefined && !IN_UNRESOLVED_REASONS.has(e.reason))
       vocab.push(`reason ${previewJson(e.reason)} is not in the vocabulary`);
     const toUnresolved = target?.startsWith(UNRESOLVED_PREFIX) ?? false;
     const toPackage = target?.startsWith(PACKAGE_PREFIX) ?? false;
     const klass = e.resolutionClass;
-    if (klass !== undefined && !(RESOLUTION_CLASSES as readonly unknown[]).includes(klass))
+    if (klass !== undefined && !IN_RESOLUTION_CLASSES.has(klass))
       vocab.push(`resolutionClass ${JSON.stringify(klass)} is not in the vocabulary`);
     // An EXACT step from a package's declaration file to its source carries one of two proofs (ADR 107).
     if (vocab.length === 0) {
@@ -323,7 +350,7 @@ export function runDoctor(graph: unknown): DoctorReport {
 
     // Ownership of the edge: it is observed in (and withdrawn with) its source's file.
     if (source !== undefined && evidenceFile !== undefined && fileNodeFor(evidenceFile)) {
-      const owner = ownerFile(byId.get(source), source);
+      const owner = ownerFile(byId.get(source), source, parseId);
       if (owner !== undefined && owner !== evidenceFile) {
         c.add('invalid_repository_ownership', 'edge', key, `observed in ${evidenceFile} but owned by ${owner} (the file of its source)`);
       }
@@ -378,7 +405,7 @@ export function runDoctor(graph: unknown): DoctorReport {
         const want = 'mod:' + escapeIdPart(dirOf(sf) === '' ? '.' : dirOf(sf));
         if (s !== want) c.add('invalid_repository_ownership', 'node', id, `contained by ${s}; its module is ${want}`);
       } else {
-        const owner = ownerFile(byId.get(s), s);
+        const owner = ownerFile(byId.get(s), s, parseId);
         if (owner !== sf)
           c.add('invalid_repository_ownership', 'node', id, `contained by ${s}, which belongs to ${owner ?? 'no file'}, not ${sf}`);
       }
