@@ -189,7 +189,7 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
     const backend = values.checker as CheckerChoice;
     const session = ctx.session?.(root, values['extract-only'], values['list-external'], backend);
     let result: TrackedBuildResult;
-    onDisk = readPrevious(out);
+    onDisk = session && ctx.generations ? ctx.generations.read(out) : readPrevious(out);
     if (session) {
       session.sync(onDisk);
       result = session.rebuild({ full: values.full, sink });
@@ -227,6 +227,7 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
     build,
     cancelled: ctx.cancelled,
     unchanged: (r) => onDisk.graphText === r.text && onDisk.manifestText === r.manifestText,
+    written: (r) => ctx.generations?.wrote(out, { graphText: r.text, manifestText: r.manifestText }),
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const g = result.graph;
@@ -254,6 +255,8 @@ async function applyBuild(a: {
   cancelled?: () => boolean;
   /** True when graph.json and its manifest already hold the result's bytes. */
   unchanged: (r: TrackedBuildResult) => boolean;
+  /** Told, still holding the lock, that the result is now graph.json and its manifest. */
+  written?: (r: TrackedBuildResult) => void;
 }): Promise<{ result: TrackedBuildResult; written: boolean }> {
   const { out, shown, log } = a;
   const lock = await acquireBuildLock(out, {
@@ -283,6 +286,7 @@ async function applyBuild(a: {
         `the new graph failed the doctor${commit.problem ? ` (${commit.problem})` : ''}; it is kept at ${kept} and ${shown} is untouched`,
       );
     }
+    a.written?.(result);
     return { result, written: true };
   } finally {
     lock.release();

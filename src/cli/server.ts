@@ -19,13 +19,14 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
-import { BuildSession, GraphError, lockHolder, processAlive, tryLockFile, type CheckerChoice } from '../graph';
+import { BuildSession, GenerationMemo, GraphError, lockHolder, processAlive, tryLockFile, type CheckerChoice } from '../graph';
 import {
   HIGH_MEMORY_IDLE_MS,
   MAX_REQUEST_CHARS,
   REQUEST_TIMEOUT_MS,
   memoryBudgetBytes,
   removeStaleLogs,
+  heldBytes,
   rssBytesOf,
   serverLockFiles,
 } from './server-limits';
@@ -60,6 +61,8 @@ export interface BuildContext {
   cancelled?(): boolean;
   /** Who runs the build, said on stderr when a warm session did it ("the build server (pid 7)"). */
   by?: string;
+  /** The graphs this process last read or wrote, by stamp (a server keeps one; ADR 125). */
+  generations?: GenerationMemo;
 }
 
 /** The socket folder, created private; undefined (no server) when it is not this user's alone. */
@@ -151,9 +154,12 @@ async function serveBuilds(
     if (!s) sessions.set(key, (s = new BuildSession({ root: paths.root, extractOnly, listExternal, backend })));
     return s;
   };
+  // graph.json and its manifest as the server last read or wrote them, by stamp (ADR 125).
+  let generations = new GenerationMemo();
   const dropSessions = () => {
     for (const s of sessions.values()) s.close();
     sessions.clear();
+    generations = new GenerationMemo();
   };
   const server = net.createServer();
   let stopping: (() => void) | undefined;
@@ -197,19 +203,26 @@ async function serveBuilds(
 
   let idle: NodeJS.Timeout | undefined;
   const budget = memoryBudgetBytes();
+  // What the server holds, judged after a collection (ADR 125); resident memory only says whether to look.
+  let held = 0;
+  const judge = () => {
+    held = process.memoryUsage().rss > budget ? heldBytes() : 0;
+    return held > budget;
+  };
+  let overBudget = judge();
   const touch = () => {
     if (idle) clearTimeout(idle);
     // Over the memory budget, a server waits less before giving its memory back (ADR 78).
-    const ms = process.memoryUsage().rss > budget ? Math.min(opts.idleMs, HIGH_MEMORY_IDLE_MS) : opts.idleMs;
+    const ms = overBudget ? Math.min(opts.idleMs, HIGH_MEMORY_IDLE_MS) : opts.idleMs;
     idle = setTimeout(() => stop(`idle for ${Math.round(ms / 1000)} s`), ms);
     idle.unref();
   };
   const releaseIfOverBudget = () => {
-    const rss = process.memoryUsage().rss;
-    if (rss <= budget || sessions.size === 0) return;
+    overBudget = judge();
+    if (!overBudget || sessions.size === 0) return;
     dropSessions(); // the next build is cold, and the same bytes
     log(
-      `released its programs: ${Math.round(rss / 1048576)} MB resident, over the ${Math.round(budget / 1048576)} MB budget (KG_SERVER_MAX_MB)`,
+      `released its programs: ${Math.round(held / 1048576)} MB held after a collection, over the ${Math.round(budget / 1048576)} MB budget (KG_SERVER_MAX_MB)`,
     );
   };
   // A server whose repository was deleted has nothing left to serve.
@@ -283,6 +296,7 @@ async function serveBuilds(
                 sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal, backend) : undefined,
               cancelled: () => closed,
               by: `the build server (pid ${ctx.pid})`,
+              generations,
             }).catch((e: unknown) => {
               send({ type: 'stderr', text: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
               return EXIT.FAILED;
@@ -397,8 +411,8 @@ KG_SERVER=off, or with kg build --no-server; KG_SERVER=on overrides CI.
 Options:
   --root DIR              Repository root (default: the current directory).
   --idle-timeout SECONDS  Exit after this long without a request (default: ${DEFAULT_IDLE_SECONDS}; 60 while
-                          the server holds more than KG_SERVER_MAX_MB, default 1024, after which it
-                          also releases its programs).
+                          the server holds more than KG_SERVER_MAX_MB after a collection, default
+                          3072, after which it also releases its programs).
   --all                   With stop: every build server of this user.
   --extract-only          Warm the extraction tier's session (the one kg build --extract-only uses).
   --list-external         Warm the session of kg build --list-external.

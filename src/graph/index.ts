@@ -71,7 +71,7 @@ export type { CheckerChoice, PreviousBuild, TrackedBuildOptions, TrackedBuildRes
 export type { CheckerBackend, CheckerProvider, CheckerReport, ProjectCheck } from './indexer/compiler/checker';
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus } from './status';
-export { commitGeneration, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
+export { commitGeneration, GenerationMemo, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
 export { unsafeDirReason, userStateBase, userStateDir } from './io/user-dir';
 export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './io/lock';
 

@@ -7,7 +7,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { acquireBuildLock, buildGraph, commitGeneration, lockPathFor, serializeGraph, type Graph } from '../../src/graph';
+import {
+  acquireBuildLock,
+  buildGraph,
+  commitGeneration,
+  GenerationMemo,
+  lockPathFor,
+  manifestPathFor,
+  serializeGraph,
+  type Graph,
+} from '../../src/graph';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 
@@ -167,5 +176,41 @@ describe('the build lock', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(fs.readdirSync(dir).sort(), ['graph.json', 'graph.manifest.json']);
     assert.ok(!fs.existsSync(lock), 'the stale lock was broken, then the new one released');
+  });
+
+  it("a server's memo reads graph.json again only when another writer changed it (ADR 125)", async () => {
+    const dir = tempDir('kg-memo-');
+    const graph = path.join(dir, 'graph.json');
+    const manifest = manifestPathFor(graph);
+    fs.writeFileSync(graph, '{"a":1}');
+    fs.writeFileSync(manifest, '{"m":1}');
+    const memo = new GenerationMemo();
+    // Just written: the stamps are not trusted yet (a write in the same clock tick keeps them), so
+    // every read reads — a new object each time, with the same texts.
+    const fresh = memo.read(graph);
+    assert.deepEqual(fresh, { graphText: '{"a":1}', manifestText: '{"m":1}' });
+    assert.notEqual(memo.read(graph), fresh);
+    await new Promise((r) => setTimeout(r, 2_100));
+    const first = memo.read(graph);
+    // Still for 2 s and unchanged since: the texts already held, not a read (the same object back).
+    assert.equal(memo.read(graph), first);
+    // Rewritten in place with the same size and the old times put back: the change time still says.
+    const before = fs.statSync(manifest);
+    fs.writeFileSync(manifest, '{"m":3}');
+    fs.utimesSync(manifest, before.atime, before.mtime);
+    assert.deepEqual(memo.read(graph), { graphText: '{"a":1}', manifestText: '{"m":3}' });
+    // Another writer's generation (written beside, renamed over): read again.
+    fs.writeFileSync(graph + '.tmp', '{"a":2}');
+    fs.renameSync(graph + '.tmp', graph);
+    assert.deepEqual(memo.read(graph), { graphText: '{"a":2}', manifestText: '{"m":3}' });
+    // Deleted: read as absent, as readPrevious says.
+    fs.rmSync(manifest);
+    assert.deepEqual(memo.read(graph), { graphText: '{"a":2}', manifestText: undefined });
+    // What this process wrote (under the lock, by rename) is taken as read at once.
+    fs.writeFileSync(graph, '{"a":4}');
+    fs.writeFileSync(manifest, '{"m":4}');
+    const wrote = { graphText: '{"a":4}', manifestText: '{"m":4}' };
+    memo.wrote(graph, wrote);
+    assert.equal(memo.read(graph), wrote);
   });
 });

@@ -108,6 +108,59 @@ export function readPrevious(graphPath: string): { graphText?: string; manifestT
   return { graphText: read(graphPath), manifestText: read(manifestPathFor(graphPath)) };
 }
 
+/** A stamp is trusted only for a file still this long before it was read (the racy case of ADR 120). */
+const STILL_NS = 2_000_000_000n;
+
+/**
+ * What identifies a file's bytes without reading them — inode, size, change and modification
+ * times — and whether the file has been still long enough for the stamp to be trusted.
+ */
+function stampOf(p: string, now: bigint): { stamp: string; still: boolean } {
+  try {
+    const st = fs.statSync(p, { bigint: true });
+    const changed = st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs;
+    return { stamp: `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`, still: now - changed >= STILL_NS };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { stamp: 'none', still: true };
+    throw new GraphError('GRAPH_INVALID', `cannot read ${p}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * graph.json and its manifest as this process last read or wrote them, by the files' stamps
+ * (ADR 125): a warm build server reads them again only when another writer replaced them, not
+ * before every build. Stamps are taken before a read, so a file replaced while it was read is read
+ * again next time, and a file read within 2 s of its last change is read again every time (a write
+ * in the same clock tick would keep its stamp). A write of this process is recorded under the
+ * build's lock, where every kg writer waits, and is a new file (a rename), so it is trusted at once.
+ */
+export class GenerationMemo {
+  private readonly known = new Map<string, { stamps: string; texts: { graphText?: string; manifestText?: string } }>();
+
+  private stamps(graphPath: string): { stamps: string; still: boolean } {
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const g = stampOf(graphPath, now);
+    const m = stampOf(manifestPathFor(graphPath), now);
+    return { stamps: `${g.stamp}|${m.stamp}`, still: g.still && m.still };
+  }
+
+  /** What readPrevious would return, read again only when a stamp changed. */
+  read(graphPath: string): { graphText?: string; manifestText?: string } {
+    const { stamps, still } = this.stamps(graphPath);
+    const k = this.known.get(graphPath);
+    if (k?.stamps === stamps) return k.texts;
+    const texts = readPrevious(graphPath);
+    if (still) this.known.set(graphPath, { stamps, texts });
+    else this.known.delete(graphPath);
+    return texts;
+  }
+
+  /** Records texts this process has just made current (holding the lock). */
+  wrote(graphPath: string, texts: { graphText: string; manifestText: string }): void {
+    this.known.set(graphPath, { stamps: this.stamps(graphPath).stamps, texts });
+  }
+}
+
 /**
  * Removes the graph and manifest candidates killed builds of this graph left behind — any but this
  * process's, since the caller holds the lock. Returns the names removed.
