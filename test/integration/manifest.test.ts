@@ -211,6 +211,48 @@ describe('the manifest', () => {
       assert.equal(ignored.text, serializeGraph(buildGraph({ root }).graph));
       assert.ok(!ignored.text.includes('file:src/types.ts"'));
     });
+
+    it("of .knowledge-graph/config.json, only what a build reads: the editor's keys leave the graph fresh (ADR 126)", () => {
+      const root = tempDir();
+      writeTree(root, TREE);
+      applyBuild(root);
+      const out = path.join(root, '.knowledge-graph', 'graph.json');
+      const config = path.join(root, '.knowledge-graph', 'config.json');
+      const again = () => buildTracked({ root, previous: readPrevious(out) });
+      const status = () => JSON.parse(kg(['status'], root).stdout) as { stale: boolean; changedFiles: string[] };
+      // The editor's and the governance keys: no input of the build, added or changed.
+      for (const text of [
+        '{ "graph": { "enabled": true, "autoIndex": false } }',
+        '{ "graph": { "enabled": true, "mode": "guarded", "humanFlip": true }, "level": 8 }',
+      ]) {
+        fs.writeFileSync(config, text);
+        assert.deepEqual(status(), { ...status(), stale: false, changedFiles: [] }, text);
+        const r = again();
+        assert.equal(r.mode, 'incremental', text);
+        assert.equal(r.delta.extracted, 0, text);
+      }
+      // A key the build reads (the rationale layer's folders): stale, and the build is full, saying why.
+      fs.writeFileSync(config, '{ "graph": { "enabled": true }, "rationale": { "recordFolders": ["docs/adr"] } }');
+      assert.deepEqual(status().changedFiles, ['.knowledge-graph/config.json']);
+      const changed = again();
+      assert.equal(changed.mode, 'full');
+      assert.equal(changed.fullReason, '.knowledge-graph/config.json changed');
+      applyBuild(root);
+      // Reordering the editor's keys around it, or changing them, is still nothing to the build.
+      fs.writeFileSync(config, '{ "rationale": { "recordFolders": ["docs/adr"] }, "graph": { "enabled": false } }');
+      assert.equal(status().stale, false);
+      assert.equal(again().mode, 'incremental');
+      // The build's own key changed: full again.
+      fs.writeFileSync(config, '{ "rationale": { "recordFolders": ["adr"] }, "graph": { "enabled": false } }');
+      assert.equal(again().fullReason, '.knowledge-graph/config.json changed');
+      // Text the build cannot use is an input (its diagnostic is in the graph); other unusable text
+      // gives the same diagnostic and the same graph, so it is no change.
+      fs.writeFileSync(config, '{ not json');
+      applyBuild(root);
+      fs.writeFileSync(config, '[still not');
+      assert.equal(status().stale, false);
+      assert.equal(again().mode, 'incremental');
+    });
   });
 
   it('compares fingerprints as a pure function', () => {

@@ -17,7 +17,7 @@ export function engineOf(): Manifest['engine'] {
  * configs they extend, when inside the repository), package.json files (module format, workspace
  * packages, `exports`), .gitignore files and .git/info/exclude (what is discovered), lockfiles
  * (an install changes what resolves into node_modules), the repository's
- * .knowledge-graph/config.json. Repo-relative, sorted.
+ * .knowledge-graph/config.json when it holds anything a build reads (ADR 126). Repo-relative, sorted.
  */
 export function buildInputPaths(host: FileHost, d: Discovery): string[] {
   const out = walkInputPaths(host, d);

@@ -26,7 +26,7 @@ import type {
 } from '../facts';
 import type { FileHost } from './file-host';
 import type { WalkResult } from './walk';
-import { CONFIG_FILE } from './repository-config';
+import { buildConfigInput, CONFIG_FILE } from './repository-config';
 import { previewJson } from '../../io/display';
 
 export const MANIFEST_VERSION = 4;
@@ -142,7 +142,8 @@ const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.loc
 /**
  * The inputs the walk alone can name (see `buildInputPaths` in inputs.ts for the whole list):
  * config files, package.json files, .gitignore and .gitattributes files (ADR 98), lockfiles, and
- * .git/info/exclude, .git/info/attributes and .knowledge-graph/config.json when they exist. Repo-relative.
+ * .git/info/exclude and .git/info/attributes when they exist, and .knowledge-graph/config.json when it
+ * holds anything a build reads (ADR 126). Repo-relative.
  */
 export function walkInputPaths(host: FileHost, w: WalkResult): Set<string> {
   const out = new Set<string>([...w.configFiles, ...w.packageJsonFiles]);
@@ -153,7 +154,9 @@ export function walkInputPaths(host: FileHost, w: WalkResult): Set<string> {
     }
   }
   // Outside the walk (which never enters .git or .knowledge-graph) but read by a build.
-  for (const p of ['.git/info/exclude', '.git/info/attributes', CONFIG_FILE]) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
+  for (const p of ['.git/info/exclude', '.git/info/attributes']) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
+  // The repository's config, when it holds anything a build reads (ADR 126).
+  if (buildConfigInput(host, w.root) !== undefined) out.add(CONFIG_FILE);
   return out;
 }
 
@@ -162,7 +165,9 @@ export function hashInputs(host: FileHost, root: string, paths: readonly string[
   const out: Record<string, string> = {};
   for (const p of paths) {
     try {
-      out[p] = sha256Hex(host.readFile(root + '/' + p));
+      // Of the repository's config, only what a build reads (ADR 126).
+      const config = p === CONFIG_FILE ? buildConfigInput(host, root) : undefined;
+      out[p] = sha256Hex(config ?? host.readFile(root + '/' + p));
     } catch {
       out[p] = UNREADABLE;
     }

@@ -51,6 +51,23 @@ export function readRepositoryConfig(host: FileHost, root: string): RepositoryCo
   return { value: parsed, diagnostics: [] };
 }
 
+/** The top-level keys of the config a build reads: the walk's, the rationale layer's, the repository name (ADR 126). */
+const BUILD_CONFIG_KEYS = ['files', 'rationale', 'repository'] as const;
+
+/**
+ * What of the config a build reads, as text (ADR 126): the build keys' values in a fixed order, or
+ * the build's diagnostics when the file cannot be used (any unusable text builds the same graph
+ * with the same diagnostic). Undefined when the file is absent or holds only what the editor and
+ * the other commands read (`graph`, `level`, …): then it is no input of the build, and changing it
+ * leaves the graph fresh.
+ */
+export function buildConfigInput(host: FileHost, root: string): string | undefined {
+  const c = readRepositoryConfig(host, root);
+  if (c.diagnostics.length > 0) return JSON.stringify({ unusable: c.diagnostics.map((d) => d.reason) });
+  const picked = BUILD_CONFIG_KEYS.filter((k) => c.value[k] !== undefined).map((k) => [k, c.value[k]]);
+  return picked.length === 0 ? undefined : JSON.stringify(picked);
+}
+
 /** A section (an object-valued key) of the config; a diagnostic and `{}` when it is not an object. */
 export function configSection(config: Record<string, unknown>, key: string, diagnostics: BuildDiagnostic[]): Record<string, unknown> {
   const v = config[key];
