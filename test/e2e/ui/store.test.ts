@@ -157,6 +157,11 @@ describe('callers in other repositories, from the organisation store', () => {
       const ours = (t: string[]) => t.filter((x) => x.includes('in this repository'));
       const texts = await lensTextsWhen(wb, (t) => ours(t).length >= expected.length, 'the package lenses', 30_000);
       assert.deepEqual(ours(texts).sort(), [...expected].sort());
+      // The config this test wrote after the build holds only the editor's keys: no input of the
+      // graph, which stays fresh — "N nodes · M edges", never "stale: 1 file" (ADR 126).
+      const status = wb.page.locator('.statusbar-item', { hasText: /KG: stale|\d nodes · [\d,.k]+ edges/ }).first();
+      await status.waitFor({ timeout: 15_000 });
+      assert.doesNotMatch((await status.textContent()) ?? '', /stale/);
       await wb.page.waitForTimeout(500);
       await wb.screenshot('package-source-lenses');
     },
