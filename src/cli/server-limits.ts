@@ -1,5 +1,5 @@
 // What a build server may hold, and the housekeeping of the server folder (ADR 78, 125). A server
-// keeps a full build's programs warm: about 1.2 GB after effect's 361 files, one server per
+// keeps a full build's programs warm, about what a full build peaks at, one server per
 // repository, for ten idle minutes. Past a memory budget, judged after a collection, it releases its
 // programs after a build (the next build is cold, and the same bytes) and waits a shorter idle time
 // before exiting.
