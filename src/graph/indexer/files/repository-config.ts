@@ -65,7 +65,13 @@ export function buildConfigInput(host: FileHost, root: string): string | undefin
   const c = readRepositoryConfig(host, root);
   if (c.diagnostics.length > 0) return JSON.stringify({ unusable: c.diagnostics.map((d) => d.reason) });
   const picked = BUILD_CONFIG_KEYS.filter((k) => c.value[k] !== undefined).map((k) => [k, c.value[k]]);
-  return picked.length === 0 ? undefined : JSON.stringify(picked);
+  if (picked.length === 0) return undefined;
+  try {
+    return 'keys:' + JSON.stringify(picked);
+  } catch {
+    // Nested too deep to write out again (the build ignores what it cannot walk): the file's text.
+    return 'text:' + new TextDecoder().decode(host.readFile(root + '/' + CONFIG_FILE));
+  }
 }
 
 /** A section (an object-valued key) of the config; a diagnostic and `{}` when it is not an object. */
