@@ -120,6 +120,16 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
           },
         };
       }
+      // The session's manifest is the one-shot build's; and a rebuild with nothing changed, whose
+      // bytes the session takes from its last build (ADR 127), is those bytes again.
+      const again = session.rebuild();
+      const drift =
+        warm.manifestText !== result.manifestText
+          ? `the warm session's manifest differs from the one-shot build's:\n${firstDifferences(result.manifestText, warm.manifestText)}`
+          : again.text !== full || again.manifestText !== warm.manifestText
+            ? `the warm session's rebuild with nothing changed differs from its last build:\n${firstDifferences(full, again.text) || firstDifferences(warm.manifestText, again.manifestText)}`
+            : undefined;
+      if (drift) return { applied, failure: { step: i + 1, story, message: drift } };
       previous = { graphText: result.text, manifestText: result.manifestText };
     }
   } catch (e) {

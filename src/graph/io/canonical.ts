@@ -34,37 +34,73 @@ function line(value: unknown, order: readonly string[], nested?: Record<string, 
  * The bytes of graph.json for a graph whose nodes and edges are already sorted. `lines` may hold
  * the serialized line of node and edge objects from earlier calls (a warm session keeps one: the
  * objects it carries from build to build are never changed), so only new objects are serialized.
+ * `previous` is an earlier graph with its bytes, as this function wrote them: when every part of
+ * `graph` serializes as that graph's does, its text is returned as it is, without building the
+ * string again (a warm build that changed nothing; ADR 127).
  */
-export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>): string {
-  const parts: string[] = [];
+export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>, previous?: { graph: Graph; text: string }): string {
+  const keysOf = (g: Graph): string[] => {
+    const top = g as unknown as Record<string, unknown>;
+    return [
+      ...GRAPH_KEY_ORDER.filter((k) => top[k] !== undefined),
+      ...Object.keys(top)
+        .filter((k) => !(GRAPH_KEY_ORDER as readonly string[]).includes(k) && top[k] !== undefined)
+        .sort(compareStrings),
+    ];
+  };
+  const keys = keysOf(graph);
+  const lineOf = (key: string, item: unknown): string => {
+    const order = key === 'nodes' ? NODE_KEY_ORDER : key === 'edges' ? EDGE_KEY_ORDER : ['path', 'reason'];
+    const nested = key === 'edges' ? { evidence: EVIDENCE_KEY_ORDER } : undefined;
+    if (!lines || key === 'diagnostics') return line(item, order, nested);
+    let l = lines.get(item as object);
+    if (l === undefined) {
+      l = line(item, order, nested);
+      lines.set(item as object, l);
+    }
+    return l;
+  };
+  const isList = (key: string) => key === 'nodes' || key === 'edges' || key === 'diagnostics';
+  const valueText = (value: unknown) => JSON.stringify(canonicalValue(value));
+  if (previous && sameSerialization(graph, previous.graph, keys, keysOf(previous.graph), isList, lineOf, valueText)) return previous.text;
   const top = graph as unknown as Record<string, unknown>;
-  const keys = [
-    ...GRAPH_KEY_ORDER.filter((k) => top[k] !== undefined),
-    ...Object.keys(top)
-      .filter((k) => !(GRAPH_KEY_ORDER as readonly string[]).includes(k) && top[k] !== undefined)
-      .sort(compareStrings),
-  ];
+  const parts: string[] = [];
   for (const key of keys) {
     const value = top[key];
     let text: string;
-    if (key === 'nodes' || key === 'edges' || key === 'diagnostics') {
+    if (isList(key)) {
       const items = value as unknown[];
-      const order = key === 'nodes' ? NODE_KEY_ORDER : key === 'edges' ? EDGE_KEY_ORDER : ['path', 'reason'];
-      const nested = key === 'edges' ? { evidence: EVIDENCE_KEY_ORDER } : undefined;
-      const lineOf = (item: unknown): string => {
-        if (!lines || key === 'diagnostics') return line(item, order, nested);
-        let l = lines.get(item as object);
-        if (l === undefined) {
-          l = line(item, order, nested);
-          lines.set(item as object, l);
-        }
-        return l;
-      };
-      text = items.length === 0 ? '[]' : '[\n' + items.map((item) => '    ' + lineOf(item)).join(',\n') + '\n  ]';
+      text = items.length === 0 ? '[]' : '[\n' + items.map((item) => '    ' + lineOf(key, item)).join(',\n') + '\n  ]';
     } else {
-      text = JSON.stringify(canonicalValue(value));
+      text = valueText(value);
     }
     parts.push(`  ${JSON.stringify(key)}: ${text}`);
   }
   return '{\n' + parts.join(',\n') + '\n}\n';
+}
+
+/** True when `a` and `b` serialize to the same bytes: the same keys, and each part's text the same. */
+function sameSerialization(
+  a: Graph,
+  b: Graph,
+  keysA: readonly string[],
+  keysB: readonly string[],
+  isList: (key: string) => boolean,
+  lineOf: (key: string, item: unknown) => string,
+  valueText: (value: unknown) => string,
+): boolean {
+  if (keysA.length !== keysB.length || keysA.some((k, i) => k !== keysB[i])) return false;
+  const ta = a as unknown as Record<string, unknown>;
+  const tb = b as unknown as Record<string, unknown>;
+  for (const key of keysA) {
+    if (!isList(key)) {
+      if (ta[key] !== tb[key] && valueText(ta[key]) !== valueText(tb[key])) return false;
+      continue;
+    }
+    const xs = ta[key] as unknown[];
+    const ys = tb[key] as unknown[];
+    if (xs.length !== ys.length) return false;
+    for (let i = 0; i < xs.length; i++) if (xs[i] !== ys[i] && lineOf(key, xs[i]) !== lineOf(key, ys[i])) return false;
+  }
+  return true;
 }

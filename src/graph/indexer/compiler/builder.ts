@@ -93,6 +93,8 @@ export interface FactReuse {
    * them all: those that declare into the global scope, which every file of the project sees.
    */
   extraRoots?(project: Project): string[];
+  /** The last graph this build may take the signature of, when its ids and tuples are the same (ADR 127). */
+  lastGraph?: Pick<Graph, 'nodes' | 'edges' | 'graphSignature'>;
 }
 
 /** What the manifest records about each file in the graph. */
@@ -249,6 +251,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     repository: repositoryName(host, root, diagnostics),
     unresolved: summary,
     diagnostics,
+    last: options.reuse?.lastGraph,
   });
   return {
     graph,

@@ -74,6 +74,23 @@ export interface ComposeInput {
   repository?: string;
   unresolved?: UnresolvedSummary;
   diagnostics?: BuildDiagnostic[];
+  /**
+   * The last graph: when the composed graph has its node ids and edge tuples in the same order,
+   * its signature is that graph's, not hashed again (graphSignature reads nothing else).
+   */
+  last?: Pick<Graph, 'nodes' | 'edges' | 'graphSignature'>;
+}
+
+/** True when two sorted graphs have the same node ids and the same (source, target, relation) tuples. */
+function sameShape(nodes: readonly GraphNode[], edges: readonly GraphEdge[], last: Pick<Graph, 'nodes' | 'edges'>): boolean {
+  if (nodes.length !== last.nodes.length || edges.length !== last.edges.length) return false;
+  for (let i = 0; i < nodes.length; i++) if (nodes[i] !== last.nodes[i] && nodes[i].id !== last.nodes[i].id) return false;
+  for (let i = 0; i < edges.length; i++) {
+    const a = edges[i];
+    const b = last.edges[i];
+    if (a !== b && (a.source !== b.source || a.target !== b.target || a.relation !== b.relation)) return false;
+  }
+  return true;
 }
 
 /** The packages of the package-qualified targets, from the ids themselves (ADR 107). */
@@ -108,7 +125,8 @@ export function compose(input: ComposeInput): Graph {
   if (sortedNodes.some((n) => n.kind === 'doc-concept')) layers.add('docs');
   const graph: Graph = {
     schemaVersion: SCHEMA_VERSION,
-    graphSignature: graphSignature(sortedNodes, sortedEdges),
+    graphSignature:
+      input.last && sameShape(sortedNodes, sortedEdges, input.last) ? input.last.graphSignature : graphSignature(sortedNodes, sortedEdges),
     layers: [...layers].sort(compareStrings),
     grammarVersions: input.grammarVersions,
     nodes: sortedNodes,

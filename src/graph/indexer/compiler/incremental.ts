@@ -444,6 +444,8 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   let reuseOn = prev !== undefined;
   let plan: ResolutionPlan | undefined;
   const reuse: FactReuse = {
+    // Only a graph this process composed: its signature was hashed, not read from a file (ADR 127).
+    lastGraph: prev ? options.previous?.parsed?.graph : undefined,
     begin(d, read, resolver) {
       discovery = d;
       inputs = read;
@@ -548,7 +550,14 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   const after = hashInputs(host, d.root, inputPaths);
   for (const p of inputPaths) if (after[p] !== inputHashes[p]) inputHashes[p] = UNREADABLE;
 
-  const text = serializeGraph(result.graph, options.lines);
+  // The session's own last graph was serialized by this function, so a graph that serializes part
+  // for part as it does is those bytes; and bytes equal to the last graph's are kept as that string,
+  // so the caller's comparisons with what it read are by identity (ADR 127).
+  const last = options.previous;
+  const own = prev && last?.parsed && last.graphText !== undefined ? { graph: last.parsed.graph, text: last.graphText } : undefined;
+  const serialized = serializeGraph(result.graph, options.lines, own);
+  const sameGraph = prev !== undefined && serialized === last?.graphText;
+  const text = sameGraph ? (last?.graphText as string) : serialized;
   const files: Manifest['files'] = {};
   for (const f of result.files) {
     files[f.path] = {
@@ -569,13 +578,18 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     options: manifestOptions,
     // The same bytes as the last graph, whose manifest was trusted: its hash is known (a build with
     // nothing changed would otherwise hash the whole graph again).
-    graphSha256: prev && text === options.previous?.graphText ? prev.manifest.graphSha256 : sha256Hex(text),
+    graphSha256: sameGraph && prev ? prev.manifest.graphSha256 : sha256Hex(text),
     inputs: inputHashes,
     documents,
     skipped: d.sourceFiles.filter((f) => files[f] === undefined),
     outputDirs: d.outputDirs,
     files,
   };
+  const manifestBytes = serializeManifest(
+    manifest,
+    own && last?.manifestText !== undefined && last.parsed ? { manifest: last.parsed.manifest, text: last.manifestText } : undefined,
+  );
+  const manifestText = prev && manifestBytes === last?.manifestText ? last.manifestText : manifestBytes;
   // The delta is against the last build whenever its manifest can be read, even for a full build.
   const before: Record<string, string> = {};
   for (const [f, e] of Object.entries(prev?.manifest.files ?? lastFiles(options.previous))) before[f] = e.sha256;
@@ -587,7 +601,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     ...result,
     text,
     manifest,
-    manifestText: serializeManifest(manifest),
+    manifestText,
     mode: prev && reuseOn ? 'incremental' : 'full',
     fullReason: prev && reuseOn ? undefined : fullReason,
     delta: {

@@ -12,6 +12,7 @@
 // the host: it may be committed beside the graph.
 
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../../model';
 import type {
   CommentCitation,
@@ -250,8 +251,13 @@ function canonicalSurface(x: FileSurface): Record<string, unknown> {
   return { exports, uses };
 }
 
-/** The canonical bytes of a manifest: fixed key order, one file per line, LF, a trailing newline. */
-export function serializeManifest(m: Manifest): string {
+/**
+ * The canonical bytes of a manifest: fixed key order, one file per line, LF, a trailing newline.
+ * `previous` is an earlier manifest with the bytes this function wrote for it: when `m` holds the
+ * same values, those bytes are returned as they are (a warm build that changed nothing; ADR 127).
+ */
+export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; text: string }): string {
+  if (previous && sameManifest(m, previous.manifest)) return previous.text;
   const lines = (record: Record<string, unknown>, value: (v: unknown) => unknown) =>
     Object.keys(record)
       .sort(compareStrings)
@@ -270,6 +276,16 @@ export function serializeManifest(m: Manifest): string {
     `  "files": ${block(lines(m.files, (v) => canonicalFile(v as ManifestFile)))}\n` +
     '}\n'
   );
+}
+
+/** Equal values serialize to equal bytes (canonicalFile orders keys, so key order does not matter). */
+function sameManifest(a: Manifest, b: Manifest): boolean {
+  const { files: fa, ...restA } = a;
+  const { files: fb, ...restB } = b;
+  if (!isDeepStrictEqual(restA, restB)) return false;
+  const keys = Object.keys(fa);
+  if (keys.length !== Object.keys(fb).length) return false;
+  return keys.every((f) => Object.hasOwn(fb, f) && (fa[f] === fb[f] || isDeepStrictEqual(fa[f], fb[f])));
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
