@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffMarkdown, diffReport, MARKDOWN_LIMIT, type DiffSide, type Graph } from '../../src/graph';
 import { graphOf, type EdgeSpec } from '../helpers/graphs';
+import { fc } from '../helpers/seed';
 
 const side = (spec: string): DiffSide => ({ spec, kind: 'graph', graphSignature: '000000000000' });
 const diff = (base: Graph, head: Graph) => diffReport({ base, head }, { base: side('base.json'), head: side('head.json') });
@@ -157,5 +158,79 @@ describe('kg diff --format markdown: bounded', () => {
     );
     const md = diffMarkdown(r, { linkBase: 'https://example.invalid/blob/{commit}/', linkHead: 'https://example.invalid/blob/{commit}/' });
     assert.ok(md.includes(`[src/a.ts:1](https://example.invalid/blob/${'c'.repeat(40)}/src/a.ts#L1)`), md);
+  });
+});
+
+describe('kg diff: the blast radius by number is the radius by id', () => {
+  // The walk as written before the numbered one (ADR 104's bounds: 5,000 edges looked at, 2,000
+  // nodes seen per walk), over ids and Sets: the reference the report's counts are held to.
+  const CONSUMER = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports', 'imports']);
+  const RADIUS = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports']);
+  function reference(base: Graph, start: ReadonlySet<string>): { proven: number; files: number; guessed: number; capped?: true } {
+    const into = new Map<string, Graph['edges']>();
+    for (const e of base.edges) {
+      if (!CONSUMER.has(e.relation) || e.confidence === 'UNRESOLVED') continue;
+      into.set(e.target, [...(into.get(e.target) ?? []), e]);
+    }
+    const walk = (from: Iterable<string>, exactOnly: boolean, seen: Set<string>): boolean => {
+      const queue = [...from];
+      let looked = 0;
+      for (let i = 0; i < queue.length; i++)
+        for (const e of into.get(queue[i]) ?? []) {
+          if (++looked > 5_000) return true;
+          if (!RADIUS.has(e.relation) || (exactOnly && e.confidence !== 'EXACT')) continue;
+          if (seen.has(e.source) || start.has(e.source)) continue;
+          if (seen.size >= 2_000) return true;
+          seen.add(e.source);
+          queue.push(e.source);
+        }
+      return false;
+    };
+    const proven = new Set<string>();
+    let capped = walk(start, true, proven);
+    const any = new Set(proven);
+    capped = walk([...start, ...proven], false, any) || capped;
+    const files = new Set([...proven].map((id) => id.slice('sym:'.length, id.indexOf('#'))));
+    return { proven: proven.size, files: files.size, guessed: any.size - proven.size, ...(capped ? { capped: true as const } : {}) };
+  }
+
+  it('on random call graphs, small and large enough to reach both bounds', () => {
+    const outcomes = new Set<string>();
+    fc.assert(
+      fc.property(fc.integer({ min: 5, max: 2_600 }), fc.integer({ min: 0, max: 2 ** 30 }), (size, seed) => {
+        let x = seed;
+        const next = (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+        const id = (i: number) => `sym:src/f${i % 97}.ts#s${i}`;
+        const edges: EdgeSpec[] = [];
+        const seen = new Set<string>();
+        for (let k = 0; k < size * 3; k++) {
+          const s = id(next(size));
+          const t = id(next(size));
+          const rel = (['calls', 'calls', 'references', 'imports'] as const)[next(4)];
+          const key = `${s} ${t} ${rel}`;
+          if (s === t || seen.has(key)) continue;
+          seen.add(key);
+          edges.push([s, t, rel, next(3) === 0 ? 'CANDIDATE' : 'EXACT']);
+        }
+        const base = graph(edges, [id(0)]);
+        const gone = new Set([id(0), id(1 % size), id(2 % size)]);
+        const head = graph(
+          edges.filter(([s, t]) => !gone.has(s) && !gone.has(t)),
+          Array.from({ length: size }, (_, i) => id(i)).filter((n) => !gone.has(n)),
+        );
+        const r = diff(base, head);
+        assert.ok(r.symbols.removed.length > 0);
+        for (const removed of r.symbols.removed) {
+          assert.deepEqual(removed.blastRadius, reference(base, new Set([removed.id, ...(removed.members ?? [])])));
+          outcomes.add(removed.blastRadius.capped ? 'capped' : removed.blastRadius.proven > 0 ? 'complete' : 'empty');
+        }
+      }),
+      { numRuns: 25 },
+    );
+    assert.deepEqual(
+      [...outcomes].sort(),
+      ['capped', 'complete', 'empty'],
+      'the runs must reach the bounds, walk to the end, and find nothing',
+    );
   });
 });

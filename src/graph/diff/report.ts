@@ -15,7 +15,7 @@
 // added, and its consumers still break.
 
 import { fileId, fileOfId, unescapeIdPart } from '../ids';
-import { compareStrings, type Confidence, type Graph, type GraphEdge, type GraphNode, type Relation } from '../model';
+import { compareEdges, compareStrings, type Confidence, type Graph, type GraphEdge, type GraphNode, type Relation } from '../model';
 
 const DIFF_REPORT_VERSION = 1;
 
@@ -305,8 +305,8 @@ class Consumed {
   private readonly into = new Map<string, GraphEdge[]>();
   constructor(
     base: Graph,
-    private readonly headIds: ReadonlySet<string>,
-    private readonly headExact: ReadonlySet<string>,
+    private readonly headIds: { has(id: string): boolean },
+    private readonly headExact: (source: string, target: string, relation: string) => boolean,
   ) {
     for (const e of base.edges) {
       if (!CONSUMER_RELATIONS.has(e.relation) || e.confidence === 'UNRESOLVED') continue;
@@ -337,8 +337,7 @@ class Consumed {
         };
         if (!this.headIds.has(e.source)) c.gone = true;
         const now = renamedTo?.(t);
-        if (e.confidence === 'EXACT' && now !== undefined && this.headExact.has(`${e.source}\u0000${now}\u0000${e.relation}`))
-          c.updated = true;
+        if (e.confidence === 'EXACT' && now !== undefined && this.headExact(e.source, now, e.relation)) c.updated = true;
         const k = `${c.id}\u0000${c.relation}\u0000${t}`;
         (e.confidence === 'EXACT' ? proven : guessed).set(k, c);
       }
@@ -347,35 +346,125 @@ class Consumed {
     return { proven: order(proven), guessed: order(guessed), blastRadius: this.radius(inside) };
   }
 
+  private readonly files = new Map<string, string>();
   private fileOf(id: string): string {
-    return fileOfId(id) ?? '';
+    let f = this.files.get(id);
+    if (f === undefined) this.files.set(id, (f = fileOfId(id) ?? ''));
+    return f;
+  }
+
+  // The same reverse adjacency by number, for the blast radius walks (built at the first walk):
+  // every id that is an edge's end has an index; the edges into index t are srcs[at[t]..at[t+1]),
+  // in the order of `into`, with RADIUS and EXACT bits. A walk marks what it saw with its own stamp,
+  // so thousands of walks allocate nothing but their queue.
+  private numbered?: {
+    index: Map<string, number>;
+    ids: string[];
+    at: Int32Array;
+    srcs: Int32Array;
+    bits: Uint8Array;
+    marks: Uint32Array;
+    starts: Uint32Array;
+  };
+  private stamp = 0;
+  private fileNumbered?: { fileNo: Int32Array; fileMarks: Uint32Array };
+  private readonly fileIndex = new Map<string, number>();
+
+  /** Each id's file number (-1 until found) and a stamp per file number: no more files than ids. */
+  private fileNumbers(n: number): { fileNo: Int32Array; fileMarks: Uint32Array } {
+    this.fileNumbered ??= { fileNo: new Int32Array(n).fill(-1), fileMarks: new Uint32Array(n) };
+    return this.fileNumbered;
+  }
+
+  private numbering(): NonNullable<Consumed['numbered']> {
+    if (this.numbered) return this.numbered;
+    const index = new Map<string, number>();
+    const ids: string[] = [];
+    const id = (x: string) => {
+      let i = index.get(x);
+      if (i === undefined) {
+        index.set(x, (i = ids.length));
+        ids.push(x);
+      }
+      return i;
+    };
+    let m = 0;
+    for (const [target, list] of this.into) {
+      id(target);
+      for (const e of list) id(e.source);
+      m += list.length;
+    }
+    const at = new Int32Array(ids.length + 1);
+    for (const [target, list] of this.into) at[(index.get(target) as number) + 1] = list.length;
+    for (let i = 0; i < ids.length; i++) at[i + 1] += at[i];
+    const srcs = new Int32Array(m);
+    const bits = new Uint8Array(m);
+    for (const [target, list] of this.into) {
+      let k = at[index.get(target) as number];
+      for (const e of list) {
+        srcs[k] = index.get(e.source) as number;
+        bits[k] = (RADIUS_RELATIONS.has(e.relation) ? 1 : 0) | (e.confidence === 'EXACT' ? 2 : 0);
+        k++;
+      }
+    }
+    this.numbered = { index, ids, at, srcs, bits, marks: new Uint32Array(ids.length), starts: new Uint32Array(ids.length) };
+    return this.numbered;
   }
 
   private radius(start: ReadonlySet<string>): BlastRadius {
+    const { index, ids, at, srcs, bits, marks, starts } = this.numbering();
+    const startIdx: number[] = [];
+    const startStamp = ++this.stamp;
+    for (const x of start) {
+      const i = index.get(x);
+      if (i === undefined) continue; // nothing consumes it, and it consumes nothing in the radius
+      starts[i] = startStamp;
+      startIdx.push(i);
+    }
     // Each walk looks at no more than RADIUS_EDGES edges: a diff lists thousands of symbols, and
     // an unbounded walk from each would make the report quadratic in the graph's size.
-    const walk = (from: Iterable<string>, exactOnly: boolean, seen: Set<string>): boolean => {
+    const walk = (from: readonly number[], exactOnly: boolean, mark: number, seen: number[]): boolean => {
       const queue = [...from];
       let looked = 0;
-      for (let i = 0; i < queue.length; i++) {
-        for (const e of this.into.get(queue[i]) ?? []) {
+      for (let q = 0; q < queue.length; q++) {
+        const t = queue[q];
+        for (let k = at[t]; k < at[t + 1]; k++) {
           if (++looked > RADIUS_EDGES) return true;
-          if (!RADIUS_RELATIONS.has(e.relation) || (exactOnly && e.confidence !== 'EXACT')) continue;
-          if (seen.has(e.source) || start.has(e.source)) continue;
-          if (seen.size >= RADIUS_CAP) return true;
-          seen.add(e.source);
-          queue.push(e.source);
+          if ((bits[k] & 1) === 0 || (exactOnly && (bits[k] & 2) === 0)) continue;
+          const src = srcs[k];
+          if (marks[src] === mark || starts[src] === startStamp) continue;
+          if (seen.length >= RADIUS_CAP) return true;
+          marks[src] = mark;
+          seen.push(src);
+          queue.push(src);
         }
       }
       return false;
     };
-    const proven = new Set<string>();
-    let capped = walk(start, true, proven);
-    const any = new Set<string>(proven);
-    capped = walk([...start, ...proven], false, any) || capped;
-    const files = new Set<string>();
-    for (const id of proven) files.add(this.fileOf(id));
-    const r: BlastRadius = { proven: proven.size, files: files.size, guessed: any.size - proven.size };
+    const proven: number[] = [];
+    let capped = walk(startIdx, true, ++this.stamp, proven);
+    const any = [...proven];
+    const anyMark = ++this.stamp;
+    for (const i of proven) marks[i] = anyMark;
+    capped = walk([...startIdx, ...proven], false, anyMark, any) || capped;
+    // Distinct files of the proven consumers, by each id's file number, found once per id.
+    const { fileNo, fileMarks } = this.fileNumbers(ids.length);
+    const fileStamp = ++this.stamp;
+    let fileCount = 0;
+    for (const i of proven) {
+      let f = fileNo[i];
+      if (f < 0) {
+        const name = this.fileOf(ids[i]);
+        let n = this.fileIndex.get(name);
+        if (n === undefined) this.fileIndex.set(name, (n = this.fileIndex.size));
+        fileNo[i] = f = n;
+      }
+      if (fileMarks[f] !== fileStamp) {
+        fileMarks[f] = fileStamp;
+        fileCount++;
+      }
+    }
+    const r: BlastRadius = { proven: proven.length, files: fileCount, guessed: any.length - proven.length };
     if (capped) r.capped = true;
     return r;
   }
@@ -438,14 +527,24 @@ function foldMembers(ids: readonly string[], syms: ReadonlyMap<string, Sym>): Ma
   return folded;
 }
 
+/** The edges in graph.json's order: the list itself when it is (a graph kg wrote), else a sorted copy. */
+function inOrder(edges: readonly GraphEdge[]): readonly GraphEdge[] {
+  for (let i = 1; i < edges.length; i++) if (compareEdges(edges[i - 1], edges[i]) >= 0) return [...edges].sort(compareEdges);
+  return edges;
+}
+
 function diffGraphs(input: DiffInput): DiffBody {
   const { base, head } = input;
+  const baseEdges = inOrder(base.edges);
+  const headEdges = inOrder(head.edges);
   const baseSyms = symbolsOf(base);
   const headSyms = symbolsOf(head);
   const baseFiles = filesOf(base);
   const headFiles = filesOf(head);
-  const headIds = new Set(head.nodes.map((n) => n.id));
-  const baseIds = new Set(base.nodes.map((n) => n.id));
+  const baseById = new Map(base.nodes.map((n) => [n.id, n]));
+  const headById = new Map(head.nodes.map((n) => [n.id, n]));
+  const baseIds: { has(id: string): boolean } = baseById;
+  const headIds: { has(id: string): boolean } = headById;
 
   // Files.
   const removedFiles = sorted([...baseFiles].filter((f) => !headFiles.has(f)));
@@ -534,14 +633,24 @@ function diffGraphs(input: DiffInput): DiffBody {
     candidates.push({ from: a.node.id, to: b.node.id, evidence: 'same-file-kind-and-signature', consumersFollowed: 0, consumers: 0 });
   candidates.sort((a, b) => compareStrings(a.from, b.from));
 
-  const headExact = new Set<string>();
-  for (const e of head.edges)
-    if (e.confidence === 'EXACT' && CONSUMER_RELATIONS.has(e.relation)) headExact.add(`${e.source}\u0000${e.target}\u0000${e.relation}`);
+  // Is there a proven consumer edge in the head? A binary search of its sorted edges.
+  const headExact = (source: string, target: string, relation: string): boolean => {
+    const probe = { source, target, relation } as GraphEdge;
+    let lo = 0;
+    let hi = headEdges.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareEdges(headEdges[mid], probe) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const e = headEdges[lo];
+    return e !== undefined && compareEdges(e, probe) === 0 && e.confidence === 'EXACT' && CONSUMER_RELATIONS.has(e.relation);
+  };
   const consumed = new Consumed(base, headIds, headExact);
   for (const c of candidates) {
     const proven = consumed.of(c.from).proven;
     c.consumers = new Set(proven.map((x) => x.id)).size;
-    c.consumersFollowed = new Set(proven.filter((x) => headExact.has(`${x.id}\u0000${c.to}\u0000${x.relation}`)).map((x) => x.id)).size;
+    c.consumersFollowed = new Set(proven.filter((x) => headExact(x.id, c.to, x.relation)).map((x) => x.id)).size;
   }
   const plainRemoved = removedIds.filter((id) => !renamedTo.has(id));
   const removedFold = foldMembers(plainRemoved, baseSyms);
@@ -614,21 +723,33 @@ function diffGraphs(input: DiffInput): DiffBody {
   const recordsAdded = head.nodes.filter((n) => isRecord(n) && !baseIds.has(n.id)).map(nodeRef);
   const recordsRemoved = base.nodes.filter((n) => isRecord(n) && !headIds.has(n.id)).map(nodeRef);
 
-  // Edges (both lists are sorted by source, target, relation already: graph.json's order).
-  const baseEdges = new Map<string, GraphEdge>();
-  for (const e of base.edges) baseEdges.set(`${e.source}\u0000${e.target}\u0000${e.relation}`, e);
+  // Edges: one merge of the two lists in (source, target, relation) order, graph.json's own.
   const addedEdges: GraphEdge[] = [];
+  const removedEdges: GraphEdge[] = [];
   const confidenceChanged: ConfidenceChange[] = [];
-  const headKeys = new Set<string>();
-  for (const e of head.edges) {
-    const k = `${e.source}\u0000${e.target}\u0000${e.relation}`;
-    headKeys.add(k);
-    const b = baseEdges.get(k);
-    if (!b) addedEdges.push(e);
-    else if (b.confidence !== e.confidence)
-      confidenceChanged.push({ source: e.source, target: e.target, relation: e.relation, before: b.confidence, after: e.confidence });
+  const keptCites: GraphEdge[] = [];
+  {
+    let i = 0;
+    let j = 0;
+    while (i < baseEdges.length || j < headEdges.length) {
+      const a = baseEdges[i];
+      const b = headEdges[j];
+      const order = a === undefined ? 1 : b === undefined ? -1 : compareEdges(a, b);
+      if (order < 0) {
+        removedEdges.push(a);
+        i++;
+      } else if (order > 0) {
+        addedEdges.push(b);
+        j++;
+      } else {
+        if (a.confidence !== b.confidence)
+          confidenceChanged.push({ source: b.source, target: b.target, relation: b.relation, before: a.confidence, after: b.confidence });
+        if (a.relation === 'cites') keptCites.push(a);
+        i++;
+        j++;
+      }
+    }
   }
-  const removedEdges = base.edges.filter((e) => !headKeys.has(`${e.source}\u0000${e.target}\u0000${e.relation}`));
   const addedCounts: EdgeCounts = {};
   const removedCounts: EdgeCounts = {};
   for (const e of addedEdges) count(addedCounts, e);
@@ -694,8 +815,6 @@ function diffGraphs(input: DiffInput): DiffBody {
   for (const f of removedFiles) change.set(fileId(f), renamedFile.has(f) ? 'renamed' : 'removed');
   for (const f of addedFiles) change.set(fileId(f), taken.has(f) ? 'renamed' : 'added');
   const nodeIn = (g: 'base' | 'head', id: string) => (g === 'base' ? baseById : headById).get(id);
-  const baseById = new Map(base.nodes.map((n) => [n.id, n]));
-  const headById = new Map(head.nodes.map((n) => [n.id, n]));
   const rationale = new Map<string, RationaleEntry>();
   const visit = (e: GraphEdge, side: 'base' | 'head', link: RationaleEntry['link']) => {
     if (e.relation !== 'cites') return;
@@ -723,8 +842,7 @@ function diffGraphs(input: DiffInput): DiffBody {
   };
   for (const e of addedEdges) visit(e, 'head', 'added');
   for (const e of removedEdges) visit(e, 'base', 'removed');
-  for (const e of base.edges)
-    if (e.relation === 'cites' && headKeys.has(`${e.source}\u0000${e.target}\u0000${e.relation}`)) visit(e, 'base', 'kept');
+  for (const e of keptCites) visit(e, 'base', 'kept');
   const rationaleList = sorted(rationale.keys()).map((k) => rationale.get(k) as RationaleEntry);
 
   const breakingEntries: Consumers[] = [...removed, ...renamed, ...signatureChanged];
