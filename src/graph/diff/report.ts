@@ -365,16 +365,12 @@ class Consumed {
     bits: Uint8Array;
     marks: Uint32Array;
     starts: Uint32Array;
+    /** Each id's file number, -1 until it is needed; and a stamp per file number (no more files than ids). */
+    fileNo: Int32Array;
+    fileMarks: Uint32Array;
   };
   private stamp = 0;
-  private fileNumbered?: { fileNo: Int32Array; fileMarks: Uint32Array };
   private readonly fileIndex = new Map<string, number>();
-
-  /** Each id's file number (-1 until found) and a stamp per file number: no more files than ids. */
-  private fileNumbers(n: number): { fileNo: Int32Array; fileMarks: Uint32Array } {
-    this.fileNumbered ??= { fileNo: new Int32Array(n).fill(-1), fileMarks: new Uint32Array(n) };
-    return this.fileNumbered;
-  }
 
   private numbering(): NonNullable<Consumed['numbered']> {
     if (this.numbered) return this.numbered;
@@ -407,12 +403,23 @@ class Consumed {
         k++;
       }
     }
-    this.numbered = { index, ids, at, srcs, bits, marks: new Uint32Array(ids.length), starts: new Uint32Array(ids.length) };
+    const n = ids.length;
+    this.numbered = {
+      index,
+      ids,
+      at,
+      srcs,
+      bits,
+      marks: new Uint32Array(n),
+      starts: new Uint32Array(n),
+      fileNo: new Int32Array(n).fill(-1),
+      fileMarks: new Uint32Array(n),
+    };
     return this.numbered;
   }
 
   private radius(start: ReadonlySet<string>): BlastRadius {
-    const { index, ids, at, srcs, bits, marks, starts } = this.numbering();
+    const { index, ids, at, srcs, bits, marks, starts, fileNo, fileMarks } = this.numbering();
     const startIdx: number[] = [];
     const startStamp = ++this.stamp;
     for (const x of start) {
@@ -448,7 +455,6 @@ class Consumed {
     for (const i of proven) marks[i] = anyMark;
     capped = walk([...startIdx, ...proven], false, anyMark, any) || capped;
     // Distinct files of the proven consumers, by each id's file number, found once per id.
-    const { fileNo, fileMarks } = this.fileNumbers(ids.length);
     const fileStamp = ++this.stamp;
     let fileCount = 0;
     for (const i of proven) {
@@ -543,8 +549,6 @@ function diffGraphs(input: DiffInput): DiffBody {
   const headFiles = filesOf(head);
   const baseById = new Map(base.nodes.map((n) => [n.id, n]));
   const headById = new Map(head.nodes.map((n) => [n.id, n]));
-  const baseIds: { has(id: string): boolean } = baseById;
-  const headIds: { has(id: string): boolean } = headById;
 
   // Files.
   const removedFiles = sorted([...baseFiles].filter((f) => !headFiles.has(f)));
@@ -646,7 +650,7 @@ function diffGraphs(input: DiffInput): DiffBody {
     const e = headEdges[lo];
     return e !== undefined && compareEdges(e, probe) === 0 && e.confidence === 'EXACT' && CONSUMER_RELATIONS.has(e.relation);
   };
-  const consumed = new Consumed(base, headIds, headExact);
+  const consumed = new Consumed(base, headById, headExact);
   for (const c of candidates) {
     const proven = consumed.of(c.from).proven;
     c.consumers = new Set(proven.map((x) => x.id)).size;
@@ -720,8 +724,8 @@ function diffGraphs(input: DiffInput): DiffBody {
     line: n.line ?? 1,
     column: n.column ?? 1,
   });
-  const recordsAdded = head.nodes.filter((n) => isRecord(n) && !baseIds.has(n.id)).map(nodeRef);
-  const recordsRemoved = base.nodes.filter((n) => isRecord(n) && !headIds.has(n.id)).map(nodeRef);
+  const recordsAdded = head.nodes.filter((n) => isRecord(n) && !baseById.has(n.id)).map(nodeRef);
+  const recordsRemoved = base.nodes.filter((n) => isRecord(n) && !headById.has(n.id)).map(nodeRef);
 
   // Edges: one merge of the two lists in (source, target, relation) order, graph.json's own.
   const addedEdges: GraphEdge[] = [];
@@ -771,7 +775,7 @@ function diffGraphs(input: DiffInput): DiffBody {
       continue;
     }
     const target = headSyms.get(e.target);
-    if (!target || !baseSyms.has(e.target) || !headIds.has(e.source)) continue;
+    if (!target || !baseSyms.has(e.target) || !headById.has(e.source)) continue;
     let entry = callers.get(e.target);
     if (!entry) callers.set(e.target, (entry = { ...ref(target), callers: [] }));
     entry.callers.push({

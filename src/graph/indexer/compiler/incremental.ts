@@ -554,8 +554,11 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   // for part as it does is those bytes; and bytes equal to the last graph's are kept as that string,
   // so the caller's comparisons with what it read are by identity (ADR 127).
   const last = options.previous;
-  const own = prev && last?.parsed && last.graphText !== undefined ? { graph: last.parsed.graph, text: last.graphText } : undefined;
-  const serialized = serializeGraph(result.graph, options.lines, own);
+  const own =
+    prev && last?.parsed && last.graphText !== undefined && last.manifestText !== undefined
+      ? { parsed: last.parsed, graphText: last.graphText, manifestText: last.manifestText }
+      : undefined;
+  const serialized = serializeGraph(result.graph, options.lines, own && { graph: own.parsed.graph, text: own.graphText });
   const sameGraph = prev !== undefined && serialized === last?.graphText;
   const text = sameGraph ? (last?.graphText as string) : serialized;
   const files: Manifest['files'] = {};
@@ -585,10 +588,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     outputDirs: d.outputDirs,
     files,
   };
-  const manifestBytes = serializeManifest(
-    manifest,
-    own && last?.manifestText !== undefined && last.parsed ? { manifest: last.parsed.manifest, text: last.manifestText } : undefined,
-  );
+  const manifestBytes = serializeManifest(manifest, own && { manifest: own.parsed.manifest, text: own.manifestText });
   const manifestText = prev && manifestBytes === last?.manifestText ? last.manifestText : manifestBytes;
   // The delta is against the last build whenever its manifest can be read, even for a full build.
   const before: Record<string, string> = {};
