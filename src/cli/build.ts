@@ -17,6 +17,7 @@ import {
   type BuildResult,
   type BuildSink,
   type CheckerChoice,
+  type DoctorMemo,
   type TrackedBuildResult,
   visible,
 } from '../graph';
@@ -228,6 +229,7 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
     cancelled: ctx.cancelled,
     unchanged: (r) => onDisk.graphText === r.text && onDisk.manifestText === r.manifestText,
     written: (r) => ctx.generations?.wrote(out, { graphText: r.text, manifestText: r.manifestText }),
+    doctor: ctx.generations?.doctor(out),
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   const g = result.graph;
@@ -257,6 +259,8 @@ async function applyBuild(a: {
   unchanged: (r: TrackedBuildResult) => boolean;
   /** Told, still holding the lock, that the result is now graph.json and its manifest. */
   written?: (r: TrackedBuildResult) => void;
+  /** The doctor a build server keeps for this graph (ADR 132); a one-shot build examines in full. */
+  doctor?: DoctorMemo;
 }): Promise<{ result: TrackedBuildResult; written: boolean }> {
   const { out, shown, log } = a;
   const lock = await acquireBuildLock(out, {
@@ -277,7 +281,7 @@ async function applyBuild(a: {
     // bytes (the doctor passed them when they were written), and their times stay, so watchers
     // (the editor's, a CI cache) see no change (docs/cli.md).
     if (a.unchanged(result)) return { result, written: false };
-    const commit = commitGeneration(out, result.text, result.manifestText);
+    const commit = commitGeneration(out, result.text, result.manifestText, undefined, a.doctor);
     if (commit.status === 'rejected') {
       const kept = path.relative(a.cwd, commit.rejectedPath) || commit.rejectedPath;
       if (commit.report) for (const line of formatDoctorReport(commit.report, kept).trimEnd().split('\n')) log('warn', line);

@@ -72,6 +72,7 @@ export type { CheckerBackend, CheckerProvider, CheckerReport, ProjectCheck } fro
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus } from './status';
 export { commitGeneration, GenerationMemo, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
+export { DoctorMemo } from './io/examine';
 export { unsafeDirReason, userStateBase, userStateDir } from './io/user-dir';
 export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './io/lock';
 

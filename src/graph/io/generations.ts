@@ -7,9 +7,10 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { examineGraph, type DoctorReport } from '../doctor';
+import { type DoctorReport } from '../doctor';
 import { GraphError } from '../errors';
 import { NODE_FS, promote, removeQuietly, sweepTemps, tempPathFor, writeTemp, type AtomicFs } from './atomic';
+import { DoctorMemo } from './examine';
 
 /** A file beside the graph: `graph.json` + `manifest` → `graph.manifest.json`. */
 function siblingPath(graphPath: string, role: string): string {
@@ -30,16 +31,32 @@ function rejectedPathFor(graphPath: string): string {
 export type CommitResult =
   { status: 'current'; report: DoctorReport } | { status: 'rejected'; rejectedPath: string; report?: DoctorReport; problem?: string };
 
+/** `String.prototype.isWellFormed` (Node 20; not in the ES2022 library this project compiles against). */
+const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 /**
  * Makes `graphText` the current graph if the doctor passes it, with `manifestText` beside it.
- * Call it holding the build lock. `ops` is the file system (injected by tests).
+ * Call it holding the build lock. `ops` is the file system (injected by tests). `doctor` remembers
+ * the graphs it examined before (a build server keeps one, ADR 132); a fresh one examines in full.
  */
-export function commitGeneration(graphPath: string, graphText: string, manifestText: string, ops: AtomicFs = NODE_FS): CommitResult {
-  const candidate = writeTemp(graphPath, graphText, ops);
+export function commitGeneration(
+  graphPath: string,
+  graphText: string,
+  manifestText: string,
+  ops: AtomicFs = NODE_FS,
+  doctor: DoctorMemo = new DoctorMemo(),
+): CommitResult {
+  const bytes = Buffer.from(graphText, 'utf8');
+  const candidate = writeTemp(graphPath, bytes, ops);
   let report: DoctorReport | undefined;
   let problem: string | undefined;
   try {
-    report = examineGraph(JSON.parse(fs.readFileSync(candidate, 'utf8')));
+    // The doctor examines what is on disk. When the candidate reads back as the bytes written, and
+    // those bytes decode to graphText (a well-formed string: no lone surrogate for the encoder to
+    // replace), that text is graphText itself, and decoding 12 MB again would only make a copy.
+    const back = fs.readFileSync(candidate);
+    const text = back.equals(bytes) && isWellFormed(graphText) ? graphText : back.toString('utf8');
+    report = doctor.examine(text);
   } catch (e) {
     problem = e instanceof GraphError || e instanceof SyntaxError || e instanceof RangeError ? e.message : String(e);
   }
@@ -136,6 +153,14 @@ function stampOf(p: string, now: bigint): { stamp: string; still: boolean } {
  */
 export class GenerationMemo {
   private readonly known = new Map<string, { stamps: string; texts: { graphText?: string; manifestText?: string } }>();
+  private readonly doctors = new Map<string, DoctorMemo>();
+
+  /** The doctor that examines the candidates of `graphPath`, remembering the last one (ADR 132). */
+  doctor(graphPath: string): DoctorMemo {
+    let d = this.doctors.get(graphPath);
+    if (!d) this.doctors.set(graphPath, (d = new DoctorMemo()));
+    return d;
+  }
 
   private stamps(graphPath: string): { stamps: string; still: boolean } {
     const now = BigInt(Date.now()) * 1_000_000n;

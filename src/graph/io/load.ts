@@ -172,6 +172,23 @@ export function schemaViolations(value: unknown): SchemaViolations {
   return { count, samples };
 }
 
+/**
+ * The schema check split as schemaViolations splits it (ADR 76), for a caller that checks only the
+ * rows that changed (io/examine.ts, ADR 132): whether everything but the two lists matches, and
+ * whether one node or edge matches its definition. A graph matches the schema exactly when its
+ * shell and each of its items do.
+ */
+export function shellMatchesSchema(top: Record<string, unknown>): boolean {
+  const shell: Record<string, unknown> = { ...top };
+  for (const list of ['nodes', 'edges'] as const) if (Array.isArray(top[list])) shell[list] = [];
+  return validators().shell(shell);
+}
+
+export function itemMatchesSchema(list: 'nodes' | 'edges', item: unknown): boolean {
+  const v = validators();
+  return (list === 'nodes' ? v.node : v.edge)(item);
+}
+
 let perItem: { shell: ValidateFunction; node: ValidateFunction; edge: ValidateFunction } | undefined;
 
 function validators(): { shell: ValidateFunction; node: ValidateFunction; edge: ValidateFunction } {
