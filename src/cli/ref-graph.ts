@@ -182,7 +182,9 @@ export function refSide(spec: string, ctx: SideContext): SideGraph {
     ctx.log(
       `${spec} (${commit.slice(0, 12)}): ${files} files exported and built (${
         result.mode === 'incremental'
-          ? `incremental: ${result.delta.extracted} parsed, ${result.delta.carried} carried forward`
+          ? `incremental: ${result.delta.extracted} parsed, ${result.delta.carried} carried forward${
+              result.blanked > 0 ? `, ${result.blanked} of them read for their types with bodies blank` : ''
+            }`
           : `full${result.fullReason ? `: ${result.fullReason}` : ''}`
       })`,
     );

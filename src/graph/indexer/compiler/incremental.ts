@@ -483,8 +483,19 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
         cites: fromManifestCites(input.path, before.cites),
         notes: before.notes ?? [],
         residue: before.residue,
-        shape: { shape: before.shape, global: !!before.global, ...(before.surface ? { surface: before.surface } : {}) },
+        shape: {
+          shape: before.shape,
+          global: !!before.global,
+          ...(before.surface ? { surface: before.surface } : {}),
+          ...(before.blank ? { blank: before.blank } : {}),
+        },
       };
+    },
+    blankable(input): readonly number[] | undefined {
+      // A carried file's recorded bodies, for its bytes as they were recorded (ADR 129).
+      if (!reuseOn || !prev || !plan || plan.resolve.has(input.path)) return undefined;
+      const before = prev.manifest.files[input.path];
+      return before && before.sha256 === input.sha256 && before.project === input.project.configPath ? before.blank : undefined;
     },
     extraRoots(project: Project): string[] {
       // The global files a full build's program of the project holds: its own, and those its
@@ -569,6 +580,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
       shape: f.shape.shape,
       ...(f.shape.global ? { global: true as const } : {}),
       ...(f.shape.surface ? { surface: f.shape.surface } : {}),
+      ...(f.shape.blank ? { blank: f.shape.blank } : {}),
       imports: toManifestImports(f.imports, f.outcomes),
       cites: toManifestCites(f.cites),
       ...(f.notes.length > 0 ? { notes: f.notes } : {}),
