@@ -74,6 +74,11 @@ export interface PreviousBuild {
    * keeps them): neither is parsed again, nor the manifest's hash of the graph checked again.
    */
   parsed?: { graph: Graph; manifest: Manifest };
+  /**
+   * SHA-256 of the bytes `graphText` was decoded from, when the reader hashed them and checked they
+   * are UTF-8 (so the text encodes back to them): hashing a large text means encoding it again.
+   */
+  graphSha256?: string;
 }
 
 export interface TrackedBuildOptions extends BuildOptions {
@@ -93,6 +98,8 @@ export interface TrackedBuildOptions extends BuildOptions {
    * file-level rule of ADR 55 for every file — what the benchmark compares against.
    */
   invalidation?: 'names' | 'files';
+  /** Return the graph's UTF-8 bytes too (`bytes`), for a caller that writes them. */
+  wantBytes?: boolean;
 }
 
 export type CheckerChoice = 'js' | 'native';
@@ -115,6 +122,8 @@ interface BuildDelta {
 export interface TrackedBuildResult extends BuildResult {
   /** graph.json's bytes. */
   text: string;
+  /** `text` encoded as UTF-8, when `wantBytes` asked for it and the text is new. */
+  bytes?: Buffer;
   manifest: Manifest;
   manifestText: string;
   mode: 'full' | 'incremental';
@@ -160,7 +169,8 @@ function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions)
   if (prev.manifestText === undefined) return { problem: 'no manifest beside graph.json' };
   const parsed = prev.parsed ? { manifest: prev.parsed.manifest } : parseManifest(prev.manifestText);
   if ('problem' in parsed) return { problem: parsed.problem };
-  const mismatch = manifestMismatch(parsed.manifest, prev.parsed ? undefined : prev.graphText, options, engineOf());
+  const described = prev.parsed ? undefined : prev.graphSha256 !== undefined ? { sha256: prev.graphSha256 } : prev.graphText;
+  const mismatch = manifestMismatch(parsed.manifest, described, options, engineOf());
   if (mismatch) return { problem: mismatch };
   let graph: Graph;
   try {
@@ -572,6 +582,8 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   const serialized = serializeGraph(result.graph, options.lines, own && { graph: own.parsed.graph, text: own.graphText });
   const sameGraph = prev !== undefined && serialized === last?.graphText;
   const text = sameGraph ? (last?.graphText as string) : serialized;
+  // Encoded once, for the hash and for a caller that writes them (a large text costs more to encode than to hash).
+  const bytes = options.wantBytes && !sameGraph ? Buffer.from(text, 'utf8') : undefined;
   const files: Manifest['files'] = {};
   for (const f of result.files) {
     files[f.path] = {
@@ -593,7 +605,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     options: manifestOptions,
     // The same bytes as the last graph, whose manifest was trusted: its hash is known (a build with
     // nothing changed would otherwise hash the whole graph again).
-    graphSha256: sameGraph && prev ? prev.manifest.graphSha256 : sha256Hex(text),
+    graphSha256: sameGraph && prev ? prev.manifest.graphSha256 : sha256Hex(bytes ?? text),
     inputs: inputHashes,
     documents,
     skipped: d.sourceFiles.filter((f) => files[f] === undefined),
@@ -612,6 +624,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   return {
     ...result,
     text,
+    ...(bytes ? { bytes } : {}),
     manifest,
     manifestText,
     mode: prev && reuseOn ? 'incremental' : 'full',

@@ -444,12 +444,14 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
  */
 export function manifestMismatch(
   m: Manifest,
-  graphText: string | undefined,
+  graph: string | { sha256: string } | undefined,
   options: ManifestOptions,
   engine: Manifest['engine'],
 ): string | undefined {
-  // `graphText` is undefined when the caller built the two together and knows they match.
-  if (graphText !== undefined && m.graphSha256 !== sha256Hex(graphText))
+  // `graph` is undefined when the caller built the two together and knows they match; the hash of
+  // its bytes when the caller read them (cheaper than encoding a large text again).
+  const sha = graph === undefined ? undefined : typeof graph === 'string' ? sha256Hex(graph) : graph.sha256;
+  if (sha !== undefined && m.graphSha256 !== sha)
     return 'the manifest does not describe the current graph.json (a build was interrupted between the two, or the graph was edited)';
   if (m.engine.kg !== engine.kg || m.engine.typescript !== engine.typescript) {
     return `the graph was built by kg ${m.engine.kg} with TypeScript ${m.engine.typescript}; this is kg ${engine.kg} with TypeScript ${engine.typescript}`;
