@@ -92,12 +92,14 @@ export function corpus(name: BenchCorpusName, into?: string): Corpus {
 
 /** A package fetched once with `npm pack` and unpacked (its `package/` folder), probed by one of its files. */
 function npmPacked(name: string, version: string, ...probe: string[]): string {
-  const cache = path.join(os.tmpdir(), 'kg-corpus', `${name}-pack-${version}`);
+  // npm names a scoped package's tarball without the `@` and with `-` for the `/`.
+  const flat = name.replace(/^@/, '').replace('/', '-');
+  const cache = path.join(os.tmpdir(), 'kg-corpus', `${flat}-pack-${version}`);
   const dir = path.join(cache, 'package');
   if (!fs.existsSync(path.join(dir, ...probe))) {
     fs.mkdirSync(cache, { recursive: true });
     execFileSync('npm', ['pack', `${name}@${version}`, '--silent'], { cwd: cache, stdio: 'ignore' });
-    execFileSync('tar', ['xzf', `${name}-${version}.tgz`], { cwd: cache });
+    execFileSync('tar', ['xzf', `${flat}-${version}.tgz`], { cwd: cache });
   }
   return dir;
 }
@@ -173,6 +175,69 @@ export function threeCorpus(into?: string): Corpus {
   );
   if (!into) fs.writeFileSync(marker, '');
   return { name: 'three', version, root };
+}
+
+/**
+ * Babylon.js 9.35.0's core engine as written: 3,382 TypeScript modules (23 MB), the repository of
+ * 3,000 files that `kg diff`'s ref build is measured on (ADR 129). The package ships compiled
+ * ES modules whose source maps carry each module's TypeScript source (`sourcesContent`); those
+ * sources are written back to `src/` at the path each map names, with the one declaration file
+ * the package ships without a module beside it (`Engines/engine.d.ts`: the WebGPU and WebXR
+ * declarations, in `declare global`), and a tsconfig for what the sources use: `core/*` paths,
+ * legacy decorators, strict null checks. Not installed with this repository; `npm pack` fetches
+ * it from the registry once.
+ */
+export function babylonCorpus(into?: string): Corpus {
+  const version = '9.35.0';
+  const packed = npmPacked('@babylonjs/core', version, 'scene.js.map');
+  const root = into ?? path.join(os.tmpdir(), 'kg-corpus', `babylon-${version}`);
+  const marker = path.join(root, '.corpus-complete');
+  if (!into && fs.existsSync(marker)) return { name: 'babylon', version, root };
+  fs.rmSync(root, { recursive: true, force: true });
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) walk(abs);
+      if (!e.isFile() || !e.name.endsWith('.js.map')) continue;
+      const map = JSON.parse(fs.readFileSync(abs, 'utf8')) as { sources: string[]; sourcesContent?: string[] };
+      // Each map names its source up to the Babylon.js repository's root: `../…/dev/core/src/<path>.ts`.
+      const inSrc = /(?:^|\/)dev\/core\/src\/(.+\.ts)$/.exec(map.sources[0] ?? '');
+      if (map.sources.length !== 1 || map.sourcesContent?.length !== 1 || !inSrc || inSrc[1].split('/').includes('..'))
+        throw new Error(`@babylonjs/core ${version}: ${abs} does not carry one source of dev/core/src`);
+      const dest = path.join(root, 'src', ...inSrc[1].split('/'));
+      fs.mkdirSync(path.dirname(dest), { recursive: true });
+      fs.writeFileSync(dest, map.sourcesContent[0]);
+    }
+  };
+  walk(packed);
+  fs.copyFileSync(path.join(packed, 'Engines', 'engine.d.ts'), path.join(root, 'src', 'Engines', 'engine.d.ts'));
+  fs.writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'babylon-corpus', private: true, type: 'module', devDependencies: { typescript: '^5.8.0' } }, null, 2) + '\n',
+  );
+  fs.writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2021',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          lib: ['ES2021', 'DOM'],
+          experimentalDecorators: true,
+          strictNullChecks: true,
+          skipLibCheck: true,
+          noEmit: true,
+          paths: { 'core/*': ['./src/*'], '@babylonjs/core': ['./src/index'], '@babylonjs/core/*': ['./src/*'] },
+        },
+        include: ['src'],
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  if (!into) fs.writeFileSync(marker, '');
+  return { name: 'babylon', version, root };
 }
 
 /**

@@ -106,7 +106,7 @@ function describeMode(r: TrackedBuildResult): string {
       byFile.length === 0
         ? 'importers chosen by name'
         : `importers chosen by name, by file for ${byFile.slice(0, 2).join(', ')}${byFile.length > 2 ? ` and ${byFile.length - 2} more` : ''} (no per-name surface)`;
-    return `incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward; ${rule}`;
+    return `incremental build: ${d.changed.length} changed, ${d.added.length} added, ${d.deleted.length} deleted; ${d.extracted} file${d.extracted === 1 ? '' : 's'} parsed, ${d.carried} carried forward${r.blanked > 0 ? ` (${r.blanked} read for their types with bodies blank)` : ''}; ${rule}`;
   }
   return r.fullReason ? `full build: ${r.fullReason}` : 'full build: no graph yet';
 }

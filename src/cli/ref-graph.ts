@@ -3,6 +3,7 @@
 // already built, cached by tree in this user's state folder (ADR 77) so a second run reads it —
 // or the working tree, built in place without writing anything into it.
 
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,6 +13,7 @@ import {
   buildTracked,
   defaultGraphFile,
   loadGraphFile,
+  parseGraphText,
   readPrevious,
   userStateDir,
   type Graph,
@@ -77,13 +79,13 @@ function entryPaths(dir: string, key: string) {
   };
 }
 
-function writeAtomic(file: string, text: string): void {
+function writeAtomic(file: string, text: string | Buffer): void {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   fs.renameSync(tmp, file);
 }
 
-function storeInCache(tree: string, graphText: string, manifestText: string): void {
+function storeInCache(tree: string, graphText: string | Buffer, manifestText: string): void {
   const dir = cacheDir();
   const p = entryPaths(dir, cacheKey(tree));
   writeAtomic(p.graph, graphText);
@@ -104,18 +106,28 @@ function storeInCache(tree: string, graphText: string, manifestText: string): vo
 function readEntry(p: { graph: string; manifest: string }): PreviousBuild {
   const read = (f: string) => {
     try {
-      return fs.readFileSync(f, 'utf8');
+      const bytes = fs.readFileSync(f);
+      return isUtf8(bytes) ? bytes : undefined;
     } catch {
       return undefined;
     }
   };
-  return { graphText: read(p.graph), manifestText: read(p.manifest) };
+  const graph = read(p.graph);
+  // The graph's hash from the bytes read: the build checks the manifest against it without encoding the text again.
+  return {
+    graphText: graph?.toString('utf8'),
+    manifestText: read(p.manifest)?.toString('utf8'),
+    ...(graph ? { graphSha256: createHash('sha256').update(graph).digest('hex') } : {}),
+  };
 }
 
 function readCached(tree: string): { graph: Graph; previous: PreviousBuild } | undefined {
   const p = entryPaths(cacheDir(), cacheKey(tree));
   if (!fs.existsSync(p.meta)) return undefined;
-  const load = loadGraphFile(p.graph);
+  // The graph's text is read once: checked and indexed for the diff, kept for a build that starts from it.
+  const previous = readEntry(p);
+  if (previous.graphText === undefined) return undefined;
+  const load = parseGraphText(previous.graphText);
   if (!load.ok) return undefined;
   const now = new Date();
   try {
@@ -123,13 +135,20 @@ function readCached(tree: string): { graph: Graph; previous: PreviousBuild } | u
   } catch {
     // only the eviction order
   }
-  return { graph: load.graph.graph, previous: readEntry(p) };
+  return { graph: load.graph.graph, previous };
 }
 
-/** The cached graph whose tree differs from `tree` in the fewest paths, to build incrementally from. */
-function nearestCached(root: string, tree: string): { previous: PreviousBuild; distance: number } | undefined {
+/**
+ * The cached graph whose tree differs from `tree` in the fewest paths, to build incrementally from:
+ * taken from `read` (what this run already read, by tree) when it is there, else read now.
+ */
+function nearestCached(
+  root: string,
+  tree: string,
+  read: ReadonlyArray<{ tree?: string; previous: PreviousBuild }>,
+): { previous: PreviousBuild; distance: number } | undefined {
   const dir = cacheDir();
-  let best: { key: string; distance: number } | undefined;
+  let best: { key: string; tree: string; distance: number } | undefined;
   for (const f of fs
     .readdirSync(dir)
     .filter((x) => x.endsWith('.meta.json'))
@@ -143,10 +162,12 @@ function nearestCached(root: string, tree: string): { previous: PreviousBuild; d
     if (typeof meta.tree !== 'string' || !/^[0-9a-f]+$/.test(meta.tree)) continue;
     const distance = changedPaths(root, meta.tree, tree);
     if (distance === undefined) continue; // a tree of another repository
-    if (!best || distance < best.distance) best = { key: f.slice(0, -'.meta.json'.length), distance };
+    if (!best || distance < best.distance) best = { key: f.slice(0, -'.meta.json'.length), tree: meta.tree, distance };
   }
   if (!best) return undefined;
-  return { previous: readEntry(entryPaths(dir, best.key)), distance: best.distance };
+  const near = best;
+  const previous = read.find((b) => b.tree === near.tree)?.previous ?? readEntry(entryPaths(dir, near.key));
+  return { previous, distance: near.distance };
 }
 
 /** A graph.json given by path: read as it is (unavailable when it cannot be used). */
@@ -171,23 +192,28 @@ export function refSide(spec: string, ctx: SideContext): SideGraph {
     ctx.built.unshift({ tree, previous: cached.previous });
     return side(cached.graph);
   }
-  const near = nearestCached(ctx.root, tree);
+  const near = nearestCached(ctx.root, tree, ctx.built);
   const userGraph = defaultGraphFile(ctx.root);
   const previous: PreviousBuild | undefined =
     near?.previous ?? ctx.built[0]?.previous ?? (fs.existsSync(userGraph) ? readPrevious(userGraph) : undefined);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-diff-'));
   try {
     const files = exportTree(ctx.root, tree, dir);
-    const result = buildTracked({ root: dir, previous, sink: { log: (_level, m) => ctx.log(`${spec}: ${m}`) } });
+    const result = buildTracked({ root: dir, previous, wantBytes: true, sink: { log: (_level, m) => ctx.log(`${spec}: ${m}`) } });
     ctx.log(
       `${spec} (${commit.slice(0, 12)}): ${files} files exported and built (${
         result.mode === 'incremental'
-          ? `incremental: ${result.delta.extracted} parsed, ${result.delta.carried} carried forward`
+          ? `incremental: ${result.delta.extracted} parsed, ${result.delta.carried} carried forward${
+              result.blanked > 0 ? `, ${result.blanked} of them read for their types with bodies blank` : ''
+            }`
           : `full${result.fullReason ? `: ${result.fullReason}` : ''}`
       })`,
     );
-    storeInCache(tree, result.text, result.manifestText);
-    ctx.built.unshift({ tree, previous: { graphText: result.text, manifestText: result.manifestText } });
+    storeInCache(tree, result.bytes ?? result.text, result.manifestText);
+    ctx.built.unshift({
+      tree,
+      previous: { graphText: result.text, manifestText: result.manifestText, graphSha256: result.manifest.graphSha256 },
+    });
     return side(result.graph);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -70,7 +70,11 @@ export interface RunOptions {
  * incremental build with a full build after each. Returns the first failure, or the number of
  * edits that changed something.
  */
-export function runSequence(base: string, edits: readonly Edit[], opts: RunOptions = {}): { failure?: Failure; applied: number } {
+export function runSequence(
+  base: string,
+  edits: readonly Edit[],
+  opts: RunOptions = {},
+): { failure?: Failure; applied: number; blanked: number } {
   const root = tempDir('kg-equiv-');
   copyTree(base, root);
   const backend = opts.backend;
@@ -91,6 +95,9 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
   };
   const story: string[] = [];
   let applied = 0;
+  // Steps whose one-shot build read carried files with their bodies blank (ADR 129): the partial
+  // program is what those steps compare with the full build.
+  let blanked = 0;
   try {
     for (let i = 0; i < edits.length; i++) {
       const what = applyEdit(root, edits[i]);
@@ -99,9 +106,11 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
       applied++;
       const full = serializeGraph(buildGraph({ root, extractOnly: opts.extractOnly }).graph);
       const result = orFull((f) => buildTracked({ root, extractOnly: opts.extractOnly, previous, full: f, backend }));
+      if (result.blanked > 0) blanked++;
       if (result.text !== full) {
         return {
           applied,
+          blanked,
           failure: {
             step: i + 1,
             story,
@@ -113,6 +122,7 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
       if (warm.text !== full) {
         return {
           applied,
+          blanked,
           failure: {
             step: i + 1,
             story,
@@ -129,16 +139,16 @@ export function runSequence(base: string, edits: readonly Edit[], opts: RunOptio
           : again.text !== full || again.manifestText !== warm.manifestText
             ? `the warm session's rebuild with nothing changed differs from its last build:\n${firstDifferences(full, again.text) || firstDifferences(warm.manifestText, again.manifestText)}`
             : undefined;
-      if (drift) return { applied, failure: { step: i + 1, story, message: drift } };
+      if (drift) return { applied, blanked, failure: { step: i + 1, story, message: drift } };
       previous = { graphText: result.text, manifestText: result.manifestText };
     }
   } catch (e) {
-    return { applied, failure: { step: story.length, story, message: `threw: ${(e as Error).stack ?? String(e)}` } };
+    return { applied, blanked, failure: { step: story.length, story, message: `threw: ${(e as Error).stack ?? String(e)}` } };
   } finally {
     session.close();
     fs.rmSync(root, { recursive: true, force: true });
   }
-  return { applied };
+  return { applied, blanked };
 }
 
 /** Drops chunks, then single edits, while the sequence still fails (ddmin, roughly). */

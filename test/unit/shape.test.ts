@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as ts from 'typescript';
-import { fileShape } from '../../src/graph/indexer/compiler/shape';
+import { blankBodies, fileShape } from '../../src/graph/indexer/compiler/shape';
 
 function shape(text: string, file = 'a.ts') {
   const kind = file.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS;
@@ -74,5 +74,50 @@ describe('file shape', () => {
     assert.equal(shape('export {};\ndeclare global { interface Window { x: number } }\n').global, true);
     assert.equal(shape("export {};\ndeclare module 'lib' { export const y: number; }\n").global, true);
     assert.equal(shape('export namespace N { export const z = 1; }\n').global, false);
+  });
+
+  // ADR 129: the bodies a program may read as blanks when it holds the file only for its types.
+  describe('bodies read as blanks', () => {
+    const bodies = (text: string) => {
+      const b = base.blank ?? [];
+      const out: string[] = [];
+      for (let i = 0; i < b.length; i += 2) out.push(text.slice(b[i], b[i + 1]).trim());
+      return out;
+    };
+
+    it('records the inside of each block body whose return type is written out, and each setter', () => {
+      assert.deepEqual(bodies(BASE), ['return g(n) + 1;', 'return this.n;', 'this.n = v;', "return 'x';"]);
+    });
+
+    it('keeps a body whose return type is inferred, a constructor, and an expression body', () => {
+      const kept = bodies(BASE).join('\n');
+      for (const body of ['return { value: n };', 'this.n = n * 2;', 's.trim()']) assert.ok(!kept.includes(body), body);
+    });
+
+    it('records nothing for JavaScript, declaration files, or a file without such a body', () => {
+      assert.equal(shape('export function f(): number { return 1; }\n', 'a.js').blank, undefined);
+      assert.equal(shape('export declare function f(): number;\n', 'a.d.ts').blank, undefined);
+      assert.equal(shape('export const n = 1;\n').blank, undefined);
+    });
+
+    it('blanks keep every offset and line start, and the declarations outside the bodies', () => {
+      const text = BASE.replace('return g(n) + 1;', 'const s = "é\u2028";\n  return g(n) + 1;');
+      const blank = shape(text).blank ?? [];
+      const blanked = blankBodies(text, blank);
+      assert.equal(blanked.length, text.length);
+      const a = ts.createSourceFile('a.ts', text, ts.ScriptTarget.ESNext, true);
+      const b = ts.createSourceFile('a.ts', blanked, ts.ScriptTarget.ESNext, true);
+      assert.deepEqual(b.getLineStarts(), a.getLineStarts());
+      const names = (sf: ts.SourceFile) => sf.statements.map((st) => `${st.pos}:${st.end}:${st.kind}`);
+      assert.deepEqual(names(b), names(a));
+      assert.ok(!blanked.includes('g(n) + 1') && blanked.includes('s.trim()'));
+      // A blanked file is its own fixed point: its bodies are empty blocks now.
+      assert.equal(shape(blanked).shape, shape(text).shape);
+    });
+
+    it('refuses ranges out of order rather than blank the wrong text', () => {
+      assert.throws(() => blankBodies('abcdef', [3, 4, 1, 2]));
+      assert.throws(() => blankBodies('abc', [1, 9]));
+    });
   });
 });

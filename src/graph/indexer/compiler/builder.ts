@@ -19,7 +19,7 @@ import { readSources, type SourceInput } from './sources';
 import { createProjectProgram, parseAsProgram, SourceFileCache, type ProgramStore } from './program';
 import { ResolutionSink, type DeclarationLookup, type ProvenTarget, type Residue } from './resolve';
 import { PackageSymbols } from './packages';
-import type { FileShape } from './shape';
+import { blankBodies, type FileShape } from './shape';
 import { shapeAndSurface } from './surface';
 import { RationaleLayer } from '../rationale/rationale';
 import { sourceNotes, type SourceNote } from '../rationale/notes';
@@ -93,6 +93,11 @@ export interface FactReuse {
    * them all: those that declare into the global scope, which every file of the project sees.
    */
   extraRoots?(project: Project): string[];
+  /**
+   * For a file it carries, the bodies a program that holds the file only for its types may read
+   * as blanks (`FileShape.blank`, ADR 129); undefined for a file it parses.
+   */
+  blankable?(input: SourceInput): readonly number[] | undefined;
   /** The last graph this build may take the signature of, when its ids and tuples are the same (ADR 127). */
   lastGraph?: Pick<Graph, 'nodes' | 'edges' | 'graphSignature'>;
 }
@@ -129,6 +134,8 @@ export interface BuildResult {
   discovery: Discovery;
   /** Which backend resolved the calls (the build's report; graph.json is the same bytes either way). */
   checker: CheckerReport;
+  /** Carried files the programs read without their bodies (ADR 129; the build's report). */
+  blanked: number;
 }
 
 export { type SourceInput } from './sources';
@@ -239,6 +246,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     checker: options.extractOnly ? undefined : options.checker,
     report: { requested: options.extractOnly ? 'js' : (options.checker?.name ?? 'js'), served: [], fallbacks: [] },
     files: [],
+    blanked: 0,
   };
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
 
@@ -259,6 +267,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     files: ctx.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     discovery: d,
     checker: ctx.report,
+    blanked: ctx.blanked,
   };
 }
 
@@ -285,6 +294,8 @@ interface TierContext {
   report: CheckerReport;
   /** Filled by the tier: what the manifest records of each file. */
   files: FileRecord[];
+  /** Filled by the resolution tier: carried files its programs read with their bodies blank (ADR 129). */
+  blanked: number;
 }
 
 const NO_SHAPE: FileShape = { shape: '', global: false };
@@ -367,6 +378,19 @@ function resolutionTier(ctx: TierContext): TierOutput {
   const { root, host, inputs, discovery: d, resolver, summary, listExternal, rationale, sink, reuse, programs: store } = ctx;
   const out: TierOutput = { nodes: [], edges: [] };
   const texts = new Map(inputs.map((i) => [root + '/' + i.path, i.text]));
+  // A one-shot build's programs hold a carried file only for its types: its recorded bodies are
+  // read as blanks (ADR 129). A session keeps its programs for later builds, which may resolve
+  // any file, and another checker reads the files itself: both read every byte.
+  const blanked = new Set<string>();
+  if (!store && !ctx.checker && reuse?.blankable) {
+    for (const i of inputs) {
+      const blank = reuse.blankable(i);
+      if (!blank) continue;
+      texts.set(root + '/' + i.path, blankBodies(i.text, blank));
+      blanked.add(root + '/' + i.path);
+    }
+  }
+  const read = new Set<string>();
   const byPath = new Map(inputs.map((i) => [i.path, i]));
   const cache = new SourceFileCache(texts, host, store?.files);
   const extractions = new Map<string, FileExtraction>();
@@ -433,6 +457,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
         store?.programs.get(project.configPath),
       );
       store?.programs.set(project.configPath, program);
+      if (blanked.size > 0) for (const sf of program.getSourceFiles()) if (blanked.has(sf.fileName)) read.add(sf.fileName);
       return new TsCheckerBackend(program);
     };
     const backend = opened ?? jsBackend();
@@ -570,6 +595,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
   }
   resolution.matchNames(out.nodes);
   out.edges.push(...resolution.edges);
+  ctx.blanked = read.size;
   return out;
 }
 

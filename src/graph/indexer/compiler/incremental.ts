@@ -74,6 +74,11 @@ export interface PreviousBuild {
    * keeps them): neither is parsed again, nor the manifest's hash of the graph checked again.
    */
   parsed?: { graph: Graph; manifest: Manifest };
+  /**
+   * SHA-256 of the bytes `graphText` was decoded from, when the reader hashed them and checked they
+   * are UTF-8 (so the text encodes back to them): hashing a large text means encoding it again.
+   */
+  graphSha256?: string;
 }
 
 export interface TrackedBuildOptions extends BuildOptions {
@@ -93,6 +98,8 @@ export interface TrackedBuildOptions extends BuildOptions {
    * file-level rule of ADR 55 for every file — what the benchmark compares against.
    */
   invalidation?: 'names' | 'files';
+  /** Return the graph's UTF-8 bytes too (`bytes`), for a caller that writes them. */
+  wantBytes?: boolean;
 }
 
 export type CheckerChoice = 'js' | 'native';
@@ -115,6 +122,8 @@ interface BuildDelta {
 export interface TrackedBuildResult extends BuildResult {
   /** graph.json's bytes. */
   text: string;
+  /** `text` encoded as UTF-8, when `wantBytes` asked for it and the text is new. */
+  bytes?: Buffer;
   manifest: Manifest;
   manifestText: string;
   mode: 'full' | 'incremental';
@@ -160,7 +169,8 @@ function loadPrevious(prev: PreviousBuild | undefined, options: ManifestOptions)
   if (prev.manifestText === undefined) return { problem: 'no manifest beside graph.json' };
   const parsed = prev.parsed ? { manifest: prev.parsed.manifest } : parseManifest(prev.manifestText);
   if ('problem' in parsed) return { problem: parsed.problem };
-  const mismatch = manifestMismatch(parsed.manifest, prev.parsed ? undefined : prev.graphText, options, engineOf());
+  const described = prev.parsed ? undefined : prev.graphSha256 !== undefined ? { sha256: prev.graphSha256 } : prev.graphText;
+  const mismatch = manifestMismatch(parsed.manifest, described, options, engineOf());
   if (mismatch) return { problem: mismatch };
   let graph: Graph;
   try {
@@ -483,8 +493,19 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
         cites: fromManifestCites(input.path, before.cites),
         notes: before.notes ?? [],
         residue: before.residue,
-        shape: { shape: before.shape, global: !!before.global, ...(before.surface ? { surface: before.surface } : {}) },
+        shape: {
+          shape: before.shape,
+          global: !!before.global,
+          ...(before.surface ? { surface: before.surface } : {}),
+          ...(before.blank ? { blank: before.blank } : {}),
+        },
       };
+    },
+    blankable(input): readonly number[] | undefined {
+      // A carried file's recorded bodies, for its bytes as they were recorded (ADR 129).
+      if (!reuseOn || !prev || !plan || plan.resolve.has(input.path)) return undefined;
+      const before = prev.manifest.files[input.path];
+      return before && before.sha256 === input.sha256 && before.project === input.project.configPath ? before.blank : undefined;
     },
     extraRoots(project: Project): string[] {
       // The global files a full build's program of the project holds: its own, and those its
@@ -561,6 +582,8 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   const serialized = serializeGraph(result.graph, options.lines, own && { graph: own.parsed.graph, text: own.graphText });
   const sameGraph = prev !== undefined && serialized === last?.graphText;
   const text = sameGraph ? (last?.graphText as string) : serialized;
+  // Encoded once, for the hash and for a caller that writes them (a large text costs more to encode than to hash).
+  const bytes = options.wantBytes && !sameGraph ? Buffer.from(text, 'utf8') : undefined;
   const files: Manifest['files'] = {};
   for (const f of result.files) {
     files[f.path] = {
@@ -569,6 +592,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
       shape: f.shape.shape,
       ...(f.shape.global ? { global: true as const } : {}),
       ...(f.shape.surface ? { surface: f.shape.surface } : {}),
+      ...(f.shape.blank ? { blank: f.shape.blank } : {}),
       imports: toManifestImports(f.imports, f.outcomes),
       cites: toManifestCites(f.cites),
       ...(f.notes.length > 0 ? { notes: f.notes } : {}),
@@ -581,7 +605,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     options: manifestOptions,
     // The same bytes as the last graph, whose manifest was trusted: its hash is known (a build with
     // nothing changed would otherwise hash the whole graph again).
-    graphSha256: sameGraph && prev ? prev.manifest.graphSha256 : sha256Hex(text),
+    graphSha256: sameGraph && prev ? prev.manifest.graphSha256 : sha256Hex(bytes ?? text),
     inputs: inputHashes,
     documents,
     skipped: d.sourceFiles.filter((f) => files[f] === undefined),
@@ -600,6 +624,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   return {
     ...result,
     text,
+    ...(bytes ? { bytes } : {}),
     manifest,
     manifestText,
     mode: prev && reuseOn ? 'incremental' : 'full',

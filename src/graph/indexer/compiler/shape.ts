@@ -22,6 +22,12 @@ export interface FileShape {
   global: boolean;
   /** What it exports and imports, name by name (surface.ts: shapeAndSurface); absent where the file-level rule decides. */
   surface?: FileSurface;
+  /**
+   * The bodies a program may read as blanks when the file is only there for its types (ADR 129):
+   * the inside of each block body whose function's return type is written out, and of each setter,
+   * as `[start, end)` offsets in pairs, outermost only. Absent for JavaScript and when there is none.
+   */
+  blank?: number[];
 }
 
 function isJavaScript(sf: ts.SourceFile): boolean {
@@ -32,6 +38,31 @@ function isJavaScript(sf: ts.SourceFile): boolean {
 export function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
   if (!ts.isFunctionLike(parent) || (parent as { body?: ts.Node }).body !== node) return false;
   return !!(parent as ts.SignatureDeclarationBase).type || ts.isConstructorDeclaration(parent) || ts.isSetAccessorDeclaration(parent);
+}
+
+/**
+ * True for a hidden body that the checker never reads to type anything outside it, so a program
+ * may hold it as blanks (ADR 129): a block whose function's return type is written out, or a
+ * setter's. Not a constructor's: with `noImplicitAny`, an unannotated property takes its type from
+ * the constructor's assignments.
+ */
+function blankableBody(node: ts.Node, parent: ts.Node): boolean {
+  return ts.isBlock(node) && !ts.isConstructorDeclaration(parent) && hiddenBody(node, parent);
+}
+
+/** `text` with the inside of each `[start, end)` range of `blank` turned to spaces, line breaks kept: every offset stays. */
+export function blankBodies(text: string, blank: readonly number[]): string {
+  const parts: string[] = [];
+  let at = 0;
+  for (let i = 0; i + 1 < blank.length; i += 2) {
+    const start = blank[i];
+    const end = blank[i + 1];
+    if (start < at || end < start || end > text.length) throw new Error(`blank range [${start}, ${end}) out of order`);
+    parts.push(text.slice(at, start), text.slice(start, end).replace(/[^\n\r\u2028\u2029]/g, ' '));
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 const SYNTACTIC_FLAGS =
@@ -55,7 +86,7 @@ function declaresGlobally(sf: ts.SourceFile): boolean {
  * child count (so the tree is unambiguous), a leaf's text, `{}` for a hidden body. With an
  * explicit stack; `emit` takes them in chunks.
  */
-function walkTokens(root: ts.Node, sf: ts.SourceFile, emit: (chunk: string) => void): void {
+function walkTokens(root: ts.Node, sf: ts.SourceFile, emit: (chunk: string) => void, blank?: number[]): void {
   const stack: Array<{ node: ts.Node; parent: ts.Node }> = [];
   const pushChildren = (node: ts.Node): number => {
     const children: ts.Node[] = [];
@@ -71,6 +102,7 @@ function walkTokens(root: ts.Node, sf: ts.SourceFile, emit: (chunk: string) => v
     const { node, parent } = stack.pop() as { node: ts.Node; parent: ts.Node };
     if (hiddenBody(node, parent)) {
       parts.push('{}');
+      if (blank && blankableBody(node, parent)) blank.push(node.getStart(sf) + 1, node.end - 1);
       continue;
     }
     const n = pushChildren(node);
@@ -94,6 +126,7 @@ export function fileShape(sf: ts.SourceFile): FileShape {
     hash.update(sf.text);
     return { shape: hash.digest('hex'), global };
   }
-  walkTokens(sf, sf, (c) => hash.update(c));
-  return { shape: hash.digest('hex'), global };
+  const blank: number[] = [];
+  walkTokens(sf, sf, (c) => hash.update(c), sf.isDeclarationFile ? undefined : blank);
+  return { shape: hash.digest('hex'), global, ...(blank.length > 0 ? { blank } : {}) };
 }

@@ -30,7 +30,7 @@ import type { WalkResult } from './walk';
 import { buildConfigInput, CONFIG_FILE } from './repository-config';
 import { previewJson } from '../../io/display';
 
-export const MANIFEST_VERSION = 4;
+export const MANIFEST_VERSION = 5;
 
 /**
  * The engine's version, recorded so that facts extracted by another version are never carried
@@ -69,6 +69,8 @@ interface ManifestFile {
   global?: true;
   /** What it exports and imports, name by name (ADR 118); absent where the file-level rule decides. */
   surface?: FileSurface;
+  /** Its bodies a program may read as blanks, `[start, end)` in pairs (ADR 129); absent when none. */
+  blank?: number[];
   imports: ManifestImport[];
   cites: ManifestCite[];
   /** Its stamped notes, as extracted (absent when it has none). */
@@ -229,6 +231,7 @@ function canonicalFile(e: ManifestFile): Record<string, unknown> {
   const out: Record<string, unknown> = { sha256: e.sha256, project: e.project, shape: e.shape };
   if (e.global) out.global = true;
   if (e.surface) out.surface = canonicalSurface(e.surface);
+  if (e.blank) out.blank = e.blank;
   out.imports = imports;
   out.cites = cites;
   if (e.notes && e.notes.length > 0) out.notes = e.notes.map(canonicalNote);
@@ -374,6 +377,17 @@ function validSurface(x: unknown): boolean {
   );
 }
 
+/** Ascending, non-overlapping `[start, end)` pairs of offsets. */
+function validBlank(x: unknown): boolean {
+  if (!Array.isArray(x) || x.length === 0 || x.length % 2 !== 0) return false;
+  let at = 0;
+  for (const n of x) {
+    if (!isInt(n) || (n as number) < at) return false;
+    at = n as number;
+  }
+  return true;
+}
+
 function validFile(e: unknown): boolean {
   return (
     isObj(e) &&
@@ -382,6 +396,7 @@ function validFile(e: unknown): boolean {
     typeof e.project === 'string' &&
     typeof e.shape === 'string' &&
     (e.global === undefined || e.global === true) &&
+    (e.blank === undefined || validBlank(e.blank)) &&
     Array.isArray(e.imports) &&
     (e.surface === undefined ||
       (validSurface(e.surface) && (e.surface as FileSurface).uses.every((u) => u.ref < (e.imports as unknown[]).length))) &&
@@ -429,12 +444,14 @@ export function parseManifest(text: string): { manifest: Manifest } | { problem:
  */
 export function manifestMismatch(
   m: Manifest,
-  graphText: string | undefined,
+  graph: string | { sha256: string } | undefined,
   options: ManifestOptions,
   engine: Manifest['engine'],
 ): string | undefined {
-  // `graphText` is undefined when the caller built the two together and knows they match.
-  if (graphText !== undefined && m.graphSha256 !== sha256Hex(graphText))
+  // `graph` is undefined when the caller built the two together and knows they match; the hash of
+  // its bytes when the caller read them (cheaper than encoding a large text again).
+  const sha = graph === undefined ? undefined : typeof graph === 'string' ? sha256Hex(graph) : graph.sha256;
+  if (sha !== undefined && m.graphSha256 !== sha)
     return 'the manifest does not describe the current graph.json (a build was interrupted between the two, or the graph was edited)';
   if (m.engine.kg !== engine.kg || m.engine.typescript !== engine.typescript) {
     return `the graph was built by kg ${m.engine.kg} with TypeScript ${m.engine.typescript}; this is kg ${engine.kg} with TypeScript ${engine.typescript}`;
