@@ -22,6 +22,7 @@
 // It throws rather than shrink: a changed file that had symbols and now yields nothing readable
 // is a suspected parse failure, not a deletion.
 
+import { isDeepStrictEqual } from 'node:util';
 import { GraphError } from '../../errors';
 import { fileOfId } from '../../ids';
 import { compareStrings, type Graph, type GraphEdge, type GraphNode } from '../../model';
@@ -86,7 +87,10 @@ export interface TrackedBuildOptions extends BuildOptions {
   previous?: PreviousBuild;
   /** Force a full build even when a valid manifest exists. */
   full?: boolean;
-  /** Serialized lines of node and edge objects from earlier builds (see `serializeGraph`). */
+  /**
+   * Serialized lines of node and edge objects, and of manifest file records, from earlier builds
+   * (see `serializeGraph` and `serializeManifest`).
+   */
   lines?: WeakMap<object, string>;
   /**
    * Which checker resolves calls when no `checker` provider is given: `js` (the default) or
@@ -586,7 +590,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   const bytes = options.wantBytes && !sameGraph ? Buffer.from(text, 'utf8') : undefined;
   const files: Manifest['files'] = {};
   for (const f of result.files) {
-    files[f.path] = {
+    const entry: Manifest['files'][string] = {
       sha256: f.sha256,
       project: f.project,
       shape: f.shape.shape,
@@ -598,6 +602,11 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
       ...(f.notes.length > 0 ? { notes: f.notes } : {}),
       residue: f.residue,
     };
+    // A record equal to the last build's is that record: a carried file's surface, notes and
+    // residue are the last record's own objects, so the comparison is mostly by identity, and the
+    // serialized record is found in `lines` (serializeManifest).
+    const before = prev?.manifest.files[f.path];
+    files[f.path] = before !== undefined && before.sha256 === entry.sha256 && isDeepStrictEqual(before, entry) ? before : entry;
   }
   const manifest: Manifest = {
     manifestVersion: MANIFEST_VERSION,
@@ -612,7 +621,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     outputDirs: d.outputDirs,
     files,
   };
-  const manifestBytes = serializeManifest(manifest, own && { manifest: own.parsed.manifest, text: own.manifestText });
+  const manifestBytes = serializeManifest(manifest, own && { manifest: own.parsed.manifest, text: own.manifestText }, options.lines);
   const manifestText = prev && manifestBytes === last?.manifestText ? last.manifestText : manifestBytes;
   // The delta is against the last build whenever its manifest can be read, even for a full build.
   const before: Record<string, string> = {};

@@ -258,13 +258,24 @@ function canonicalSurface(x: FileSurface): Record<string, unknown> {
  * The canonical bytes of a manifest: fixed key order, one file per line, LF, a trailing newline.
  * `previous` is an earlier manifest with the bytes this function wrote for it: when `m` holds the
  * same values, those bytes are returned as they are (a warm build that changed nothing; ADR 127).
+ * `entries` may hold the serialized value of file records from earlier calls (a warm session keeps
+ * one: the records it carries from build to build are never changed), so only new records are
+ * serialized.
  */
-export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; text: string }): string {
+export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; text: string }, entries?: WeakMap<object, string>): string {
   if (previous && sameManifest(m, previous.manifest)) return previous.text;
-  const lines = (record: Record<string, unknown>, value: (v: unknown) => unknown) =>
+  const fileText = (v: unknown): string => {
+    let t = entries?.get(v as object);
+    if (t === undefined) {
+      t = JSON.stringify(canonicalFile(v as ManifestFile));
+      entries?.set(v as object, t);
+    }
+    return t;
+  };
+  const lines = (record: Record<string, unknown>, text: (v: unknown) => string) =>
     Object.keys(record)
       .sort(compareStrings)
-      .map((f) => `    ${JSON.stringify(f)}: ${JSON.stringify(value(record[f]))}`);
+      .map((f) => `    ${JSON.stringify(f)}: ${text(record[f])}`);
   const block = (ls: string[]) => (ls.length === 0 ? '{}' : '{\n' + ls.join(',\n') + '\n  }');
   return (
     '{\n' +
@@ -272,11 +283,11 @@ export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; 
     `  "engine": ${JSON.stringify({ kg: m.engine.kg, typescript: m.engine.typescript })},\n` +
     `  "options": ${JSON.stringify({ extractOnly: m.options.extractOnly, listExternal: m.options.listExternal })},\n` +
     `  "graphSha256": ${JSON.stringify(m.graphSha256)},\n` +
-    `  "inputs": ${block(lines(m.inputs, (v) => v))},\n` +
-    `  "documents": ${block(lines(m.documents, (v) => v))},\n` +
+    `  "inputs": ${block(lines(m.inputs, (v) => JSON.stringify(v)))},\n` +
+    `  "documents": ${block(lines(m.documents, (v) => JSON.stringify(v)))},\n` +
     `  "skipped": ${JSON.stringify(m.skipped)},\n` +
     `  "outputDirs": ${JSON.stringify(m.outputDirs)},\n` +
-    `  "files": ${block(lines(m.files, (v) => canonicalFile(v as ManifestFile)))}\n` +
+    `  "files": ${block(lines(m.files, fileText))}\n` +
     '}\n'
   );
 }
