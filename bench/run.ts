@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { EDIT_FILE, babylonCorpus, corpus, corpusForTs7, effectCorpus, type Corpus } from './corpus';
 import { prepareNames, resolvedAgain } from './names';
 import { prepareGitCorpus } from './diff';
+import { SERVER_NODE_FLAGS } from '../src/cli/server';
 import { editorBench } from './editor';
 import { median, queryBench } from './queries';
 
@@ -104,7 +105,7 @@ function startBuildServer(root: string, args: string[] = []): { stop(): void } {
   const logFile = path.join(dir, 'server.log');
   const log = fs.openSync(logFile, 'w');
   const cli = path.join(__dirname, '..', 'dist', 'cli.js');
-  const child = spawn(process.execPath, [cli, 'server', 'run', '--root', root, '--idle-timeout', '3600', ...args], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, cli, 'server', 'run', '--root', root, '--idle-timeout', '3600', ...args], {
     env: { ...process.env, KG_SERVER_DIR: dir },
     stdio: ['ignore', log, log],
   });

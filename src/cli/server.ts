@@ -83,6 +83,14 @@ function isServerProcess(pid: number): boolean {
   }
 }
 
+/**
+ * Node's flags for a build server (ADR 132): a young generation of up to 64 MB per semi-space
+ * instead of 16. Each warm build makes and drops tens of megabytes of strings and rows; with the
+ * default, most of them were copied by scavenges and promoted before they died, and a body edit on
+ * effect spent about a third of its CPU time collecting them.
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
 /** The pid of the live server of these paths (starting or listening), if any. */
 function serverPid(paths: ServerPaths): number | undefined {
   const pid = lockHolder(paths.lockFile)?.pid;
@@ -105,7 +113,7 @@ export function startServerInBackground(ctx: ServerContext, paths: ServerPaths, 
       return holder !== undefined && isServerProcess(holder.pid);
     });
     const log = fs.openSync(paths.logFile, 'w', 0o600); // the log of this server, not of every one before
-    const child = spawn(ctx.execPath, [ctx.script, 'server', 'run', '--root', paths.root, ...flags], {
+    const child = spawn(ctx.execPath, [...SERVER_NODE_FLAGS, ctx.script, 'server', 'run', '--root', paths.root, ...flags], {
       cwd: paths.root,
       detached: true,
       stdio: ['ignore', log, log],

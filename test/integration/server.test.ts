@@ -139,6 +139,9 @@ describe('the build server', { timeout: 600_000 }, () => {
     await until('the server to listen', () => status(root, e).running && fs.existsSync(status(root, e).socket));
     const { pid, socket } = status(root, e);
     assert.ok(pid && alive(pid));
+    // Started with the server's own Node flags (a larger young generation, ADR 132).
+    if (process.platform === 'linux')
+      assert.ok(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=64'));
     assert.equal(fs.statSync(socket).mode & 0o777, 0o600, 'only this user may talk to the server');
     assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
 
