@@ -26,6 +26,7 @@ import {
   type SymbolQuery,
 } from './checker';
 import { declarationNameStart } from './extract';
+import { DEFAULT_LIB_DIRECTORY } from './program';
 
 /** The platform package that carries the Go binary, as npm installs it beside `typescript7`. */
 const PLATFORM_PACKAGE = `@typescript/typescript-${process.platform}-${process.arch}`;
@@ -223,6 +224,8 @@ class NativeProjectBackend implements CheckerBackend {
     private readonly project: NativeProject,
     private readonly check: ProjectCheck,
     readonly configFile: string,
+    /** TypeScript 7's default library folder (beside its binary), ending in a slash. */
+    private readonly libDir: string,
   ) {
     this.checker = project.checker;
   }
@@ -343,6 +346,15 @@ class NativeProjectBackend implements CheckerBackend {
     let ref = this.refs.get(key);
     if (ref) return ref;
     const file = h.path as string;
+    if (file.startsWith(this.libDir)) {
+      // TypeScript 7's own default library: reported where the JavaScript backend reports its
+      // declarations, in the bundled compiler's default library, which holds no graph node and
+      // belongs to no package (ADR 107). Neither its syntax tree nor a TypeScript 6 parse of it is
+      // needed, and lib.dom.d.ts alone is megabytes of both (ADR 130).
+      ref = { file: `${DEFAULT_LIB_DIRECTORY}/${file.slice(this.libDir.length)}`, nameStart: -1, callable: false };
+      this.refs.set(key, ref);
+      return ref;
+    }
     const sf = this.check.sourceFile(file);
     ref = { file, nameStart: -1, callable: false };
     if (sf) {
@@ -428,7 +440,7 @@ export class NativeChecker implements CheckerProvider {
       const problems = project.program.getConfigFileParsingDiagnostics();
       if (problems.length > 0)
         return { declined: `TypeScript 7 rejects the project's options (${String(problems[0].text).split('\n', 1)[0]})` };
-      return new NativeProjectBackend(project, check, configFile);
+      return new NativeProjectBackend(project, check, configFile, `${path.dirname(binary.exe).split(path.sep).join('/')}/`);
     } catch (e) {
       this.stop(e);
       return { declined: `the native checker could not open the project (${firstLine(e)})` };
