@@ -53,6 +53,9 @@ export function nativeBinary(): { exe: string; version: string } | { missing: st
   return { exe, version };
 }
 
+/** TypeScript 7's default library folder, beside its binary, with forward slashes and a final slash. */
+const nativeLibDirectory = (exe: string): string => `${path.dirname(exe).split(path.sep).join('/')}/`;
+
 /**
  * Options TypeScript 6 deprecated and TypeScript 7 removed (TypeScript 6's `checkDeprecations("6.0")`
  * list, the same one semantics.ts silences): a project that has one is not the project TypeScript 7
@@ -440,7 +443,7 @@ export class NativeChecker implements CheckerProvider {
       const problems = project.program.getConfigFileParsingDiagnostics();
       if (problems.length > 0)
         return { declined: `TypeScript 7 rejects the project's options (${String(problems[0].text).split('\n', 1)[0]})` };
-      return new NativeProjectBackend(project, check, configFile, `${path.dirname(binary.exe).split(path.sep).join('/')}/`);
+      return new NativeProjectBackend(project, check, configFile, nativeLibDirectory(binary.exe));
     } catch (e) {
       this.stop(e);
       return { declined: `the native checker could not open the project (${firstLine(e)})` };
@@ -475,19 +478,25 @@ export class NativeChecker implements CheckerProvider {
   private start(exe: string, root: string): API {
     if (this.api) return this.api;
     const via = () => this.fs as CheckerFileSystem;
+    // TypeScript 7's own default library (beside its binary) it reads itself: those files are its
+    // own, never the repository's, and lib.dom.d.ts alone is 2.4 MB through the pipe (ADR 130).
+    // `undefined` tells it to read the real file system.
+    const lib = nativeLibDirectory(exe);
+    const own = (f: string) => f.startsWith(lib);
     this.api = new API({
       tsserverPath: exe,
       cwd: root,
       fs: {
         readFile: (f) => {
+          if (own(f)) return undefined;
           const v = this.configs.get(f) ?? via().readFile(f) ?? null;
           this.served.set(f, v);
           return v;
         },
-        fileExists: (f) => this.configs.has(f) || via().fileExists(f),
-        directoryExists: (d) => via().directoryExists(d),
-        realpath: (f) => (this.configs.has(f) ? f : via().realpath(f)),
-        getAccessibleEntries: (d) => via().entries(d),
+        fileExists: (f) => (own(f) ? undefined : this.configs.has(f) || via().fileExists(f)),
+        directoryExists: (d) => (own(d + '/') ? undefined : via().directoryExists(d)),
+        realpath: (f) => (own(f) ? undefined : this.configs.has(f) ? f : via().realpath(f)),
+        getAccessibleEntries: (d) => (own(d + '/') ? undefined : via().entries(d)),
       },
     });
     return this.api;
