@@ -483,22 +483,25 @@ export class NativeChecker implements CheckerProvider {
     // `undefined` tells it to read the real file system.
     const lib = nativeLibDirectory(exe);
     const own = (f: string) => f.startsWith(lib);
-    this.api = new API({
-      tsserverPath: exe,
-      cwd: root,
-      fs: {
-        readFile: (f) => {
-          if (own(f)) return undefined;
-          const v = this.configs.get(f) ?? via().readFile(f) ?? null;
-          this.served.set(f, v);
-          return v;
-        },
-        fileExists: (f) => (own(f) ? undefined : this.configs.has(f) || via().fileExists(f)),
-        directoryExists: (d) => (own(d + '/') ? undefined : via().directoryExists(d)),
-        realpath: (f) => (own(f) ? undefined : this.configs.has(f) ? f : via().realpath(f)),
-        getAccessibleEntries: (d) => (own(d + '/') ? undefined : via().entries(d)),
-      },
-    });
+    this.api = withGoCollector(
+      () =>
+        new API({
+          tsserverPath: exe,
+          cwd: root,
+          fs: {
+            readFile: (f) => {
+              if (own(f)) return undefined;
+              const v = this.configs.get(f) ?? via().readFile(f) ?? null;
+              this.served.set(f, v);
+              return v;
+            },
+            fileExists: (f) => (own(f) ? undefined : this.configs.has(f) || via().fileExists(f)),
+            directoryExists: (d) => (own(d + '/') ? undefined : via().directoryExists(d)),
+            realpath: (f) => (own(f) ? undefined : this.configs.has(f) ? f : via().realpath(f)),
+            getAccessibleEntries: (d) => (own(d + '/') ? undefined : via().entries(d)),
+          },
+        }),
+    );
     return this.api;
   }
 
@@ -517,6 +520,25 @@ export class NativeChecker implements CheckerProvider {
   private stop(e: unknown): void {
     this.failed = `the native checker failed earlier in this build (${firstLine(e)})`;
     this.close();
+  }
+}
+
+/**
+ * The Go runtime's collector target for TypeScript 7's process (ADR 130): a collection when the
+ * heap has grown by half since the last one, not by all of it (Go's default of 100). Measured on
+ * zod, the process's peak went from about 245 MB to about 200 MB for about 5% more of its CPU
+ * time; 25 saved 30 MB more for 40% more. A GOGC or GOMEMLIMIT the user set is theirs.
+ */
+const NATIVE_GOGC = '50';
+
+/** Runs `start` (which spawns the process: the API passes this process's environment on) with GOGC set. */
+function withGoCollector<T>(start: () => T): T {
+  if (process.env.GOGC !== undefined || process.env.GOMEMLIMIT !== undefined) return start();
+  process.env.GOGC = NATIVE_GOGC;
+  try {
+    return start();
+  } finally {
+    delete process.env.GOGC;
   }
 }
 
