@@ -172,11 +172,14 @@ function main(): void {
   }
   if (wanted('native')) {
     // The warm native session of the build server (ADR 115) after the same one-line edit, against
-    // a one-shot full native build, on rxjs as a TypeScript 7 project.
+    // a one-shot full native build, on rxjs as a TypeScript 7 project: by `kg build` (a client
+    // process that relays to the server), and the editor's way (ADR 119: straight to the server's
+    // socket, after a save; ADR 130).
     const incremental = prepareIncremental('rxjs', true);
     const server = startBuildServer(incremental.root, ['--checker', 'native']);
     try {
       results.push(compare(incremental, 'cli-incremental-native', 'cli-full-native', { time: 0.03 }));
+      results.push(compare(incremental, 'cli-incremental-native-editor', 'cli-full-native', { time: 0.03 }));
     } finally {
       server.stop();
     }

@@ -259,36 +259,71 @@ const NAMES_TASKS: Record<string, Task> = Object.fromEntries(
   ]),
 );
 
+/** A build that, when given them, checks that each pattern matches one of its log lines. */
+type CheckedBuild = (expect?: RegExp[]) => Promise<void>;
+
 /**
- * The same edits built the editor's way (ADR 119): src/host/cli-build.ts asks the warm server
+ * A build the editor's way (ADR 119): src/host/cli-build.ts asks the warm server run.ts started
  * itself, with no `kg` process in between — what autoIndex costs after a save.
- *
+ */
+function editorBuild(root: string, checker: 'js' | 'native'): CheckedBuild {
+  if (!process.env.KG_SERVER_DIR) throw new Error('an editor build needs the build server run.ts starts');
+  const env: NodeJS.ProcessEnv = { ...process.env, KG_SERVER: 'on' };
+  delete env.CI;
+  return async (expect = []) => {
+    const logs: string[] = [];
+    const r = await runCliBuild({
+      cli: CLI,
+      root,
+      out: path.join(root, '.knowledge-graph', 'graph.json'),
+      env,
+      checker,
+      onEvent: (e) => {
+        if (e.event === 'log') logs.push(e.message);
+      },
+    });
+    if (r.kind !== 'built' || r.via !== 'server') throw new Error(`the editor's build was not the server's: ${JSON.stringify(r)}`);
+    for (const x of expect) if (!logs.some((l) => x.test(l))) throw new Error(`no log line says ${String(x)}:\n${logs.join('\n')}`);
+  };
+}
+
+/**
  * As after a save in the editor, the server's last build is the graph on disk: the restored files
  * are built once untimed first (the restored graph.json is another writer's to the server, which
- * it reads and parses again), then the one edit is made and its build timed. (Until this setup,
- * each timed build also paid for reading and parsing the restored graph: no save does that.)
+ * it reads and parses again) once graph.json has been still for 2 s, as a graph built at the last
+ * save has been (the server trusts its stamp then, ADR 125); then the edit is made and the build
+ * that follows is timed. (Until this setup, each timed build also paid for reading and parsing the
+ * restored graph: no save does that.)
  */
+async function afterSave(build: CheckedBuild, edit: () => void, expect?: RegExp[]): Promise<() => Promise<void>> {
+  await new Promise((r) => setTimeout(r, 2_100));
+  await build();
+  edit();
+  return () => build(expect);
+}
+
+/** The same edits of bench/names.ts built the editor's way. */
 const NAMES_EDITOR_TASKS: Record<string, Task> = Object.fromEntries(
   EDIT_KINDS.map((kind) => [
     `names-${kind}-editor`,
     async (root: string) => {
-      if (!process.env.KG_SERVER_DIR) throw new Error(`names-${kind}-editor needs the build server run.ts starts`);
-      const env: NodeJS.ProcessEnv = { ...process.env, KG_SERVER: 'on' };
-      delete env.CI;
-      const build = async () => {
-        const r = await runCliBuild({ cli: CLI, root, out: path.join(root, '.knowledge-graph', 'graph.json'), env });
-        if (r.kind !== 'built' || r.via !== 'server') throw new Error(`the editor's build was not the server's: ${JSON.stringify(r)}`);
-      };
       const edit = editOf(root, restoreNames(root), kind);
-      // The restored graph.json is a file another writer just wrote: a server trusts its stamp
-      // once it has been still for 2 s (ADR 125), as a graph built at the last save has been.
-      await new Promise((r) => setTimeout(r, 2_100));
-      await build();
-      if (edit) fs.writeFileSync(path.join(root, edit.file), edit.text);
-      return build;
+      return afterSave(editorBuild(root, 'js'), () => {
+        if (edit) fs.writeFileSync(path.join(root, edit.file), edit.text);
+      });
     },
   ]),
 );
+
+/** The one-line edit of the incremental items, built the editor's way by the warm native session (ADR 115, 130). */
+const cliIncrementalNativeEditor: Task = (root) => {
+  restore(root);
+  return afterSave(
+    editorBuild(root, 'native'),
+    () => fs.writeFileSync(path.join(root, EDIT_FILE), editOneLine(fs.readFileSync(path.join(root, EDIT_FILE), 'utf8'))),
+    [/incremental build: 1 changed, 0 added, 0 deleted; 1 file parsed/, /native checker \(TypeScript 7\) in all/],
+  );
+};
 
 export const TASKS: Record<string, Task> = {
   'names-full': namesFull,
@@ -302,6 +337,7 @@ export const TASKS: Record<string, Task> = {
   'full-native': fullNativeBuild,
   'cli-full-native': cliFullNative,
   'cli-incremental-native': cliIncrementalNative,
+  'cli-incremental-native-editor': cliIncrementalNativeEditor,
   'graph-parse-floor': graphParseFloor,
   'graph-load': graphLoad,
   'cli-full': cliFull,

@@ -2,17 +2,21 @@
 // JavaScript one give byte-identical graph.json on every snapshot fixture, on the equivalence
 // generator's tree (incremental and warm native builds against a full JavaScript build after each
 // random edit), and on zod as a TypeScript 7 project; a mismatch names the exact edges only one backend has. Projects with an
-// option TypeScript 7 removed are served by the JavaScript checker, each with its reason.
+// option TypeScript 7 removed are served by the JavaScript checker, each with its reason. Then the
+// native process itself (ADR 130): where it reports its own default library, and its GOGC.
 
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { corpusForTs7 } from '../../bench/corpus';
-import { buildGraph, serializeGraph, type BuildResult } from '../../src/graph';
+import { buildGraph, serializeGraph, type BuildResult, type CheckerBackend, type CheckerProvider } from '../../src/graph';
+import type { DeclarationRef } from '../../src/graph/indexer/compiler/checker';
+import { DEFAULT_LIB_DIRECTORY } from '../../src/graph/indexer/compiler/program';
 import { fixtureRepo, random, randomEdits, report, runSequence, shrink } from '../helpers/equivalence';
 import { FIXTURES, fixtureNames, removeTempDirs } from '../helpers/fixtures';
 import { SEED } from '../helpers/seed';
-import { NativeChecker } from '../../src/graph/indexer/compiler/native-checker';
+import { NativeChecker, nativeBinary } from '../../src/graph/indexer/compiler/native-checker';
 
 /** Lines (nodes, edges, summaries) only one of two graph texts has: what a mismatch reports. */
 function mismatch(js: string, native: string): string {
@@ -81,5 +85,104 @@ describe('the native checker gives the same graph as the JavaScript checker', ()
     const r = both(corpusForTs7('zod').root);
     assert.deepEqual(r.result.checker.fallbacks, []);
     assert.equal(r.native, r.js, `graph.json differs on zod:\n${mismatch(r.js, r.native)}`);
+  });
+});
+
+/** The environment of this process's TypeScript 7 processes still running (Linux's /proc; `tsc --api`), by pid. */
+function childEnvironments(): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid) continue;
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--api')) continue;
+      out.set(Number(pid), fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0'));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** The native checker behind a provider that records every declaration its backends answer, and the environments of its process. */
+function recording(): { provider: CheckerProvider; declarations: DeclarationRef[]; environments: string[][]; close(): void } {
+  const inner = new NativeChecker();
+  const declarations: DeclarationRef[] = [];
+  const environments: string[][] = [];
+  const backends = new Map<CheckerBackend, CheckerBackend>();
+  const provider: CheckerProvider = {
+    name: 'native',
+    open(check) {
+      const b = inner.open(check);
+      if ('declined' in b) return b;
+      if (environments.length === 0) environments.push(...childEnvironments().values());
+      const outer: CheckerBackend = {
+        declarationsAt(file, queries) {
+          const answers = b.declarationsAt(file, queries);
+          for (const a of answers) if (a.kind === 'declarations') declarations.push(...a.declarations);
+          return answers;
+        },
+      };
+      backends.set(outer, b);
+      return outer;
+    },
+    release(b) {
+      inner.release(backends.get(b) ?? b);
+    },
+  };
+  return { provider, declarations, environments, close: () => inner.close() };
+}
+
+describe('the native process (ADR 130)', () => {
+  const onLinux = process.platform === 'linux' ? {} : { skip: 'reads /proc' };
+
+  it('reports declarations in its own default library where the JavaScript checker reports its own', () => {
+    const r = recording();
+    try {
+      const result = buildGraph({ root: path.join(FIXTURES, 'calls-callback'), checker: r.provider });
+      assert.deepEqual(result.checker.fallbacks, []);
+    } finally {
+      r.close();
+    }
+    const library = r.declarations.filter((d) => d.file.startsWith(DEFAULT_LIB_DIRECTORY + '/'));
+    // [].forEach, Math.random and Function.bind are declared in lib.es5.d.ts.
+    assert.ok(
+      library.some((d) => d.file === `${DEFAULT_LIB_DIRECTORY}/lib.es5.d.ts`),
+      JSON.stringify(r.declarations),
+    );
+    const native = path
+      .dirname((nativeBinary() as { exe: string }).exe)
+      .split(path.sep)
+      .join('/');
+    assert.deepEqual(
+      r.declarations.filter((d) => d.file.startsWith(native + '/')),
+      [],
+      'no declaration names a file of TypeScript 7 itself',
+    );
+  });
+
+  it('starts the Go process with GOGC=50 and leaves this process environment as it was', onLinux, () => {
+    assert.equal(process.env.GOGC, undefined, 'the test runner sets no GOGC');
+    const r = recording();
+    try {
+      buildGraph({ root: path.join(FIXTURES, 'calls-callback'), checker: r.provider });
+    } finally {
+      r.close();
+    }
+    assert.equal(r.environments.length, 1, 'one TypeScript 7 process while the project is open');
+    assert.ok(r.environments[0].includes('GOGC=50'), r.environments[0].filter((v) => v.startsWith('GO')).join(' '));
+    assert.equal(process.env.GOGC, undefined);
+  });
+
+  it('keeps a GOGC the user set', onLinux, () => {
+    process.env.GOGC = '80';
+    const r = recording();
+    try {
+      buildGraph({ root: path.join(FIXTURES, 'calls-callback'), checker: r.provider });
+    } finally {
+      r.close();
+      delete process.env.GOGC;
+    }
+    assert.ok(r.environments[0]?.includes('GOGC=80'), JSON.stringify(r.environments));
   });
 });

@@ -17,6 +17,9 @@ import type { ModuleResolver } from './imports';
  */
 const defaultLibFiles = new Map<string, ts.SourceFile>();
 
+/** The folder of the bundled compiler's default libraries (lib.*.d.ts), with forward slashes. */
+export const DEFAULT_LIB_DIRECTORY = path.dirname(ts.getDefaultLibFilePath({})).split(path.sep).join('/');
+
 /**
  * What a long-lived build (a session) keeps between builds: each project's last program, for the
  * compiler's structural reuse, and the parsed files, reused while their text is the same.
@@ -29,7 +32,7 @@ export interface ProgramStore {
 /** Parsed files shared by every program of one build (and, with a store, by later builds). */
 export class SourceFileCache {
   private readonly files: Map<string, ts.SourceFile>;
-  private readonly libDir = path.dirname(ts.getDefaultLibFilePath({})).split(path.sep).join('/');
+  private readonly libDir = DEFAULT_LIB_DIRECTORY;
 
   constructor(
     /** Repository source texts (absolute path → decoded text, BOM removed). */
