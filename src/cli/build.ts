@@ -281,7 +281,7 @@ async function applyBuild(a: {
     // bytes (the doctor passed them when they were written), and their times stay, so watchers
     // (the editor's, a CI cache) see no change (docs/cli.md).
     if (a.unchanged(result)) return { result, written: false };
-    const commit = commitGeneration(out, result.text, result.manifestText, undefined, a.doctor);
+    const commit = commitGeneration(out, result.text, result.manifestText, undefined, a.doctor, result.bytes);
     if (commit.status === 'rejected') {
       const kept = path.relative(a.cwd, commit.rejectedPath) || commit.rejectedPath;
       if (commit.report) for (const line of formatDoctorReport(commit.report, kept).trimEnd().split('\n')) log('warn', line);

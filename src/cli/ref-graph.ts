@@ -199,7 +199,7 @@ export function refSide(spec: string, ctx: SideContext): SideGraph {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-diff-'));
   try {
     const files = exportTree(ctx.root, tree, dir);
-    const result = buildTracked({ root: dir, previous, wantBytes: true, sink: { log: (_level, m) => ctx.log(`${spec}: ${m}`) } });
+    const result = buildTracked({ root: dir, previous, sink: { log: (_level, m) => ctx.log(`${spec}: ${m}`) } });
     ctx.log(
       `${spec} (${commit.slice(0, 12)}): ${files} files exported and built (${
         result.mode === 'incremental'

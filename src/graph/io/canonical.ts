@@ -64,19 +64,27 @@ export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>, pr
   const valueText = (value: unknown) => JSON.stringify(canonicalValue(value));
   if (previous && sameSerialization(graph, previous.graph, keys, keysOf(previous.graph), isList, lineOf, valueText)) return previous.text;
   const top = graph as unknown as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of keys) {
+  // Every piece in one list, joined once: the text is copied once and comes out flat, so neither
+  // the nested joins nor a later comparison or encoding copies 12 MB again (ADR 132).
+  const out: string[] = ['{\n'];
+  keys.forEach((key, k) => {
     const value = top[key];
-    let text: string;
-    if (isList(key)) {
-      const items = value as unknown[];
-      text = items.length === 0 ? '[]' : '[\n' + items.map((item) => '    ' + lineOf(key, item)).join(',\n') + '\n  ]';
-    } else {
-      text = valueText(value);
+    out.push(k === 0 ? '  ' : ',\n  ', JSON.stringify(key), ': ');
+    if (!isList(key)) {
+      out.push(valueText(value));
+      return;
     }
-    parts.push(`  ${JSON.stringify(key)}: ${text}`);
-  }
-  return '{\n' + parts.join(',\n') + '\n}\n';
+    const items = value as unknown[];
+    if (items.length === 0) {
+      out.push('[]');
+      return;
+    }
+    out.push('[\n');
+    items.forEach((item, i) => out.push(i === 0 ? '    ' : ',\n    ', lineOf(key, item)));
+    out.push('\n  ]');
+  });
+  out.push('\n}\n');
+  return out.join('');
 }
 
 /** True when `a` and `b` serialize to the same bytes: the same keys, and each part's text the same. */

@@ -38,6 +38,7 @@ const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): 
  * Makes `graphText` the current graph if the doctor passes it, with `manifestText` beside it.
  * Call it holding the build lock. `ops` is the file system (injected by tests). `doctor` remembers
  * the graphs it examined before (a build server keeps one, ADR 132); a fresh one examines in full.
+ * `encoded`, when given, must be graphText's UTF-8 bytes, made by the caller for its own use.
  */
 export function commitGeneration(
   graphPath: string,
@@ -45,8 +46,10 @@ export function commitGeneration(
   manifestText: string,
   ops: AtomicFs = NODE_FS,
   doctor: DoctorMemo = new DoctorMemo(),
+  encoded?: Uint8Array,
 ): CommitResult {
-  const bytes = Buffer.from(graphText, 'utf8');
+  // `encoded` is Buffer.from(graphText) when the build made it (TrackedBuildResult.bytes).
+  const bytes = encoded ?? Buffer.from(graphText, 'utf8');
   const candidate = writeTemp(graphPath, bytes, ops);
   let report: DoctorReport | undefined;
   let problem: string | undefined;

@@ -102,8 +102,6 @@ export interface TrackedBuildOptions extends BuildOptions {
    * file-level rule of ADR 55 for every file — what the benchmark compares against.
    */
   invalidation?: 'names' | 'files';
-  /** Return the graph's UTF-8 bytes too (`bytes`), for a caller that writes them. */
-  wantBytes?: boolean;
 }
 
 export type CheckerChoice = 'js' | 'native';
@@ -126,7 +124,10 @@ interface BuildDelta {
 export interface TrackedBuildResult extends BuildResult {
   /** graph.json's bytes. */
   text: string;
-  /** `text` encoded as UTF-8, when `wantBytes` asked for it and the text is new. */
+  /**
+   * `Buffer.from(text)`, when the text is new: encoded once, for the manifest's hash and for the
+   * caller that writes it (commitGeneration, the diff cache). Encoding 12 MB costs more than hashing it.
+   */
   bytes?: Buffer;
   manifest: Manifest;
   manifestText: string;
@@ -587,7 +588,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   const sameGraph = prev !== undefined && serialized === last?.graphText;
   const text = sameGraph ? (last?.graphText as string) : serialized;
   // Encoded once, for the hash and for a caller that writes them (a large text costs more to encode than to hash).
-  const bytes = options.wantBytes && !sameGraph ? Buffer.from(text, 'utf8') : undefined;
+  const bytes = sameGraph ? undefined : Buffer.from(text, 'utf8');
   const files: Manifest['files'] = {};
   for (const f of result.files) {
     const entry: Manifest['files'][string] = {
@@ -622,7 +623,8 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     files,
   };
   const manifestBytes = serializeManifest(manifest, own && { manifest: own.parsed.manifest, text: own.manifestText }, options.lines);
-  const manifestText = prev && manifestBytes === last?.manifestText ? last.manifestText : manifestBytes;
+  // A new graph text has a new hash in its manifest: the texts differ without comparing 6 MB.
+  const manifestText = prev && sameGraph && manifestBytes === last?.manifestText ? last.manifestText : manifestBytes;
   // The delta is against the last build whenever its manifest can be read, even for a full build.
   const before: Record<string, string> = {};
   for (const [f, e] of Object.entries(prev?.manifest.files ?? lastFiles(options.previous))) before[f] = e.sha256;
