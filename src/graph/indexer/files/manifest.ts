@@ -272,24 +272,30 @@ export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; 
     }
     return t;
   };
-  const lines = (record: Record<string, unknown>, text: (v: unknown) => string) =>
-    Object.keys(record)
-      .sort(compareStrings)
-      .map((f) => `    ${JSON.stringify(f)}: ${text(record[f])}`);
-  const block = (ls: string[]) => (ls.length === 0 ? '{}' : '{\n' + ls.join(',\n') + '\n  }');
-  return (
-    '{\n' +
-    `  "manifestVersion": ${JSON.stringify(m.manifestVersion)},\n` +
-    `  "engine": ${JSON.stringify({ kg: m.engine.kg, typescript: m.engine.typescript })},\n` +
-    `  "options": ${JSON.stringify({ extractOnly: m.options.extractOnly, listExternal: m.options.listExternal })},\n` +
-    `  "graphSha256": ${JSON.stringify(m.graphSha256)},\n` +
-    `  "inputs": ${block(lines(m.inputs, (v) => JSON.stringify(v)))},\n` +
-    `  "documents": ${block(lines(m.documents, (v) => JSON.stringify(v)))},\n` +
-    `  "skipped": ${JSON.stringify(m.skipped)},\n` +
-    `  "outputDirs": ${JSON.stringify(m.outputDirs)},\n` +
-    `  "files": ${block(lines(m.files, fileText))}\n` +
-    '}\n'
-  );
+  // Every piece in one list, joined once: the text is copied once and comes out flat (ADR 132).
+  const out: string[] = [
+    '{\n',
+    `  "manifestVersion": ${JSON.stringify(m.manifestVersion)},\n`,
+    `  "engine": ${JSON.stringify({ kg: m.engine.kg, typescript: m.engine.typescript })},\n`,
+    `  "options": ${JSON.stringify({ extractOnly: m.options.extractOnly, listExternal: m.options.listExternal })},\n`,
+    `  "graphSha256": ${JSON.stringify(m.graphSha256)},\n`,
+  ];
+  const block = (name: string, record: Record<string, unknown>, text: (v: unknown) => string, after: string) => {
+    const keys = Object.keys(record).sort(compareStrings);
+    out.push(`  ${JSON.stringify(name)}: `);
+    if (keys.length === 0) out.push('{}');
+    else {
+      keys.forEach((f, i) => out.push(i === 0 ? '{\n    ' : ',\n    ', JSON.stringify(f), ': ', text(record[f])));
+      out.push('\n  }');
+    }
+    out.push(after);
+  };
+  block('inputs', m.inputs, (v) => JSON.stringify(v), ',\n');
+  block('documents', m.documents, (v) => JSON.stringify(v), ',\n');
+  out.push(`  "skipped": ${JSON.stringify(m.skipped)},\n`, `  "outputDirs": ${JSON.stringify(m.outputDirs)},\n`);
+  block('files', m.files, fileText, '\n');
+  out.push('}\n');
+  return out.join('');
 }
 
 /** Equal values serialize to equal bytes (canonicalFile orders keys, so key order does not matter). */
