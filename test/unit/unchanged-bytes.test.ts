@@ -116,4 +116,40 @@ describe('a build that changed nothing keeps the last bytes (ADR 127)', () => {
       assert.notEqual(again.graphSignature, 'marked');
     }
   });
+
+  it('a warm session joins its lines by blocks: after any run of edits the text is the fresh serialization', () => {
+    for (const b of built) {
+      const edit = fc.record({
+        list: fc.constantFrom('nodes' as const, 'edges' as const),
+        kind: fc.constantFrom('replace' as const, 'insert' as const, 'delete' as const, 'first' as const, 'rotate' as const),
+        at: fc.nat(),
+        count: fc.integer({ min: 1, max: 90 }),
+      });
+      fc.assert(
+        fc.property(fc.array(fc.array(edit, { maxLength: 4 }), { minLength: 1, maxLength: 6 }), (builds) => {
+          // One session's memo through a run of builds; each build's lists share the objects of the
+          // last one except where edited, as a warm build's do.
+          const lines = new WeakMap<object, string>();
+          let g: Graph = { ...b.graph, nodes: [...b.graph.nodes], edges: [...b.graph.edges] };
+          assert.equal(serializeGraph(g, lines), serializeGraph(g));
+          for (const edits of builds) {
+            g = { ...g, nodes: [...g.nodes], edges: [...g.edges] };
+            for (const e of edits) {
+              const list = g[e.list] as unknown[];
+              if (list.length === 0) continue;
+              const at = e.at % list.length;
+              const n = Math.min(e.count, list.length - at);
+              if (e.kind === 'replace') for (let k = at; k < at + n; k++) list[k] = clone(list[k]);
+              else if (e.kind === 'insert') list.splice(at, 0, ...list.slice(at, at + n).map(clone));
+              else if (e.kind === 'delete') list.splice(at, n);
+              else if (e.kind === 'first') list.splice(0, Math.min(n, list.length - 1));
+              else list.push(...list.splice(0, n));
+            }
+            assert.equal(serializeGraph(g, lines), serializeGraph(g));
+          }
+        }),
+        { numRuns: 40 },
+      );
+    }
+  });
 });

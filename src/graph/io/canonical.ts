@@ -1,5 +1,6 @@
 // Canonical serialization: fixed key order, sorted arrays, LF, a trailing newline, one node or
-// edge per line so a committed graph diffs line by line (ADR-4). Same graph in, same bytes out.
+// edge per line so a committed graph diffs line by line (ADR-4), ASCII only (ADR 133). Same graph
+// in, same bytes out.
 
 import { EDGE_KEY_ORDER, EVIDENCE_KEY_ORDER, GRAPH_KEY_ORDER, NODE_KEY_ORDER, compareStrings, type Graph } from '../model';
 
@@ -26,8 +27,23 @@ function canonicalValue(value: unknown, order?: readonly string[]): Json {
   return ordered(value as Record<string, unknown>, order ?? []);
 }
 
+/** Any character outside ASCII, as a UTF-16 code unit (a pair's halves each). */
+const NON_ASCII = /[\u0080-\uffff]/g;
+const HAS_NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * JSON text with every character outside ASCII written as a `\u` escape (lower-case hex, as
+ * JSON.stringify writes a lone surrogate): the same JSON value, in bytes that are all ASCII. So
+ * graph.json's text is a one-byte string in a JavaScript engine, half the memory a single `…` would
+ * otherwise make of the whole text (ADR 133).
+ */
+export function asciiJson(json: string): string {
+  if (!HAS_NON_ASCII.test(json)) return json;
+  return json.replace(NON_ASCII, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
 function line(value: unknown, order: readonly string[], nested?: Record<string, readonly string[]>): string {
-  return JSON.stringify(ordered(value as Record<string, unknown>, order, nested));
+  return asciiJson(JSON.stringify(ordered(value as Record<string, unknown>, order, nested)));
 }
 
 /**
@@ -61,15 +77,16 @@ export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>, pr
     return l;
   };
   const isList = (key: string) => key === 'nodes' || key === 'edges' || key === 'diagnostics';
-  const valueText = (value: unknown) => JSON.stringify(canonicalValue(value));
+  const valueText = (value: unknown) => asciiJson(JSON.stringify(canonicalValue(value)));
   if (previous && sameSerialization(graph, previous.graph, keys, keysOf(previous.graph), isList, lineOf, valueText)) return previous.text;
   const top = graph as unknown as Record<string, unknown>;
+  const blocks = lines && blocksOf(lines);
   // Every piece in one list, joined once: the text is copied once and comes out flat, so neither
   // the nested joins nor a later comparison or encoding copies 12 MB again (ADR 132).
   const out: string[] = ['{\n'];
   keys.forEach((key, k) => {
     const value = top[key];
-    out.push(k === 0 ? '  ' : ',\n  ', JSON.stringify(key), ': ');
+    out.push(k === 0 ? '  ' : ',\n  ', asciiJson(JSON.stringify(key)), ': ');
     if (!isList(key)) {
       out.push(valueText(value));
       return;
@@ -80,11 +97,80 @@ export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>, pr
       return;
     }
     out.push('[\n');
-    items.forEach((item, i) => out.push(i === 0 ? '    ' : ',\n    ', lineOf(key, item)));
+    if (blocks && key !== 'diagnostics') pushBlocks(out, items, blocks, (item) => lineOf(key, item));
+    else items.forEach((item, i) => out.push(i === 0 ? '    ' : ',\n    ', lineOf(key, item)));
     out.push('\n  ]');
   });
   out.push('\n}\n');
   return out.join('');
+}
+
+/**
+ * A run of consecutive list items with their text as written: each item's line after its
+ * separator (`    ` for a list's first item, `,\n    ` for the others), joined.
+ */
+interface Block {
+  items: readonly unknown[];
+  first: boolean;
+  text: string;
+}
+
+/** Items a block holds at most: small enough that an edit rewrites little, large enough to join few pieces. */
+const BLOCK_ITEMS = 64;
+
+/**
+ * The blocks of a warm session, keyed by their first item, kept beside its `lines` (ADR 132). Joining
+ * a graph's 200,000 lines one by one costs a warm build on a large repository more than everything
+ * it extracted; the blocks an edit left as they were are joined as they were.
+ */
+const blockMemos = new WeakMap<WeakMap<object, string>, WeakMap<object, Block>>();
+
+function blocksOf(lines: WeakMap<object, string>): WeakMap<object, Block> {
+  let blocks = blockMemos.get(lines);
+  if (!blocks) {
+    blocks = new WeakMap();
+    blockMemos.set(lines, blocks);
+  }
+  return blocks;
+}
+
+/**
+ * Pushes `items`' text onto `out` by blocks: a block remembered at an item whose items follow it
+ * here, the same objects in the same order, is pushed as it was; the items between are made into
+ * new blocks, each ending where a remembered one starts. Any partition gives the same text, so
+ * where blocks end decides only how much is reused. Items are never changed once serialized
+ * (see serializeGraph), so the same objects are the same text.
+ */
+function pushBlocks(out: string[], items: readonly unknown[], blocks: WeakMap<object, Block>, lineOf: (item: unknown) => string): void {
+  const at = (i: number): Block | undefined => {
+    const item = items[i] as object;
+    const b = blocks.get(item);
+    if (!b) return undefined;
+    const n = b.items.length;
+    let fits = b.first === (i === 0) && i + n <= items.length;
+    for (let k = 0; fits && k < n; k++) fits = items[i + k] === b.items[k];
+    if (fits) return b;
+    blocks.delete(item);
+    return undefined;
+  };
+  let i = 0;
+  while (i < items.length) {
+    const kept = at(i);
+    if (kept) {
+      out.push(kept.text);
+      i += kept.items.length;
+      continue;
+    }
+    const start = i;
+    const parts: string[] = [];
+    do {
+      parts.push(i === 0 ? '    ' : ',\n    ', lineOf(items[i]));
+      i++;
+    } while (i < items.length && i - start < BLOCK_ITEMS && !at(i));
+    const block: Block = { items: items.slice(start, i), first: start === 0, text: parts.join('') };
+    if (typeof items[start] === 'object' && items[start] !== null) blocks.set(items[start] as object, block);
+    out.push(block.text);
+  }
 }
 
 /** True when `a` and `b` serialize to the same bytes: the same keys, and each part's text the same. */
