@@ -2,16 +2,23 @@
 // or a key is a `\u` escape, so the bytes are all ASCII and the JSON value is the graph's own.
 // Checked on real fixture builds with random Unicode (astral characters, lone surrogates, `…`) put
 // into their nodes and edges, and on a build of sources whose names and call texts are not ASCII.
+// The manifest beside it is written the same way, and both texts are one-byte strings in memory
+// even when the source they were cut from is not (v8.serialize writes a string's representation:
+// tag '"' for one byte a character).
 
 import * as assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { serialize } from 'node:v8';
 import { buildTracked, type Graph } from '../../src/graph';
-import { asciiJson, serializeGraph } from '../../src/graph/io/canonical';
+import { asciiJson, oneByte, serializeGraph } from '../../src/graph/io/canonical';
 import { copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { fc } from '../helpers/seed';
 
 /** Nothing above U+007F (a test by code: no control character in a pattern). */
 const ASCII_ONLY = (s: string): boolean => [...s].every((c) => c.charCodeAt(0) < 0x80);
+
+/** True when the engine holds `s` one byte a character (the serializer's tag for such a string is '"'). */
+const ONE_BYTE = (s: string): boolean => serialize(s)[2] === 0x22;
 
 describe('graph.json is ASCII (ADR 133)', () => {
   after(removeTempDirs);
@@ -67,5 +74,38 @@ describe('graph.json is ASCII (ADR 133)', () => {
       'a cut call text, with its ellipsis',
     );
     assert.match(b.text, /\\u00fc/);
+    // The manifest: ASCII, and the same values (a file's name and a cut call text keep their characters).
+    assert.ok(ASCII_ONLY(b.manifestText));
+    assert.match(b.manifestText, /"src\/gr\\u00fc\\u00dfe\.ts"/);
+    const m = JSON.parse(b.manifestText) as { files: Record<string, unknown> };
+    assert.deepStrictEqual(Object.keys(m.files), ['src/grüße.ts']);
+    assert.deepStrictEqual(m, JSON.parse(JSON.stringify(b.manifest)));
+    // Names cut from a source with an emoji in it are two-byte strings, and so is the JSON of a row
+    // that holds one, even with every character in Latin-1; the texts written are not.
+    const caller = b.graph.nodes.find((n) => n.id.endsWith('#aufrufen'));
+    assert.ok(caller);
+    assert.equal(ONE_BYTE(JSON.stringify(caller)), false, 'the fixture gives two-byte rows');
+    assert.ok(ONE_BYTE(b.text), "graph.json's text is one byte a character");
+    assert.ok(ONE_BYTE(b.manifestText), "the manifest's text is one byte a character");
+  });
+
+  it('oneByte: the same characters, one byte each when they fit (Latin-1), the string itself when not', () => {
+    const twoByte = 'abc…'.slice(0, 3);
+    assert.equal(ONE_BYTE(twoByte), false);
+    assert.equal(oneByte(twoByte), 'abc');
+    assert.ok(ONE_BYTE(oneByte(twoByte)));
+    assert.ok(ONE_BYTE(oneByte('grüße…'.slice(0, 5))));
+    assert.equal(oneByte('grüße…'.slice(0, 5)), 'grüße');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => {
+        const t = oneByte(s);
+        assert.equal(t, s);
+        assert.equal(
+          ONE_BYTE(t),
+          [...s].every((c) => c.charCodeAt(0) <= 0xff),
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -11,6 +11,7 @@ import { type DoctorReport } from '../doctor';
 import { GraphError } from '../errors';
 import { NODE_FS, promote, removeQuietly, sweepTemps, tempPathFor, writeTemp, type AtomicFs } from './atomic';
 import { DoctorMemo } from './examine';
+import { ReusedBytes } from './reused-bytes';
 
 /** A file beside the graph: `graph.json` + `manifest` → `graph.manifest.json`. */
 function siblingPath(graphPath: string, role: string): string {
@@ -33,6 +34,10 @@ export type CommitResult =
 
 /** `String.prototype.isWellFormed` (Node 20; not in the ES2022 library this project compiles against). */
 const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** The candidate read back, and the manifest encoded, into buffers kept between commits (commitGeneration is synchronous). */
+const READ_BACK = new ReusedBytes();
+const MANIFEST_BYTES = new ReusedBytes();
 
 /**
  * Makes `graphText` the current graph if the doctor passes it, with `manifestText` beside it.
@@ -57,7 +62,7 @@ export function commitGeneration(
     // The doctor examines what is on disk. When the candidate reads back as the bytes written, and
     // those bytes decode to graphText (a well-formed string: no lone surrogate for the encoder to
     // replace), that text is graphText itself, and decoding 12 MB again would only make a copy.
-    const back = fs.readFileSync(candidate);
+    const back = READ_BACK.read(candidate);
     const text = back.equals(bytes) && isWellFormed(graphText) ? graphText : back.toString('utf8');
     report = doctor.examine(text);
   } catch (e) {
@@ -82,7 +87,7 @@ function replaceBoth(graphPath: string, candidate: string, manifestText: string,
   const manifestPath = manifestPathFor(graphPath);
   let manifestTemp: string;
   try {
-    manifestTemp = writeTemp(manifestPath, manifestText, ops);
+    manifestTemp = writeTemp(manifestPath, MANIFEST_BYTES.encode(manifestText), ops);
   } catch (e) {
     removeQuietly(candidate, ops);
     throw e;

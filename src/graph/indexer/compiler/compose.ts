@@ -8,7 +8,6 @@ import {
   SCHEMA_VERSION,
   compareEdges,
   compareStrings,
-  edgeKey,
   isPackageId,
   type BuildDiagnostic,
   type Confidence,
@@ -109,14 +108,17 @@ export function compose(input: ComposeInput): Graph {
   for (const layer of input.nodeLayers) {
     for (const n of layer) if (!nodes.has(n.id)) nodes.set(n.id, n);
   }
-  const edges = new Map<string, GraphEdge>();
-  for (const e of input.edges) {
-    const key = edgeKey(e);
-    const cur = edges.get(key);
-    edges.set(key, cur ? better(cur, e) : e);
-  }
   const sortedNodes = [...nodes.values()].sort((a, b) => compareStrings(a.id, b.id));
-  const sortedEdges = [...edges.values()].sort(compareEdges);
+  // One edge per (source, target, relation): sorted (a stable sort keeps the input's order among
+  // equal tuples), then each run of equal tuples reduced by `better` in that order — what a map by
+  // edgeKey gave, without a key string made and hashed for each of a large graph's edges.
+  const sortedEdges: GraphEdge[] = [];
+  for (const e of [...input.edges].sort(compareEdges)) {
+    const last = sortedEdges[sortedEdges.length - 1];
+    if (last && last.source === e.source && last.target === e.target && last.relation === e.relation)
+      sortedEdges[sortedEdges.length - 1] = better(last, e);
+    else sortedEdges.push(e);
+  }
   const layers = new Set<Layer>();
   for (const e of sortedEdges) layers.add(LAYER_OF_RELATION[e.relation]);
   // A relation observed only as counted references (calls into node_modules) was still built.

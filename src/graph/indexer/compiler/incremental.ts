@@ -61,6 +61,7 @@ import {
   type ManifestOptions,
 } from '../files/manifest';
 import { buildInputPaths, engineOf } from './inputs';
+import { ReusedBytes } from '../../io/reused-bytes';
 import { isSyntaxErrorReason } from './screen';
 import type { FileShape } from './shape';
 import { GLOBAL_PART, shapeAndSurface } from './surface';
@@ -92,6 +93,11 @@ export interface TrackedBuildOptions extends BuildOptions {
    * (see `serializeGraph` and `serializeManifest`).
    */
   lines?: WeakMap<object, string>;
+  /**
+   * Where the graph's bytes are encoded (a build session keeps one buffer from build to build, ADR
+   * 133); `bytes` is then a view of it, valid until the encoder's next build. Without it, a new buffer.
+   */
+  encoder?: ReusedBytes;
   /**
    * Which checker resolves calls when no `checker` provider is given: `js` (the default) or
    * `native` (TypeScript 7, started for this build and ended after it; ADR 113).
@@ -127,6 +133,7 @@ export interface TrackedBuildResult extends BuildResult {
   /**
    * `Buffer.from(text)`, when the text is new: encoded once, for the manifest's hash and for the
    * caller that writes it (commitGeneration, the diff cache). Encoding 12 MB costs more than hashing it.
+   * With `encoder`, a view of its buffer that the next build with the same encoder overwrites.
    */
   bytes?: Buffer;
   manifest: Manifest;
@@ -588,7 +595,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
   const sameGraph = prev !== undefined && serialized === last?.graphText;
   const text = sameGraph ? (last?.graphText as string) : serialized;
   // Encoded once, for the hash and for a caller that writes them (a large text costs more to encode than to hash).
-  const bytes = sameGraph ? undefined : Buffer.from(text, 'utf8');
+  const bytes = sameGraph ? undefined : options.encoder ? options.encoder.encode(text) : Buffer.from(text, 'utf8');
   const files: Manifest['files'] = {};
   for (const f of result.files) {
     const entry: Manifest['files'][string] = {
@@ -660,6 +667,8 @@ export class BuildSession {
   private previous: PreviousBuild | undefined;
   private readonly store: ProgramStore = { programs: new Map(), files: new Map() };
   private readonly lines = new WeakMap<object, string>();
+  /** graph.json's bytes are encoded into one buffer from build to build (ADR 133). */
+  private readonly encoder = new ReusedBytes();
   /** The text and hash of every file as last read, by stamp, so an unchanged file is not read again (ADR 120). */
   private readonly reads: ReadCache = new Map();
   /** TypeScript 7's process and snapshot, kept between rebuilds like the programs (ADR 115). */
@@ -688,6 +697,7 @@ export class BuildSession {
       programs: this.store,
       reads: this.reads,
       lines: this.lines,
+      encoder: this.encoder,
       checker: this.options.checker ?? this.native,
     });
     this.previous = {

@@ -28,6 +28,7 @@ import type {
 import type { FileHost } from './file-host';
 import type { WalkResult } from './walk';
 import { buildConfigInput, CONFIG_FILE } from './repository-config';
+import { asciiJson, oneByte } from '../../io/canonical';
 import { previewJson } from '../../io/display';
 
 export const MANIFEST_VERSION = 5;
@@ -264,10 +265,13 @@ function canonicalSurface(x: FileSurface): Record<string, unknown> {
  */
 export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; text: string }, entries?: WeakMap<object, string>): string {
   if (previous && sameManifest(m, previous.manifest)) return previous.text;
+  // Written in ASCII, each piece a one-byte string, as graph.json is (ADR 133): one `…` cut from a
+  // call's text would otherwise make the whole 6 MB text two bytes a character.
+  const json = (v: unknown): string => oneByte(asciiJson(JSON.stringify(v)));
   const fileText = (v: unknown): string => {
     let t = entries?.get(v as object);
     if (t === undefined) {
-      t = JSON.stringify(canonicalFile(v as ManifestFile));
+      t = json(canonicalFile(v as ManifestFile));
       entries?.set(v as object, t);
     }
     return t;
@@ -275,24 +279,24 @@ export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; 
   // Every piece in one list, joined once: the text is copied once and comes out flat (ADR 132).
   const out: string[] = [
     '{\n',
-    `  "manifestVersion": ${JSON.stringify(m.manifestVersion)},\n`,
-    `  "engine": ${JSON.stringify({ kg: m.engine.kg, typescript: m.engine.typescript })},\n`,
-    `  "options": ${JSON.stringify({ extractOnly: m.options.extractOnly, listExternal: m.options.listExternal })},\n`,
-    `  "graphSha256": ${JSON.stringify(m.graphSha256)},\n`,
+    `  "manifestVersion": ${json(m.manifestVersion)},\n`,
+    `  "engine": ${json({ kg: m.engine.kg, typescript: m.engine.typescript })},\n`,
+    `  "options": ${json({ extractOnly: m.options.extractOnly, listExternal: m.options.listExternal })},\n`,
+    `  "graphSha256": ${json(m.graphSha256)},\n`,
   ];
   const block = (name: string, record: Record<string, unknown>, text: (v: unknown) => string, after: string) => {
     const keys = Object.keys(record).sort(compareStrings);
-    out.push(`  ${JSON.stringify(name)}: `);
+    out.push(`  ${json(name)}: `);
     if (keys.length === 0) out.push('{}');
     else {
-      keys.forEach((f, i) => out.push(i === 0 ? '{\n    ' : ',\n    ', JSON.stringify(f), ': ', text(record[f])));
+      keys.forEach((f, i) => out.push(i === 0 ? '{\n    ' : ',\n    ', json(f), ': ', text(record[f])));
       out.push('\n  }');
     }
     out.push(after);
   };
-  block('inputs', m.inputs, (v) => JSON.stringify(v), ',\n');
-  block('documents', m.documents, (v) => JSON.stringify(v), ',\n');
-  out.push(`  "skipped": ${JSON.stringify(m.skipped)},\n`, `  "outputDirs": ${JSON.stringify(m.outputDirs)},\n`);
+  block('inputs', m.inputs, json, ',\n');
+  block('documents', m.documents, json, ',\n');
+  out.push(`  "skipped": ${json(m.skipped)},\n`, `  "outputDirs": ${json(m.outputDirs)},\n`);
   block('files', m.files, fileText, '\n');
   out.push('}\n');
   return out.join('');
