@@ -187,10 +187,17 @@ function main(): void {
   // The name-level invalidation (ADR 118, bench/names.ts): files resolved again per edit under
   // each rule, then each edit through the warm build server against a one-shot full build.
   if (wanted('names')) {
-    for (const [base, copy] of [
-      [corpus('rxjs'), (into: string) => corpus('rxjs', into)],
-      [effectCorpus(), (into: string) => effectCorpus(into)],
-    ] as const) {
+    // rxjs (252 files), effect (361) and Babylon.js's core (3,382: the issue's 500+-file repository
+    // from npm); KG_BENCH_NAMES=rxjs,effect picks some of them (Babylon.js's samples take longest).
+    const names = (process.env.KG_BENCH_NAMES ?? 'rxjs,effect,babylon').split(',');
+    const corpora: Array<[string, (into?: string) => Corpus]> = [
+      ['rxjs', (into) => corpus('rxjs', into)],
+      ['effect', effectCorpus],
+      ['babylon', babylonCorpus],
+    ];
+    for (const [, make] of corpora.filter(([name]) => names.includes(name))) {
+      const base = make();
+      const copy = (into: string) => void make(into);
       const c = prepareNames(base, copy);
       const edits = JSON.parse(fs.readFileSync(c.root + '.saved/edits.json', 'utf8')) as { hot: string; importers: number };
       console.log(`${c.name}: the most-imported file is ${edits.hot} (${edits.importers} importers)`);

@@ -2,7 +2,8 @@
 // earliest evidence (an edge with evidence before one without), then the smaller JSON text. Random
 // edges, many of them on the same tuples, in random orders: the kept edge of each tuple is the one
 // this rule, written out here on its own, picks; the edges are sorted by tuple; and the order of the
-// input changes nothing.
+// input changes nothing. Given the last graph, an edge equal to its edge of the same tuple is that
+// edge's object, and the graph is the same.
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -38,8 +39,9 @@ const edge = fc.record({
   context: fc.option(fc.constantFrom('new', 'dynamic'), { nil: undefined }),
 });
 
-function composed(edges: GraphEdge[]): GraphEdge[] {
-  return compose({ nodeLayers: [], edges, grammarVersions: {} }).edges;
+function composed(edges: GraphEdge[], last?: GraphEdge[]): GraphEdge[] {
+  return compose({ nodeLayers: [], edges, grammarVersions: {}, ...(last ? { last: { nodes: [], edges: last, graphSignature: 'x' } } : {}) })
+    .edges;
 }
 
 describe('compose: one edge per tuple (ADR 3)', () => {
@@ -70,6 +72,19 @@ describe('compose: one edge per tuple (ADR 3)', () => {
           [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
         }
         assert.deepStrictEqual(composed(shuffled), out);
+        // The last graph: some of the same edges as copies, some changed, some missing.
+        const last = composed(
+          out.flatMap((e, i) =>
+            i % 3 === 0 ? [] : i % 3 === 1 ? [JSON.parse(JSON.stringify(e)) as GraphEdge] : [{ ...e, confidenceScore: 0.5 }],
+          ),
+        );
+        const withLast = composed(edges, last);
+        assert.deepStrictEqual(withLast, out);
+        const lastText = new Map(last.map((e) => [`${e.source} ${e.target} ${e.relation}`, e]));
+        for (const e of withLast) {
+          const l = lastText.get(`${e.source} ${e.target} ${e.relation}`);
+          assert.equal(e === l, l !== undefined && JSON.stringify(e) === JSON.stringify(l));
+        }
       }),
       { numRuns: 300 },
     );

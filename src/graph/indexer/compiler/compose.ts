@@ -92,6 +92,57 @@ function sameShape(nodes: readonly GraphNode[], edges: readonly GraphEdge[], las
   return true;
 }
 
+/**
+ * Each row equal to the last graph's row with the same key, replaced by that row. A warm build makes
+ * some rows again every time as new objects (modules, imports, name matches); the last graph's
+ * object is the same line to the serializer, which then neither serializes it again nor breaks the
+ * block it is in, and the same row to sameShape (ADR 132). Both lists are sorted by key, unique.
+ */
+function keepLast<T extends object>(rows: T[], last: readonly T[], compare: (a: T, b: T) => number): void {
+  let j = 0;
+  for (let i = 0; i < rows.length && j < last.length; i++) {
+    const row = rows[i];
+    if (last[j] === row) {
+      j++;
+      continue;
+    }
+    while (j < last.length && compare(last[j], row) < 0) j++;
+    if (j < last.length && compare(last[j], row) === 0) {
+      if (sameRow(row, last[j])) rows[i] = last[j];
+      j++;
+    }
+  }
+}
+
+const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * True when two rows hold the same values: the same keys (in any order: the serializer orders them),
+ * each value the same primitive or an object of the same primitives (an edge's evidence). Anything
+ * deeper is judged different, which only keeps the new row.
+ */
+function sameRow(a: object, b: object): boolean {
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const keys = Object.keys(ra);
+  if (keys.length !== Object.keys(rb).length) return false;
+  for (const k of keys) {
+    const x = ra[k];
+    const y = rb[k];
+    if (x === y && own(rb, k)) continue;
+    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object' || Array.isArray(x) || Array.isArray(y)) return false;
+    const ox = x as Record<string, unknown>;
+    const oy = y as Record<string, unknown>;
+    const inner = Object.keys(ox);
+    if (inner.length !== Object.keys(oy).length) return false;
+    for (const kk of inner) {
+      const v = ox[kk];
+      if (v !== oy[kk] || !own(oy, kk) || (typeof v === 'object' && v !== null)) return false;
+    }
+  }
+  return true;
+}
+
 /** The packages of the package-qualified targets, from the ids themselves (ADR 107). */
 function packagesOf(edges: readonly GraphEdge[]): PackageRef[] {
   const seen = new Map<string, PackageRef>();
@@ -118,6 +169,10 @@ export function compose(input: ComposeInput): Graph {
     if (last && last.source === e.source && last.target === e.target && last.relation === e.relation)
       sortedEdges[sortedEdges.length - 1] = better(last, e);
     else sortedEdges.push(e);
+  }
+  if (input.last) {
+    keepLast(sortedNodes, input.last.nodes, (a, b) => compareStrings(a.id, b.id));
+    keepLast(sortedEdges, input.last.edges, compareEdges);
   }
   const layers = new Set<Layer>();
   for (const e of sortedEdges) layers.add(LAYER_OF_RELATION[e.relation]);

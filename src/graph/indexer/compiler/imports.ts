@@ -87,7 +87,11 @@ export class ModuleResolver {
   private kind(p: string): 'file' | 'directory' | undefined {
     if (this.statCache.has(p)) return this.statCache.get(p);
     let k: 'file' | 'directory' | undefined;
-    if (this.isVirtualWorkspaceDir(p)) {
+    if (p.startsWith(this.root + '/') && this.graphFiles.has(p.slice(this.root.length + 1))) {
+      // A source file this build's discovery just found is a file: no stat for it (a large
+      // repository's imports probe thousands of them on every build).
+      k = 'file';
+    } else if (this.isVirtualWorkspaceDir(p)) {
       k = 'directory';
     } else {
       const s = this.host.stat(this.mapWorkspace(p) ?? p);
