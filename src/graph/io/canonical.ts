@@ -59,8 +59,13 @@ export function oneByte(text: string): string {
   return BEYOND_LATIN1.test(text) ? text : Buffer.from(text, 'latin1').toString('latin1');
 }
 
+/** `value` as JSON text in ASCII, one byte a character (ADR 133): graph.json's and the manifest's pieces. */
+export function asciiText(value: unknown): string {
+  return oneByte(asciiJson(JSON.stringify(value)));
+}
+
 function line(value: unknown, order: readonly string[], nested?: Record<string, readonly string[]>): string {
-  return oneByte(asciiJson(JSON.stringify(ordered(value as Record<string, unknown>, order, nested))));
+  return asciiText(ordered(value as Record<string, unknown>, order, nested));
 }
 
 /**
@@ -94,7 +99,7 @@ export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>, pr
     return l;
   };
   const isList = (key: string) => key === 'nodes' || key === 'edges' || key === 'diagnostics';
-  const valueText = (value: unknown) => oneByte(asciiJson(JSON.stringify(canonicalValue(value))));
+  const valueText = (value: unknown) => asciiText(canonicalValue(value));
   if (previous && sameSerialization(graph, previous.graph, keys, keysOf(previous.graph), isList, lineOf, valueText)) return previous.text;
   const top = graph as unknown as Record<string, unknown>;
   const blocks = lines && blocksOf(lines);

@@ -121,26 +121,14 @@ const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.c
  * each value the same primitive or an object of the same primitives (an edge's evidence). Anything
  * deeper is judged different, which only keeps the new row.
  */
-function sameRow(a: object, b: object): boolean {
+function sameRow(a: unknown, b: unknown, depth = 1): boolean {
+  if (a === b) return true;
+  if (depth < 0 || a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b))
+    return false;
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
   const keys = Object.keys(ra);
-  if (keys.length !== Object.keys(rb).length) return false;
-  for (const k of keys) {
-    const x = ra[k];
-    const y = rb[k];
-    if (x === y && own(rb, k)) continue;
-    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object' || Array.isArray(x) || Array.isArray(y)) return false;
-    const ox = x as Record<string, unknown>;
-    const oy = y as Record<string, unknown>;
-    const inner = Object.keys(ox);
-    if (inner.length !== Object.keys(oy).length) return false;
-    for (const kk of inner) {
-      const v = ox[kk];
-      if (v !== oy[kk] || !own(oy, kk) || (typeof v === 'object' && v !== null)) return false;
-    }
-  }
-  return true;
+  return keys.length === Object.keys(rb).length && keys.every((k) => own(rb, k) && sameRow(ra[k], rb[k], depth - 1));
 }
 
 /** The packages of the package-qualified targets, from the ids themselves (ADR 107). */

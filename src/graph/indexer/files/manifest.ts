@@ -28,7 +28,7 @@ import type {
 import type { FileHost } from './file-host';
 import type { WalkResult } from './walk';
 import { buildConfigInput, CONFIG_FILE } from './repository-config';
-import { asciiJson, oneByte } from '../../io/canonical';
+import { asciiText } from '../../io/canonical';
 import { previewJson } from '../../io/display';
 
 export const MANIFEST_VERSION = 5;
@@ -267,7 +267,7 @@ export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; 
   if (previous && sameManifest(m, previous.manifest)) return previous.text;
   // Written in ASCII, each piece a one-byte string, as graph.json is (ADR 133): one `…` cut from a
   // call's text would otherwise make the whole 6 MB text two bytes a character.
-  const json = (v: unknown): string => oneByte(asciiJson(JSON.stringify(v)));
+  const json = asciiText;
   const fileText = (v: unknown): string => {
     let t = entries?.get(v as object);
     if (t === undefined) {
