@@ -13,7 +13,7 @@ import { discover, type Discovery, type Project } from './discover';
 import { exactEdge, unresolvedEdge } from '../edges';
 import { extractFile, parseSource, type FileExtraction, type ImportRef } from './extract';
 import { nodeFileHost, type FileHost } from '../files/file-host';
-import { ModuleResolver, workspacePackages, type ImportOutcome } from './imports';
+import { ModuleResolver, workspacePackages, type ImportOutcome, type ResolutionMemo } from './imports';
 import { DEFAULT_MAX_FILE_BYTES, type ReadCache } from '../files/read';
 import { readSources, type SourceInput } from './sources';
 import { createProjectProgram, parseAsProgram, SourceFileCache, type ProgramStore } from './program';
@@ -56,6 +56,8 @@ export interface BuildOptions {
   programs?: ProgramStore;
   /** What a long-lived session read before: unchanged files (by stamp) are not read again (ADR 120). */
   reads?: ReadCache;
+  /** Import outcomes a long-lived session keeps between builds, taken while nothing they were decided on changed (ADR 134). */
+  resolutions?: ResolutionMemo;
   /** The screen's verdict on files already on record (an incremental build's unchanged files). */
   screened?: (input: SourceInput) => ScreenVerdict | undefined;
   /**
@@ -218,7 +220,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}${hidden}`);
   }
   const graphFiles = new Set(inputs.map((i) => i.path));
-  const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles));
+  const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles), d.listed, options.resolutions);
   const summary: UnresolvedSummary = {};
   const listExternal = !!options.listExternal;
   const rationale = RationaleLayer.start({

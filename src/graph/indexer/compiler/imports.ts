@@ -3,10 +3,11 @@
 // `@scope/pkg` reaches `packages/pkg` even before anything is installed.
 
 import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import * as ts from 'typescript';
 import { isSourceFileName, readText, type Project } from './discover';
 import type { ImportRef } from './extract';
-import type { FileHost } from '../files/file-host';
+import type { EntryType, FileHost } from '../files/file-host';
 import type { ImportOutcome } from '../facts';
 // Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
 export type { ImportOutcome } from '../facts';
@@ -32,8 +33,77 @@ function matchesPathsAlias(spec: string, paths: ts.MapLike<string[]> | undefined
   return false;
 }
 
+type Kind = 'file' | 'directory' | undefined;
+
+/** What a resolution asked the disk beyond the walk's listings, and what it was told. */
+interface Probes {
+  kinds: Map<string, Kind>;
+  texts: Map<string, string | undefined>;
+  reals: Map<string, string>;
+}
+
+/** Everything an import's outcome was decided on, and the outcomes decided on it. */
+interface ResolutionWorld {
+  graphFiles: ReadonlySet<string>;
+  listed: ReadonlyMap<string, ReadonlyMap<string, EntryType>>;
+  workspaces: ReadonlyMap<string, string>;
+  /** Each project's compiler options, by config path, as its outcomes were decided with them. */
+  options: Map<string, ts.CompilerOptions>;
+  /** By config path, then by the file, syntax and specifier of the import. */
+  outcomes: Map<string, Map<string, ImportOutcome>>;
+  probes: Probes;
+}
+
+/**
+ * Import outcomes kept from build to build by a build session (ADR 134). An outcome is a function of
+ * the project's options, the set of graph files, and what the disk answered the resolver; a build
+ * takes the last build's outcomes only when each of these is the same: the graph files and every
+ * walked directory's listing equal, each answer the disk gave outside the listings given again.
+ */
+export class ResolutionMemo {
+  last: ResolutionWorld | undefined;
+  /** Whether the last resolver took the outcomes before it (for tests and the build's log). */
+  reused = false;
+}
+
+function sameMap<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, same: (x: V, y: V) => boolean = (x, y) => x === y): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    if (w === undefined && !b.has(k)) return false;
+    if (!same(v, w as V)) return false;
+  }
+  return true;
+}
+
+function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}
+
 export class ModuleResolver {
-  private readonly statCache = new Map<string, 'file' | 'directory' | undefined>();
+  private readonly statCache = new Map<string, Kind>();
+  /** What the disk answered beyond the listings, for the next build to ask again (ADR 134). */
+  private readonly probes: Probes = { kinds: new Map(), texts: new Map(), reals: new Map() };
+  /**
+   * With a memo, this resolver's own questions are recorded while `recording`, and it keeps caches of
+   * its own apart from the programs' (a cache the program filled would hide what an outcome was
+   * decided on); paths whose kind came from a stat, to record again when asked from the cache.
+   */
+  private readonly recordsProbes: boolean;
+  private recording = false;
+  private readonly fromDisk = new Set<string>();
+  private readonly ownCaches = new Map<Project, ts.ModuleResolutionCache>();
+  private readonly ownFormats = new Map<string, ts.ResolutionMode>();
+  /** Outcomes by config path, then by file, syntax and specifier; the last build's when its world is this one. */
+  private readonly outcomes = new Map<string, Map<string, ImportOutcome>>();
+  /** This build's compiler options by config path, and whether the last build's outcomes for it hold. */
+  private readonly options = new Map<string, ts.CompilerOptions>();
+  /** The outcomes the last build left, when its world is this one. */
+  private readonly inherited: ResolutionWorld | undefined;
+  /** Whether an absent name in a listing means an absent file: false on a case-insensitive disk. */
+  private listingTrusted: boolean | undefined;
   private readonly caches = new Map<Project, ts.ModuleResolutionCache>();
   private readonly formats = new Map<string, ts.ResolutionMode>();
   readonly resolutionHost: ts.ModuleResolutionHost;
@@ -46,28 +116,71 @@ export class ModuleResolver {
     /** Repo-relative source files that are in the graph. */
     private readonly graphFiles: ReadonlySet<string>,
     workspaces: Map<string, string>,
+    /** The walk's listings of the directories it read (ADR 134); without them, every question is a stat. */
+    private readonly listed: ReadonlyMap<string, ReadonlyMap<string, EntryType>> = new Map(),
+    /** Outcomes kept between builds (a build session's); taken when the world is the same. */
+    memo?: ResolutionMemo,
   ) {
     this.workspaces = workspaces;
     this.resolutionHost = {
       fileExists: (p) => this.kind(p) === 'file',
       directoryExists: (p) => this.kind(p) === 'directory',
       readFile: (p) => {
-        try {
-          return readText(this.host, this.mapWorkspace(p) ?? p);
-        } catch {
-          return undefined;
-        }
+        const text = this.readFileUncached(p);
+        if (this.recording) this.probes.texts.set(p, text);
+        return text;
       },
       realpath: (p) => {
-        try {
-          return this.host.realpath(this.mapWorkspace(p) ?? p);
-        } catch {
-          return p;
-        }
+        const real = this.realpathUncached(p);
+        if (this.recording) this.probes.reals.set(p, real);
+        return real;
       },
       getCurrentDirectory: () => this.root,
       useCaseSensitiveFileNames: true,
     };
+    this.recordsProbes = memo !== undefined;
+    const last = memo?.last;
+    if (last && this.sameWorld(last)) {
+      this.inherited = last;
+      for (const [p, k] of last.probes.kinds) this.probes.kinds.set(p, k);
+      for (const [p, t] of last.probes.texts) this.probes.texts.set(p, t);
+      for (const [p, r] of last.probes.reals) this.probes.reals.set(p, r);
+    }
+    if (memo) {
+      memo.reused = this.inherited !== undefined;
+      memo.last = { graphFiles, listed, workspaces, options: this.options, outcomes: this.outcomes, probes: this.probes };
+    }
+  }
+
+  /**
+   * True when every outcome `last` holds would be decided the same way now: the same graph files,
+   * listings and workspace packages, and each thing the disk told the last build beyond the
+   * listings told again (a stat or a read each: a package in node_modules, a file in an ignored
+   * folder). Each project's options are compared when the project is first asked about.
+   */
+  private sameWorld(last: ResolutionWorld): boolean {
+    if (!sameSet(last.graphFiles, this.graphFiles) || !sameMap(last.workspaces, this.workspaces)) return false;
+    if (last.listed !== this.listed && !sameMap(last.listed, this.listed, (a, b) => sameMap(a, b))) return false;
+    for (const [p, k] of last.probes.kinds) if (this.kindUncached(p) !== k) return false;
+    for (const [p, t] of last.probes.texts) if (this.readFileUncached(p) !== t) return false;
+    for (const [p, r] of last.probes.reals) if (this.realpathUncached(p) !== r) return false;
+    return true;
+  }
+
+  private readFileUncached(p: string): string | undefined {
+    try {
+      return readText(this.host, this.mapWorkspace(p) ?? p);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private realpathUncached(p: string): string {
+    try {
+      return this.host.realpath(this.mapWorkspace(p) ?? p);
+    } catch {
+      return p;
+    }
   }
 
   /**
@@ -84,21 +197,55 @@ export class ModuleResolver {
     return dir + rest.slice(name.length);
   }
 
-  private kind(p: string): 'file' | 'directory' | undefined {
-    if (this.statCache.has(p)) return this.statCache.get(p);
-    let k: 'file' | 'directory' | undefined;
+  private kind(p: string): Kind {
+    let k: Kind;
+    if (this.statCache.has(p)) k = this.statCache.get(p);
+    else {
+      k = this.kindUncached(p, this.fromDisk);
+      this.statCache.set(p, k);
+    }
+    if (this.recording && this.fromDisk.has(p)) this.probes.kinds.set(p, k);
+    return k;
+  }
+
+  /** What `p` is, from what this build already knows where it can; `disk` gets `p` when a stat told. */
+  private kindUncached(p: string, disk?: Set<string>): Kind {
     if (p.startsWith(this.root + '/') && this.graphFiles.has(p.slice(this.root.length + 1))) {
       // A source file this build's discovery just found is a file: no stat for it (a large
       // repository's imports probe thousands of them on every build).
-      k = 'file';
-    } else if (this.isVirtualWorkspaceDir(p)) {
-      k = 'directory';
-    } else {
-      const s = this.host.stat(this.mapWorkspace(p) ?? p);
-      k = s?.type === 'file' ? 'file' : s?.type === 'directory' ? 'directory' : undefined;
+      return 'file';
     }
-    this.statCache.set(p, k);
+    if (this.isVirtualWorkspaceDir(p)) return 'directory';
+    const slash = p.lastIndexOf('/');
+    const listing = slash > 0 ? this.listed.get(p.slice(0, slash)) : undefined;
+    const entry = listing?.get(p.slice(slash + 1));
+    // A walked directory's listing says what is in it (ADR 134): most probes ask for names that are
+    // not there (`x.tsx`, `x.d.ts`, `x/index.ts`), a stat each otherwise. A link is followed by a stat.
+    if (listing && (entry === 'file' || entry === 'directory')) return entry;
+    if (listing && entry === undefined && this.trustsListings()) return undefined;
+    const s = this.host.stat(this.mapWorkspace(p) ?? p);
+    const k = s?.type === 'file' ? 'file' : s?.type === 'directory' ? 'directory' : undefined;
+    disk?.add(p);
     return k;
+  }
+
+  /**
+   * Whether a name missing from a listing is missing from the disk: not on a case-insensitive
+   * file system, where `Foo.ts` opens `foo.ts`. One stat decides it, of a root entry's name in
+   * the other case.
+   */
+  private trustsListings(): boolean {
+    if (this.listingTrusted !== undefined) return this.listingTrusted;
+    const top = this.listed.get(this.root);
+    let trusted = false;
+    for (const name of top?.keys() ?? []) {
+      const other = name.toUpperCase() === name ? name.toLowerCase() : name.toUpperCase();
+      if (other === name || top?.has(other)) continue;
+      trusted = this.host.stat(this.root + '/' + other) === undefined;
+      break;
+    }
+    this.listingTrusted = trusted;
+    return trusted;
   }
 
   /** `<root>/node_modules` and `<root>/node_modules/@scope` exist for workspace packages to live in. */
@@ -120,23 +267,56 @@ export class ModuleResolver {
 
   /** The module format TypeScript implies for a file (by extension and package.json `type`). */
   impliedFormat(project: Project, absPath: string): ts.ResolutionMode {
+    return this.formatWith(this.formats, this.cacheFor(project), project, absPath);
+  }
+
+  private formatWith(formats: Map<string, ts.ResolutionMode>, cache: ts.ModuleResolutionCache, project: Project, absPath: string): ts.ResolutionMode {
     const key = project.configPath + '\u0000' + absPath;
-    if (this.formats.has(key)) return this.formats.get(key);
-    const cache = this.cacheFor(project);
+    if (formats.has(key)) return formats.get(key);
     const format = ts.getImpliedNodeFormatForFile(absPath, cache.getPackageJsonInfoCache(), this.resolutionHost, project.options);
-    this.formats.set(key, format);
+    formats.set(key, format);
     return format;
   }
 
-  /** Outcomes already computed this build (an incremental build asks twice: to plan, then to emit). */
-  private readonly outcomes = new Map<string, ImportOutcome>();
+  /** The resolution cache this resolver's own outcomes use: the programs' one, or its own when it records (see `recording`). */
+  private ownCacheFor(project: Project): ts.ModuleResolutionCache {
+    if (!this.recordsProbes) return this.cacheFor(project);
+    let cache = this.ownCaches.get(project);
+    if (!cache) {
+      cache = ts.createModuleResolutionCache(this.root, (f) => f, project.options);
+      this.ownCaches.set(project, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * The outcomes of `project`'s imports so far: this build's, and the last build's when its world
+   * was this one and the project's options are the same (an incremental build asks twice: to plan,
+   * then to emit; a build session's next build asks again).
+   */
+  private outcomesOf(project: Project): Map<string, ImportOutcome> {
+    let mine = this.outcomes.get(project.configPath);
+    if (mine) return mine;
+    const before = this.inherited?.options.get(project.configPath);
+    const kept = this.inherited?.outcomes.get(project.configPath);
+    mine = kept && before && isDeepStrictEqual(before, project.options) ? kept : new Map<string, ImportOutcome>();
+    this.outcomes.set(project.configPath, mine);
+    this.options.set(project.configPath, project.options);
+    return mine;
+  }
 
   resolve(project: Project, fromRel: string, ref: ImportRef): ImportOutcome {
-    const key = `${project.configPath}\u0000${fromRel}\u0000${ref.syntax}\u0000${ref.specifier}`;
-    let outcome = this.outcomes.get(key);
+    const mine = this.outcomesOf(project);
+    const key = `${fromRel}\u0000${ref.syntax}\u0000${ref.specifier}`;
+    let outcome = mine.get(key);
     if (!outcome) {
-      outcome = this.resolveUncached(project, fromRel, ref);
-      this.outcomes.set(key, outcome);
+      this.recording = this.recordsProbes;
+      try {
+        outcome = this.resolveUncached(project, fromRel, ref);
+      } finally {
+        this.recording = false;
+      }
+      mine.set(key, outcome);
     }
     return outcome;
   }
@@ -148,8 +328,10 @@ export class ModuleResolver {
         ? ts.ModuleKind.CommonJS
         : ref.syntax === 'dynamic'
           ? ts.ModuleKind.ESNext
-          : this.impliedFormat(project, from);
-    const result = ts.resolveModuleName(ref.specifier, from, project.options, this.resolutionHost, this.cacheFor(project), undefined, mode);
+          : this.recordsProbes
+            ? this.formatWith(this.ownFormats, this.ownCacheFor(project), project, from)
+            : this.impliedFormat(project, from);
+    const result = ts.resolveModuleName(ref.specifier, from, project.options, this.resolutionHost, this.ownCacheFor(project), undefined, mode);
     const resolved = result.resolvedModule;
     if (resolved) {
       const abs = resolved.resolvedFileName;

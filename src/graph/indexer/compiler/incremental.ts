@@ -42,7 +42,7 @@ import { NativeChecker } from './native-checker';
 import { collectImports, parseSource, type ImportRef } from './extract';
 import { nodeFileHost } from '../files/file-host';
 import type { ReadCache } from '../files/read';
-import type { ImportOutcome, ModuleResolver } from './imports';
+import { ResolutionMemo, type ImportOutcome, type ModuleResolver } from './imports';
 import {
   MANIFEST_VERSION,
   UNREADABLE,
@@ -671,6 +671,8 @@ export class BuildSession {
   private readonly encoder = new ReusedBytes();
   /** The text and hash of every file as last read, by stamp, so an unchanged file is not read again (ADR 120). */
   private readonly reads: ReadCache = new Map();
+  /** Import outcomes, taken by the next build while nothing they were decided on changed (ADR 134). */
+  private readonly resolutions = new ResolutionMemo();
   /** TypeScript 7's process and snapshot, kept between rebuilds like the programs (ADR 115). */
   private readonly native: NativeChecker | undefined;
 
@@ -698,6 +700,7 @@ export class BuildSession {
       reads: this.reads,
       lines: this.lines,
       encoder: this.encoder,
+      resolutions: this.resolutions,
       checker: this.options.checker ?? this.native,
     });
     this.previous = {

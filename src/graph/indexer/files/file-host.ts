@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
 interface DirEntry {
   name: string;

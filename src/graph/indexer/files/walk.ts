@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import type { BuildDiagnostic } from '../../model';
 import { compareStrings } from '../../model';
-import type { FileHost } from './file-host';
+import type { EntryType, FileHost } from './file-host';
 import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
 import { GRAPH_DIR } from '../../io/graph-location';
 import { CONFIG_FILE, configSection, readRepositoryConfig, reportUnknownKeys } from './repository-config';
@@ -34,6 +34,12 @@ export interface WalkResult {
   packageJsonFiles: string[];
   /** Walked directories (absolute) → their non-ignored entries, for tsconfig `include` globs. */
   entries: Map<string, { files: string[]; directories: string[] }>;
+  /**
+   * Walked directories (absolute) → every entry read there, ignored ones too, by name and type (not
+   * following links): what exists in them as the walk saw it, so import resolution need not ask the
+   * disk again (ADR 134). A directory with a name that is not valid UTF-8 is left out.
+   */
+  listed: Map<string, ReadonlyMap<string, EntryType>>;
   diagnostics: BuildDiagnostic[];
   /** Source files and folders passed over because a .gitignore rule matched them. */
   ignoredByGitignore: number;
@@ -95,6 +101,7 @@ export function walk(host: FileHost, root: string): WalkResult {
     markdownFiles: [],
     packageJsonFiles: [],
     entries: new Map(),
+    listed: new Map(),
     diagnostics: [],
     ignoredByGitignore: 0,
     skippedFiles: 0,
@@ -141,6 +148,7 @@ export function walk(host: FileHost, root: string): WalkResult {
     }
     const listing = { files: [] as string[], directories: [] as string[] };
     out.entries.set(absDir, listing);
+    if (entries.every((e) => e.validName)) out.listed.set(absDir, new Map(entries.map((e) => [e.name, e.type])));
     const subdirs: string[] = [];
     for (const entry of entries) {
       const rel = dir === '' ? entry.name : dir + '/' + entry.name;
