@@ -13,7 +13,10 @@ import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 const TREE = {
   '.gitignore': 'gen/\n',
-  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, baseUrl: '.', paths: { '#lib/*': ['src/lib/*'] } }, include: ['src'] }),
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { strict: true, baseUrl: '.', paths: { '#lib/*': ['src/lib/*'] } },
+    include: ['src'],
+  }),
   'src/lib/util.ts': 'export function util(): number {\n  return 1;\n}\n',
   'src/main.ts': [
     "import { util } from '#lib/util';",

@@ -220,7 +220,14 @@ export function buildGraph(options: BuildOptions): BuildResult {
     throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}${hidden}`);
   }
   const graphFiles = new Set(inputs.map((i) => i.path));
-  const resolver = new ModuleResolver(host, root, graphFiles, workspacePackages(host, root, d.packageJsonFiles), d.listed, options.resolutions);
+  const resolver = new ModuleResolver(
+    host,
+    root,
+    graphFiles,
+    workspacePackages(host, root, d.packageJsonFiles),
+    d.listed,
+    options.resolutions,
+  );
   const summary: UnresolvedSummary = {};
   const listExternal = !!options.listExternal;
   const rationale = RationaleLayer.start({

@@ -270,7 +270,12 @@ export class ModuleResolver {
     return this.formatWith(this.formats, this.cacheFor(project), project, absPath);
   }
 
-  private formatWith(formats: Map<string, ts.ResolutionMode>, cache: ts.ModuleResolutionCache, project: Project, absPath: string): ts.ResolutionMode {
+  private formatWith(
+    formats: Map<string, ts.ResolutionMode>,
+    cache: ts.ModuleResolutionCache,
+    project: Project,
+    absPath: string,
+  ): ts.ResolutionMode {
     const key = project.configPath + '\u0000' + absPath;
     if (formats.has(key)) return formats.get(key);
     const format = ts.getImpliedNodeFormatForFile(absPath, cache.getPackageJsonInfoCache(), this.resolutionHost, project.options);
@@ -331,7 +336,15 @@ export class ModuleResolver {
           : this.recordsProbes
             ? this.formatWith(this.ownFormats, this.ownCacheFor(project), project, from)
             : this.impliedFormat(project, from);
-    const result = ts.resolveModuleName(ref.specifier, from, project.options, this.resolutionHost, this.ownCacheFor(project), undefined, mode);
+    const result = ts.resolveModuleName(
+      ref.specifier,
+      from,
+      project.options,
+      this.resolutionHost,
+      this.ownCacheFor(project),
+      undefined,
+      mode,
+    );
     const resolved = result.resolvedModule;
     if (resolved) {
       const abs = resolved.resolvedFileName;
