@@ -220,7 +220,7 @@ export class ModuleResolver {
     const listing = slash > 0 ? this.listed.get(p.slice(0, slash)) : undefined;
     const entry = listing?.get(p.slice(slash + 1));
     // A walked directory's listing says what is in it (ADR 134): most probes ask for names that are
-    // not there (`x.tsx`, `x.d.ts`, `x/index.ts`), a stat each otherwise. A link is followed by a stat.
+    // not there (an `x.tsx`, an `x.d.ts`, an index file in a folder `x`), a stat each otherwise. A link is followed by a stat.
     if (listing && (entry === 'file' || entry === 'directory')) return entry;
     if (listing && entry === undefined && this.trustsListings()) return undefined;
     const s = this.host.stat(this.mapWorkspace(p) ?? p);
