@@ -6,12 +6,25 @@
 // - a ref build after a 10-file change (the base's graph cached, the head's built incrementally
 //   from it) against a one-shot full build of the same tree: on a 3,000-file repository (Babylon.js's
 //   core, 3,382 TypeScript modules: bench/corpus.ts), bar ≤ 0.2×; on fabric (287 files), no bar.
+//   Two routes (ADR 135): with no build server (CI's, `KG_SERVER=off`), the ref exported into a
+//   private folder and built in the `kg diff` process; and the default route elsewhere, the ref
+//   written into the repository's kept folder over the base's tree and built by that folder's warm
+//   server (started by the untimed `kg diff main main` before, and waited for).
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { compareEdges, compareStrings, diffReport, graphSignature, loadGraphFile, serializeGraph, type Graph } from '../src/graph';
+import {
+  compareEdges,
+  compareStrings,
+  diffReport,
+  graphSignature,
+  loadGraphFile,
+  lockHolder,
+  serializeGraph,
+  type Graph,
+} from '../src/graph';
 import type { Corpus } from './corpus';
 import { benchGraph } from './queries';
 
@@ -105,7 +118,19 @@ export function prepareGitCorpus(make: (into?: string) => Corpus): Corpus {
 /** A fresh private state folder (the diff cache lives in it, ADR 77), removed when the worker exits. */
 const states: string[] = [];
 process.on('exit', () => {
-  for (const d of states) fs.rmSync(d, { recursive: true, force: true });
+  for (const d of states) {
+    // Build servers started under it are stopped first (each would stop itself once its root is gone).
+    const servers = path.join(d, 'servers');
+    for (const f of fs.existsSync(servers) ? fs.readdirSync(servers) : []) {
+      const pid = f.endsWith('.lock') ? lockHolder(path.join(servers, f))?.pid : undefined;
+      try {
+        if (pid !== undefined) process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    fs.rmSync(d, { recursive: true, force: true });
+  }
 });
 function freshState(): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-bench-state-'));
@@ -116,12 +141,20 @@ function freshState(): string {
 let childRssKb: number | undefined;
 export const diffChildRssKb = () => childRssKb;
 
-function kg(root: string, state: string, args: string[], expect?: RegExp): void {
+/** The environment of a `kg` run: no build server, or (`servers`, a private folder) build servers allowed there. */
+function kgEnv(state: string, servers?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: state, KG_SERVER: servers ? 'on' : 'off' };
+  if (servers) env.KG_SERVER_DIR = servers;
+  else delete env.KG_SERVER_DIR;
+  return env;
+}
+
+function kg(root: string, state: string, args: string[], expect?: RegExp, servers?: string): void {
   const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
   const cmd = timeBin ? [timeBin, '-f', 'maxrss=%M', process.execPath] : [process.execPath];
   const r = spawnSync(cmd[0], [...cmd.slice(1), CLI, ...args], {
     cwd: root,
-    env: { ...process.env, XDG_RUNTIME_DIR: state, KG_SERVER: 'off' },
+    env: kgEnv(state, servers),
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });
@@ -130,7 +163,16 @@ function kg(root: string, state: string, args: string[], expect?: RegExp): void 
   childRssKb = m ? Number(m[1]) : undefined;
 }
 
-type Task = (root: string) => () => void;
+type Task = (root: string) => (() => void) | Promise<() => void>;
+
+/** Waits until a build server listens in `servers` (its socket appears once it is warm). */
+async function serverListening(servers: string): Promise<void> {
+  const deadline = Date.now() + 15 * 60_000;
+  while (!fs.readdirSync(servers).some((f) => f.endsWith('.sock'))) {
+    if (Date.now() > deadline) throw new Error(`no build server listened in ${servers}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 export const DIFF_TASKS: Record<string, Task> = {
   /** The floor of the generated pair: load (read, parse, validate, index) both graphs. */
@@ -163,6 +205,18 @@ export const DIFF_TASKS: Record<string, Task> = {
     const state = freshState();
     kg(root, state, ['diff', 'main', 'main']);
     return () => kg(root, state, ['diff', 'main', 'feature'], /feature .*exported and built \(incremental/);
+  },
+  /**
+   * The same on the default route (ADR 135): main built into the kept folder, whose build server
+   * is then started and waited for; feature is written over it and built by that server.
+   */
+  'ref-build-10-warm': async (root) => {
+    const state = freshState();
+    const servers = path.join(state, 'servers');
+    fs.mkdirSync(servers, { mode: 0o700 });
+    kg(root, state, ['diff', 'main', 'main'], /main .*exported into the kept folder/, servers);
+    await serverListening(servers);
+    return () => kg(root, state, ['diff', 'main', 'feature'], /feature .*built by the build server/, servers);
   },
   /** The floor: a one-shot full build of the same tree (the working tree is at feature). */
   'ref-full-floor': (root) => {

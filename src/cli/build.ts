@@ -171,6 +171,8 @@ export async function runBuild(args: string[], io: CliIo, ctx: BuildContext = {}
   }
   if (paths && server)
     startServerInBackground(server, paths, [
+      // The graph it writes, so the server reads it once warm (ADR 135).
+      ...(values.out !== undefined ? ['--out', path.resolve(io.cwd, values.out)] : []),
       ...(values['extract-only'] ? ['--extract-only'] : []),
       ...(values['list-external'] ? ['--list-external'] : []),
       ...(values.checker === 'native' ? ['--checker', 'native'] : []),

@@ -6,18 +6,25 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diffMarkdown, diffReport, type DiffReport } from '../graph';
 import { defaultBranch, gitTopLevel, identicalMoves, mergeBase, RefError } from './git';
-import { graphSide, refSide, worktreeSide, type SideContext, type SideGraph } from './ref-graph';
+import { graphSide, isCachedRef, refSide, worktreeSide, type SideContext, type SideGraph } from './ref-graph';
 import { findRepositoryRoot } from './find-root';
+import type { ServerContext } from './server';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 
-export const DIFF_HELP = `Usage: kg diff [BASE] [HEAD] [--format json|markdown] [--root DIR] [--link-base URL] [--link-head URL]
+export const DIFF_HELP = `Usage: kg diff [BASE] [HEAD] [--format json|markdown] [--root DIR] [--link-base URL] [--link-head URL] [--no-server]
 
 What a change does to the code graph, between BASE and HEAD. Each side is a graph.json file, or a
-git ref (a branch, a tag, a commit): its tree is read from git's object store into a private
-temporary folder and built there — incrementally from the nearest graph already built — and the
-graph is cached by tree in this user's state folder, so a second run reads it. Nothing is checked
-out, no repository code runs, the working tree and its graph are never written.
+git ref (a branch, a tag, a commit): its tree is read from git's object store into a folder of
+this user's and built there — incrementally from the nearest graph already built — and the graph
+is cached by tree in this user's state folder, so a second run reads it. Nothing is checked out,
+no repository code runs, the working tree and its graph are never written.
+
+Where kg build would use a build server (not in CI, not with KG_SERVER=off), a ref is written
+into the repository's kept folder by the files that differ from the tree it held last, and built
+there by that folder's build server, whose programs stay warm: a ref near the last one builds in
+a fraction of a full build. Otherwise each ref is exported into a private temporary folder and
+built in this process.
 
 BASE defaults to the merge base of HEAD with the default branch (origin's HEAD, else main, else
 master); HEAD defaults to the working tree, built in place from its graph (nothing is written).
@@ -38,6 +45,7 @@ ${optionLines([COMMON_OPTIONS.root], 17)}
   --link-base URL  Prefix of links to BASE's files in markdown ({commit} is replaced by its
                    commit); default: repository-relative links.
   --link-head URL  The same for HEAD's files.
+  --no-server      Build refs in this process, each in a private temporary folder.
 ${optionLines([COMMON_OPTIONS.help], 17)}
 
 Exit codes: 0 the report is printed; 2 bad usage or a ref git does not know (the message says
@@ -55,7 +63,13 @@ function isGraphFile(cwd: string, spec: string): string | undefined {
   return spec.endsWith('.json') ? abs : undefined;
 }
 
-export function runDiff(args: string[], io: CliIo): number {
+/** Whether BASE's graph is at hand without a build: a graph.json file, or a named ref whose tree is cached. */
+function baseReadsQuickly(root: string, baseSpec: string | undefined, baseFile: string | undefined): boolean {
+  if (baseFile !== undefined) return true;
+  return baseSpec !== undefined && isCachedRef(root, baseSpec);
+}
+
+export async function runDiff(args: string[], io: CliIo, server?: ServerContext): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
     {
@@ -63,6 +77,7 @@ export function runDiff(args: string[], io: CliIo): number {
       root: { type: 'string' },
       'link-base': { type: 'string' },
       'link-head': { type: 'string' },
+      'no-server': { type: 'boolean', default: false },
     },
     true,
   );
@@ -78,26 +93,44 @@ export function runDiff(args: string[], io: CliIo): number {
     const needsGit = baseFile === undefined || headFile === undefined;
     const root = needsGit ? gitTopLevel(start) : start;
     if (root === undefined) throw new RefError(`${start} is not in a git repository: give both sides as graph.json files`, 'usage');
-    const ctx: SideContext = { root, log, built: [] };
-    let base: SideGraph;
-    if (baseFile !== undefined) base = graphSide(baseSpec as string, baseFile);
-    else if (baseSpec !== undefined) base = refSide(baseSpec, ctx);
-    else {
+    const ctx: SideContext = { root, log, built: [], server: values['no-server'] ? undefined : server };
+    const readBase = async (): Promise<SideGraph> => {
+      if (baseFile !== undefined) return graphSide(baseSpec as string, baseFile);
+      if (baseSpec !== undefined) return refSide(baseSpec, ctx);
       const branch = defaultBranch(root);
       if (branch === undefined)
         throw new RefError('no default branch (origin/HEAD, main or master) to compare with: name BASE', 'unavailable');
       const headRef = headSpec !== undefined && headFile === undefined ? headSpec : 'HEAD';
       const mb = mergeBase(root, branch, headRef);
       log(`BASE is the merge base of ${headRef} with ${branch}: ${mb.slice(0, 12)}`);
-      base = refSide(mb, ctx);
-      base.side.spec = `merge-base(${branch}, ${headRef})`;
+      const side = await refSide(mb, ctx);
+      side.side.spec = `merge-base(${branch}, ${headRef})`;
+      return side;
+    };
+    const headIsRef = headFile === undefined && headSpec !== undefined;
+    let base: SideGraph;
+    let head: SideGraph;
+    if (ctx.server && headIsRef && baseReadsQuickly(root, baseSpec, baseFile)) {
+      // BASE needs no build (a graph file, or a ref in the cache): HEAD's build goes first, and
+      // this process reads BASE while the build server builds HEAD (ADR 135).
+      let early: Promise<SideGraph> | undefined;
+      ctx.meanwhile = () => {
+        ctx.meanwhile = undefined;
+        early = readBase();
+        early.catch(() => {}); // awaited below; its error is reported there
+      };
+      head = await refSide(headSpec, ctx);
+      ctx.meanwhile = undefined;
+      base = await (early ?? readBase());
+    } else {
+      base = await readBase();
+      head =
+        headFile !== undefined
+          ? graphSide(headSpec as string, headFile)
+          : headSpec !== undefined
+            ? await refSide(headSpec, ctx)
+            : worktreeSide(ctx);
     }
-    const head: SideGraph =
-      headFile !== undefined
-        ? graphSide(headSpec as string, headFile)
-        : headSpec !== undefined
-          ? refSide(headSpec, ctx)
-          : worktreeSide(ctx);
     const moves = base.tree !== undefined && head.tree !== undefined ? identicalMoves(root, base.tree, head.tree) : [];
     const report: DiffReport = diffReport(
       { base: base.graph, head: head.graph, identicalMoves: moves },

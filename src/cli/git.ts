@@ -124,6 +124,12 @@ function safeRelative(p: string): boolean {
   return p.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');
 }
 
+interface TreeEntry {
+  mode: string;
+  sha: string;
+  file: string;
+}
+
 /**
  * Writes the files of `tree` under `dest` (an empty private folder) from git's object store:
  * blobs as files, symbolic links as links (the build never follows one, ADR 2), submodules
@@ -132,7 +138,7 @@ function safeRelative(p: string): boolean {
 export function exportTree(root: string, tree: string, dest: string): number {
   const list = run(root, ['ls-tree', '-r', '-z', '--full-tree', tree]);
   if (list.status !== 0) throw new RefError(`cannot list the tree ${tree}: ${list.stderr.toString('utf8').trim()}`, 'unavailable');
-  const entries: Array<{ mode: string; sha: string; file: string }> = [];
+  const entries: TreeEntry[] = [];
   for (const rec of list.stdout.toString('utf8').split('\0')) {
     if (rec === '') continue;
     const m = /^(\d+) (blob|tree|commit) ([0-9a-f]+)\t(.*)$/s.exec(rec);
@@ -141,6 +147,53 @@ export function exportTree(root: string, tree: string, dest: string): number {
       throw new GraphError('INVALID_ARGUMENT', `the tree ${tree} holds a path kg will not write: ${JSON.stringify(m[4])}`);
     entries.push({ mode: m[1], sha: m[3], file: m[4] });
   }
+  return writeBlobs(root, tree, entries, dest);
+}
+
+/**
+ * Turns `dest`, which holds the files of tree `from` as exportTree wrote them, into the files of
+ * tree `to` (ADR 135): the paths `git diff-tree` names are removed, then the new side of each is
+ * written; folders left empty go. Returns how many paths differed. Unchanged files are not touched,
+ * so a warm build server sees only the changed ones move (ADR 120).
+ */
+export function updateTree(root: string, from: string, to: string, dest: string): number {
+  const r = run(root, ['diff-tree', '-r', '-z', '--no-renames', from, to]);
+  if (r.status !== 0) throw new RefError(`cannot compare the trees ${from} and ${to}: ${r.stderr.toString('utf8').trim()}`, 'unavailable');
+  const parts = r.stdout.toString('utf8').split('\0');
+  const writes: TreeEntry[] = [];
+  const removed: string[] = [];
+  let changed = 0;
+  // Each change is ":<old mode> <new mode> <old sha> <new sha> <status>\0<path>\0".
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const m = /^:(\d+) (\d+) [0-9a-f]+ ([0-9a-f]+) [A-Z]\d*$/.exec(parts[i]);
+    if (!m) throw new RefError(`git compared ${from} and ${to} in a form kg does not read: ${JSON.stringify(parts[i])}`, 'unavailable');
+    const [, oldMode, newMode, sha] = m;
+    const file = parts[i + 1];
+    if (!safeRelative(file))
+      throw new GraphError('INVALID_ARGUMENT', `the tree ${to} holds a path kg will not write: ${JSON.stringify(file)}`);
+    changed++;
+    // Submodules were never written; anything else on the old side goes before the new side is written.
+    if (oldMode !== '000000' && oldMode !== '160000') removed.push(file);
+    if (newMode !== '000000' && newMode !== '160000') writes.push({ mode: newMode, sha, file });
+  }
+  for (const file of removed) fs.rmSync(path.join(dest, ...file.split('/')), { force: true });
+  // Folders the removals emptied, deepest first (a fresh export would not hold them).
+  const parents = new Set<string>();
+  for (const file of removed) for (let d = path.posix.dirname(file); d !== '.'; d = path.posix.dirname(d)) parents.add(d);
+  for (const d of [...parents].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
+    const abs = path.join(dest, ...d.split('/'));
+    try {
+      if (fs.readdirSync(abs).length === 0) fs.rmdirSync(abs);
+    } catch {
+      // not there, or not a folder any more
+    }
+  }
+  writeBlobs(root, to, writes, dest);
+  return changed;
+}
+
+/** Writes `entries` of `tree` under `dest` (where none of their paths exists): files, then links. */
+function writeBlobs(root: string, tree: string, entries: TreeEntry[], dest: string): number {
   if (entries.length === 0) return 0;
   const cat = run(root, ['cat-file', '--batch'], entries.map((e) => e.sha).join('\n') + '\n');
   if (cat.status !== 0) throw new RefError(`cannot read the objects of ${tree}: ${cat.stderr.toString('utf8').trim()}`, 'unavailable');

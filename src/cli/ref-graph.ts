@@ -1,7 +1,9 @@
 // The graph of one side of `kg diff` (ADR 106): a graph.json file as it is; a git ref's tree,
-// exported into a private temporary folder and built there — incrementally from the nearest graph
-// already built, cached by tree in this user's state folder (ADR 77) so a second run reads it —
-// or the working tree, built in place without writing anything into it.
+// exported and built — incrementally from the nearest graph already built, cached by tree in this
+// user's state folder (ADR 77) so a second run reads it — or the working tree, built in place
+// without writing anything into it. Where a build server may run, a ref is exported into the
+// repository's kept folder by the files that differ from the tree it held, and built there by that
+// folder's warm server (ADR 135); else into a private temporary folder, built in this process.
 
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
@@ -19,8 +21,11 @@ import {
   type Graph,
   type PreviousBuild,
 } from '../graph';
-import type { DiffSide } from '../graph';
-import { changedPaths, exportTree, resolveRef, RefError } from './git';
+import { manifestPathFor, tryLockFile, type DiffSide } from '../graph';
+import { runBuild } from './build';
+import { changedPaths, exportTree, resolveRef, RefError, updateTree } from './git';
+import type { ServerContext } from './server';
+import { buildOnServer, serverDirProblem, serverPaths } from './server-client';
 
 /** Cache entries kept; the least recently used go first. */
 const CACHE_ENTRIES = 24;
@@ -38,6 +43,10 @@ export interface SideContext {
   log(message: string): void;
   /** Graphs built or read in this run, to build the next side from (the nearest first). */
   built: Array<{ tree?: string; previous: PreviousBuild }>;
+  /** Set when builds may use a build server (`kg build`'s rules, ADR 57): refs are built in the kept folder (ADR 135). */
+  server?: ServerContext;
+  /** Work for this process while a build server builds a ref (reading the other side's graph), done once. */
+  meanwhile?: () => void;
 }
 
 interface CacheMeta {
@@ -79,13 +88,25 @@ function entryPaths(dir: string, key: string) {
   };
 }
 
-function writeAtomic(file: string, text: string | Buffer): void {
+/** Writes `text` at `file` by rename; `{ linkTo }` links that file there instead, copying where links fail. */
+function writeAtomic(file: string, text: string | Buffer | { linkTo: string }): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  if (typeof text === 'object' && 'linkTo' in text) {
+    fs.rmSync(tmp, { force: true });
+    try {
+      fs.linkSync(text.linkTo, tmp);
+    } catch {
+      fs.copyFileSync(text.linkTo, tmp);
+    }
+  } else fs.writeFileSync(tmp, text, { mode: 0o600 });
   fs.renameSync(tmp, file);
 }
 
-function storeInCache(tree: string, graphText: string | Buffer, manifestText: string): void {
+/**
+ * Stores a tree's graph. `{ linkTo }` names a file holding its bytes that is only ever replaced by
+ * rename, never written in place (the kept folder's graph.json, ADR 135): the entry shares it.
+ */
+function storeInCache(tree: string, graphText: string | Buffer | { linkTo: string }, manifestText: string): void {
   const dir = cacheDir();
   const p = entryPaths(dir, cacheKey(tree));
   writeAtomic(p.graph, graphText);
@@ -113,12 +134,21 @@ function readEntry(p: { graph: string; manifest: string }): PreviousBuild {
     }
   };
   const graph = read(p.graph);
-  // The graph's hash from the bytes read: the build checks the manifest against it without encoding the text again.
-  return {
-    graphText: graph?.toString('utf8'),
-    manifestText: read(p.manifest)?.toString('utf8'),
-    ...(graph ? { graphSha256: createHash('sha256').update(graph).digest('hex') } : {}),
-  };
+  return withBytesHash({ graphText: graph?.toString('utf8'), manifestText: read(p.manifest)?.toString('utf8') }, graph);
+}
+
+/**
+ * `previous` with the hash of the bytes its graph text was decoded from, computed when a build
+ * first asks (ADR 129: the build checks the manifest against it without encoding the text again),
+ * not for every graph read: most are only diffed.
+ */
+function withBytesHash(previous: PreviousBuild, bytes: Buffer | undefined): PreviousBuild {
+  if (!bytes) return previous;
+  let hash: string | undefined;
+  return Object.defineProperty(previous, 'graphSha256', {
+    enumerable: true,
+    get: () => (hash ??= createHash('sha256').update(bytes).digest('hex')),
+  });
 }
 
 function readCached(tree: string): { graph: Graph; previous: PreviousBuild } | undefined {
@@ -170,6 +200,15 @@ function nearestCached(
   return { previous, distance: near.distance };
 }
 
+/** Whether the graph of `spec`'s tree is in the cache (false for a ref git does not know: reading it says why). */
+export function isCachedRef(root: string, spec: string): boolean {
+  try {
+    return fs.existsSync(entryPaths(cacheDir(), cacheKey(resolveRef(root, spec).tree)).meta);
+  } catch {
+    return false;
+  }
+}
+
 /** A graph.json given by path: read as it is (unavailable when it cannot be used). */
 export function graphSide(spec: string, file: string): SideGraph {
   const load = loadGraphFile(file);
@@ -179,7 +218,7 @@ export function graphSide(spec: string, file: string): SideGraph {
 }
 
 /** A git ref: from the cache, or exported and built (incrementally from the nearest graph at hand). */
-export function refSide(spec: string, ctx: SideContext): SideGraph {
+export async function refSide(spec: string, ctx: SideContext): Promise<SideGraph> {
   const { commit, tree } = resolveRef(ctx.root, spec);
   const side = (graph: Graph): SideGraph => ({
     graph,
@@ -192,16 +231,23 @@ export function refSide(spec: string, ctx: SideContext): SideGraph {
     ctx.built.unshift({ tree, previous: cached.previous });
     return side(cached.graph);
   }
-  const near = nearestCached(ctx.root, tree, ctx.built);
-  const userGraph = defaultGraphFile(ctx.root);
-  const previous: PreviousBuild | undefined =
-    near?.previous ?? ctx.built[0]?.previous ?? (fs.existsSync(userGraph) ? readPrevious(userGraph) : undefined);
+  // The graph to build from, read only when a build needs it: the kept folder holds its own.
+  const previousBuild = (): PreviousBuild | undefined => {
+    const near = nearestCached(ctx.root, tree, ctx.built);
+    const userGraph = defaultGraphFile(ctx.root);
+    return near?.previous ?? ctx.built[0]?.previous ?? (fs.existsSync(userGraph) ? readPrevious(userGraph) : undefined);
+  };
+  const label = `${spec} (${commit.slice(0, 12)})`;
+  const kept =
+    ctx.server && ctx.server.off === undefined ? await buildInKeptFolder(label, tree, previousBuild, ctx, ctx.server) : undefined;
+  if (kept) return side(kept);
+  const previous = previousBuild();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-diff-'));
   try {
     const files = exportTree(ctx.root, tree, dir);
     const result = buildTracked({ root: dir, previous, sink: { log: (_level, m) => ctx.log(`${spec}: ${m}`) } });
     ctx.log(
-      `${spec} (${commit.slice(0, 12)}): ${files} files exported and built (${
+      `${label}: ${files} files exported and built (${
         result.mode === 'incremental'
           ? `incremental: ${result.delta.extracted} parsed, ${result.delta.carried} carried forward${
               result.blanked > 0 ? `, ${result.blanked} of them read for their types with bodies blank` : ''
@@ -217,6 +263,94 @@ export function refSide(spec: string, ctx: SideContext): SideGraph {
     return side(result.graph);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds `tree` in the repository's kept folder (ADR 135): `<state>/diff-trees/<repository>/tree`
+ * holds the tree last built there, `tree.id` names it (written only once the folder holds all of
+ * it), `out/graph.json` is that tree's graph. The folder is turned into `tree` by the paths that
+ * differ, and built by `kg build --apply` on it: by its warm build server when one answers, else
+ * here (which starts one for the next ref). Undefined when another `kg diff` holds the folder:
+ * the caller builds in a private temporary folder instead.
+ */
+async function buildInKeptFolder(
+  label: string,
+  tree: string,
+  previousBuild: () => PreviousBuild | undefined,
+  ctx: SideContext,
+  server: ServerContext,
+): Promise<Graph | undefined> {
+  const base = userStateDir('diff-trees');
+  const key = createHash('sha256').update(fs.realpathSync(ctx.root)).digest('hex').slice(0, 20);
+  const lock = tryLockFile(path.join(base, `${key}.lock`));
+  if ('heldBy' in lock) {
+    ctx.log(`${label}: another kg diff of this repository is using its kept folder; building in a private temporary folder`);
+    return undefined;
+  }
+  try {
+    const home = path.join(base, key);
+    const treeDir = path.join(home, 'tree');
+    const marker = path.join(home, 'tree.id');
+    const outFile = path.join(home, 'out', 'graph.json');
+    fs.mkdirSync(path.dirname(outFile), { recursive: true, mode: 0o700 });
+    let held: string | undefined;
+    try {
+      held = fs.readFileSync(marker, 'utf8').trim();
+    } catch {
+      held = undefined;
+    }
+    const started = performance.now();
+    // The marker goes first: a folder half turned into another tree is never taken for either.
+    fs.rmSync(marker, { force: true });
+    let exported: string | undefined;
+    if (held !== undefined && /^[0-9a-f]{40,64}$/.test(held) && fs.existsSync(treeDir)) {
+      try {
+        const n = updateTree(ctx.root, held, tree, treeDir);
+        exported = `${n} path${n === 1 ? '' : 's'} changed in the kept folder since tree ${held.slice(0, 12)}`;
+      } catch (e) {
+        if (!(e instanceof RefError)) throw e;
+        // A tree git no longer has (garbage-collected, another clone at this path): exported afresh.
+      }
+    }
+    if (exported === undefined) {
+      fs.rmSync(treeDir, { recursive: true, force: true });
+      fs.mkdirSync(treeDir, { mode: 0o700 });
+      exported = `${exportTree(ctx.root, tree, treeDir)} files exported into the kept folder`;
+    }
+    fs.writeFileSync(marker, tree + '\n', { mode: 0o600 });
+    // A folder without a graph yet starts from the nearest one at hand.
+    const previous = fs.existsSync(outFile) ? undefined : previousBuild();
+    if (previous?.graphText !== undefined && previous.manifestText !== undefined) {
+      fs.writeFileSync(manifestPathFor(outFile), previous.manifestText, { mode: 0o600 });
+      fs.writeFileSync(outFile, previous.graphText, { mode: 0o600 });
+    }
+    const say = (text: string) => {
+      for (const line of text.split('\n')) if (line.trim() !== '') ctx.log(`${label}: ${line.replace(/^kg: /, '')}`);
+    };
+    const args = ['--apply', '--root', treeDir, '--out', outFile];
+    const io = { stdout: { write: say }, stderr: { write: say }, cwd: treeDir };
+    // The folder's server, asked directly so this process can do other work while it builds
+    // (ctx.meanwhile); without one, `kg build` builds here and starts one for the next ref.
+    const paths = serverPaths(server, fs.realpathSync(treeDir));
+    const onServer =
+      serverDirProblem(path.dirname(paths.lockFile)) === undefined
+        ? await buildOnServer(paths, args, io, undefined, ctx.meanwhile)
+        : undefined;
+    const code = typeof onServer === 'number' ? onServer : await runBuild(args, io, {}, server);
+    if (code !== 0)
+      throw new RefError(`${label}: building its tree failed (kg build exited ${code}; its messages are above)`, 'unavailable');
+    const bytes = fs.readFileSync(outFile);
+    const manifestText = fs.readFileSync(manifestPathFor(outFile), 'utf8');
+    const graphText = bytes.toString('utf8');
+    const load = parseGraphText(graphText);
+    if (!load.ok) throw new RefError(`${label}: the graph built for it cannot be read: ${load.unavailable.reason}`, 'unavailable');
+    ctx.log(`${label}: ${exported}, and built there in ${Math.round(performance.now() - started)} ms`);
+    storeInCache(tree, { linkTo: outFile }, manifestText);
+    ctx.built.unshift({ tree, previous: withBytesHash({ graphText, manifestText }, isUtf8(bytes) ? bytes : undefined) });
+    return load.graph.graph;
+  } finally {
+    lock.release();
   }
 }
 

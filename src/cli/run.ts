@@ -89,7 +89,7 @@ const COMMANDS: readonly Command[] = [
     group: 'command',
     summary: 'What a change does to the graph, between two graphs or git refs (JSON or a PR comment).',
     help: DIFF_HELP,
-    run: (args, io) => runDiff(args, io),
+    run: (args, io, ctx) => runDiff(args, io, ctx.server),
   },
   ...QUERY_COMMANDS,
 ];

@@ -95,6 +95,8 @@ export function buildOnServer(
   argv: string[],
   io: ServerClientIo,
   signal?: AbortSignal,
+  /** Called once the request is written: the server works from here on, and the caller may too. */
+  onSent?: () => void,
 ): Promise<number | undefined | 'cancelled'> {
   if (process.platform !== 'win32' && !fs.existsSync(paths.socket)) return Promise.resolve(undefined);
   if (signal?.aborted) return Promise.resolve('cancelled');
@@ -121,7 +123,7 @@ export function buildOnServer(
     socket.on('close', hungUp);
     socket.on('connect', () => {
       const request: BuildRequest = { kg: BUILD_SERVER_PROTOCOL, argv, cwd: io.cwd };
-      socket.write(JSON.stringify(request) + '\n');
+      socket.write(JSON.stringify(request) + '\n', () => onSent?.());
     });
     const lines = createInterface({ input: socket, crlfDelay: Infinity });
     lines.on('error', () => {}); // the socket's own 'error' handler decides

@@ -62,6 +62,7 @@ describe('kg diff on a git repository', () => {
         GITHUB_REPOSITORY: 'team/app',
         RUNNER_TEMP: temp,
         XDG_RUNTIME_DIR: state,
+        CI: 'true', // as every GitHub Actions runner sets it: no build server
       },
     });
     assert.equal(r.status, 0, r.stderr);

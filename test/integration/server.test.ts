@@ -144,6 +144,9 @@ describe('the build server', { timeout: 600_000 }, () => {
       assert.ok(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=64'));
     assert.equal(fs.statSync(socket).mode & 0o777, 0o600, 'only this user may talk to the server');
     assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+    // Warm, it read the graph the first build wrote and examined it, before any client asked (ADR 135).
+    const serverLog = fs.readFileSync(path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.log')) as string), 'utf8');
+    assert.match(serverLog, new RegExp(`warm for .* in \\d+ ms; ${graphFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} read and examined`));
 
     writeTree(root, { 'src/a.ts': 'export function a(): number {\n  return 2;\n}\nexport function c(): number {\n  return a();\n}\n' });
     const second = kg(['build', '--apply'], root, e);

@@ -169,7 +169,10 @@ export function indexGraph(graph: Graph): GraphLoad {
   }
 
   const { adjStart, adj } = undirected(n, outStart, outEdges, inStart, inEdges, edgeSource, edgeTarget);
-  const { gramStart, gramRanks, gramBits } = trigramIndex(ids, nodeCount);
+  // The trigram index serves id searches only; built on the first one, not by every load
+  // (`kg diff` loads two graphs and searches neither).
+  let grams: ReturnType<typeof trigramIndex> | undefined;
+  const gramsOf = () => (grams ??= trigramIndex(ids, nodeCount));
   const { byDegree, hubThreshold } = rankByDegree(degree, nodeCount);
   return {
     ok: true,
@@ -190,9 +193,15 @@ export function indexGraph(graph: Graph): GraphLoad {
       inEdges,
       adjStart,
       adj,
-      gramStart,
-      gramRanks,
-      gramBits,
+      get gramStart() {
+        return gramsOf().gramStart;
+      },
+      get gramRanks() {
+        return gramsOf().gramRanks;
+      },
+      get gramBits() {
+        return gramsOf().gramBits;
+      },
       degree,
       byDegree,
       hubThreshold,
