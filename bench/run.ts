@@ -143,6 +143,8 @@ function main(): void {
       const c7 = corpusForTs7(c.name as 'rxjs' | 'zod');
       results.push(compare(c7, 'full-native', 'typecheck-floor', { time: 0.5 }));
       results.push(compare(c7, 'full-native', 'full', { memory: 1.0 }));
+      // No bar: what sending each file's questions ahead saves (ADR 136).
+      results.push(compare(c7, 'full-native', 'full-native-plain', {}));
     }
   }
   // A repository whose calls go into a package with declaration maps: the full build, package

@@ -3,7 +3,8 @@
 // generator's tree (incremental and warm native builds against a full JavaScript build after each
 // random edit), and on zod as a TypeScript 7 project; a mismatch names the exact edges only one backend has. Projects with an
 // option TypeScript 7 removed are served by the JavaScript checker, each with its reason. Then the
-// native process itself (ADR 130): where it reports its own default library, and its GOGC.
+// native process itself (ADR 130): where it reports its own default library, and its GOGC; and the
+// questions sent to it before they are asked (ADR 136): the same graph, and a process that dies meanwhile.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -82,9 +83,78 @@ describe('the native checker gives the same graph as the JavaScript checker', ()
   // package (declined), and rxjs's keeps moduleResolution: node and baseUrl: as a TypeScript 7
   // project would have them (bench/corpus.ts), both are served natively.
   it('zod as a TypeScript 7 project (real code, all served natively)', () => {
+    const sentBefore = native.sentEarly;
     const r = both(corpusForTs7('zod').root);
     assert.deepEqual(r.result.checker.fallbacks, []);
     assert.equal(r.native, r.js, `graph.json differs on zod:\n${mismatch(r.js, r.native)}`);
+    // Its questions went to TypeScript 7 ahead of being asked (ADR 136): the route this compared.
+    assert.ok(native.sentEarly - sentBefore > 100, `${native.sentEarly - sentBefore} files' questions sent early`);
+  });
+});
+
+/** This process's TypeScript 7 processes (`tsc --api`) still running, by pid (Linux's /proc). */
+function nativeProcesses(): number[] {
+  return [...childEnvironments().keys()];
+}
+
+describe('questions sent before they are asked (ADR 136)', () => {
+  const onLinux = process.platform === 'linux' ? {} : { skip: 'reads /proc' };
+
+  it('give the same graph as questions asked one at a time, on real code', () => {
+    const root = corpusForTs7('rxjs').root;
+    const ahead = new NativeChecker();
+    const plain = new NativeChecker({ early: false });
+    try {
+      const a = buildGraph({ root, checker: ahead });
+      const b = buildGraph({ root, checker: plain });
+      assert.deepEqual([a.checker.fallbacks, b.checker.fallbacks], [[], []]);
+      assert.ok(ahead.sentEarly > 100, `${ahead.sentEarly} files' questions sent early`);
+      assert.equal(plain.sentEarly, 0);
+      const [ta, tb] = [serializeGraph(a.graph), serializeGraph(b.graph)];
+      assert.equal(ta, tb, `graph.json differs on rxjs:\n${mismatch(tb, ta)}`);
+    } finally {
+      ahead.close();
+      plain.close();
+    }
+  });
+
+  it('a checker process that dies while questions wait in its pipe: the JavaScript checker serves the project, same graph', onLinux, () => {
+    const root = corpusForTs7('zod').root;
+    const js = serializeGraph(buildGraph({ root }).graph);
+    const inner = new NativeChecker();
+    let told = 0;
+    let killed: number[] = [];
+    const provider: CheckerProvider = {
+      name: 'native',
+      open(check) {
+        const b = inner.open(check);
+        if ('declined' in b) return b;
+        const outer: CheckerBackend = {
+          prefetch(file, queries) {
+            // Part-way through the builder's walk, with answers both read and still in the pipe.
+            if (++told === 40) {
+              killed = nativeProcesses();
+              for (const pid of killed) process.kill(pid, 'SIGKILL');
+            }
+            b.prefetch?.(file, queries);
+          },
+          declarationsAt: (file, queries) => b.declarationsAt(file, queries),
+        };
+        return outer;
+      },
+      release() {},
+    };
+    try {
+      const r = buildGraph({ root, checker: provider });
+      assert.equal(killed.length, 1, 'one TypeScript 7 process was running');
+      assert.deepEqual(r.checker.served, []);
+      assert.equal(r.checker.fallbacks.length, 1);
+      assert.match(r.checker.fallbacks[0].reason, /^the native checker failed \(/);
+      assert.ok(inner.sentEarly >= 16, `${inner.sentEarly} sent early before the process died`);
+      assert.equal(serializeGraph(r.graph), js);
+    } finally {
+      inner.close();
+    }
   });
 });
 

@@ -550,6 +550,11 @@ function resolutionTier(ctx: TierContext): TierOutput {
         }
         asked.push(s);
       }
+      // A checker in another process may start on this file's questions while the rest are gathered.
+      opened?.prefetch?.(
+        root + '/' + rel,
+        asked.map((s) => ({ position: s.position as number, hint: s.hint })),
+      );
       const record: FileRecord = {
         path: rel,
         sha256: input.sha256,

@@ -31,6 +31,12 @@ export type SymbolAnswer =
 export interface CheckerBackend {
   /** Answers every query about one file, in order. May throw: the build then falls back (ADR 114). */
   declarationsAt(file: string, queries: readonly SymbolQuery[]): SymbolAnswer[];
+  /**
+   * The file's questions, told as soon as they are known and before they are asked: a backend
+   * whose checker runs elsewhere may start on them while the builder goes on (ADR 136). Never
+   * throws and never changes an answer; `declarationsAt` with the same queries follows.
+   */
+  prefetch?(file: string, queries: readonly SymbolQuery[]): void;
 }
 
 /** What a provider is told about one project before its files' questions are asked. */

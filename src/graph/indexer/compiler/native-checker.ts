@@ -229,14 +229,14 @@ class NativeProjectBackend implements CheckerBackend {
     readonly configFile: string,
     /** TypeScript 7's default library folder (beside its binary), ending in a slash. */
     private readonly libDir: string,
+    /** The process's channel for questions sent before they are asked (ADR 136), when it has one. */
+    private readonly early: EarlyQuestions | undefined,
   ) {
     this.checker = project.checker;
   }
 
-  declarationsAt(file: string, queries: readonly SymbolQuery[]): SymbolAnswer[] {
-    const sf = this.check.sourceFile(file);
-    const answers: SymbolAnswer[] = queries.map(() => ({ kind: 'none', reason: 'no-declaration' }));
-    if (!sf || queries.length === 0) return answers;
+  /** The builder's nodes of the queries, and which of them name something (the rest are `this`). */
+  private sorted(sf: ts.SourceFile, queries: readonly SymbolQuery[]) {
     const nodes = queries.map((q) => (q.hint as ts.Node | undefined) ?? nodeAt(sf, q.position));
     const named: number[] = [];
     const thisAt: number[] = [];
@@ -245,12 +245,31 @@ class NativeProjectBackend implements CheckerBackend {
       if (n.kind === ts.SyntaxKind.ThisKeyword) thisAt.push(i);
       else named.push(i);
     });
+    return { nodes, named, thisAt };
+  }
+
+  /** Sends the file's symbol questions now; TypeScript 7 answers them while the builder goes on (ADR 136). */
+  prefetch(file: string, queries: readonly SymbolQuery[]): void {
+    const sf = this.check.sourceFile(file);
+    if (!this.early || !sf || queries.length === 0) return;
+    const { named } = this.sorted(sf, queries);
+    if (named.length === 0) return;
+    const positions = named.map((i) => queries[i].position);
+    this.early.send(this.project, file, positions, () => this.checker.getSymbolAtPosition(file, positions));
+  }
+
+  declarationsAt(file: string, queries: readonly SymbolQuery[]): SymbolAnswer[] {
+    const sf = this.check.sourceFile(file);
+    const answers: SymbolAnswer[] = queries.map(() => ({ kind: 'none', reason: 'no-declaration' }));
+    if (!sf || queries.length === 0) return answers;
+    const { nodes, named, thisAt } = this.sorted(sf, queries);
     const symbols = new Map<number, NativeSymbol>();
     if (named.length > 0) {
-      const found = this.checker.getSymbolAtPosition(
-        file,
-        named.map((i) => queries[i].position),
-      );
+      const positions = named.map((i) => queries[i].position);
+      // The answer sent ahead, if this file's questions went early (ADR 136).
+      const found =
+        (this.early?.take(this.project, file, positions) as (NativeSymbol | undefined)[] | undefined) ??
+        this.checker.getSymbolAtPosition(file, positions);
       named.forEach((i, k) => {
         const s = found[k];
         if (s) symbols.set(i, s);
@@ -375,6 +394,189 @@ class NativeProjectBackend implements CheckerBackend {
   }
 }
 
+/** The parts of 7.0.2's synchronous channel (`SyncRpcChannel`, not exported) that sending ahead uses. */
+interface RawChannel {
+  getMethodBuf(method: string): Buffer;
+  writeTuple(type: number, name: Buffer, payload: string): void;
+  readTuple(): void;
+  handleCall(name: string, payload: Buffer): void;
+  _msgType: number;
+  _msgName: Buffer;
+  _msgPayload: Buffer;
+}
+
+interface RawClient {
+  channel: RawChannel;
+  apiRequest(method: string, params: unknown): unknown;
+  apiRequestBinary(method: string, params: unknown): unknown;
+}
+
+/** The channel's message types (7.0.2's syncChannel.js). */
+const MSG = { request: 1, response: 4, error: 5, call: 6 } as const;
+/**
+ * How many files' questions may wait for their answer, and how many bytes of questions may wait
+ * unread in TypeScript 7's input pipe. The bytes stay below the smallest pipe buffer a platform
+ * gives (16 KB), so writing a question never blocks: the Go process may be blocked writing an
+ * answer nobody reads yet, and a blocked write on each side would be a deadlock.
+ */
+const EARLY_FILES = 16;
+const EARLY_BYTES = 16 * 1024;
+
+/**
+ * Questions sent to TypeScript 7 before they are asked (ADR 136). The 7.0 API is synchronous: each
+ * request waits for its answer, so the Go process is idle while the builder parses and extracts,
+ * and the builder idle while the Go process checks. Here a file's symbol questions are written to
+ * the pipe as soon as the builder knows them, and their answer read later (after at most
+ * EARLY_DEPTH more files, or when asked): the Go process checks one file while the builder works on
+ * the next. TypeScript 7 answers requests in the order they come, so every other request first
+ * reads the answers still in the pipe. Only this module knows the channel's internals; the package
+ * is pinned exactly, and without them nothing is sent early.
+ */
+class EarlyQuestions {
+  /** Sent and not yet read, oldest first. */
+  private readonly pending: { key: string; bytes: number; decode: () => unknown }[] = [];
+  private pendingBytes = 0;
+  /** Answers read, decoded into the API's own objects as soon as they arrive (raw, they weigh more). */
+  private readonly answered = new Map<string, { value: unknown } | { error: Error }>();
+  /** Once the channel failed here, every later request fails the same way (the build falls back). */
+  private broken: Error | undefined;
+  /** The answer an API call about to be made should return instead of asking (see `take`). */
+  private preset: { method: string; data: unknown } | undefined;
+  /** Files whose questions went early, for the tests and the report. */
+  sent = 0;
+
+  private constructor(private readonly channel: RawChannel) {}
+
+  /** Wraps the API's client, or undefined when its channel is not the one this was written for. */
+  static over(api: API): EarlyQuestions | undefined {
+    const client = (api as unknown as { client?: RawClient }).client;
+    const ch = client?.channel;
+    if (
+      !client ||
+      !ch ||
+      typeof client.apiRequest !== 'function' ||
+      typeof client.apiRequestBinary !== 'function' ||
+      typeof ch.getMethodBuf !== 'function' ||
+      typeof ch.writeTuple !== 'function' ||
+      typeof ch.readTuple !== 'function' ||
+      typeof ch.handleCall !== 'function'
+    )
+      return undefined;
+    const early = new EarlyQuestions(ch);
+    const request = client.apiRequest.bind(client);
+    const binary = client.apiRequestBinary.bind(client);
+    client.apiRequest = (method, params) => {
+      const preset = early.preset;
+      if (preset) {
+        early.preset = undefined;
+        if (preset.method === method) return preset.data;
+      }
+      early.drain();
+      return request(method, params);
+    };
+    client.apiRequestBinary = (method, params) => {
+      early.drain();
+      return binary(method, params);
+    };
+    return early;
+  }
+
+  /**
+   * Writes the file's symbol questions to the pipe; never throws (a failure is met when asked).
+   * `decode` is the API's own call for them, which gets the answer in place of asking.
+   */
+  send(project: NativeProject, file: string, positions: number[], decode: () => unknown): void {
+    if (this.broken) return;
+    const key = keyOf(project, file, positions);
+    if (this.answered.has(key) || this.pending.some((p) => p.key === key)) return;
+    try {
+      const snapshot = (project.checker as unknown as { snapshotId: number }).snapshotId;
+      const payload = JSON.stringify({ snapshot, project: project.id, file, positions });
+      // The framing's few bytes besides the payload and the method's name.
+      const bytes = Buffer.byteLength(payload) + SYMBOLS.length + 16;
+      while (this.pending.length > 0 && (this.pending.length >= EARLY_FILES || this.pendingBytes + bytes > EARLY_BYTES)) this.readOne();
+      if (this.broken) return;
+      this.channel.writeTuple(MSG.request, this.channel.getMethodBuf(SYMBOLS), payload);
+      this.pending.push({ key, bytes, decode });
+      this.pendingBytes += bytes;
+      this.sent++;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** The answer sent ahead for these questions, as `send`'s `decode` made it, or undefined when they were not sent. */
+  take(project: NativeProject, file: string, positions: number[]): unknown {
+    const key = keyOf(project, file, positions);
+    if (!this.answered.has(key) && !this.pending.some((p) => p.key === key)) {
+      if (this.broken) throw this.broken;
+      return undefined;
+    }
+    while (!this.answered.has(key)) {
+      if (this.broken) throw this.broken;
+      this.readOne();
+    }
+    const answer = this.answered.get(key) as { value: unknown } | { error: Error };
+    this.answered.delete(key);
+    if ('error' in answer) throw answer.error;
+    return answer.value;
+  }
+
+  /** Reads every answer still in the pipe (before any other request is written). */
+  drain(): void {
+    if (this.broken) throw this.broken;
+    while (this.pending.length > 0) {
+      this.readOne();
+      if (this.broken) throw this.broken;
+    }
+  }
+
+  /** Reads the oldest pending answer, running the file system callbacks TypeScript 7 makes meanwhile. */
+  private readOne(): void {
+    const next = this.pending[0];
+    if (!next || this.broken) return;
+    const ch = this.channel;
+    const name = ch.getMethodBuf(SYMBOLS);
+    try {
+      for (;;) {
+        ch.readTuple();
+        if (ch._msgType === MSG.call) {
+          ch.handleCall(ch._msgName.toString('utf-8'), ch._msgPayload);
+          continue;
+        }
+        if (!name.equals(ch._msgName))
+          throw new Error(`name mismatch for response: expected \`${SYMBOLS}\`, got \`${ch._msgName.toString('utf-8')}\``);
+        const text = ch._msgPayload.toString('utf-8');
+        this.pending.shift();
+        this.pendingBytes -= next.bytes;
+        if (ch._msgType === MSG.response) {
+          this.preset = { method: SYMBOLS, data: text.length > 0 ? JSON.parse(text) : undefined };
+          try {
+            this.answered.set(next.key, { value: next.decode() });
+          } finally {
+            this.preset = undefined;
+          }
+        } else if (ch._msgType === MSG.error) this.answered.set(next.key, { error: new Error(text) });
+        else throw new Error(`Invalid message type from child: ${ch._msgType}`);
+        return;
+      }
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private fail(e: unknown): void {
+    this.broken ??= e instanceof Error ? e : new Error(String(e));
+    this.pending.length = 0;
+    this.pendingBytes = 0;
+  }
+}
+
+const SYMBOLS = 'getSymbolsAtPositions';
+
+const keyOf = (project: NativeProject, file: string, positions: number[]): string =>
+  `${project.id}\u0000${file}\u0000${positions.join(',')}`;
+
 function receiverOf(node: ts.Node): ts.Expression | undefined {
   const parent = node.parent;
   if (parent && ts.isPropertyAccessExpression(parent) && parent.name === node) return parent.expression;
@@ -397,8 +599,18 @@ export class NativeChecker implements CheckerProvider {
   private readonly served = new Map<string, string | null>();
   private readonly open_ = new Set<string>();
   private failed: string | undefined;
+  private early: EarlyQuestions | undefined;
 
-  constructor(private readonly opts: { keep?: boolean } = {}) {}
+  /**
+   * `keep`: a session's checker (see above). `early: false` asks every question when it is asked,
+   * as the API alone does (the benchmark's comparison, ADR 136).
+   */
+  constructor(private readonly opts: { keep?: boolean; early?: boolean } = {}) {}
+
+  /** How many files' questions went to TypeScript 7 before they were asked (ADR 136). */
+  get sentEarly(): number {
+    return this.early?.sent ?? 0;
+  }
 
   /** TypeScript 7's version, or undefined when its binary is missing. */
   get version(): string | undefined {
@@ -443,7 +655,7 @@ export class NativeChecker implements CheckerProvider {
       const problems = project.program.getConfigFileParsingDiagnostics();
       if (problems.length > 0)
         return { declined: `TypeScript 7 rejects the project's options (${String(problems[0].text).split('\n', 1)[0]})` };
-      return new NativeProjectBackend(project, check, configFile, nativeLibDirectory(binary.exe));
+      return new NativeProjectBackend(project, check, configFile, nativeLibDirectory(binary.exe), this.early);
     } catch (e) {
       this.stop(e);
       return { declined: `the native checker could not open the project (${firstLine(e)})` };
@@ -471,6 +683,7 @@ export class NativeChecker implements CheckerProvider {
       // already gone
     }
     this.api = undefined;
+    this.early = undefined;
     this.open_.clear();
     this.served.clear();
   }
@@ -502,6 +715,8 @@ export class NativeChecker implements CheckerProvider {
           },
         }),
     );
+    // Windows reaches the process by one named pipe both ways, whose buffers this was not measured on.
+    if (this.opts.early !== false && process.platform !== 'win32') this.early = EarlyQuestions.over(this.api);
     return this.api;
   }
 
