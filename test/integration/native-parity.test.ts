@@ -15,7 +15,7 @@ import { buildGraph, serializeGraph, type BuildResult, type CheckerBackend, type
 import type { DeclarationRef } from '../../src/graph/indexer/compiler/checker';
 import { DEFAULT_LIB_DIRECTORY } from '../../src/graph/indexer/compiler/program';
 import { fixtureRepo, random, randomEdits, report, runSequence, shrink } from '../helpers/equivalence';
-import { FIXTURES, fixtureNames, removeTempDirs } from '../helpers/fixtures';
+import { FIXTURES, fixtureNames, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { SEED } from '../helpers/seed';
 import { NativeChecker, nativeBinary } from '../../src/graph/indexer/compiler/native-checker';
 
@@ -115,6 +115,51 @@ describe('questions sent before they are asked (ADR 136)', () => {
     } finally {
       ahead.close();
       plain.close();
+    }
+  });
+
+  it("a session's build that fell back part-way leaves answers no file took: the next build never takes them", () => {
+    const root = tempDir('kg-native-early-');
+    writeTree(root, {
+      'package.json': '{ "name": "early", "private": true, "devDependencies": { "typescript": "^7.0.0" } }\n',
+      'tsconfig.json':
+        '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler" }, "include": ["src"] }\n',
+      'src/a.ts': "import { f } from './b';\nexport function run(): void {\n  f();\n}\n",
+      'src/b.ts': 'export function f(): void {}\n',
+      'src/c.ts': 'export function g(): void {}\n',
+    });
+    const inner = new NativeChecker({ keep: true });
+    let failing = true;
+    const provider: CheckerProvider = {
+      name: 'native',
+      open(check) {
+        const b = inner.open(check);
+        if ('declined' in b) return b;
+        return {
+          prefetch: (file, queries) => b.prefetch?.(file, queries),
+          declarationsAt(file, queries) {
+            // The first build fails before any file takes its answer (sent ahead, all of them).
+            if (failing) throw new Error('a failure of this test');
+            return b.declarationsAt(file, queries);
+          },
+        };
+      },
+      release: (b) => inner.release(b),
+    };
+    try {
+      const first = buildGraph({ root, checker: provider });
+      assert.match(first.checker.fallbacks[0]?.reason ?? '', /a failure of this test/);
+      assert.ok(inner.sentEarly > 0, 'the questions went ahead');
+      // a.ts is unchanged, its questions the same; what `f` names is not.
+      fs.writeFileSync(path.join(root, 'src/b.ts'), "export { g as f } from './c';\n");
+      failing = false;
+      const second = buildGraph({ root, checker: provider });
+      assert.deepEqual([second.checker.served.length, second.checker.fallbacks], [1, []]);
+      const js = serializeGraph(buildGraph({ root }).graph);
+      assert.equal(serializeGraph(second.graph), js, `graph.json differs:\n${mismatch(js, serializeGraph(second.graph))}`);
+      assert.match(js, /src\/c\.ts#g/, 'the call now reaches c.ts');
+    } finally {
+      inner.close();
     }
   });
 

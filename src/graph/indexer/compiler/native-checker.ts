@@ -490,8 +490,7 @@ class EarlyQuestions {
     const key = keyOf(project, file, positions);
     if (this.answered.has(key) || this.pending.some((p) => p.key === key)) return;
     try {
-      const snapshot = (project.checker as unknown as { snapshotId: number }).snapshotId;
-      const payload = JSON.stringify({ snapshot, project: project.id, file, positions });
+      const payload = JSON.stringify({ snapshot: snapshotOf(project), project: project.id, file, positions });
       // The framing's few bytes besides the payload and the method's name.
       const bytes = Buffer.byteLength(payload) + SYMBOLS.length + 16;
       while (this.pending.length > 0 && (this.pending.length >= EARLY_FILES || this.pendingBytes + bytes > EARLY_BYTES)) this.readOne();
@@ -531,8 +530,8 @@ class EarlyQuestions {
     }
   }
 
-  /** Reads the oldest pending answer, running the file system callbacks TypeScript 7 makes meanwhile. */
-  private readOne(): void {
+  /** Reads the oldest pending answer, running the file system callbacks TypeScript 7 makes meanwhile; `keep: false` drops it. */
+  private readOne(keep = true): void {
     const next = this.pending[0];
     if (!next || this.broken) return;
     const ch = this.channel;
@@ -546,9 +545,10 @@ class EarlyQuestions {
         }
         if (!name.equals(ch._msgName))
           throw new Error(`name mismatch for response: expected \`${SYMBOLS}\`, got \`${ch._msgName.toString('utf-8')}\``);
-        const text = ch._msgPayload.toString('utf-8');
         this.pending.shift();
         this.pendingBytes -= next.bytes;
+        if (!keep) return;
+        const text = ch._msgPayload.toString('utf-8');
         if (ch._msgType === MSG.response) {
           this.preset = { method: SYMBOLS, data: text.length > 0 ? JSON.parse(text) : undefined };
           try {
@@ -565,6 +565,16 @@ class EarlyQuestions {
     }
   }
 
+  /**
+   * Forgets the answers no file took (a build that fell back part-way leaves some), before the
+   * snapshot they belong to goes: those still in the pipe are read and dropped undecoded (decoding
+   * needs their snapshot), and a session's next build never meets them.
+   */
+  forget(): void {
+    while (this.pending.length > 0 && !this.broken) this.readOne(false);
+    this.answered.clear();
+  }
+
   private fail(e: unknown): void {
     this.broken ??= e instanceof Error ? e : new Error(String(e));
     this.pending.length = 0;
@@ -574,8 +584,11 @@ class EarlyQuestions {
 
 const SYMBOLS = 'getSymbolsAtPositions';
 
+/** The snapshot the project belongs to, the project, the file, the positions: an answer is never taken for another snapshot's. */
 const keyOf = (project: NativeProject, file: string, positions: number[]): string =>
-  `${project.id}\u0000${file}\u0000${positions.join(',')}`;
+  `${snapshotOf(project)}\u0000${project.id}\u0000${file}\u0000${positions.join(',')}`;
+
+const snapshotOf = (project: NativeProject): number => (project.checker as unknown as { snapshotId: number }).snapshotId;
 
 function receiverOf(node: ts.Node): ts.Expression | undefined {
   const parent = node.parent;
@@ -642,6 +655,7 @@ export class NativeChecker implements CheckerProvider {
       const api = this.start(binary.exe, check.root);
       const changed = this.opts.keep ? this.changedFiles(check.host) : [];
       if (changedConfig) changed.push(configFile);
+      this.early?.forget();
       this.snapshot?.dispose();
       this.snapshot = api.updateSnapshot({
         openProjects: this.open_.has(configFile) ? [] : [configFile],
@@ -666,6 +680,7 @@ export class NativeChecker implements CheckerProvider {
     if (this.opts.keep || !(backend instanceof NativeProjectBackend) || !this.api) return;
     // One project at a time, as the JavaScript backend holds one program at a time.
     try {
+      this.early?.forget();
       this.snapshot?.dispose();
       this.snapshot = this.api.updateSnapshot({ closeProjects: [backend.configFile] });
       this.open_.delete(backend.configFile);
