@@ -426,9 +426,9 @@ const EARLY_BYTES = 16 * 1024;
  * Questions sent to TypeScript 7 before they are asked (ADR 136). The 7.0 API is synchronous: each
  * request waits for its answer, so the Go process is idle while the builder parses and extracts,
  * and the builder idle while the Go process checks. Here a file's symbol questions are written to
- * the pipe as soon as the builder knows them, and their answer read later (after at most
- * EARLY_DEPTH more files, or when asked): the Go process checks one file while the builder works on
- * the next. TypeScript 7 answers requests in the order they come, so every other request first
+ * the pipe as soon as the builder knows them, and their answer read later (when EARLY_FILES
+ * files' or EARLY_BYTES of questions wait, or when asked): the Go process checks one file while the
+ * builder works on the next. TypeScript 7 answers requests in the order they come, so every other request first
  * reads the answers still in the pipe. Only this module knows the channel's internals; the package
  * is pinned exactly, and without them nothing is sent early.
  */
@@ -442,7 +442,7 @@ class EarlyQuestions {
   private broken: Error | undefined;
   /** The answer an API call about to be made should return instead of asking (see `take`). */
   private preset: { method: string; data: unknown } | undefined;
-  /** Files whose questions went early, for the tests and the report. */
+  /** Files whose questions went early, for the tests and the benchmark. */
   sent = 0;
 
   private constructor(private readonly channel: RawChannel) {}
