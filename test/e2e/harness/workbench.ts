@@ -254,6 +254,28 @@ export class Workbench {
     await (await this.waitForCodeLens(text)).click();
   }
 
+  /**
+   * Hovers the mouse over `target` until `shows` is visible, and returns it. One hover can be lost on
+   * a loaded machine (the widget opens before a provider answers, or the pointer lands while the
+   * line re-renders), so each try first closes any hover and moves the pointer away, then hovers
+   * again, for up to `timeout` in all.
+   */
+  async hoverUntil(target: Locator, shows: Locator, timeout = 60_000): Promise<Locator> {
+    const end = Date.now() + timeout;
+    for (;;) {
+      await this.page.keyboard.press('Escape');
+      await this.page.mouse.move(0, 0);
+      await target.hover();
+      try {
+        await shows.waitFor({ timeout: Math.max(1_000, Math.min(8_000, end - Date.now())) });
+        return shows;
+      } catch (e) {
+        if (Date.now() >= end) throw e;
+        console.log(`# hover: nothing matching yet over ${String(target)}; hovering again`);
+      }
+    }
+  }
+
   /** The references peek once it shows: its title (file and location count) and its rows. */
   async readPeek(timeout = 30_000): Promise<{ title: string; rows: string[] }> {
     const widget = this.page.locator('.peekview-widget').first();

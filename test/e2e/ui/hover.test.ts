@@ -75,9 +75,14 @@ describe('the rationale hover (light theme)', () => {
         .locator('.codelens-decoration', { hasText: /references?/ })
         .first()
         .waitFor({ timeout: 60_000 });
-      await hoverName(wb, 'export function remember', 'remember');
-      const hover = wb.page.locator('.monaco-hover').filter({ hasText: 'Knowledge Graph' }).first();
-      await hover.waitFor({ timeout: 20_000 });
+      const hover = await wb.hoverUntil(
+        wb.page
+          .locator('.monaco-editor .view-line', { hasText: 'export function remember' })
+          .first()
+          .locator('span', { hasText: /^remember$/ })
+          .first(),
+        wb.page.locator('.monaco-hover').filter({ hasText: 'Knowledge Graph' }).first(),
+      );
       // TypeScript's own part too, so that the screenshot shows the hover as a user reads it.
       await hover
         .filter({ hasText: 'function remember(key: string, value: string): void' })

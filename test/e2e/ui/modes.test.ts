@@ -107,17 +107,18 @@ describe('modes in the editor: guarded, strict, off', () => {
       await wb.page.keyboard.type(', factor: number');
       await wb.page.keyboard.press('Escape');
       await wb.page.locator('.monaco-editor .view-line', { hasText: HELPER_EDITED }).first().waitFor({ timeout: 10_000 });
+      // The guard works on the buffer after a pause in typing (debounced), in the graph worker.
       const squiggle = wb.page.locator('.monaco-editor .squiggly-warning').first();
-      await squiggle.waitFor({ timeout: 15_000 });
+      await squiggle.waitFor({ timeout: 30_000 });
       // The hover on the declaration's name says what breaks and where.
-      await wb.page
-        .locator('.monaco-editor .view-line', { hasText: HELPER_EDITED })
-        .first()
-        .locator('span', { hasText: /^helper$/ })
-        .first()
-        .hover();
-      const hover = wb.page.locator('.monaco-hover-content').filter({ hasText: 'breaks 2 consumers' }).first();
-      await hover.waitFor({ timeout: 15_000 });
+      const hover = await wb.hoverUntil(
+        wb.page
+          .locator('.monaco-editor .view-line', { hasText: HELPER_EDITED })
+          .first()
+          .locator('span', { hasText: /^helper$/ })
+          .first(),
+        wb.page.locator('.monaco-hover-content').filter({ hasText: 'breaks 2 consumers' }).first(),
+      );
       const hoverText = (await hover.innerText()).replace(/\s+/g, ' ');
       assert.match(
         hoverText,
@@ -152,7 +153,7 @@ describe('modes in the editor: guarded, strict, off', () => {
     async () => {
       writeConfig(ws, { mode: 'strict', humanFlip: true }, 9);
       // The file itself compiles: the only error in it is the guard's.
-      await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 15_000 });
+      await wb.page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
       await until(
         'an error row in the Problems panel',
         async () => wb.page.locator('.markers-panel .monaco-list-row .codicon-error').count(),
@@ -268,9 +269,10 @@ describe('modes in the editor: guarded, strict, off', () => {
         await touchAndSave();
         const failed = wb.page.locator('.statusbar-item', { hasText: 'KG: build failed' }).first();
         await failed.waitFor({ timeout: 30_000 });
-        await failed.hover();
-        const tip = wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'The last build failed' }).first();
-        await tip.waitFor({ timeout: 15_000 });
+        const tip = await wb.hoverUntil(
+          failed,
+          wb.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'The last build failed' }).first(),
+        );
         const text = (await tip.innerText()).replace(/\s+/g, ' ');
         assert.match(text, /The last build failed: tsconfig\.json:\d+:\d+: cannot parse/);
         assert.match(text, /The previous graph still answers/);
@@ -299,15 +301,13 @@ describe('modes in the editor: guarded, strict, off', () => {
       writeConfig(ws, { mode: 'advisory', humanflip: true }, 4);
       await wb.openFile('.knowledge-graph/config.json', 'humanflip');
       await wb.page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 30_000 });
-      await wb.page
-        .locator('.monaco-editor .view-line span', { hasText: /humanflip/ })
-        .first()
-        .hover();
-      const hover = wb.page
-        .locator('.monaco-hover-content')
-        .filter({ hasText: /humanflip/ })
-        .first();
-      await hover.waitFor({ timeout: 15_000 });
+      const hover = await wb.hoverUntil(
+        wb.page.locator('.monaco-editor .view-line span', { hasText: /humanflip/ }).first(),
+        wb.page
+          .locator('.monaco-hover-content')
+          .filter({ hasText: /humanflip/ })
+          .first(),
+      );
       assert.match((await hover.innerText()).replace(/\s+/g, ' '), /Property humanflip is not allowed/);
       await wb.screenshot('config-schema');
     },
