@@ -49,6 +49,8 @@ export function remoteUri(url: string, p: string): string {
 
 export class Workbench {
   private shots = 0;
+  /** How many times hoverUntil has hovered again (the harness's own test reads it). */
+  hoversRepeated = 0;
   private readonly consoleLines: string[] = [];
 
   private constructor(
@@ -262,7 +264,7 @@ export class Workbench {
    */
   async hoverUntil(target: Locator, shows: Locator, timeout = 60_000): Promise<Locator> {
     const end = Date.now() + timeout;
-    for (;;) {
+    for (; ; this.hoversRepeated++) {
       await this.page.keyboard.press('Escape');
       await this.page.mouse.move(0, 0);
       await target.hover();
