@@ -336,9 +336,11 @@ async function serveBuilds(
               send({ type: 'stderr', text: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
               return EXIT.FAILED;
             });
+            // Logged before the client hears the exit: whoever reads the log once the build has
+            // answered finds it there (the log is a file, written synchronously).
+            log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
             send({ type: 'exit', code });
             conn.end();
-            log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
             releaseIfOverBudget();
             touch();
             waiting();
