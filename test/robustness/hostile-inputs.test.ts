@@ -208,7 +208,7 @@ const CASES: Case[] = [
     code: 0,
     says: /note: src\/secret\.ts: unreadable file \(EACCES\)/,
     graph: 'rebuilt',
-    skip: isRoot ? 'running as root, who can read any file; two-users.test.ts covers unreadable files as another user' : undefined,
+    skip: isRoot ? 'running as root, who can read any file; users-and-servers.test.ts covers unreadable files as another user' : undefined,
   },
   {
     name: 'a symbolic link loop',

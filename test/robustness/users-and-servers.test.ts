@@ -2,7 +2,10 @@
 // (build locks, server sockets) lives in a folder only its user can enter; a folder someone else
 // made or linked is refused with a message, never used; an unsafe KG_SERVER_DIR builds without a
 // server and starts none anywhere. The second user is real where this machine allows it (root can
-// create one); otherwise those tests are skipped and say why.
+// create one); otherwise those tests are skipped and say why. Where the checkout itself is closed
+// to the second user (a clone in a `mktemp -d` folder, mode 700, as CI makes), that user runs a
+// copy of dist/ (the CLI's self-contained bundles and TypeScript's library files) from a folder
+// anyone may read, the files a .vsix or an npm package would hold.
 
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -22,11 +25,19 @@ function otherUser(): string | undefined {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER], { encoding: 'utf8' });
     if (made.status !== 0) return `useradd failed: ${made.stderr.trim()}`;
   }
-  if (spawnSync('runuser', ['-u', OTHER, '--', process.execPath, CLI, '--help'], { cwd: '/' }).status !== 0) {
-    return `${OTHER} cannot run ${CLI}`;
-  }
+  const runs = (cli: string) => spawnSync('runuser', ['-u', OTHER, '--', process.execPath, cli, '--help'], { cwd: '/' }).status === 0;
+  if (runs(CLI)) return undefined;
+  const copy = tempDir('kg-users-dist-');
+  fs.chmodSync(copy, 0o755);
+  fs.cpSync(path.dirname(CLI), copy, { recursive: true });
+  const cli = path.join(copy, path.basename(CLI));
+  if (!runs(cli)) return `${OTHER} cannot run ${CLI}, nor a copy of its folder at ${cli}`;
+  otherCli = cli;
   return undefined;
 }
+
+/** The CLI the second user runs: this checkout's, or a copy of dist/ it can read (above). */
+let otherCli = CLI;
 
 const otherUid = () => Number(spawnSync('id', ['-u', OTHER], { encoding: 'utf8' }).stdout.trim());
 const whyNoUser = otherUser();
@@ -36,7 +47,7 @@ if (whyNoUser) console.log(`# two users: skipped, ${whyNoUser}`);
 function kgAs(user: string | undefined, args: string[], cwd: string, env: Record<string, string> = {}) {
   const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', KG_SERVER: 'off', ...env };
   const cmd = user
-    ? ['runuser', ['-u', user, '--', 'env', ...Object.entries(base).map(([k, v]) => `${k}=${v}`), process.execPath, CLI, ...args]]
+    ? ['runuser', ['-u', user, '--', 'env', ...Object.entries(base).map(([k, v]) => `${k}=${v}`), process.execPath, otherCli, ...args]]
     : [process.execPath, [CLI, ...args]];
   const r = spawnSync(cmd[0] as string, cmd[1] as string[], {
     cwd,
