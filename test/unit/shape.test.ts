@@ -2,9 +2,10 @@
 // file's view keep it; every edit that can, changes it.
 
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import * as ts from 'typescript';
-import { blankBodies, fileShape } from '../../src/graph/indexer/compiler/shape';
+import { blankBodies, fileShape, nodeTokens, type StatementTokens } from '../../src/graph/indexer/compiler/shape';
 
 function shape(text: string, file = 'a.ts') {
   const kind = file.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS;
@@ -119,5 +120,90 @@ describe('file shape', () => {
       assert.throws(() => blankBodies('abcdef', [3, 4, 1, 2]));
       assert.throws(() => blankBodies('abc', [1, 9]));
     });
+  });
+
+  // A manifest keeps each file's shape (ADR 118): the hash must not change with how it is
+  // computed. The reference below is the definition, written plainly (recursion, one array): the
+  // root's child count, then each visible node in pre-order as kind:flags:children(:leaf text),
+  // a hidden body as {}, joined by NUL in runs of 4,096 with nothing between runs.
+  describe('the token layout, against a plain reference', () => {
+    const FLAGS =
+      ts.NodeFlags.Let |
+      ts.NodeFlags.Const |
+      ts.NodeFlags.Using |
+      ts.NodeFlags.NestedNamespace |
+      ts.NodeFlags.Namespace |
+      ts.NodeFlags.GlobalAugmentation |
+      ts.NodeFlags.OptionalChain;
+    const kids = (n: ts.Node) => {
+      const out: ts.Node[] = [];
+      ts.forEachChild(n, (c) => {
+        out.push(c);
+      });
+      return out;
+    };
+    const hidden = (n: ts.Node, parent: ts.Node) =>
+      ts.isFunctionLike(parent) &&
+      (parent as { body?: ts.Node }).body === n &&
+      (!!(parent as ts.SignatureDeclarationBase).type || ts.isConstructorDeclaration(parent) || ts.isSetAccessorDeclaration(parent));
+    const partsBelow = (root: ts.Node, sf: ts.SourceFile, names?: Set<string>): string[] => {
+      const out: string[] = [];
+      const visit = (n: ts.Node, parent: ts.Node) => {
+        if (hidden(n, parent)) return void out.push('{}');
+        if (names && ts.isIdentifier(n)) names.add(n.text);
+        const c = kids(n);
+        out.push(`${n.kind}:${n.flags & FLAGS}:${c.length}${c.length === 0 ? ':' + n.getText(sf) : ''}`);
+        for (const k of c) visit(k, n);
+      };
+      for (const k of kids(root)) visit(k, root);
+      return out;
+    };
+    const runs = (parts: string[]) => {
+      const out: string[] = [];
+      for (let i = 0; i < parts.length; i += 4096) out.push(parts.slice(i, i + 4096).join('\u0000'));
+      if (parts.length % 4096 === 0) out.push('');
+      return out;
+    };
+    // Below `export const big = {…}`: 5 parts, then 3 per member (m1: 1) and 2 per shorthand (x).
+    const big = (members: number, shorthand = false) =>
+      `export const big = { ${Array.from({ length: members }, (_, i) => `m${i}: ${i}`).join(', ')}${shorthand ? ', x' : ''} };\n`;
+    const TEXTS: Array<[string, string, number?]> = [
+      ['the base file', BASE],
+      ['a statement longer than a run', BASE + big(3000), 5 + 3 * 3000],
+      ['a statement of exactly one run', 'const x = 1;\n' + big(1363, true), 5 + 3 * 1363 + 2],
+      ['a file of two runs', big(1360) + big(1364)],
+      ['an empty module', 'export {};\n'],
+    ];
+
+    for (const [what, text, bigParts] of TEXTS) {
+      it(`gives the reference's hash and statement tokens: ${what}`, () => {
+        const sf = ts.createSourceFile('a.ts', text, ts.ScriptTarget.ESNext, true);
+        const statements = new Map<ts.Node, StatementTokens>();
+        const got = fileShape(sf, statements);
+        // The file: the reference's parts, each statement's own part before its subtree.
+        const fileParts = partsBelow(sf, sf);
+        const want = createHash('sha256')
+          .update(String(kids(sf).length))
+          .update(runs(fileParts).join(''))
+          .digest('hex');
+        assert.equal(got.shape, want);
+        assert.equal(fileShape(sf).shape, want, 'the same without statements asked for');
+        if (what.includes('run')) assert.ok(fileParts.length > 4096, `${fileParts.length} parts`);
+        const last = kids(sf).at(-2) as ts.Node;
+        if (bigParts !== undefined) assert.equal(partsBelow(last, sf).length, bigParts, 'the statement the case is about');
+        // Each top-level node: the statement's token string and mentions, as nodeTokens gives them.
+        for (const node of kids(sf)) {
+          const names = new Set<string>();
+          const below = partsBelow(node, sf, names);
+          const tokens = [`${node.kind}:${node.flags & FLAGS}`, String(kids(node).length), ...runs(below)].join('\u0001');
+          const entry = statements.get(node);
+          assert.equal(entry?.tokens, tokens);
+          assert.deepEqual([...(entry?.mentioned ?? [])].sort(), [...names].sort());
+          const mentioned = new Set<string>();
+          assert.equal(nodeTokens(node, sf, mentioned), tokens);
+          assert.deepEqual([...mentioned].sort(), [...names].sort());
+        }
+      });
+    }
   });
 });

@@ -35,7 +35,7 @@ function isJavaScript(sf: ts.SourceFile): boolean {
 }
 
 /** True for a body that cannot change any type another file sees. */
-export function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
+function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
   if (!ts.isFunctionLike(parent) || (parent as { body?: ts.Node }).body !== node) return false;
   return !!(parent as ts.SignatureDeclarationBase).type || ts.isConstructorDeclaration(parent) || ts.isSetAccessorDeclaration(parent);
 }
@@ -82,11 +82,18 @@ function declaresGlobally(sf: ts.SourceFile): boolean {
 }
 
 /**
- * The visible tokens of `root`'s subtree, in pre-order: each node's kind, syntactic flags and
- * child count (so the tree is unambiguous), a leaf's text, `{}` for a hidden body. With an
- * explicit stack; `emit` takes them in chunks.
+ * The visible tokens below `root`, in pre-order: each node's kind, syntactic flags and child count
+ * (so the tree is unambiguous), a leaf's text, `{}` for a hidden body; `part` takes each. With an
+ * explicit stack. `identifier` sees each visible identifier's text (the surface's mentions, in the
+ * same walk). Returns `root`'s child count.
  */
-function walkTokens(root: ts.Node, sf: ts.SourceFile, emit: (chunk: string) => void, blank?: number[]): void {
+function walkTokens(
+  root: ts.Node,
+  sf: ts.SourceFile,
+  part: (p: string) => void,
+  blank?: number[],
+  identifier?: (text: string) => void,
+): number {
   const stack: Array<{ node: ts.Node; parent: ts.Node }> = [];
   const pushChildren = (node: ts.Node): number => {
     const children: ts.Node[] = [];
@@ -96,30 +103,64 @@ function walkTokens(root: ts.Node, sf: ts.SourceFile, emit: (chunk: string) => v
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent: node });
     return children.length;
   };
-  emit(String(pushChildren(root)));
-  const parts: string[] = [];
+  const count = pushChildren(root);
   while (stack.length > 0) {
     const { node, parent } = stack.pop() as { node: ts.Node; parent: ts.Node };
     if (hiddenBody(node, parent)) {
-      parts.push('{}');
+      part('{}');
       if (blank && blankableBody(node, parent)) blank.push(node.getStart(sf) + 1, node.end - 1);
       continue;
     }
-    const n = pushChildren(node);
-    parts.push(`${node.kind}:${node.flags & SYNTACTIC_FLAGS}:${n}${n === 0 ? ':' + node.getText(sf) : ''}`);
-    if (parts.length >= 4096) emit(parts.splice(0).join('\u0000'));
+    if (identifier && ts.isIdentifier(node)) identifier(node.text);
+    part(nodePart(node, sf, pushChildren(node)));
   }
-  emit(parts.join('\u0000'));
+  return count;
 }
 
-/** The visible tokens of one statement (or any node) as one string: what surface.ts hashes. */
-export function nodeTokens(node: ts.Node, sf: ts.SourceFile): string {
-  const out: string[] = [`${node.kind}:${node.flags & SYNTACTIC_FLAGS}`];
-  walkTokens(node, sf, (c) => out.push(c));
-  return out.join('\u0001');
+/** One node's token: kind, syntactic flags, child count, and a leaf's text. */
+const nodePart = (node: ts.Node, sf: ts.SourceFile, children: number): string =>
+  `${node.kind}:${node.flags & SYNTACTIC_FLAGS}:${children}${children === 0 ? ':' + node.getText(sf) : ''}`;
+
+/** Parts joined by NUL in runs of 4,096, the runs by `between`: the token strings' one layout. */
+function joinParts(parts: readonly string[], between: string, head: string): string {
+  const runs: string[] = [];
+  for (let i = 0; i + 4096 <= parts.length; i += 4096) runs.push(parts.slice(i, i + 4096).join('\u0000'));
+  runs.push(parts.slice(parts.length - (parts.length % 4096)).join('\u0000'));
+  return head + runs.join(between);
 }
 
-export function fileShape(sf: ts.SourceFile): FileShape {
+/** A node's visible tokens as one string (the layout nodeTokens gives), from its walk. */
+const tokensOf = (node: ts.Node, children: number, below: readonly string[]): string =>
+  joinParts(below, '\u0001', `${node.kind}:${node.flags & SYNTACTIC_FLAGS}\u0001${children}\u0001`);
+
+/** A top-level statement's visible tokens (nodeTokens) and the identifier texts it mentions. */
+export interface StatementTokens {
+  tokens: string;
+  mentioned: Set<string>;
+}
+
+/**
+ * The visible tokens of one statement (or any node) as one string: what surface.ts hashes. The
+ * texts of the visible identifiers (`node` itself included) go into `mentioned`.
+ */
+export function nodeTokens(node: ts.Node, sf: ts.SourceFile, mentioned: Set<string>): string {
+  if (ts.isIdentifier(node)) mentioned.add(node.text);
+  const below: string[] = [];
+  const children = walkTokens(
+    node,
+    sf,
+    (p) => below.push(p),
+    undefined,
+    (t) => mentioned.add(t),
+  );
+  return tokensOf(node, children, below);
+}
+
+/**
+ * The file's shape. With `statements`, each top-level statement's tokens go there too, from the
+ * same walk (surface.ts hashes them: one walk of the file serves both).
+ */
+export function fileShape(sf: ts.SourceFile, statements?: Map<ts.Node, StatementTokens>): FileShape {
   const hash = createHash('sha256');
   const global = declaresGlobally(sf);
   if (isJavaScript(sf)) {
@@ -127,6 +168,36 @@ export function fileShape(sf: ts.SourceFile): FileShape {
     return { shape: hash.digest('hex'), global };
   }
   const blank: number[] = [];
-  walkTokens(sf, sf, (c) => hash.update(c), sf.isDeclarationFile ? undefined : blank);
+  const top: ts.Node[] = [];
+  ts.forEachChild(sf, (c) => {
+    top.push(c);
+  });
+  // The hash reads the file's token string: its child count, then every part in pre-order, joined
+  // by NUL in runs of 4,096 with nothing between runs.
+  hash.update(String(top.length));
+  let run: string[] = [];
+  const feed = (p: string) => {
+    run.push(p);
+    if (run.length >= 4096) {
+      hash.update(run.join('\u0000'));
+      run = [];
+    }
+  };
+  for (const node of top) {
+    const below: string[] = [];
+    const mentioned = new Set<string>();
+    if (ts.isIdentifier(node)) mentioned.add(node.text);
+    const children = walkTokens(
+      node,
+      sf,
+      (p) => below.push(p),
+      sf.isDeclarationFile ? undefined : blank,
+      statements && ((t) => mentioned.add(t)),
+    );
+    feed(nodePart(node, sf, children));
+    for (const p of below) feed(p);
+    statements?.set(node, { tokens: tokensOf(node, children, below), mentioned });
+  }
+  hash.update(run.join('\u0000'));
   return { shape: hash.digest('hex'), global, ...(blank.length > 0 ? { blank } : {}) };
 }

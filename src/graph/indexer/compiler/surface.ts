@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import type { FileSurface, ImportRef, SurfaceUse } from '../facts';
-import { fileShape, hiddenBody, nodeTokens, type FileShape } from './shape';
+import { fileShape, nodeTokens, type FileShape, type StatementTokens } from './shape';
 
 /**
  * The pseudo-export of a module's global augmentations (not an identifier, so no export has its
@@ -35,19 +35,6 @@ const hasModifier = (st: ts.Node, kind: ts.SyntaxKind) => ts.canHaveModifiers(st
 function bindingNames(name: ts.BindingName, out: string[]): void {
   if (ts.isIdentifier(name)) out.push(name.text);
   else for (const el of name.elements) if (!ts.isOmittedExpression(el)) bindingNames(el.name, out);
-}
-
-/** Identifier texts under `node`, outside hidden bodies. */
-function mentions(node: ts.Node, into: Set<string>): void {
-  const stack: Array<{ node: ts.Node; parent: ts.Node | undefined }> = [{ node, parent: undefined }];
-  while (stack.length > 0) {
-    const { node: n, parent } = stack.pop() as { node: ts.Node; parent: ts.Node | undefined };
-    if (parent && hiddenBody(n, parent)) continue;
-    if (ts.isIdentifier(n)) into.add(n.text);
-    ts.forEachChild(n, (c) => {
-      stack.push({ node: c, parent: n });
-    });
-  }
 }
 
 interface Part {
@@ -92,6 +79,9 @@ function namespaceMembers(sf: ts.SourceFile, bindings: ReadonlySet<string>): Map
   return members;
 }
 
+/** JavaScript and scripts have no surface: the file-level rule decides for them. */
+const mayHaveSurface = (sf: ts.SourceFile): boolean => !/\.(js|jsx|mjs|cjs)$/.test(sf.fileName) && ts.isExternalModule(sf);
+
 const isStaticRef = (st: ts.Statement): boolean =>
   (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) ||
   (ts.isExportDeclaration(st) && !!st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) ||
@@ -103,8 +93,12 @@ const isStaticRef = (st: ts.Statement): boolean =>
  * The surface of a module, or undefined when the file-level rule must decide for it. `refs` are
  * the file's import references (collectImports): static ones in statement order, then the rest.
  */
-function fileSurface(sf: ts.SourceFile, refs: readonly ImportRef[]): FileSurface | undefined {
-  if (/\.(js|jsx|mjs|cjs)$/.test(sf.fileName) || !ts.isExternalModule(sf)) return undefined;
+function fileSurface(
+  sf: ts.SourceFile,
+  refs: readonly ImportRef[],
+  statements: ReadonlyMap<ts.Node, StatementTokens>,
+): FileSurface | undefined {
+  if (!mayHaveSurface(sf)) return undefined;
   const parts: Part[] = [];
   /** Local name → the parts that declare it. */
   const declaring = new Map<string, number[]>();
@@ -121,9 +115,11 @@ function fileSurface(sf: ts.SourceFile, refs: readonly ImportRef[]): FileSurface
     exported.set(name, e);
   };
   const addPart = (node: ts.Node | undefined, text: string, imported?: Part['imported'], local?: string): number => {
-    const used = new Set<string>();
-    if (node) mentions(node, used);
-    parts.push({ hash: short(text + (node ? nodeTokens(node, sf) : '')), uses: used, imported, local });
+    // The identifier texts it mentions outside hidden bodies: shadowing only ever adds a dependency.
+    const known = node && statements.get(node);
+    const used = known ? known.mentioned : new Set<string>();
+    const tokens = known ? known.tokens : node ? nodeTokens(node, sf, used) : '';
+    parts.push({ hash: short(text + tokens), uses: used, imported, local });
     return parts.length - 1;
   };
   let ref = 0;
@@ -277,7 +273,9 @@ function fileSurface(sf: ts.SourceFile, refs: readonly ImportRef[]): FileSurface
  * module with global augmentations has one, whose GLOBAL_PART says when they changed.
  */
 export function shapeAndSurface(sf: ts.SourceFile, refs: readonly ImportRef[]): FileShape {
-  const shape = fileShape(sf);
-  const surface = fileSurface(sf, refs);
+  // The statements' tokens come from the shape's walk (shape.ts), where a surface may be made.
+  const statements = new Map<ts.Node, StatementTokens>();
+  const shape = fileShape(sf, mayHaveSurface(sf) ? statements : undefined);
+  const surface = fileSurface(sf, refs, statements);
   return surface ? { ...shape, surface } : shape;
 }
