@@ -139,20 +139,20 @@ export interface StatementTokens {
   mentioned: Set<string>;
 }
 
+/** A node's walk: its child count and the parts below it; its visible identifiers into `mentioned`. */
+function walkNode(node: ts.Node, sf: ts.SourceFile, blank?: number[], mentioned?: Set<string>): { children: number; below: string[] } {
+  const below: string[] = [];
+  if (mentioned && ts.isIdentifier(node)) mentioned.add(node.text);
+  const children = walkTokens(node, sf, (p) => below.push(p), blank, mentioned && ((t) => mentioned.add(t)));
+  return { children, below };
+}
+
 /**
  * The visible tokens of one statement (or any node) as one string: what surface.ts hashes. The
  * texts of the visible identifiers (`node` itself included) go into `mentioned`.
  */
 export function nodeTokens(node: ts.Node, sf: ts.SourceFile, mentioned: Set<string>): string {
-  if (ts.isIdentifier(node)) mentioned.add(node.text);
-  const below: string[] = [];
-  const children = walkTokens(
-    node,
-    sf,
-    (p) => below.push(p),
-    undefined,
-    (t) => mentioned.add(t),
-  );
+  const { children, below } = walkNode(node, sf, undefined, mentioned);
   return tokensOf(node, children, below);
 }
 
@@ -184,19 +184,11 @@ export function fileShape(sf: ts.SourceFile, statements?: Map<ts.Node, Statement
     }
   };
   for (const node of top) {
-    const below: string[] = [];
-    const mentioned = new Set<string>();
-    if (ts.isIdentifier(node)) mentioned.add(node.text);
-    const children = walkTokens(
-      node,
-      sf,
-      (p) => below.push(p),
-      sf.isDeclarationFile ? undefined : blank,
-      statements && ((t) => mentioned.add(t)),
-    );
+    const mentioned = statements && new Set<string>();
+    const { children, below } = walkNode(node, sf, sf.isDeclarationFile ? undefined : blank, mentioned);
     feed(nodePart(node, sf, children));
     for (const p of below) feed(p);
-    statements?.set(node, { tokens: tokensOf(node, children, below), mentioned });
+    if (statements && mentioned) statements.set(node, { tokens: tokensOf(node, children, below), mentioned });
   }
   hash.update(run.join('\u0000'));
   return { shape: hash.digest('hex'), global, ...(blank.length > 0 ? { blank } : {}) };
