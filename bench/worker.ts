@@ -32,9 +32,20 @@ const extractOnly: Task = (root) => () => {
 };
 
 /**
+ * TypeScript's own compiler host, parsing as `tsc` does: JSDoc in TypeScript files only where a
+ * type error could need it. The builder's programs parse that way too (ADR 137); a floor that
+ * parsed every comment would be a slower floor than a type-check is.
+ */
+function tscHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
+  return host;
+}
+
+/**
  * The type-check floor: for each project the build would create, `createProgram` (TypeScript's
- * own compiler host) + `getTypeChecker` + `getResolvedSignature` on every call-like expression of
- * the project's files. Nothing else: no extraction, no graph, no output.
+ * own compiler host, as `tsc` parses) + `getTypeChecker` + `getResolvedSignature` on every
+ * call-like expression of the project's files. Nothing else: no extraction, no graph, no output.
  */
 const typecheckFloor: Task = (root) => {
   const real = fs.realpathSync(root);
@@ -44,7 +55,7 @@ const typecheckFloor: Task = (root) => {
     let resolved = 0;
     for (const p of projects) {
       if (p.files.length === 0) continue;
-      const program = ts.createProgram(p.files, p.options, ts.createCompilerHost(p.options));
+      const program = ts.createProgram(p.files, p.options, tscHost(p.options));
       const checker = program.getTypeChecker();
       for (const f of p.files) {
         const sf = program.getSourceFile(f);
@@ -234,7 +245,7 @@ const oneFileFloor: Task = (root) => {
   const options = { ...project.options, noEmit: true };
   const roots = [`${real}/${EDIT_FILE}`, `${real}/src/internal/types.ts`, `${real}/src/Rx.global.js`];
   return () => {
-    const program = ts.createProgram(roots, options, ts.createCompilerHost(options));
+    const program = ts.createProgram(roots, options, tscHost(options));
     const checker = program.getTypeChecker();
     const sf = program.getSourceFile(roots[0]) as ts.SourceFile;
     let asked = 0;

@@ -16,7 +16,14 @@ import { nodeFileHost, type FileHost } from '../files/file-host';
 import { ModuleResolver, workspacePackages, type ImportOutcome, type ResolutionMemo } from './imports';
 import { DEFAULT_MAX_FILE_BYTES, type ReadCache } from '../files/read';
 import { readSources, type SourceInput } from './sources';
-import { createProjectProgram, parseAsProgram, SourceFileCache, type ProgramStore } from './program';
+import {
+  createProjectProgram,
+  parseAsProgram,
+  programScreenParser,
+  SourceFileCache,
+  takeScreenedTrees,
+  type ProgramStore,
+} from './program';
 import { ResolutionSink, type DeclarationLookup, type ProvenTarget, type Residue } from './resolve';
 import { PackageSymbols } from './packages';
 import { blankBodies, type FileShape } from './shape';
@@ -200,9 +207,28 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const diagnostics: BuildDiagnostic[] = [];
   const read = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, options.reads);
   const unread = diagnostics.length;
+  // The files in the graph, filled once the screen has passed them; the resolver only keeps the set.
+  const graphFiles = new Set<string>();
+  const resolver = new ModuleResolver(
+    host,
+    root,
+    graphFiles,
+    workspacePackages(host, root, d.packageJsonFiles),
+    d.listed,
+    options.resolutions,
+  );
   // Before any program sees them: too deep for the compiler → skipped; syntax errors → named (ADR 75).
-  const screened = screenSources(read, diagnostics, options.screened);
+  // With programs to come, each file is parsed as its project's program parses it, and that tree
+  // goes on to the program and the builder: one parse of each file, not two (ADR 137).
+  const screened = screenSources(
+    read,
+    diagnostics,
+    options.screened,
+    options.extractOnly ? undefined : programScreenParser(root, resolver),
+  );
   const inputs = screened.accepted;
+  for (const i of inputs) graphFiles.add(i.path);
+  resolver.settle();
   const skipped = d.skippedFiles + unread + screened.skipped;
   for (const x of [...d.diagnostics, ...d.configDiagnostics, ...missingConfigFiles(host, d)])
     diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
@@ -219,15 +245,6 @@ export function buildGraph(options: BuildOptions): BuildResult {
         : '';
     throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}${hidden}`);
   }
-  const graphFiles = new Set(inputs.map((i) => i.path));
-  const resolver = new ModuleResolver(
-    host,
-    root,
-    graphFiles,
-    workspacePackages(host, root, d.packageJsonFiles),
-    d.listed,
-    options.resolutions,
-  );
   const summary: UnresolvedSummary = {};
   const listExternal = !!options.listExternal;
   const rationale = RationaleLayer.start({
@@ -256,6 +273,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     report: { requested: options.extractOnly ? 'js' : (options.checker?.name ?? 'js'), served: [], fallbacks: [] },
     files: [],
     blanked: 0,
+    screenedTrees: screened.trees,
   };
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
 
@@ -305,6 +323,8 @@ interface TierContext {
   files: FileRecord[];
   /** Filled by the resolution tier: carried files its programs read with their bodies blank (ADR 129). */
   blanked: number;
+  /** The screen's trees by path, parsed as the programs parse (ADR 137); the resolution tier takes them and empties the map. */
+  screenedTrees: Map<string, ts.SourceFile>;
 }
 
 const NO_SHAPE: FileShape = { shape: '', global: false };
@@ -402,6 +422,8 @@ function resolutionTier(ctx: TierContext): TierOutput {
   const read = new Set<string>();
   const byPath = new Map(inputs.map((i) => [i.path, i]));
   const cache = new SourceFileCache(texts, host, store?.files);
+  // The screen's trees: held from here by the cache alone, so they go when this tier's cache goes.
+  takeScreenedTrees(cache, ctx.screenedTrees, byPath, root, resolver);
   const extractions = new Map<string, FileExtraction>();
   const resolution = new ResolutionSink(summary, listExternal);
   const packages = new PackageSymbols(host, root, (rel) => byPath.has(rel));

@@ -101,7 +101,9 @@ export class ModuleResolver {
   /** This build's compiler options by config path, and whether the last build's outcomes for it hold. */
   private readonly options = new Map<string, ts.CompilerOptions>();
   /** The outcomes the last build left, when its world is this one. */
-  private readonly inherited: ResolutionWorld | undefined;
+  private inherited: ResolutionWorld | undefined;
+  /** The memo the constructor was given, until `settle` has compared its world with this one. */
+  private memo: ResolutionMemo | undefined;
   /** Whether an absent name in a listing means an absent file: false on a case-insensitive disk. */
   private listingTrusted: boolean | undefined;
   private readonly caches = new Map<Project, ts.ModuleResolutionCache>();
@@ -139,17 +141,34 @@ export class ModuleResolver {
       useCaseSensitiveFileNames: true,
     };
     this.recordsProbes = memo !== undefined;
-    const last = memo?.last;
+    this.memo = memo;
+  }
+
+  /**
+   * Takes the last build's outcomes when its world is this one. The graph files are known only
+   * once the screen has passed them, after this resolver gave the screen each file's format (ADR
+   * 137): the build calls this then, and the first resolution calls it in any case.
+   */
+  settle(): void {
+    const memo = this.memo;
+    if (!memo) return;
+    this.memo = undefined;
+    const last = memo.last;
     if (last && this.sameWorld(last)) {
       this.inherited = last;
       for (const [p, k] of last.probes.kinds) this.probes.kinds.set(p, k);
       for (const [p, t] of last.probes.texts) this.probes.texts.set(p, t);
       for (const [p, r] of last.probes.reals) this.probes.reals.set(p, r);
     }
-    if (memo) {
-      memo.reused = this.inherited !== undefined;
-      memo.last = { graphFiles, listed, workspaces, options: this.options, outcomes: this.outcomes, probes: this.probes };
-    }
+    memo.reused = this.inherited !== undefined;
+    memo.last = {
+      graphFiles: this.graphFiles,
+      listed: this.listed,
+      workspaces: this.workspaces,
+      options: this.options,
+      outcomes: this.outcomes,
+      probes: this.probes,
+    };
   }
 
   /**
@@ -300,6 +319,7 @@ export class ModuleResolver {
    * then to emit; a build session's next build asks again).
    */
   private outcomesOf(project: Project): Map<string, ImportOutcome> {
+    this.settle();
     let mine = this.outcomes.get(project.configPath);
     if (mine) return mine;
     const before = this.inherited?.options.get(project.configPath);

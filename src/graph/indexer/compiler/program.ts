@@ -8,6 +8,8 @@ import * as ts from 'typescript';
 import type { Project } from './discover';
 import type { FileHost } from '../files/file-host';
 import type { ModuleResolver } from './imports';
+import type { ScreenParser } from './screen';
+import type { SourceInput } from './sources';
 
 /**
  * The compiler's default libraries (lib.*.d.ts, bundled and immutable), parsed — and, once a
@@ -72,8 +74,18 @@ export class SourceFileCache {
       .map((e) => e.name);
   }
 
+  /**
+   * Keeps a tree parsed elsewhere with exactly these options (the screen's, ADR 137), for the
+   * programs and the builder to take instead of parsing the text again.
+   */
+  put(fileName: string, options: ts.CreateSourceFileOptions, variant: string, sf: ts.SourceFile): void {
+    // Not a tree of another text: a carried file's programs read its body blanked (ADR 129).
+    if (this.texts.get(fileName) !== sf.text) return;
+    this.files.set(cacheKey(fileName, options, variant), sf);
+  }
+
   get(fileName: string, options: ts.CreateSourceFileOptions, variant: string): ts.SourceFile | undefined {
-    const key = `${fileName}\u0000${options.languageVersion}\u0000${options.impliedNodeFormat}\u0000${options.jsDocParsingMode}\u0000${variant}`;
+    const key = cacheKey(fileName, options, variant);
     const lib = this.isDefaultLib(fileName);
     const files = lib ? defaultLibFiles : this.files;
     const cached = files.get(key);
@@ -85,6 +97,10 @@ export class SourceFileCache {
     files.set(key, sf);
     return sf;
   }
+}
+
+function cacheKey(fileName: string, options: ts.CreateSourceFileOptions, variant: string): string {
+  return `${fileName}\u0000${options.languageVersion}\u0000${options.impliedNodeFormat}\u0000${options.jsDocParsingMode}\u0000${variant}`;
 }
 
 /** Options a program needs beyond the project's own: we never emit, and never load plugins. */
@@ -100,6 +116,60 @@ const compilerInternals = ts as unknown as {
   getSetExternalModuleIndicator(options: ts.CompilerOptions): (file: ts.SourceFile) => void;
 };
 
+/** How a project's program parses a file of this format: the options, and the variant its cache entry is kept under. */
+interface ProgramParse {
+  options: ts.CreateSourceFileOptions;
+  variant: string;
+  /** What the tree depends on besides the text and the dialect: the options and the variant, as one string. */
+  tag: string;
+}
+
+function programParse(project: Project, impliedNodeFormat: ts.ResolutionMode): ProgramParse {
+  const options = programOptions(project);
+  const languageVersion = compilerInternals.getEmitScriptTarget(options);
+  const variant = parseVariant(options);
+  return {
+    options: {
+      languageVersion,
+      impliedNodeFormat,
+      setExternalModuleIndicator: compilerInternals.getSetExternalModuleIndicator(options),
+      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+    },
+    variant,
+    tag: `${languageVersion}\u0000${impliedNodeFormat}\u0000${variant}`,
+  };
+}
+
+/** The screen's parse in a build with programs: each file as its project's program parses it (ADR 137). */
+export function programScreenParser(root: string, resolver: ModuleResolver): ScreenParser {
+  const parseOf = (input: SourceInput) => programParse(input.project, resolver.impliedFormat(input.project, `${root}/${input.path}`));
+  return {
+    tagOf: (input) => parseOf(input).tag,
+    parse: (input) => ts.createSourceFile(`${root}/${input.path}`, input.text, parseOf(input).options, false),
+  };
+}
+
+/**
+ * Puts the trees the screen parsed (by path) into the cache, under the key their programs ask
+ * with, and empties the map: from here only the cache holds them.
+ */
+export function takeScreenedTrees(
+  cache: SourceFileCache,
+  trees: Map<string, ts.SourceFile>,
+  inputs: ReadonlyMap<string, SourceInput>,
+  root: string,
+  resolver: ModuleResolver,
+): void {
+  for (const [rel, sf] of trees) {
+    const input = inputs.get(rel);
+    if (!input) continue;
+    const abs = `${root}/${rel}`;
+    const parse = programParse(input.project, resolver.impliedFormat(input.project, abs));
+    cache.put(abs, parse.options, parse.variant, sf);
+  }
+  trees.clear();
+}
+
 /**
  * A repository file parsed exactly as the project's program would parse it (same options, same
  * cache entry), for a build whose checker needs no program (a provider's backend, ADR 113).
@@ -110,17 +180,8 @@ export function parseAsProgram(
   fileName: string,
   impliedNodeFormat: ts.ResolutionMode,
 ): ts.SourceFile | undefined {
-  const options = programOptions(project);
-  const sf = cache.get(
-    fileName,
-    {
-      languageVersion: compilerInternals.getEmitScriptTarget(options),
-      impliedNodeFormat,
-      setExternalModuleIndicator: compilerInternals.getSetExternalModuleIndicator(options),
-      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
-    },
-    parseVariant(options),
-  );
+  const parse = programParse(project, impliedNodeFormat);
+  const sf = cache.get(fileName, parse.options, parse.variant);
   // No checker binds it, which is what would set the parents the call-site walk reads.
   if (sf && sf.statements.length > 0 && sf.statements[0].parent === undefined) setParents(sf);
   return sf;
@@ -155,6 +216,10 @@ export function createProjectProgram(
   const rh = resolver.resolutionHost;
   const variant = parseVariant(options);
   const host: ts.CompilerHost = {
+    // As tsc parses: JSDoc in TypeScript files only where a type error could need it (ADR 137).
+    // The program passes this on in every file's options; without it the program asks for every
+    // comment parsed, and no tree would be shared with the builder's own parse or the screen's.
+    jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
     getSourceFile: (fileName, languageVersionOrOptions) => {
       const opts: ts.CreateSourceFileOptions =
         typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };

@@ -7,7 +7,8 @@
 // parentheses exhausts the stack, and a RangeError thrown inside a program stops the whole build
 // without naming the file. Where exactly each one fails depends on the stack already in use (a
 // build server's is deeper than a one-shot build's), so catching the error is not a verdict an
-// incremental build could repeat. The verdict is instead a pure function of the file's text: the
+// incremental build could repeat. The verdict is instead a pure function of the file's text and
+// the options it is parsed with (the program's, ADR 137, which then takes the tree): the
 // depth of its syntax tree, measured with an explicit stack, against MAX_SYNTAX_DEPTH — far below
 // the smallest depth at which any compiler call we make was measured to fail (the ADR lists them).
 // The parse below can itself overflow first on a file that is far too deep; that, too, means
@@ -99,25 +100,40 @@ function describeSyntaxErrors(sf: ts.SourceFile, diags: readonly ts.Diagnostic[]
   return `${n === 1 ? `1 syntax error at ${where}` : `${n} syntax errors, the first at ${where}`}; declarations after it may be missing`;
 }
 
-/** The verdict on one file's text; `path` only chooses the dialect (its extension). */
-function screenText(path: string, text: string): ScreenVerdict {
+/**
+ * How the build will parse a file (ADR 137): the screen parses it that way, so the tree it judged
+ * is the one the build takes, not a second parse of the same text.
+ */
+export interface ScreenParser {
+  /** What the tree depends on besides the text and the dialect (a verdict is remembered under it). */
+  tagOf(input: SourceInput): string;
+  parse(input: SourceInput): ts.SourceFile;
+}
+
+/** The screen's own parse, when the build takes no tree from it: the newest syntax, the default module rule. */
+function ownParse(input: SourceInput): ts.SourceFile {
+  return ts.createSourceFile(
+    input.path,
+    input.text,
+    { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
+    false,
+    scriptKindOf(input.path),
+  );
+}
+
+/** The verdict on one file's text, and the tree it was reached on when there is one to hand over. */
+function screenText(input: SourceInput, parse: (input: SourceInput) => ts.SourceFile): { verdict: ScreenVerdict; sf?: ts.SourceFile } {
   let sf: ts.SourceFile;
   try {
-    sf = ts.createSourceFile(
-      path,
-      text,
-      { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
-      false,
-      scriptKindOf(path),
-    );
+    sf = parse(input);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    return { skip: TOO_DEEP };
+    return { verdict: { skip: TOO_DEEP } };
   }
   const depth = syntaxDepth(sf, MAX_SYNTAX_DEPTH);
-  if (depth > MAX_SYNTAX_DEPTH) return { skip: TOO_DEEP };
+  if (depth > MAX_SYNTAX_DEPTH) return { verdict: { skip: TOO_DEEP } };
   const diags = parseDiagnostics(sf);
-  return diags.length > 0 ? { syntax: describeSyntaxErrors(sf, diags) } : {};
+  return { verdict: diags.length > 0 ? { syntax: describeSyntaxErrors(sf, diags) } : {}, sf };
 }
 
 const TOO_DEEP = `too deeply nested to analyse: its syntax nests more than ${MAX_SYNTAX_DEPTH} levels deep, beyond what the compiler follows safely (ADR 75); the file is skipped`;
@@ -129,22 +145,28 @@ const MAX_REMEMBERED = 50_000;
 /**
  * Screens the inputs: returns those the compiler may see, and adds a diagnostic for each file
  * skipped (too deep) and each file with syntax errors. `known` answers for files whose verdict is
- * already on record (an incremental build's unchanged files), so they are not parsed again.
+ * already on record (an incremental build's unchanged files), so they are not parsed again. With
+ * `parser`, each file is parsed the way the build will parse it, and the trees of the accepted
+ * files it parsed are returned by path, for the build to take (ADR 137).
  */
 export function screenSources(
   inputs: readonly SourceInput[],
   diagnostics: BuildDiagnostic[],
   known?: (input: SourceInput) => ScreenVerdict | undefined,
-): { accepted: SourceInput[]; skipped: number } {
+  parser?: ScreenParser,
+): { accepted: SourceInput[]; skipped: number; trees: Map<string, ts.SourceFile> } {
   const accepted: SourceInput[] = [];
+  const trees = new Map<string, ts.SourceFile>();
   let skipped = 0;
   for (const input of inputs) {
-    const key = `${scriptKindOf(input.path)}\u0000${input.sha256}`;
+    const key = `${scriptKindOf(input.path)}\u0000${parser ? parser.tagOf(input) : ''}\u0000${input.sha256}`;
     let verdict = known?.(input) ?? verdicts.get(key);
     if (!verdict) {
-      verdict = screenText(input.path, input.text);
+      const screened = screenText(input, parser ? (i) => parser.parse(i) : ownParse);
+      verdict = screened.verdict;
       if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
       verdicts.set(key, verdict);
+      if (parser && screened.sf && !verdict.skip) trees.set(input.path, screened.sf);
     }
     if (verdict.skip) {
       diagnostics.push({ path: input.path, reason: verdict.skip });
@@ -154,5 +176,5 @@ export function screenSources(
       accepted.push(input);
     }
   }
-  return { accepted, skipped };
+  return { accepted, skipped, trees };
 }
