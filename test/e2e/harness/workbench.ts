@@ -342,10 +342,17 @@ function escapeRegExp(s: string): string {
 export async function showExplorer(wb: Workbench, timeout = 90_000): Promise<void> {
   await wb.page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
   const rows = wb.page.locator('.explorer-folders-view .monaco-list-row').first();
+  // What the Explorer says when the window opened with no folder at all.
+  const noFolder = wb.page.getByText(/You have not yet (added|opened) a folder/).first();
   const end = Date.now() + timeout;
-  // Under load the key can land before the workbench takes keys (a CI run lost it once with a
-  // two-folder workspace): the key is pressed again, then the palette's command is tried, until
-  // the Explorer lists a row. A last screenshot says what the window showed instead.
+  let reloads = 0;
+  // Under load the key can land before the workbench takes keys: the key is pressed again, then
+  // the palette's command is tried, until the Explorer lists a row. Twice in CI a two-folder
+  // workspace opened with no folder at all, and stayed so for 90 s: the window's title named the
+  // .code-workspace file, its Explorer said no folder was added, and the browser's log stopped
+  // before the extension host's webviews. Why is not known (written after the window opened, the
+  // file is picked up within seconds here). A screenshot shows it, and the page is loaded again,
+  // at most twice. A last screenshot says what the window showed.
   for (let attempt = 0; ; attempt++) {
     try {
       if (attempt % 3 === 2) await wb.runCommand('View: Show Explorer', 15_000);
@@ -358,6 +365,12 @@ export async function showExplorer(wb: Workbench, timeout = 90_000): Promise<voi
         throw new Error(`the Explorer listed no row within ${timeout} ms: ${(e as Error).message}`);
       }
       await wb.page.keyboard.press('Escape').catch(() => {});
+      if (reloads < 2 && (await noFolder.isVisible().catch(() => false))) {
+        reloads++;
+        await wb.screenshot('opened-with-no-folder-reloading').catch(() => {});
+        await wb.page.reload();
+        await wb.page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
+      }
     }
   }
 }
