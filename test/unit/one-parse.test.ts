@@ -33,6 +33,17 @@ const CONFIGS: Record<string, { compilerOptions: Record<string, unknown>; packag
   },
 };
 
+/** A project of one file, src/a.ts, discovered and read. */
+function oneFile(text: string) {
+  const root = tempDir();
+  writeTree(root, {
+    'src/a.ts': text,
+    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler' } }),
+  });
+  const d = discover(nodeFileHost, root);
+  return { root, d, read: readSources(nodeFileHost, d, 1 << 20, []) };
+}
+
 describe('one parse of each file: the program takes the tree the screen parsed (ADR 137)', () => {
   after(removeTempDirs);
 
@@ -94,13 +105,7 @@ describe('one parse of each file: the program takes the tree the screen parsed (
   }
 
   it('a tree of another text than the programs read (a body blanked, ADR 129) is not taken', () => {
-    const root = tempDir();
-    writeTree(root, {
-      'src/a.ts': 'export function a(): number {\n  return 1 + 2;\n}\n',
-      'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler' } }),
-    });
-    const d = discover(nodeFileHost, root);
-    const read = readSources(nodeFileHost, d, 1 << 20, []);
+    const { root, d, read } = oneFile('export function a(): number {\n  return 1 + 2;\n}\n');
     const resolver = new ModuleResolver(nodeFileHost, root, new Set(['src/a.ts']), new Map(), d.listed);
     const screened = screenSources(read, [], undefined, programScreenParser(root, resolver));
     const tree = screened.trees.get('src/a.ts');
@@ -114,17 +119,10 @@ describe('one parse of each file: the program takes the tree the screen parsed (
   });
 
   it('a text screened again under other parse options is parsed again, and handed over again', () => {
-    const root = tempDir();
-    writeTree(root, {
-      'src/a.ts': 'export const same = 1;\n',
-      'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler' } }),
-    });
-    const d = discover(nodeFileHost, root);
-    const read = readSources(nodeFileHost, d, 1 << 20, []);
-    const parserWith = (tag: string): ScreenParser => ({
-      tagOf: () => tag,
-      parse: (input) => ts.createSourceFile(`${root}/${input.path}`, input.text, ts.ScriptTarget.ES2022, false),
-    });
+    const { root, read } = oneFile('export const same = 1;\n');
+    const parserWith =
+      (tag: string): ScreenParser =>
+      (input) => ({ tag, parse: () => ts.createSourceFile(`${root}/${input.path}`, input.text, ts.ScriptTarget.ES2022, false) });
     // A verdict is remembered per process by dialect, parse options and content: the first
     // screening under a tag parses, a second under the same tag does not, another tag does.
     const tag = `test-${process.pid}-${Date.now()}`;

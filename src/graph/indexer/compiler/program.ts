@@ -142,10 +142,10 @@ function programParse(project: Project, impliedNodeFormat: ts.ResolutionMode): P
 
 /** The screen's parse in a build with programs: each file as its project's program parses it (ADR 137). */
 export function programScreenParser(root: string, resolver: ModuleResolver): ScreenParser {
-  const parseOf = (input: SourceInput) => programParse(input.project, resolver.impliedFormat(input.project, `${root}/${input.path}`));
-  return {
-    tagOf: (input) => parseOf(input).tag,
-    parse: (input) => ts.createSourceFile(`${root}/${input.path}`, input.text, parseOf(input).options, false),
+  return (input) => {
+    const abs = `${root}/${input.path}`;
+    const parse = programParse(input.project, resolver.impliedFormat(input.project, abs));
+    return { tag: parse.tag, parse: () => ts.createSourceFile(abs, input.text, parse.options, false) };
   };
 }
 

@@ -104,11 +104,11 @@ function describeSyntaxErrors(sf: ts.SourceFile, diags: readonly ts.Diagnostic[]
  * How the build will parse a file (ADR 137): the screen parses it that way, so the tree it judged
  * is the one the build takes, not a second parse of the same text.
  */
-export interface ScreenParser {
+export type ScreenParser = (input: SourceInput) => {
   /** What the tree depends on besides the text and the dialect (a verdict is remembered under it). */
-  tagOf(input: SourceInput): string;
-  parse(input: SourceInput): ts.SourceFile;
-}
+  tag: string;
+  parse(): ts.SourceFile;
+};
 
 /** The screen's own parse, when the build takes no tree from it: the newest syntax, the default module rule. */
 function ownParse(input: SourceInput): ts.SourceFile {
@@ -122,10 +122,10 @@ function ownParse(input: SourceInput): ts.SourceFile {
 }
 
 /** The verdict on one file's text, and the tree it was reached on when there is one to hand over. */
-function screenText(input: SourceInput, parse: (input: SourceInput) => ts.SourceFile): { verdict: ScreenVerdict; sf?: ts.SourceFile } {
+function screenText(parse: () => ts.SourceFile): { verdict: ScreenVerdict; sf?: ts.SourceFile } {
   let sf: ts.SourceFile;
   try {
-    sf = parse(input);
+    sf = parse();
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     return { verdict: { skip: TOO_DEEP } };
@@ -159,14 +159,15 @@ export function screenSources(
   const trees = new Map<string, ts.SourceFile>();
   let skipped = 0;
   for (const input of inputs) {
-    const key = `${scriptKindOf(input.path)}\u0000${parser ? parser.tagOf(input) : ''}\u0000${input.sha256}`;
+    const planned = parser?.(input);
+    const key = `${scriptKindOf(input.path)}\u0000${planned?.tag ?? ''}\u0000${input.sha256}`;
     let verdict = known?.(input) ?? verdicts.get(key);
     if (!verdict) {
-      const screened = screenText(input, parser ? (i) => parser.parse(i) : ownParse);
+      const screened = screenText(planned ? planned.parse : () => ownParse(input));
       verdict = screened.verdict;
       if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
       verdicts.set(key, verdict);
-      if (parser && screened.sf && !verdict.skip) trees.set(input.path, screened.sf);
+      if (planned && screened.sf && !verdict.skip) trees.set(input.path, screened.sf);
     }
     if (verdict.skip) {
       diagnostics.push({ path: input.path, reason: verdict.skip });
