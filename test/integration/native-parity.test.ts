@@ -163,6 +163,38 @@ describe('questions sent before they are asked (ADR 136)', () => {
     }
   });
 
+  it("a kept checker reads a changed file's new syntax tree, and keeps every other (ADR 138)", () => {
+    const root = tempDir('kg-native-trees-');
+    writeTree(root, {
+      'package.json': '{ "name": "trees", "private": true, "devDependencies": { "typescript": "^7.0.0" } }\n',
+      'tsconfig.json':
+        '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler" }, "include": ["src"] }\n',
+      'src/a.ts': "import { f } from './b';\nimport { h } from './c';\nexport function run(): void {\n  f();\n  h();\n}\n",
+      'src/b.ts': 'export function f(): void {}\n',
+      'src/c.ts': 'export function h(): void {}\n',
+    });
+    const kept = new NativeChecker({ keep: true });
+    try {
+      const first = buildGraph({ root, checker: kept });
+      assert.deepEqual(first.checker.fallbacks, []);
+      // f moves: TypeScript 7's tree of b.ts from the first build no longer says where it is.
+      fs.writeFileSync(path.join(root, 'src/b.ts'), '// moved\n\nexport const k = 1;\nexport function f(): void {}\n');
+      const trees = (kept as unknown as { api: { sourceFileCache: { cache: Map<string, { file: unknown }[]> } } }).api.sourceFileCache
+        .cache;
+      const cPath = path.join(fs.realpathSync(root), 'src/c.ts');
+      const cTree = trees.get(cPath)?.[0]?.file;
+      assert.ok(cTree, "c.ts's tree was fetched (h is declared there)");
+      const second = buildGraph({ root, checker: kept });
+      assert.deepEqual([second.checker.served.length, second.checker.fallbacks], [1, []]);
+      const js = serializeGraph(buildGraph({ root }).graph);
+      assert.equal(serializeGraph(second.graph), js, `graph.json differs:\n${mismatch(js, serializeGraph(second.graph))}`);
+      assert.match(js, /src\/a\.ts#run[^\n]*src\/b\.ts#f/, 'the call to f is an edge');
+      assert.equal(trees.get(cPath)?.[0]?.file, cTree, "c.ts's tree, unchanged, was kept, not fetched again");
+    } finally {
+      kept.close();
+    }
+  });
+
   it('a checker process that dies while questions wait in its pipe: the JavaScript checker serves the project, same graph', onLinux, () => {
     const root = corpusForTs7('zod').root;
     const js = serializeGraph(buildGraph({ root }).graph);

@@ -221,7 +221,6 @@ const nativeKindOf = (kind: ts.SyntaxKind): NativeKind => (NativeKind as unknown
 class NativeProjectBackend implements CheckerBackend {
   private readonly checker: Checker;
   private readonly aliased = new Map<number, NativeSymbol>();
-  private readonly refs = new Map<string, DeclarationRef>();
 
   constructor(
     private readonly project: NativeProject,
@@ -231,6 +230,8 @@ class NativeProjectBackend implements CheckerBackend {
     private readonly libDir: string,
     /** The process's channel for questions sent before they are asked (ADR 136), when it has one. */
     private readonly early: EarlyQuestions | undefined,
+    /** Declarations placed so far, by declaring file: a session's checker keeps them between builds (ADR 138). */
+    private readonly placed: Map<string, Placed>,
   ) {
     this.checker = project.checker;
   }
@@ -364,21 +365,24 @@ class NativeProjectBackend implements CheckerBackend {
 
   /** A declaration as the seam says it: the builder's parse of the file decides the name's start. */
   private refOf(h: NodeHandle): DeclarationRef {
-    const key = `${h.path}\u0000${h.index}`;
-    let ref = this.refs.get(key);
-    if (ref) return ref;
     const file = h.path as string;
-    if (file.startsWith(this.libDir)) {
-      // TypeScript 7's own default library: reported where the JavaScript backend reports its
-      // declarations, in the bundled compiler's default library, which holds no graph node and
-      // belongs to no package (ADR 107). Neither its syntax tree nor a TypeScript 6 parse of it is
-      // needed, and lib.dom.d.ts alone is megabytes of both (ADR 130).
-      ref = { file: `${DEFAULT_LIB_DIRECTORY}/${file.slice(this.libDir.length)}`, nameStart: -1, callable: false };
-      this.refs.set(key, ref);
-      return ref;
+    // TypeScript 7's own default library: reported where the JavaScript backend reports its
+    // declarations, in the bundled compiler's default library, which holds no graph node and
+    // belongs to no package (ADR 107). Neither its syntax tree nor a TypeScript 6 parse of it is
+    // needed, and lib.dom.d.ts alone is megabytes of both (ADR 130).
+    const lib = file.startsWith(this.libDir);
+    const sf = lib ? undefined : this.check.sourceFile(file);
+    let placed = this.placed.get(file);
+    // A file parsed again (its text changed) has other nodes on both sides: place them afresh.
+    if (!placed || placed.sf !== sf) {
+      placed = { sf, at: new Map() };
+      this.placed.set(file, placed);
     }
-    const sf = this.check.sourceFile(file);
-    ref = { file, nameStart: -1, callable: false };
+    let ref = placed.at.get(h.index);
+    if (ref) return ref;
+    ref = lib
+      ? { file: `${DEFAULT_LIB_DIRECTORY}/${file.slice(this.libDir.length)}`, nameStart: -1, callable: false }
+      : { file, nameStart: -1, callable: false };
     if (sf) {
       const node = h.resolve(this.project);
       const decl = node && sameNode(sf, node.pos, node.end, kindOf6(h.kind));
@@ -389,9 +393,20 @@ class NativeProjectBackend implements CheckerBackend {
           callable: isCallableDeclaration(decl as ts.Declaration),
         };
     }
-    this.refs.set(key, ref);
+    placed.at.set(h.index, ref);
     return ref;
   }
+}
+
+/**
+ * The declarations of one file placed in the builder's parse of it, by TypeScript 7's node index
+ * (ADR 138). Valid while the builder's parse is the same tree: the same text, parsed the same way,
+ * which TypeScript 7 parses to the same nodes. A file outside the graph (no parse) places every
+ * declaration nowhere, whatever its text.
+ */
+interface Placed {
+  sf: ts.SourceFile | undefined;
+  at: Map<number, DeclarationRef>;
 }
 
 /** The parts of 7.0.2's synchronous channel (`SyncRpcChannel`, not exported) that sending ahead uses. */
@@ -613,6 +628,9 @@ export class NativeChecker implements CheckerProvider {
   private readonly open_ = new Set<string>();
   private failed: string | undefined;
   private early: EarlyQuestions | undefined;
+  /** Where each project's declarations were placed, by config (ADR 138). */
+  private readonly placed = new Map<string, Map<string, Placed>>();
+  private binary: ReturnType<typeof nativeBinary> | undefined;
 
   /**
    * `keep`: a session's checker (see above). `early: false` asks every question when it is asked,
@@ -643,7 +661,8 @@ export class NativeChecker implements CheckerProvider {
           declined: `TypeScript 7 removed ${o.esModuleInterop === false ? 'esModuleInterop' : 'allowSyntheticDefaultImports'}: false, and ${why}`,
         };
     }
-    const binary = nativeBinary();
+    // Looked for once per checker: a session's server does not find the binary again at every build.
+    const binary = (this.binary ??= nativeBinary());
     if ('missing' in binary) return { declined: binary.missing };
     const configDir = check.project.configPath ? path.posix.dirname(`${check.root}/${check.project.configPath}`) : check.root;
     const configFile = `${configDir}/tsconfig.kg-native.json`;
@@ -657,19 +676,33 @@ export class NativeChecker implements CheckerProvider {
       if (changedConfig) changed.push(configFile);
       this.early?.forget();
       this.snapshot?.dispose();
+      const opening = !this.open_.has(configFile);
       this.snapshot = api.updateSnapshot({
-        openProjects: this.open_.has(configFile) ? [] : [configFile],
+        openProjects: opening ? [configFile] : [],
         ...(changed.length > 0 ? { fileChanges: { changed } } : {}),
       });
       this.open_.add(configFile);
-      // The client keeps the syntax trees it fetched by path, across snapshots: a changed file's must go.
-      if (changed.length > 0) api.clearSourceFileCache();
+      // The client keeps the syntax trees it fetched by path, across snapshots: a changed file's
+      // must go, and all of them when the options they were parsed with may have changed (ADR 138).
+      if (changedConfig) api.clearSourceFileCache();
+      else if (changed.length > 0) forgetTrees(api, changed);
       const project = this.snapshot.getProject(configFile);
       if (!project) throw new Error(`TypeScript 7 did not open ${configFile}`);
-      const problems = project.program.getConfigFileParsingDiagnostics();
-      if (problems.length > 0)
-        return { declined: `TypeScript 7 rejects the project's options (${String(problems[0].text).split('\n', 1)[0]})` };
-      return new NativeProjectBackend(project, check, configFile, nativeLibDirectory(binary.exe), this.early);
+      // The options' problems are the config's: asked when the project is opened or its config changed.
+      if (opening || changedConfig) {
+        const problems = project.program.getConfigFileParsingDiagnostics();
+        if (problems.length > 0)
+          return { declined: `TypeScript 7 rejects the project's options (${String(problems[0].text).split('\n', 1)[0]})` };
+      }
+      if (changedConfig || !this.placed.has(configFile)) this.placed.set(configFile, new Map());
+      return new NativeProjectBackend(
+        project,
+        check,
+        configFile,
+        nativeLibDirectory(binary.exe),
+        this.early,
+        this.placed.get(configFile) as Map<string, Placed>,
+      );
     } catch (e) {
       this.stop(e);
       return { declined: `the native checker could not open the project (${firstLine(e)})` };
@@ -701,6 +734,7 @@ export class NativeChecker implements CheckerProvider {
     this.early = undefined;
     this.open_.clear();
     this.served.clear();
+    this.placed.clear();
   }
 
   private start(exe: string, root: string): API {
@@ -750,6 +784,26 @@ export class NativeChecker implements CheckerProvider {
   private stop(e: unknown): void {
     this.failed = `the native checker failed earlier in this build (${firstLine(e)})`;
     this.close();
+  }
+}
+
+/**
+ * Drops the syntax trees the API's client fetched of files that changed. The client keeps trees by
+ * path and carries them into the next snapshot unless TypeScript 7 reports the file changed, which
+ * 7.0.2 does not do for changes the client itself sends, so a rebuild would read the old tree.
+ * Every other tree stays (ADR 138). Without the cache this was written for, all go.
+ */
+function forgetTrees(api: API, changed: readonly string[]): void {
+  const inner = api as unknown as { sourceFileCache?: { cache?: unknown }; toPath?: unknown };
+  const cache = inner.sourceFileCache?.cache;
+  const toPath = inner.toPath;
+  if (!(cache instanceof Map) || typeof toPath !== 'function') {
+    api.clearSourceFileCache();
+    return;
+  }
+  for (const f of changed) {
+    cache.delete(f);
+    cache.delete((toPath as (f: string) => string)(f));
   }
 }
 
