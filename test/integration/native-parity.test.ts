@@ -30,6 +30,13 @@ function mismatch(js: string, native: string): string {
 
 const native = new NativeChecker();
 
+/** A package written for TypeScript 7 (no option it removed), its sources under src/. */
+const ts7Project = (name: string): Record<string, string> => ({
+  'package.json': `{ "name": "${name}", "private": true, "devDependencies": { "typescript": "^7.0.0" } }\n`,
+  'tsconfig.json':
+    '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler" }, "include": ["src"] }\n',
+});
+
 function both(root: string): { js: string; native: string; result: BuildResult } {
   const js = serializeGraph(buildGraph({ root }).graph);
   const result = buildGraph({ root, checker: native });
@@ -121,9 +128,7 @@ describe('questions sent before they are asked (ADR 136)', () => {
   it("a session's build that fell back part-way leaves answers no file took: the next build never takes them", () => {
     const root = tempDir('kg-native-early-');
     writeTree(root, {
-      'package.json': '{ "name": "early", "private": true, "devDependencies": { "typescript": "^7.0.0" } }\n',
-      'tsconfig.json':
-        '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler" }, "include": ["src"] }\n',
+      ...ts7Project('early'),
       'src/a.ts': "import { f } from './b';\nexport function run(): void {\n  f();\n}\n",
       'src/b.ts': 'export function f(): void {}\n',
       'src/c.ts': 'export function g(): void {}\n',
@@ -166,9 +171,7 @@ describe('questions sent before they are asked (ADR 136)', () => {
   it("a kept checker reads a changed file's new syntax tree, and keeps every other (ADR 138)", () => {
     const root = tempDir('kg-native-trees-');
     writeTree(root, {
-      'package.json': '{ "name": "trees", "private": true, "devDependencies": { "typescript": "^7.0.0" } }\n',
-      'tsconfig.json':
-        '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler" }, "include": ["src"] }\n',
+      ...ts7Project('trees'),
       'src/a.ts': "import { f } from './b';\nimport { h } from './c';\nexport function run(): void {\n  f();\n  h();\n}\n",
       'src/b.ts': 'export function f(): void {}\n',
       'src/c.ts': 'export function h(): void {}\n',
