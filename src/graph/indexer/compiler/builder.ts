@@ -400,6 +400,12 @@ function extractionTier(ctx: TierContext): TierOutput {
 }
 
 /**
+ * The declarations' positions extracted from a parse, by that parse (see `declarationsOf` in
+ * resolutionTier). Held only as long as the parse is.
+ */
+const DECLARATIONS_BY_TREE = new WeakMap<ts.SourceFile, { rel: string; declarations: Map<number, string> }>();
+
+/**
  * Extraction plus resolution: one program per project (parsed files shared between programs),
  * each file's call sites and heritage clauses answered by the checker behind its seam.
  */
@@ -439,8 +445,22 @@ function resolutionTier(ctx: TierContext): TierOutput {
     if (!e) {
       e = extractFile(sf, rel);
       extractions.set(rel, e);
+      DECLARATIONS_BY_TREE.set(sf, { rel, declarations: e.declarations });
     }
     return e;
+  };
+  // Where a checker's answer lands: a declaration's node, by its file's parse. A session's rebuild
+  // keeps the parse of every file that did not change, so the files its calls reach are not
+  // extracted again at each build (ADR 139).
+  const declarationsOf = (rel: string): Map<number, string> => {
+    const e = extractions.get(rel);
+    if (e) return e.declarations;
+    const sf = sourceFileOfAny(rel);
+    const kept = DECLARATIONS_BY_TREE.get(sf);
+    return kept && kept.rel === rel ? kept.declarations : extractionOf(rel, sf).declarations;
+  };
+  let sourceFileOfAny: (rel: string) => ts.SourceFile = () => {
+    throw new Error('no project is being resolved');
   };
 
   let done = 0;
@@ -496,6 +516,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
       const abs = root + '/' + rel;
       return program?.getSourceFile(abs) ?? parseOwn(rel);
     };
+    sourceFileOfAny = sourceFileOf;
     const lookup: DeclarationLookup = {
       classify: (file) => {
         if (!file.startsWith(root + '/') || cache.isDefaultLib(file)) return { kind: 'outside', reason: 'external' };
@@ -503,7 +524,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
         if (rel.split('/').includes('node_modules')) return { kind: 'outside', reason: 'external' };
         return byPath.has(rel) ? { kind: 'graph', path: rel } : { kind: 'outside', reason: 'excluded' };
       },
-      nodeAt: (rel, nameStart) => extractionOf(rel, sourceFileOf(rel)).declarations.get(nameStart),
+      nodeAt: (rel, nameStart) => declarationsOf(rel).get(nameStart),
       throughDeclarationFile: (decl) => {
         // Under the native checker there is no JavaScript program: the declaration file is parsed
         // here (parser only, cached), so a package's call is placed the same way (ADR 107, ADR 114).

@@ -82,6 +82,9 @@ export function readText(host: FileHost, abs: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** A path that is not plain segments: `//`, `/./`, `/../`, or a trailing `/`, `/.`, `/..`. */
+const ODD_SEGMENT = /\/(\.\.?)?(\/|$)/;
+
 /** Parses every config the walk found and every config their references name. */
 export function discover(host: FileHost, root: string): Discovery {
   const walked = walk(host, root);
@@ -89,7 +92,9 @@ export function discover(host: FileHost, root: string): Discovery {
   const configDiagnostics: BuildDiagnostic[] = [...walked.configDiagnostics];
   let skippedFiles = walked.skippedFiles;
   const sourceSet = new Set(walked.sourceFiles);
-  const rel = (abs: string) => path.posix.relative(root, abs);
+  // Most paths are the compiler's normalized ones under the root: a slice, not path.relative's work.
+  const rel = (abs: string) =>
+    abs.startsWith(root + '/') && !ODD_SEGMENT.test(abs) ? abs.slice(root.length + 1) : path.posix.relative(root, abs);
   const insideRoot = (abs: string) => abs === root || abs.startsWith(root + '/');
   const matchFiles = tsMatchFiles();
   const parseHost: ts.ParseConfigHost = {

@@ -22,7 +22,6 @@
 // It throws rather than shrink: a changed file that had symbols and now yields nothing readable
 // is a suspected parse failure, not a deletion.
 
-import { isDeepStrictEqual } from 'node:util';
 import { GraphError } from '../../errors';
 import { fileOfId } from '../../ids';
 import { compareStrings, type Graph, type GraphEdge, type GraphNode } from '../../model';
@@ -53,6 +52,7 @@ import {
   importTarget,
   manifestMismatch,
   parseManifest,
+  sameJson,
   serializeManifest,
   sha256Hex,
   toManifestCites,
@@ -614,7 +614,7 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
     // residue are the last record's own objects, so the comparison is mostly by identity, and the
     // serialized record is found in `lines` (serializeManifest).
     const before = prev?.manifest.files[f.path];
-    files[f.path] = before !== undefined && before.sha256 === entry.sha256 && isDeepStrictEqual(before, entry) ? before : entry;
+    files[f.path] = before !== undefined && before.sha256 === entry.sha256 && sameJson(before, entry) ? before : entry;
   }
   const manifest: Manifest = {
     manifestVersion: MANIFEST_VERSION,

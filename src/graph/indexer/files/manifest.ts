@@ -12,7 +12,6 @@
 // the host: it may be committed beside the graph.
 
 import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { RELATIONS, UNRESOLVED_REASONS, compareStrings, type UnresolvedReason } from '../../model';
 import type {
   CommentCitation,
@@ -306,10 +305,34 @@ export function serializeManifest(m: Manifest, previous?: { manifest: Manifest; 
 function sameManifest(a: Manifest, b: Manifest): boolean {
   const { files: fa, ...restA } = a;
   const { files: fb, ...restB } = b;
-  if (!isDeepStrictEqual(restA, restB)) return false;
+  if (!sameJson(restA, restB)) return false;
   const keys = Object.keys(fa);
   if (keys.length !== Object.keys(fb).length) return false;
-  return keys.every((f) => Object.hasOwn(fb, f) && (fa[f] === fb[f] || isDeepStrictEqual(fa[f], fb[f])));
+  return keys.every((f) => Object.hasOwn(fb, f) && sameJson(fa[f], fb[f]));
+}
+
+/**
+ * Whether two values made of what JSON holds (strings, numbers, booleans, null, arrays, plain
+ * objects) are equal: `isDeepStrictEqual` on such values, without its cost for what they cannot
+ * hold (prototypes, symbols, typed arrays), which a rebuild paid for every file's record (ADR 139).
+ * Equal objects have the same keys; a key whose value is undefined counts, as there.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.hasOwn(b, k)) return false;
+    if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
