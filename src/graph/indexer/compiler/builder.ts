@@ -470,17 +470,21 @@ function resolutionTier(ctx: TierContext): TierOutput {
     // Files an incremental build carries need no program; the others get one whose roots are
     // them and the project's files that declare globals (what the rest imports comes along).
     const fresh: string[] = [];
+    const carriedHere: Array<[SourceInput, CarriedFacts]> = [];
     for (const rel of owned) {
       const input = byPath.get(rel) as SourceInput;
       const carried = reuse?.carry(input);
-      if (carried) {
-        emitCarried(ctx, out, input, carried, resolution);
-        done++;
-      } else {
-        fresh.push(rel);
-      }
+      if (carried) carriedHere.push([input, carried]);
+      else fresh.push(rel);
     }
-    if (fresh.length === 0) continue;
+    const emitAllCarried = () => {
+      for (const [input, carried] of carriedHere) emitCarried(ctx, out, input, carried, resolution);
+      done += carriedHere.length;
+    };
+    if (fresh.length === 0) {
+      emitAllCarried();
+      continue;
+    }
     // A session keeps whole programs, which the compiler reuses from one build to the next.
     const roots = store || fresh.length === owned.length ? owned : [...new Set([...fresh, ...(reuse?.extraRoots?.(project) ?? [])])].sort();
     const parsed = new Map<string, ts.SourceFile>();
@@ -497,6 +501,40 @@ function resolutionTier(ctx: TierContext): TierOutput {
       return sf;
     };
     const opened = ctx.checker ? openProvided(ctx, project, roots, parseOwn, parseDeclarationFile) : undefined;
+    // A file's questions: its sites, and the first of each set that denote the same declarations.
+    const questionsOf = (rel: string, sf: ts.SourceFile) => {
+      const extraction = extractionOf(rel, sf);
+      const sites = collectSites(sf, extraction);
+      // Sites that share a key denote the same declarations: ask about the first of each.
+      const asked: Site[] = [];
+      const firstWithKey = new Map<string, Site>();
+      for (const s of sites) {
+        if (s.position === undefined) continue;
+        if (s.shareKey !== undefined) {
+          if (firstWithKey.has(s.shareKey)) continue;
+          firstWithKey.set(s.shareKey, s);
+        }
+        asked.push(s);
+      }
+      return { extraction, sites, asked, firstWithKey };
+    };
+    const sendEarly = (rel: string, asked: readonly Site[]) =>
+      opened?.prefetch?.(
+        root + '/' + rel,
+        asked.map((s) => ({ position: s.position as number, hint: s.hint })),
+      );
+    // A rebuild's few changed files go to a checker in another process before the carried files
+    // are emitted, so it checks them while this process does that (ADR 139). The order of what is
+    // emitted does not change.
+    const sentEarly = new Map<string, ReturnType<typeof questionsOf>>();
+    if (carriedHere.length > 0 && opened?.prefetch) {
+      for (const rel of fresh) {
+        const q = questionsOf(rel, parseOwn(rel));
+        sendEarly(rel, q.asked);
+        sentEarly.set(rel, q);
+      }
+    }
+    emitAllCarried();
     let program: ts.Program | undefined;
     const jsBackend = (): CheckerBackend => {
       program = createProjectProgram(
@@ -573,7 +611,8 @@ function resolutionTier(ctx: TierContext): TierOutput {
     for (const rel of fresh) {
       const input = byPath.get(rel) as SourceInput;
       const sf = sourceFileOf(rel);
-      const extraction = extractionOf(rel, sf);
+      const early = sentEarly.get(rel);
+      const { extraction, sites, asked, firstWithKey } = early ?? questionsOf(rel, sf);
       const outcomes: ImportOutcome[] = [];
       const cites = commentCitations(sf, rel, extraction.declarations);
       const notes = sourceNotes(sf, rel, extraction.declarations);
@@ -581,23 +620,8 @@ function resolutionTier(ctx: TierContext): TierOutput {
       out.nodes.push(...extraction.nodes);
       out.edges.push(...extraction.edges, ...importEdges(resolver, input, extraction, summary, listExternal, outcomes));
       out.edges.push(...rationale.cite(cites));
-      const sites = collectSites(sf, extraction);
-      // Sites that share a key denote the same declarations: ask about the first of each.
-      const asked: Site[] = [];
-      const firstWithKey = new Map<string, Site>();
-      for (const s of sites) {
-        if (s.position === undefined) continue;
-        if (s.shareKey !== undefined) {
-          if (firstWithKey.has(s.shareKey)) continue;
-          firstWithKey.set(s.shareKey, s);
-        }
-        asked.push(s);
-      }
       // A checker in another process may start on this file's questions while the rest are gathered.
-      opened?.prefetch?.(
-        root + '/' + rel,
-        asked.map((s) => ({ position: s.position as number, hint: s.hint })),
-      );
+      if (!early) sendEarly(rel, asked);
       const record: FileRecord = {
         path: rel,
         sha256: input.sha256,
