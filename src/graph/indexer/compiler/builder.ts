@@ -452,15 +452,9 @@ function resolutionTier(ctx: TierContext): TierOutput {
   // Where a checker's answer lands: a declaration's node, by its file's parse. A session's rebuild
   // keeps the parse of every file that did not change, so the files its calls reach are not
   // extracted again at each build (ADR 139).
-  const declarationsOf = (rel: string): Map<number, string> => {
-    const e = extractions.get(rel);
-    if (e) return e.declarations;
-    const sf = sourceFileOfAny(rel);
-    const kept = DECLARATIONS_BY_TREE.get(sf);
+  const declarationsOf = (rel: string, sf: ts.SourceFile): Map<number, string> => {
+    const kept = extractions.has(rel) ? undefined : DECLARATIONS_BY_TREE.get(sf);
     return kept && kept.rel === rel ? kept.declarations : extractionOf(rel, sf).declarations;
-  };
-  let sourceFileOfAny: (rel: string) => ts.SourceFile = () => {
-    throw new Error('no project is being resolved');
   };
 
   let done = 0;
@@ -554,7 +548,6 @@ function resolutionTier(ctx: TierContext): TierOutput {
       const abs = root + '/' + rel;
       return program?.getSourceFile(abs) ?? parseOwn(rel);
     };
-    sourceFileOfAny = sourceFileOf;
     const lookup: DeclarationLookup = {
       classify: (file) => {
         if (!file.startsWith(root + '/') || cache.isDefaultLib(file)) return { kind: 'outside', reason: 'external' };
@@ -562,7 +555,7 @@ function resolutionTier(ctx: TierContext): TierOutput {
         if (rel.split('/').includes('node_modules')) return { kind: 'outside', reason: 'external' };
         return byPath.has(rel) ? { kind: 'graph', path: rel } : { kind: 'outside', reason: 'excluded' };
       },
-      nodeAt: (rel, nameStart) => declarationsOf(rel).get(nameStart),
+      nodeAt: (rel, nameStart) => declarationsOf(rel, sourceFileOf(rel)).get(nameStart),
       throughDeclarationFile: (decl) => {
         // Under the native checker there is no JavaScript program: the declaration file is parsed
         // here (parser only, cached), so a package's call is placed the same way (ADR 107, ADR 114).
