@@ -1,5 +1,7 @@
 // One measurement in a fresh process: `node --import tsx bench/worker.ts <task> <root>`.
-// Prints {"ms": wall time of the measured part, "maxRssKb": the process's peak RSS}.
+// Prints {"ms": wall time of the measured part, "maxRssKb": the process's peak RSS, "cpuMs": CPU
+// time of the measured part in this process and in the TypeScript 7 process a native build runs,
+// not in a `kg` process a CLI task spawns}.
 
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,6 +17,20 @@ import { parseSource } from '../src/graph/indexer/compiler/extract';
 import { nodeFileHost } from '../src/graph/indexer/files/file-host';
 import { NativeChecker } from '../src/graph/indexer/compiler/native-checker';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  JSDocParsingMode,
+  ModuleKind,
+  createCompilerHost,
+  forEachChild,
+  isCallExpression,
+  isDecorator,
+  isJsxOpeningLikeElement,
+  isNewExpression,
+  isPropertyAccessExpression,
+  isTaggedTemplateExpression,
+} = ts;
+
 type Measured = () => void | Promise<void>;
 /** Prepares one measurement (untimed) and returns the measured part. */
 type Task = (root: string) => Measured | Promise<Measured>;
@@ -23,7 +39,7 @@ type Task = (root: string) => Measured | Promise<Measured>;
 const parseFloor: Task = (root) => {
   const files = discover(nodeFileHost, fs.realpathSync(root)).sourceFiles.map((f) => `${fs.realpathSync(root)}/${f}`);
   return () => {
-    for (const f of files) parseSource(f, fs.readFileSync(f, 'utf8'), ts.ModuleKind.ESNext);
+    for (const f of files) parseSource(f, fs.readFileSync(f, 'utf8'), ModuleKind.ESNext);
   };
 };
 
@@ -37,8 +53,8 @@ const extractOnly: Task = (root) => () => {
  * parsed every comment would be a slower floor than a type-check is.
  */
 function tscHost(options: ts.CompilerOptions): ts.CompilerHost {
-  const host = ts.createCompilerHost(options);
-  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
+  const host = createCompilerHost(options);
+  host.jsDocParsingMode = JSDocParsingMode.ParseForTypeErrors;
   return host;
 }
 
@@ -61,16 +77,10 @@ const typecheckFloor: Task = (root) => {
         const sf = program.getSourceFile(f);
         if (!sf) continue;
         const visit = (n: ts.Node): void => {
-          if (
-            ts.isCallExpression(n) ||
-            ts.isNewExpression(n) ||
-            ts.isTaggedTemplateExpression(n) ||
-            ts.isDecorator(n) ||
-            ts.isJsxOpeningLikeElement(n)
-          ) {
+          if (isCallExpression(n) || isNewExpression(n) || isTaggedTemplateExpression(n) || isDecorator(n) || isJsxOpeningLikeElement(n)) {
             if (checker.getResolvedSignature(n)) resolved++;
           }
-          ts.forEachChild(n, visit);
+          forEachChild(n, visit);
         };
         visit(sf);
       }
@@ -83,24 +93,55 @@ const fullBuild: Task = (root) => () => {
   serializeGraph(buildGraph({ root }).graph);
 };
 
-/**
- * Peak resident memory (kB) of this process's TypeScript 7 checkers still running (`tsc --api`).
- * Not every child: tsx, which runs this worker, keeps an esbuild service of its own (about 12 MB),
- * which no build of the product starts.
- */
-function childrenPeakKb(): number {
-  let kb = 0;
+/** The `/proc` folders of this process's TypeScript 7 checkers still running (`tsc --api`); none off Linux. */
+function checkerProcesses(): string[] {
+  if (!fs.existsSync('/proc/self/stat')) return [];
+  const out: string[] = [];
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid) continue;
-      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--api')) continue;
-      kb += Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--api')) out.push(`/proc/${pid}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * Peak resident memory (kB) of this process's TypeScript 7 checkers still running. Not every
+ * child: tsx, which runs this worker, keeps an esbuild service of its own (about 12 MB), which no
+ * build of the product starts.
+ */
+function childrenPeakKb(): number {
+  let kb = 0;
+  for (const dir of checkerProcesses()) {
+    try {
+      kb += Number(/^VmHWM:\s+(\d+)/m.exec(fs.readFileSync(`${dir}/status`, 'utf8'))?.[1] ?? 0);
     } catch {
       // gone meanwhile
     }
   }
   return kb;
+}
+
+/**
+ * CPU time (ms, user and system, every thread) of this process's TypeScript 7 checkers still
+ * running: `/proc/<pid>/stat`'s utime and stime, in Linux's USER_HZ ticks (100 a second).
+ */
+function childrenCpuMs(): number {
+  let ms = 0;
+  for (const dir of checkerProcesses()) {
+    try {
+      const stat = fs.readFileSync(`${dir}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ms += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
 }
 
 /**
@@ -119,6 +160,7 @@ const nativeBuild =
       const r = buildGraph({ root, checker: native });
       if (r.checker.served.length === 0) throw new Error(`the native checker served no project: ${JSON.stringify(r.checker.fallbacks)}`);
       checkerKb = childrenPeakKb();
+      checkerCpuMs = childrenCpuMs();
       native.close();
       serializeGraph(r.graph);
     } finally {
@@ -152,6 +194,8 @@ function restore(root: string): void {
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 let childRssKb: number | undefined;
+/** The CPU time of the TypeScript 7 process a native build ran, added to this process's own. */
+let checkerCpuMs = 0;
 
 /**
  * The `kg` command as a user runs it: a fresh `node dist/cli.js build --apply …` process, timed
@@ -254,12 +298,12 @@ const oneFileFloor: Task = (root) => {
     const sf = program.getSourceFile(roots[0]) as ts.SourceFile;
     let asked = 0;
     const visit = (n: ts.Node): void => {
-      if (ts.isCallExpression(n) || ts.isNewExpression(n)) {
-        const callee = ts.isPropertyAccessExpression(n.expression) ? n.expression.name : n.expression;
+      if (isCallExpression(n) || isNewExpression(n)) {
+        const callee = isPropertyAccessExpression(n.expression) ? n.expression.name : n.expression;
         checker.getSymbolAtLocation(callee);
         asked++;
       }
-      ts.forEachChild(n, visit);
+      forEachChild(n, visit);
     };
     visit(sf);
     if (asked === 0) throw new Error('the floor asked about no call');
@@ -382,10 +426,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const measured = await make(root);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await measured();
   const ms = performance.now() - t0;
-  process.stdout.write(JSON.stringify({ ms, maxRssKb: childRssKb ?? diffChildRssKb() ?? process.resourceUsage().maxRSS }) + '\n');
+  // Every thread of this process (the collector's and the compiler's included), and the checker's.
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000 + checkerCpuMs;
+  process.stdout.write(JSON.stringify({ ms, maxRssKb: childRssKb ?? diffChildRssKb() ?? process.resourceUsage().maxRSS, cpuMs }) + '\n');
 }
 
 void main();

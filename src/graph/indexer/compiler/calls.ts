@@ -8,6 +8,34 @@ import { fileId } from '../../ids';
 import type { Relation } from '../../model';
 import { isOuterExpression, registeredId, skipOuter, type FileExtraction } from './extract';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  SyntaxKind,
+  forEachChild,
+  isArrowFunction,
+  isAsExpression,
+  isBinaryExpression,
+  isCallExpression,
+  isClassExpression,
+  isConditionalExpression,
+  isDecorator,
+  isElementAccessExpression,
+  isFunctionExpression,
+  isHeritageClause,
+  isIdentifier,
+  isJsxOpeningElement,
+  isJsxSelfClosingElement,
+  isNewExpression,
+  isNumericLiteral,
+  isParenthesizedExpression,
+  isPostfixUnaryExpression,
+  isPrefixUnaryExpression,
+  isPropertyAccessExpression,
+  isSatisfiesExpression,
+  isStringLiteralLike,
+  isTaggedTemplateExpression,
+} = ts;
+
 type SiteContext = 'new' | 'super' | 'tag' | 'decorator' | 'jsx' | 'conditional';
 
 export interface Site {
@@ -38,24 +66,22 @@ export interface Site {
 
 /** Expressions that open no scope and do not narrow types: names inside resolve alike. */
 function isPlainExpression(node: ts.Node): boolean {
-  if (ts.isBinaryExpression(node)) {
+  if (isBinaryExpression(node)) {
     const op = node.operatorToken.kind;
     return (
-      op !== ts.SyntaxKind.AmpersandAmpersandToken &&
-      op !== ts.SyntaxKind.BarBarToken &&
-      op !== ts.SyntaxKind.QuestionQuestionToken &&
-      !(op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment)
+      op !== SyntaxKind.AmpersandAmpersandToken &&
+      op !== SyntaxKind.BarBarToken &&
+      op !== SyntaxKind.QuestionQuestionToken &&
+      !(op >= SyntaxKind.FirstAssignment && op <= SyntaxKind.LastAssignment)
     );
   }
-  return (
-    ts.isParenthesizedExpression(node) || ts.isCallExpression(node) || ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)
-  );
+  return isParenthesizedExpression(node) || isCallExpression(node) || isPrefixUnaryExpression(node) || isPostfixUnaryExpression(node);
 }
 
 function holdsCode(init: ts.Expression | undefined): boolean {
   if (!init) return false;
   const e = skipOuter(init);
-  return ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isClassExpression(e);
+  return isArrowFunction(e) || isFunctionExpression(e) || isClassExpression(e);
 }
 
 /**
@@ -67,19 +93,19 @@ function holdsCode(init: ts.Expression | undefined): boolean {
  */
 function isCallerDeclaration(node: ts.Node): boolean {
   switch (node.kind) {
-    case ts.SyntaxKind.FunctionDeclaration:
-    case ts.SyntaxKind.ClassDeclaration:
-    case ts.SyntaxKind.ModuleDeclaration:
-    case ts.SyntaxKind.MethodDeclaration:
-    case ts.SyntaxKind.MethodSignature:
-    case ts.SyntaxKind.GetAccessor:
-    case ts.SyntaxKind.SetAccessor:
-    case ts.SyntaxKind.PropertySignature:
+    case SyntaxKind.FunctionDeclaration:
+    case SyntaxKind.ClassDeclaration:
+    case SyntaxKind.ModuleDeclaration:
+    case SyntaxKind.MethodDeclaration:
+    case SyntaxKind.MethodSignature:
+    case SyntaxKind.GetAccessor:
+    case SyntaxKind.SetAccessor:
+    case SyntaxKind.PropertySignature:
       return true;
-    case ts.SyntaxKind.VariableDeclaration:
-    case ts.SyntaxKind.PropertyDeclaration:
+    case SyntaxKind.VariableDeclaration:
+    case SyntaxKind.PropertyDeclaration:
       return holdsCode((node as ts.VariableDeclaration | ts.PropertyDeclaration).initializer);
-    case ts.SyntaxKind.ExportAssignment:
+    case SyntaxKind.ExportAssignment:
       return holdsCode((node as ts.ExportAssignment).expression);
     default:
       return false;
@@ -92,7 +118,7 @@ function truncate(text: string): string {
 }
 
 function isIntrinsicTag(tag: ts.JsxTagNameExpression): boolean {
-  return ts.isIdentifier(tag) && (/^[a-z]/.test(tag.text) || tag.text.includes('-'));
+  return isIdentifier(tag) && (/^[a-z]/.test(tag.text) || tag.text.includes('-'));
 }
 
 /** The name-bearing expressions a callee expression may evaluate to. */
@@ -103,15 +129,15 @@ function calleeLeaves(expr: ts.Expression): Array<{ leaf: ts.Expression; conditi
     const { e, conditional } = work.pop() as { e: ts.Expression; conditional: boolean };
     if (isOuterExpression(e)) {
       work.push({ e: e.expression, conditional });
-    } else if (ts.isConditionalExpression(e)) {
+    } else if (isConditionalExpression(e)) {
       work.push({ e: e.whenFalse, conditional: true }, { e: e.whenTrue, conditional: true });
-    } else if (ts.isBinaryExpression(e)) {
+    } else if (isBinaryExpression(e)) {
       const op = e.operatorToken.kind;
-      if (op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken) {
+      if (op === SyntaxKind.BarBarToken || op === SyntaxKind.QuestionQuestionToken) {
         work.push({ e: e.right, conditional: true }, { e: e.left, conditional: true });
-      } else if (op === ts.SyntaxKind.AmpersandAmpersandToken) {
+      } else if (op === SyntaxKind.AmpersandAmpersandToken) {
         work.push({ e: e.right, conditional: true });
-      } else if (op === ts.SyntaxKind.CommaToken) {
+      } else if (op === SyntaxKind.CommaToken) {
         work.push({ e: e.right, conditional });
       } else {
         out.push({ leaf: e, conditional });
@@ -134,7 +160,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
     const regionKey = region ? `${region.pos}:${region.kind}:` : undefined;
     for (const { leaf, conditional } of calleeLeaves(expr)) {
       const ctx = context ?? (conditional ? 'conditional' : undefined);
-      if (ts.isIdentifier(leaf)) {
+      if (isIdentifier(leaf)) {
         const shareKey = regionKey && !conditional ? regionKey + leaf.text : undefined;
         sites.push({
           relation: 'calls',
@@ -147,11 +173,9 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
           context: ctx,
           shareKey,
         });
-      } else if (ts.isPropertyAccessExpression(leaf)) {
+      } else if (isPropertyAccessExpression(leaf)) {
         const shareKey =
-          regionKey && !conditional && ts.isIdentifier(leaf.expression)
-            ? `${regionKey}${leaf.expression.text}.${leaf.name.text}`
-            : undefined;
+          regionKey && !conditional && isIdentifier(leaf.expression) ? `${regionKey}${leaf.expression.text}.${leaf.name.text}` : undefined;
         sites.push({
           relation: 'calls',
           source,
@@ -163,9 +187,9 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
           context: ctx,
           shareKey,
         });
-      } else if (ts.isElementAccessExpression(leaf)) {
+      } else if (isElementAccessExpression(leaf)) {
         const arg = leaf.argumentExpression;
-        if (ts.isStringLiteralLike(arg) || ts.isNumericLiteral(arg)) {
+        if (isStringLiteralLike(arg) || isNumericLiteral(arg)) {
           sites.push({
             relation: 'calls',
             source,
@@ -187,7 +211,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
             syntacticReason: 'dynamic-access',
           });
         }
-      } else if (leaf.kind === ts.SyntaxKind.ThisKeyword && context === 'new') {
+      } else if (leaf.kind === SyntaxKind.ThisKeyword && context === 'new') {
         // `new this()` in a static method constructs the class `this` denotes there: the checker
         // is asked about `this` like about a name.
         sites.push({
@@ -200,7 +224,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
           member: false,
           context: ctx,
         });
-      } else if (leaf.kind === ts.SyntaxKind.SuperKeyword) {
+      } else if (leaf.kind === SyntaxKind.SuperKeyword) {
         sites.push({
           relation: 'calls',
           source,
@@ -211,7 +235,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
           member: false,
           context: 'super',
         });
-      } else if (ts.isFunctionExpression(leaf) || ts.isArrowFunction(leaf) || ts.isClassExpression(leaf)) {
+      } else if (isFunctionExpression(leaf) || isArrowFunction(leaf) || isClassExpression(leaf)) {
         // An immediately invoked anonymous function: its body is walked for calls of its own.
       } else {
         sites.push({
@@ -228,12 +252,12 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
   };
 
   const addHeritage = (clause: ts.HeritageClause, source: string) => {
-    const relation: Relation = clause.token === ts.SyntaxKind.ImplementsKeyword ? 'implements' : 'extends';
+    const relation: Relation = clause.token === SyntaxKind.ImplementsKeyword ? 'implements' : 'extends';
     for (const t of clause.types) {
       const e = t.expression;
-      if (ts.isIdentifier(e)) {
+      if (isIdentifier(e)) {
         sites.push({ relation, source, position: e.getStart(sf), at: e.getStart(sf), hint: e, name: e.text, member: false });
-      } else if (ts.isPropertyAccessExpression(e)) {
+      } else if (isPropertyAccessExpression(e)) {
         sites.push({
           relation,
           source,
@@ -253,7 +277,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
   const stack: Array<{ node: ts.Node; caller: string; region: ts.Node | undefined }> = [];
   const pushChildren = (node: ts.Node, caller: string, region: ts.Node | undefined) => {
     const children: ts.Node[] = [];
-    ts.forEachChild(node, (c) => {
+    forEachChild(node, (c) => {
       children.push(c);
     });
     const childRegion = isPlainExpression(node) ? (region ?? node) : undefined;
@@ -266,27 +290,27 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
     const own = idOf(node);
     if (own !== undefined && isCallerDeclaration(node)) caller = own;
 
-    if (ts.isCallExpression(node)) {
+    if (isCallExpression(node)) {
       const callee = node.expression;
-      const isImport = callee.kind === ts.SyntaxKind.ImportKeyword;
+      const isImport = callee.kind === SyntaxKind.ImportKeyword;
       const isRequire =
-        ts.isIdentifier(callee) && callee.text === 'require' && node.arguments.length === 1 && ts.isStringLiteralLike(node.arguments[0]);
+        isIdentifier(callee) && callee.text === 'require' && node.arguments.length === 1 && isStringLiteralLike(node.arguments[0]);
       if (!isImport && !isRequire) addCallee(callee, caller, undefined, region ?? node);
-    } else if (ts.isNewExpression(node)) {
+    } else if (isNewExpression(node)) {
       addCallee(node.expression, caller, 'new');
-    } else if (ts.isTaggedTemplateExpression(node)) {
+    } else if (isTaggedTemplateExpression(node)) {
       addCallee(node.tag, caller, 'tag');
-    } else if (ts.isDecorator(node)) {
+    } else if (isDecorator(node)) {
       // `@dec()` is an ordinary call (found when the walk reaches it); `@dec` calls dec itself.
-      if (!ts.isCallExpression(node.expression)) addCallee(node.expression, caller, 'decorator');
-    } else if (ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) {
+      if (!isCallExpression(node.expression)) addCallee(node.expression, caller, 'decorator');
+    } else if (isJsxOpeningElement(node) || isJsxSelfClosingElement(node)) {
       if (!isIntrinsicTag(node.tagName)) addCallee(node.tagName as ts.Expression, caller, 'jsx');
-    } else if (ts.isHeritageClause(node)) {
+    } else if (isHeritageClause(node)) {
       // A class expression's node is the variable (or default export) it is bound to.
       let declaration: ts.Node = node.parent;
-      if (ts.isClassExpression(declaration)) {
+      if (isClassExpression(declaration)) {
         declaration = declaration.parent;
-        while (ts.isParenthesizedExpression(declaration) || ts.isAsExpression(declaration) || ts.isSatisfiesExpression(declaration))
+        while (isParenthesizedExpression(declaration) || isAsExpression(declaration) || isSatisfiesExpression(declaration))
           declaration = declaration.parent;
       }
       const owner = idOf(declaration);

@@ -8,6 +8,28 @@ import * as ts from 'typescript';
 import { declarationNameStart } from './extract';
 import type { Project } from './discover';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  SymbolFlags,
+  SyntaxKind,
+  TypeFlags,
+  forEachChild,
+  isArrowFunction,
+  isAsExpression,
+  isClassExpression,
+  isElementAccessExpression,
+  isFunctionExpression,
+  isIdentifier,
+  isParenthesizedExpression,
+  isPrivateIdentifier,
+  isPropertyAccessExpression,
+  isPropertyAssignment,
+  isPropertyDeclaration,
+  isSatisfiesExpression,
+  isShorthandPropertyAssignment,
+  isVariableDeclaration,
+} = ts;
+
 /** A question: which declaration does the name at `position` (in the file asked about) denote? */
 export interface SymbolQuery {
   /** Start offset of the callee name (identifier, property name, `super`, JSX tag). */
@@ -87,26 +109,25 @@ export interface CheckerReport {
 }
 
 const CALLABLE_KINDS = new Set<ts.SyntaxKind>([
-  ts.SyntaxKind.FunctionDeclaration,
-  ts.SyntaxKind.FunctionExpression,
-  ts.SyntaxKind.ArrowFunction,
-  ts.SyntaxKind.MethodDeclaration,
-  ts.SyntaxKind.MethodSignature,
-  ts.SyntaxKind.GetAccessor,
-  ts.SyntaxKind.SetAccessor,
-  ts.SyntaxKind.Constructor,
-  ts.SyntaxKind.ClassDeclaration,
-  ts.SyntaxKind.ClassExpression,
-  ts.SyntaxKind.ExportAssignment,
+  SyntaxKind.FunctionDeclaration,
+  SyntaxKind.FunctionExpression,
+  SyntaxKind.ArrowFunction,
+  SyntaxKind.MethodDeclaration,
+  SyntaxKind.MethodSignature,
+  SyntaxKind.GetAccessor,
+  SyntaxKind.SetAccessor,
+  SyntaxKind.Constructor,
+  SyntaxKind.ClassDeclaration,
+  SyntaxKind.ClassExpression,
+  SyntaxKind.ExportAssignment,
 ]);
 
 export function isCallableDeclaration(decl: ts.Declaration): boolean {
   if (CALLABLE_KINDS.has(decl.kind)) return true;
-  if (ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isPropertyAssignment(decl)) {
+  if (isVariableDeclaration(decl) || isPropertyDeclaration(decl) || isPropertyAssignment(decl)) {
     let init = decl.initializer;
-    while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init)))
-      init = init.expression;
-    return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isClassExpression(init));
+    while (init && (isParenthesizedExpression(init) || isAsExpression(init) || isSatisfiesExpression(init))) init = init.expression;
+    return !!init && (isArrowFunction(init) || isFunctionExpression(init) || isClassExpression(init));
   }
   return false;
 }
@@ -116,16 +137,13 @@ export function nodeAt(sf: ts.SourceFile, position: number): ts.Node | undefined
   let current: ts.Node = sf;
   for (;;) {
     let next: ts.Node | undefined;
-    ts.forEachChild(current, (child) => {
+    forEachChild(current, (child) => {
       if (next === undefined && child.pos <= position && position < child.end) next = child;
     });
     if (!next) return current.getStart(sf) === position ? current : undefined;
     if (
       next.getStart(sf) === position &&
-      (ts.isIdentifier(next) ||
-        ts.isPrivateIdentifier(next) ||
-        next.kind === ts.SyntaxKind.SuperKeyword ||
-        next.kind === ts.SyntaxKind.ThisKeyword)
+      (isIdentifier(next) || isPrivateIdentifier(next) || next.kind === SyntaxKind.SuperKeyword || next.kind === SyntaxKind.ThisKeyword)
     ) {
       return next;
     }
@@ -152,15 +170,15 @@ export class TsCheckerBackend implements CheckerBackend {
 
   private answer(node: ts.Node): SymbolAnswer {
     const checker = this.checker;
-    let symbol = node.kind === ts.SyntaxKind.ThisKeyword ? this.classOfThis(node) : checker.getSymbolAtLocation(node);
+    let symbol = node.kind === SyntaxKind.ThisKeyword ? this.classOfThis(node) : checker.getSymbolAtLocation(node);
     if (!symbol) return { kind: 'none', reason: this.isAnyReceiver(node) ? 'any-receiver' : 'no-declaration' };
     // Follow import/export aliases and re-export chains to the real declaration.
-    if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    if (symbol.flags & SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
     let declarations = symbol.declarations ?? [];
     // `{ add }` in an object literal names the value `add`: follow it, as references do.
-    if (declarations.length > 0 && declarations.every(ts.isShorthandPropertyAssignment)) {
+    if (declarations.length > 0 && declarations.every(isShorthandPropertyAssignment)) {
       const values = declarations.map((d) => checker.getShorthandAssignmentValueSymbol(d)).filter((s): s is ts.Symbol => !!s);
-      const resolved = values.map((s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s));
+      const resolved = values.map((s) => (s.flags & SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s));
       declarations = resolved.flatMap((s) => s.declarations ?? []);
     }
     if (declarations.length === 0) return { kind: 'none', reason: 'no-declaration' };
@@ -181,7 +199,7 @@ export class TsCheckerBackend implements CheckerBackend {
   private classOfThis(node: ts.Node): ts.Symbol | undefined {
     const type = this.checker.getTypeAtLocation(node);
     const symbol = type.getSymbol();
-    if (!symbol || !(symbol.flags & ts.SymbolFlags.Class)) return undefined;
+    if (!symbol || !(symbol.flags & SymbolFlags.Class)) return undefined;
     return this.checker.getTypeOfSymbol(symbol) === type ? symbol : undefined;
   }
 
@@ -189,10 +207,10 @@ export class TsCheckerBackend implements CheckerBackend {
   private isAnyReceiver(node: ts.Node): boolean {
     const parent = node.parent;
     let receiver: ts.Expression | undefined;
-    if (parent && ts.isPropertyAccessExpression(parent) && parent.name === node) receiver = parent.expression;
-    else if (parent && ts.isElementAccessExpression(parent) && parent.argumentExpression === node) receiver = parent.expression;
+    if (parent && isPropertyAccessExpression(parent) && parent.name === node) receiver = parent.expression;
+    else if (parent && isElementAccessExpression(parent) && parent.argumentExpression === node) receiver = parent.expression;
     if (!receiver) return false;
     const type = this.checker.getTypeAtLocation(receiver);
-    return (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0;
+    return (type.flags & (TypeFlags.Any | TypeFlags.Unknown)) !== 0;
   }
 }

@@ -10,10 +10,51 @@ import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import type { GraphEdge, GraphNode, SymbolKind } from '../../model';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  LanguageVariant,
+  ScriptTarget,
+  SyntaxKind,
+  canHaveModifiers,
+  createScanner,
+  forEachChild,
+  getModifiers,
+  isArrowFunction,
+  isAsExpression,
+  isBindingElement,
+  isCallSignatureDeclaration,
+  isClassDeclaration,
+  isClassExpression,
+  isConstructSignatureDeclaration,
+  isConstructorDeclaration,
+  isEnumDeclaration,
+  isExportAssignment,
+  isFunctionDeclaration,
+  isFunctionExpression,
+  isGetAccessorDeclaration,
+  isIdentifier,
+  isIndexSignatureDeclaration,
+  isInterfaceDeclaration,
+  isMethodDeclaration,
+  isMethodSignature,
+  isModuleDeclaration,
+  isNonNullExpression,
+  isParenthesizedExpression,
+  isPrivateIdentifier,
+  isPropertyDeclaration,
+  isPropertySignature,
+  isSatisfiesExpression,
+  isSetAccessorDeclaration,
+  isTypeAliasDeclaration,
+  isTypeAssertionExpression,
+  isVariableDeclaration,
+  tokenToString,
+} = ts;
+
 /** Hex characters kept from the SHA-256 (48 bits: only one symbol's old and new are compared). */
 const SIGNATURE_LENGTH = 12;
 
-const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard);
+const scanner = createScanner(ScriptTarget.Latest, true, LanguageVariant.Standard);
 const CLOSERS = new Set(['}', ')', ']', '>']);
 
 /**
@@ -26,12 +67,12 @@ function tokens(node: ts.Node | undefined, sf: ts.SourceFile, rename?: ReadonlyM
   const start = node.getStart(sf);
   scanner.setText(sf.text, start, node.end - start);
   const out: string[] = [];
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
     let t: string;
-    if (kind === ts.SyntaxKind.Identifier) {
+    if (kind === SyntaxKind.Identifier) {
       t = scanner.getTokenValue();
       t = rename?.get(t) ?? t;
-    } else if (kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral) {
+    } else if (kind === SyntaxKind.StringLiteral || kind === SyntaxKind.NoSubstitutionTemplateLiteral) {
       t = JSON.stringify(scanner.getTokenValue());
     } else {
       t = scanner.getTokenText();
@@ -46,35 +87,35 @@ function tokens(node: ts.Node | undefined, sf: ts.SourceFile, rename?: ReadonlyM
 
 /** Modifiers a consumer can observe; `export` is the node's `exported` flag, `declare`/`override` change nothing outside. */
 const VISIBLE_MODIFIERS = new Set<ts.SyntaxKind>([
-  ts.SyntaxKind.DefaultKeyword,
-  ts.SyntaxKind.AbstractKeyword,
-  ts.SyntaxKind.StaticKeyword,
-  ts.SyntaxKind.PublicKeyword,
-  ts.SyntaxKind.ProtectedKeyword,
-  ts.SyntaxKind.PrivateKeyword,
-  ts.SyntaxKind.ReadonlyKeyword,
-  ts.SyntaxKind.AsyncKeyword,
-  ts.SyntaxKind.AccessorKeyword,
-  ts.SyntaxKind.ConstKeyword,
-  ts.SyntaxKind.InKeyword,
-  ts.SyntaxKind.OutKeyword,
+  SyntaxKind.DefaultKeyword,
+  SyntaxKind.AbstractKeyword,
+  SyntaxKind.StaticKeyword,
+  SyntaxKind.PublicKeyword,
+  SyntaxKind.ProtectedKeyword,
+  SyntaxKind.PrivateKeyword,
+  SyntaxKind.ReadonlyKeyword,
+  SyntaxKind.AsyncKeyword,
+  SyntaxKind.AccessorKeyword,
+  SyntaxKind.ConstKeyword,
+  SyntaxKind.InKeyword,
+  SyntaxKind.OutKeyword,
 ]);
 
 function modifiers(node: ts.Node): string {
-  const mods = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
+  const mods = canHaveModifiers(node) ? getModifiers(node) : undefined;
   if (!mods) return '';
   return mods
     .filter((m) => VISIBLE_MODIFIERS.has(m.kind))
-    .map((m) => ts.tokenToString(m.kind) as string)
+    .map((m) => tokenToString(m.kind) as string)
     .sort()
     .join(' ');
 }
 
 function isPrivate(member: ts.Node): boolean {
   const name = (member as { name?: ts.Node }).name;
-  if (name && ts.isPrivateIdentifier(name)) return true;
-  const mods = ts.canHaveModifiers(member) ? ts.getModifiers(member) : undefined;
-  return !!mods?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
+  if (name && isPrivateIdentifier(name)) return true;
+  const mods = canHaveModifiers(member) ? getModifiers(member) : undefined;
+  return !!mods?.some((m) => m.kind === SyntaxKind.PrivateKeyword);
 }
 
 function typeParameters(
@@ -103,9 +144,9 @@ function parameter(p: ts.ParameterDeclaration, sf: ts.SourceFile, rename: Map<st
   // A name is not part of what a caller depends on, except `this`, a constructor's parameter
   // properties (they declare members) and an untyped destructuring (its names are the type).
   let name = '_';
-  if (ts.isIdentifier(p.name) && p.name.text === 'this') name = 'this';
+  if (isIdentifier(p.name) && p.name.text === 'this') name = 'this';
   else if (ctor && modifiers(p) !== '') name = modifiers(p) + ' ' + tokens(p.name, sf);
-  else if (!ts.isIdentifier(p.name) && !p.type) name = tokens(p.name, sf);
+  else if (!isIdentifier(p.name) && !p.type) name = tokens(p.name, sf);
   return `${p.dotDotDotToken ? '...' : ''}${name}${optional}: ${tokens(p.type, sf, rename)}`;
 }
 
@@ -114,7 +155,7 @@ type FunctionLike = ts.SignatureDeclarationBase & { asteriskToken?: ts.AsteriskT
 function functionSignature(fn: FunctionLike, sf: ts.SourceFile, outer?: Map<string, string>): string {
   const rename = new Map(outer);
   const tps = typeParameters(fn.typeParameters, sf, rename);
-  const ctor = ts.isConstructorDeclaration(fn);
+  const ctor = isConstructorDeclaration(fn);
   const params = fn.parameters.map((p) => parameter(p, sf, rename, ctor)).join(', ');
   return `${modifiers(fn)}${fn.asteriskToken ? '*' : ''}${fn.questionToken ? '?' : ''}${tps}(${params}): ${tokens(fn.type, sf, rename)}`;
 }
@@ -123,11 +164,11 @@ function unwrap(expr: ts.Expression | undefined): ts.Expression | undefined {
   let e = expr;
   while (
     e &&
-    (ts.isParenthesizedExpression(e) ||
-      ts.isAsExpression(e) ||
-      ts.isSatisfiesExpression(e) ||
-      ts.isTypeAssertionExpression(e) ||
-      ts.isNonNullExpression(e))
+    (isParenthesizedExpression(e) ||
+      isAsExpression(e) ||
+      isSatisfiesExpression(e) ||
+      isTypeAssertionExpression(e) ||
+      isNonNullExpression(e))
   )
     e = e.expression;
   return e;
@@ -150,15 +191,15 @@ function memberList(
   for (const m of members) {
     if (registered(m) !== undefined) continue;
     // A private member is invisible outside, but a private constructor forbids `new`.
-    if (isPrivate(m) && !ts.isConstructorDeclaration(m)) continue;
-    if (ts.isConstructorDeclaration(m)) {
-      if (!m.body || !members.some((o) => o !== m && ts.isConstructorDeclaration(o) && !o.body))
+    if (isPrivate(m) && !isConstructorDeclaration(m)) continue;
+    if (isConstructorDeclaration(m)) {
+      if (!m.body || !members.some((o) => o !== m && isConstructorDeclaration(o) && !o.body))
         parts.push('constructor' + functionSignature(m, sf, rename));
-    } else if (ts.isPropertyDeclaration(m) || ts.isPropertySignature(m)) {
+    } else if (isPropertyDeclaration(m) || isPropertySignature(m)) {
       parts.push(`${modifiers(m)} ${m.name ? tokens(m.name, sf) : ''}${m.questionToken ? '?' : ''}: ${tokens(m.type, sf, rename)}`);
-    } else if (ts.isIndexSignatureDeclaration(m) || ts.isCallSignatureDeclaration(m) || ts.isConstructSignatureDeclaration(m)) {
+    } else if (isIndexSignatureDeclaration(m) || isCallSignatureDeclaration(m) || isConstructSignatureDeclaration(m)) {
       parts.push(tokens(m, sf, rename));
-    } else if (ts.isMethodDeclaration(m) || ts.isMethodSignature(m) || ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m)) {
+    } else if (isMethodDeclaration(m) || isMethodSignature(m) || isGetAccessorDeclaration(m) || isSetAccessorDeclaration(m)) {
       // A member the extraction gives no node (a computed name it cannot spell): still part of the shape.
       parts.push(tokens(m.name, sf) + functionSignature(m, sf, rename));
     }
@@ -173,45 +214,43 @@ function classSignature(c: ts.ClassLikeDeclaration, sf: ts.SourceFile, registere
 
 /** The canonical text of one declaration: what a consumer depends on, nothing else. */
 function declarationText(decl: ts.Node, sf: ts.SourceFile, registered: Registered): string {
-  if (ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl) || ts.isMethodSignature(decl))
-    return 'function ' + functionSignature(decl, sf);
-  if (ts.isGetAccessorDeclaration(decl)) return `get ${modifiers(decl)}: ${tokens(decl.type, sf)}`;
-  if (ts.isSetAccessorDeclaration(decl)) return `set ${modifiers(decl)}: ${tokens(decl.parameters[0]?.type, sf)}`;
-  if (ts.isClassDeclaration(decl)) return classSignature(decl, sf, registered);
-  if (ts.isInterfaceDeclaration(decl)) {
+  if (isFunctionDeclaration(decl) || isMethodDeclaration(decl) || isMethodSignature(decl)) return 'function ' + functionSignature(decl, sf);
+  if (isGetAccessorDeclaration(decl)) return `get ${modifiers(decl)}: ${tokens(decl.type, sf)}`;
+  if (isSetAccessorDeclaration(decl)) return `set ${modifiers(decl)}: ${tokens(decl.parameters[0]?.type, sf)}`;
+  if (isClassDeclaration(decl)) return classSignature(decl, sf, registered);
+  if (isInterfaceDeclaration(decl)) {
     const rename = new Map<string, string>();
     return `interface ${typeParameters(decl.typeParameters, sf, rename)} ${heritage(decl.heritageClauses, sf, rename)} ${memberList(decl.members, sf, rename, registered)}`;
   }
-  if (ts.isTypeAliasDeclaration(decl)) {
+  if (isTypeAliasDeclaration(decl)) {
     const rename = new Map<string, string>();
     return `type ${typeParameters(decl.typeParameters, sf, rename)} = ${tokens(decl.type, sf, rename)}`;
   }
-  if (ts.isEnumDeclaration(decl))
+  if (isEnumDeclaration(decl))
     return `enum ${modifiers(decl)} {${decl.members.map((m) => tokens(m.name, sf) + (m.initializer ? ' = ' + tokens(m.initializer, sf) : '')).join(', ')}}`;
-  if (ts.isModuleDeclaration(decl)) return 'namespace';
-  if (ts.isPropertySignature(decl)) return `property ${modifiers(decl)}${decl.questionToken ? '?' : ''}: ${tokens(decl.type, sf)}`;
-  if (ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isExportAssignment(decl)) {
-    const init = unwrap(ts.isExportAssignment(decl) ? decl.expression : decl.initializer);
-    const declared = ts.isExportAssignment(decl)
+  if (isModuleDeclaration(decl)) return 'namespace';
+  if (isPropertySignature(decl)) return `property ${modifiers(decl)}${decl.questionToken ? '?' : ''}: ${tokens(decl.type, sf)}`;
+  if (isVariableDeclaration(decl) || isPropertyDeclaration(decl) || isExportAssignment(decl)) {
+    const init = unwrap(isExportAssignment(decl) ? decl.expression : decl.initializer);
+    const declared = isExportAssignment(decl)
       ? ''
-      : `${modifiers(decl)}${decl.exclamationToken ? '!' : ''}${ts.isPropertyDeclaration(decl) && decl.questionToken ? '?' : ''}: ${tokens(decl.type, sf)}`;
+      : `${modifiers(decl)}${decl.exclamationToken ? '!' : ''}${isPropertyDeclaration(decl) && decl.questionToken ? '?' : ''}: ${tokens(decl.type, sf)}`;
     // The value's shape when it is a function or a class; any other initializer is a value, not a signature.
     let value = '';
-    if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) value = ' = function ' + functionSignature(init, sf);
-    else if (init && ts.isClassExpression(init)) value = ' = ' + classSignature(init, sf, registered);
+    if (init && (isArrowFunction(init) || isFunctionExpression(init))) value = ' = function ' + functionSignature(init, sf);
+    else if (init && isClassExpression(init)) value = ' = ' + classSignature(init, sf, registered);
     return `value ${declared}${value}`;
   }
-  if (ts.isBindingElement(decl))
-    return `binding ${decl.dotDotDotToken ? '...' : ''}${decl.propertyName ? tokens(decl.propertyName, sf) : ''}`;
+  if (isBindingElement(decl)) return `binding ${decl.dotDotDotToken ? '...' : ''}${decl.propertyName ? tokens(decl.propertyName, sf) : ''}`;
   return ts.SyntaxKind[decl.kind];
 }
 
 function isOverloadSignature(decl: ts.Node): boolean {
-  return (ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl)) && decl.body === undefined;
+  return (isFunctionDeclaration(decl) || isMethodDeclaration(decl)) && decl.body === undefined;
 }
 
 function hasBody(decl: ts.Node): boolean {
-  return (ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl)) && decl.body !== undefined;
+  return (isFunctionDeclaration(decl) || isMethodDeclaration(decl)) && decl.body !== undefined;
 }
 
 /**
@@ -236,8 +275,8 @@ export function signDeclarations(sf: ts.SourceFile, nodes: readonly GraphNode[],
       }
     }
     const children: ts.Node[] = [];
-    ts.forEachChild(node, (c) => {
-      if (c.kind !== ts.SyntaxKind.Block) children.push(c);
+    forEachChild(node, (c) => {
+      if (c.kind !== SyntaxKind.Block) children.push(c);
     });
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }

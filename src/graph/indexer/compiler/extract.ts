@@ -9,6 +9,60 @@ import { compareStrings } from '../../model';
 import { exactEdge } from '../edges';
 import { signDeclarations } from './declared-signature';
 import type { ImportRef } from '../facts';
+
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  JSDocParsingMode,
+  ScriptKind,
+  ScriptTarget,
+  SyntaxKind,
+  canHaveModifiers,
+  createSourceFile,
+  forEachChild,
+  getModifiers,
+  getNameOfDeclaration,
+  isArrowFunction,
+  isAsExpression,
+  isBindingElement,
+  isCallExpression,
+  isClassDeclaration,
+  isClassExpression,
+  isComputedPropertyName,
+  isEnumDeclaration,
+  isExportAssignment,
+  isExportDeclaration,
+  isExternalModuleReference,
+  isFunctionDeclaration,
+  isFunctionExpression,
+  isFunctionTypeNode,
+  isGetAccessorDeclaration,
+  isIdentifier,
+  isImportDeclaration,
+  isImportEqualsDeclaration,
+  isImportTypeNode,
+  isInterfaceDeclaration,
+  isLiteralTypeNode,
+  isMethodDeclaration,
+  isMethodSignature,
+  isModuleBlock,
+  isModuleDeclaration,
+  isNamedExports,
+  isNamespaceExport,
+  isNoSubstitutionTemplateLiteral,
+  isNonNullExpression,
+  isNumericLiteral,
+  isParenthesizedExpression,
+  isPrivateIdentifier,
+  isPropertyDeclaration,
+  isPropertySignature,
+  isSatisfiesExpression,
+  isSetAccessorDeclaration,
+  isStringLiteral,
+  isStringLiteralLike,
+  isTypeAliasDeclaration,
+  isTypeAssertionExpression,
+  isVariableStatement,
+} = ts;
 // Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
 export type { ImportRef } from '../facts';
 
@@ -29,31 +83,31 @@ export interface FileExtraction {
  * the extraction and every checker backend. Anonymous default exports use their `default` token.
  */
 export function declarationNameStart(decl: ts.Node, sf: ts.SourceFile): number {
-  if (ts.isExportAssignment(decl)) return defaultKeyword(decl, sf).getStart(sf);
-  const name = ts.getNameOfDeclaration(decl as ts.Declaration);
+  if (isExportAssignment(decl)) return defaultKeyword(decl, sf).getStart(sf);
+  const name = getNameOfDeclaration(decl as ts.Declaration);
   if (name) return name.getStart(sf);
-  const modifiers = ts.canHaveModifiers(decl) ? ts.getModifiers(decl) : undefined;
-  const def = modifiers?.find((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+  const modifiers = canHaveModifiers(decl) ? getModifiers(decl) : undefined;
+  const def = modifiers?.find((m) => m.kind === SyntaxKind.DefaultKeyword);
   return (def ?? decl).getStart(sf);
 }
 
 /** Syntax kinds the extraction registers declarations of. */
 const REGISTERED_KINDS = new Set<ts.SyntaxKind>([
-  ts.SyntaxKind.FunctionDeclaration,
-  ts.SyntaxKind.ClassDeclaration,
-  ts.SyntaxKind.InterfaceDeclaration,
-  ts.SyntaxKind.EnumDeclaration,
-  ts.SyntaxKind.TypeAliasDeclaration,
-  ts.SyntaxKind.ModuleDeclaration,
-  ts.SyntaxKind.VariableDeclaration,
-  ts.SyntaxKind.BindingElement,
-  ts.SyntaxKind.ExportAssignment,
-  ts.SyntaxKind.MethodDeclaration,
-  ts.SyntaxKind.MethodSignature,
-  ts.SyntaxKind.GetAccessor,
-  ts.SyntaxKind.SetAccessor,
-  ts.SyntaxKind.PropertyDeclaration,
-  ts.SyntaxKind.PropertySignature,
+  SyntaxKind.FunctionDeclaration,
+  SyntaxKind.ClassDeclaration,
+  SyntaxKind.InterfaceDeclaration,
+  SyntaxKind.EnumDeclaration,
+  SyntaxKind.TypeAliasDeclaration,
+  SyntaxKind.ModuleDeclaration,
+  SyntaxKind.VariableDeclaration,
+  SyntaxKind.BindingElement,
+  SyntaxKind.ExportAssignment,
+  SyntaxKind.MethodDeclaration,
+  SyntaxKind.MethodSignature,
+  SyntaxKind.GetAccessor,
+  SyntaxKind.SetAccessor,
+  SyntaxKind.PropertyDeclaration,
+  SyntaxKind.PropertySignature,
 ]);
 
 /** The node id the extraction gave the declaration `node`, if it registered one. */
@@ -71,7 +125,7 @@ function forEachDescendant(root: ts.Node, visit: (node: ts.Node) => void): void 
   const stack: ts.Node[] = [];
   const pushChildren = (n: ts.Node) => {
     const children: ts.Node[] = [];
-    ts.forEachChild(n, (c) => {
+    forEachChild(n, (c) => {
       children.push(c);
     });
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
@@ -85,7 +139,7 @@ function forEachDescendant(root: ts.Node, visit: (node: ts.Node) => void): void 
 }
 
 function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
-  const mods = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
+  const mods = canHaveModifiers(node) ? getModifiers(node) : undefined;
   return !!mods?.some((m) => m.kind === kind);
 }
 
@@ -94,11 +148,7 @@ export function isOuterExpression(
   e: ts.Expression,
 ): e is ts.ParenthesizedExpression | ts.AsExpression | ts.SatisfiesExpression | ts.TypeAssertion | ts.NonNullExpression {
   return (
-    ts.isParenthesizedExpression(e) ||
-    ts.isAsExpression(e) ||
-    ts.isSatisfiesExpression(e) ||
-    ts.isTypeAssertionExpression(e) ||
-    ts.isNonNullExpression(e)
+    isParenthesizedExpression(e) || isAsExpression(e) || isSatisfiesExpression(e) || isTypeAssertionExpression(e) || isNonNullExpression(e)
   );
 }
 
@@ -112,30 +162,30 @@ export function skipOuter(expr: ts.Expression): ts.Expression {
 function isFunctionLike(expr: ts.Expression | undefined): boolean {
   if (!expr) return false;
   const e = skipOuter(expr);
-  return ts.isArrowFunction(e) || ts.isFunctionExpression(e);
+  return isArrowFunction(e) || isFunctionExpression(e);
 }
 
 /** The display name of a member's name node. */
 function memberName(name: ts.PropertyName | ts.BindingName, sf: ts.SourceFile): string | undefined {
-  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name)) return name.text;
-  if (ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
-  if (ts.isComputedPropertyName(name)) return '[' + name.expression.getText(sf) + ']';
+  if (isIdentifier(name) || isPrivateIdentifier(name)) return name.text;
+  if (isStringLiteral(name) || isNumericLiteral(name) || isNoSubstitutionTemplateLiteral(name)) return name.text;
+  if (isComputedPropertyName(name)) return '[' + name.expression.getText(sf) + ']';
   return undefined;
 }
 
 function scriptKindOf(file: string): ts.ScriptKind {
-  if (file.endsWith('.tsx')) return ts.ScriptKind.TSX;
-  if (file.endsWith('.jsx')) return ts.ScriptKind.JSX;
-  if (/\.[mc]?js$/.test(file)) return ts.ScriptKind.JS;
-  return ts.ScriptKind.TS;
+  if (file.endsWith('.tsx')) return ScriptKind.TSX;
+  if (file.endsWith('.jsx')) return ScriptKind.JSX;
+  if (/\.[mc]?js$/.test(file)) return ScriptKind.JS;
+  return ScriptKind.TS;
 }
 
 /** Parses a file the way the program will, so both tiers see the same tree. */
 export function parseSource(absPath: string, text: string, impliedNodeFormat: ts.ResolutionMode): ts.SourceFile {
-  return ts.createSourceFile(
+  return createSourceFile(
     absPath,
     text,
-    { languageVersion: ts.ScriptTarget.ESNext, impliedNodeFormat, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
+    { languageVersion: ScriptTarget.ESNext, impliedNodeFormat, jsDocParsingMode: JSDocParsingMode.ParseForTypeErrors },
     false,
     scriptKindOf(absPath),
   );
@@ -144,7 +194,7 @@ export function parseSource(absPath: string, text: string, impliedNodeFormat: ts
 /** The `default` token of `export default <expression>`, as a node the position code can use. */
 function defaultKeyword(st: ts.ExportAssignment, sf: ts.SourceFile): ts.Node {
   for (const child of st.getChildren(sf)) {
-    if (child.kind === ts.SyntaxKind.DefaultKeyword) return child;
+    if (child.kind === SyntaxKind.DefaultKeyword) return child;
   }
   return st;
 }
@@ -165,7 +215,7 @@ interface Collected {
 const STATIC_TWIN = 'static';
 
 function isStatic(m: ts.ClassElement | ts.TypeElement): boolean {
-  return hasModifier(m, ts.SyntaxKind.StaticKeyword);
+  return hasModifier(m, SyntaxKind.StaticKeyword);
 }
 
 const MIGHT_IMPORT_DYNAMICALLY = /\bimport\s*\(|\brequire\s*\(/;
@@ -217,12 +267,12 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     for (const m of members) {
       if (!m.name) continue;
       const isMethod =
-        ts.isMethodDeclaration(m) ||
-        ts.isMethodSignature(m) ||
-        ts.isGetAccessorDeclaration(m) ||
-        ts.isSetAccessorDeclaration(m) ||
-        (ts.isPropertyDeclaration(m) && isFunctionLike(m.initializer)) ||
-        (ts.isPropertySignature(m) && !!m.type && ts.isFunctionTypeNode(m.type));
+        isMethodDeclaration(m) ||
+        isMethodSignature(m) ||
+        isGetAccessorDeclaration(m) ||
+        isSetAccessorDeclaration(m) ||
+        (isPropertyDeclaration(m) && isFunctionLike(m.initializer)) ||
+        (isPropertySignature(m) && !!m.type && isFunctionTypeNode(m.type));
       if (!isMethod) continue;
       const name = memberName(m.name, sf);
       if (!name) continue; // '' is a name the parser invented while recovering from an error
@@ -248,10 +298,10 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     const pending: Array<{ name: ts.BindingName; decl: ts.Node; initializer: ts.Expression | undefined }> = [{ name, decl, initializer }];
     while (pending.length > 0) {
       const b = pending.shift() as (typeof pending)[number];
-      if (ts.isIdentifier(b.name)) {
+      if (isIdentifier(b.name)) {
         if (b.name.text === '') continue; // a name the parser invented while recovering
         const init = b.initializer ? skipOuter(b.initializer) : undefined;
-        if (init && ts.isClassExpression(init)) {
+        if (init && isClassExpression(init)) {
           const id = declare(prefix + b.name.text, 'class', b.decl, parent, exported);
           declareMembers(init.members, prefix + b.name.text, id);
         } else {
@@ -260,7 +310,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         continue;
       }
       for (const el of b.name.elements) {
-        if (ts.isBindingElement(el)) pending.push({ name: el.name, decl: el, initializer: undefined });
+        if (isBindingElement(el)) pending.push({ name: el.name, decl: el, initializer: undefined });
       }
     }
   };
@@ -272,54 +322,54 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
   while (work.length > 0) {
     const { statements, prefix, parent, inNamespace } = work.shift() as (typeof work)[number];
     for (const st of statements) {
-      const exported = hasModifier(st, ts.SyntaxKind.ExportKeyword);
-      if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) {
-        const isDefault = st.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+      const exported = hasModifier(st, SyntaxKind.ExportKeyword);
+      if (isFunctionDeclaration(st) || isClassDeclaration(st)) {
+        const isDefault = st.modifiers?.some((m) => m.kind === SyntaxKind.DefaultKeyword);
         const name = st.name ? st.name.text : isDefault ? 'default' : undefined;
         if (!name) continue; // '' is a name the parser invented while recovering from an error
-        if (ts.isFunctionDeclaration(st)) {
+        if (isFunctionDeclaration(st)) {
           declare(prefix + name, 'function', st, parent, exported);
         } else {
           const id = declare(prefix + name, 'class', st, parent, exported);
           declareMembers(st.members, prefix + name, id);
         }
-      } else if (ts.isInterfaceDeclaration(st) && st.name.text !== '') {
+      } else if (isInterfaceDeclaration(st) && st.name.text !== '') {
         const id = declare(prefix + st.name.text, 'interface', st, parent, exported);
         declareMembers(st.members, prefix + st.name.text, id);
-      } else if (ts.isEnumDeclaration(st) && st.name.text !== '') {
+      } else if (isEnumDeclaration(st) && st.name.text !== '') {
         declare(prefix + st.name.text, 'enum', st, parent, exported);
-      } else if (ts.isTypeAliasDeclaration(st) && st.name.text !== '') {
+      } else if (isTypeAliasDeclaration(st) && st.name.text !== '') {
         declare(prefix + st.name.text, 'type', st, parent, exported);
-      } else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name) && st.name.text !== '') {
+      } else if (isModuleDeclaration(st) && isIdentifier(st.name) && st.name.text !== '') {
         // namespace A.B.C { } nests bodies; each level is a namespace.
         let decl: ts.ModuleDeclaration = st;
         let name = prefix + st.name.text;
         let id = declare(name, 'namespace', st, parent, exported);
-        while (decl.body && ts.isModuleDeclaration(decl.body) && ts.isIdentifier(decl.body.name) && decl.body.name.text !== '') {
+        while (decl.body && isModuleDeclaration(decl.body) && isIdentifier(decl.body.name) && decl.body.name.text !== '') {
           decl = decl.body;
           name = name + '.' + (decl.name as ts.Identifier).text;
           id = declare(name, 'namespace', decl, id, true);
         }
-        if (decl.body && ts.isModuleBlock(decl.body)) {
+        if (decl.body && isModuleBlock(decl.body)) {
           work.push({ statements: decl.body.statements, prefix: name + '.', parent: id, inNamespace: true });
         }
-      } else if (ts.isVariableStatement(st)) {
+      } else if (isVariableStatement(st)) {
         for (const d of st.declarationList.declarations) {
           declareBinding(d.name, d, d.initializer, prefix, parent, exported);
         }
-      } else if (ts.isExportAssignment(st) && !st.isExportEquals && !inNamespace) {
+      } else if (isExportAssignment(st) && !st.isExportEquals && !inNamespace) {
         const e = skipOuter(st.expression);
-        if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) {
+        if (isArrowFunction(e) || isFunctionExpression(e)) {
           declare('default', 'function', st, parent, true);
-        } else if (ts.isClassExpression(e)) {
+        } else if (isClassExpression(e)) {
           const id = declare('default', 'class', st, parent, true);
           declareMembers(e.members, 'default', id);
-        } else if (ts.isIdentifier(e)) {
+        } else if (isIdentifier(e)) {
           localExports.add(e.text);
         }
-      } else if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) {
+      } else if (isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && isNamedExports(st.exportClause)) {
         for (const spec of st.exportClause.elements) {
-          if (ts.isIdentifier(spec.propertyName ?? spec.name)) localExports.add(((spec.propertyName ?? spec.name) as ts.Identifier).text);
+          if (isIdentifier(spec.propertyName ?? spec.name)) localExports.add(((spec.propertyName ?? spec.name) as ts.Identifier).text);
         }
       }
     }
@@ -349,7 +399,7 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
   const refs: ImportRef[] = [];
   const ev = (pos: number) => evidenceAt(sf, relPath, pos);
   for (const st of sf.statements) {
-    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+    if (isImportDeclaration(st) && isStringLiteral(st.moduleSpecifier)) {
       const typeOnly = st.importClause?.isTypeOnly;
       refs.push({
         specifier: st.moduleSpecifier.text,
@@ -358,16 +408,16 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
         evidence: ev(st.getStart(sf)),
         syntax: 'static',
       });
-    } else if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
+    } else if (isExportDeclaration(st) && st.moduleSpecifier && isStringLiteral(st.moduleSpecifier)) {
       let context: string | undefined;
       if (!st.exportClause) context = '*';
-      else if (ts.isNamespaceExport(st.exportClause)) context = `* as ${st.exportClause.name.text}`;
+      else if (isNamespaceExport(st.exportClause)) context = `* as ${st.exportClause.name.text}`;
       else if (st.isTypeOnly) context = 'type-only';
       refs.push({ specifier: st.moduleSpecifier.text, kind: 're-export', context, evidence: ev(st.getStart(sf)), syntax: 'static' });
     } else if (
-      ts.isImportEqualsDeclaration(st) &&
-      ts.isExternalModuleReference(st.moduleReference) &&
-      ts.isStringLiteral(st.moduleReference.expression)
+      isImportEqualsDeclaration(st) &&
+      isExternalModuleReference(st.moduleReference) &&
+      isStringLiteral(st.moduleReference.expression)
     ) {
       refs.push({
         specifier: st.moduleReference.expression.text,
@@ -380,9 +430,9 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
   }
   if (MIGHT_IMPORT_DYNAMICALLY.test(sf.text)) {
     forEachDescendant(sf, (node) => {
-      if (ts.isImportTypeNode(node)) {
+      if (isImportTypeNode(node)) {
         const arg = node.argument;
-        if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal)) {
+        if (isLiteralTypeNode(arg) && isStringLiteral(arg.literal)) {
           refs.push({
             specifier: arg.literal.text,
             kind: 'import',
@@ -393,12 +443,12 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
         }
         return;
       }
-      if (!ts.isCallExpression(node) || node.arguments.length < 1) return;
+      if (!isCallExpression(node) || node.arguments.length < 1) return;
       const arg = node.arguments[0];
-      if (!ts.isStringLiteralLike(arg)) return;
-      if (node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      if (!isStringLiteralLike(arg)) return;
+      if (node.expression.kind === SyntaxKind.ImportKeyword) {
         refs.push({ specifier: arg.text, kind: 'import', context: 'dynamic', evidence: ev(node.getStart(sf)), syntax: 'dynamic' });
-      } else if (ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1) {
+      } else if (isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1) {
         refs.push({ specifier: arg.text, kind: 'import', context: 'require', evidence: ev(node.getStart(sf)), syntax: 'require' });
       }
     });

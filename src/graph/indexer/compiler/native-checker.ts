@@ -28,6 +28,25 @@ import {
 import { declarationNameStart } from './extract';
 import { DEFAULT_LIB_DIRECTORY } from './program';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  ModuleKind,
+  ModuleResolutionKind,
+  ScriptTarget,
+  forEachChild,
+  isElementAccessExpression,
+  isExportAssignment,
+  isExportDeclaration,
+  isExternalModule,
+  isExternalModuleReference,
+  isImportDeclaration,
+  isImportEqualsDeclaration,
+  isNamespaceExport,
+  isNamespaceImport,
+  isPropertyAccessExpression,
+  isStringLiteral,
+} = ts;
+
 /** The platform package that carries the Go binary, as npm installs it beside `typescript7`. */
 const PLATFORM_PACKAGE = `@typescript/typescript-${process.platform}-${process.arch}`;
 
@@ -64,15 +83,10 @@ const nativeLibDirectory = (exe: string): string => `${path.dirname(exe).split(p
  */
 export function removedOptions(o: ts.CompilerOptions): string[] {
   const found: string[] = [];
-  if (o.target === ts.ScriptTarget.ES3 || o.target === ts.ScriptTarget.ES5) found.push(`target: ${ts.ScriptTarget[o.target]}`);
-  if (o.moduleResolution === ts.ModuleResolutionKind.Node10) found.push('moduleResolution: node10');
-  if (o.moduleResolution === ts.ModuleResolutionKind.Classic) found.push('moduleResolution: classic');
-  if (
-    o.module === ts.ModuleKind.None ||
-    o.module === ts.ModuleKind.AMD ||
-    o.module === ts.ModuleKind.UMD ||
-    o.module === ts.ModuleKind.System
-  )
+  if (o.target === ScriptTarget.ES3 || o.target === ScriptTarget.ES5) found.push(`target: ${ts.ScriptTarget[o.target]}`);
+  if (o.moduleResolution === ModuleResolutionKind.Node10) found.push('moduleResolution: node10');
+  if (o.moduleResolution === ModuleResolutionKind.Classic) found.push('moduleResolution: classic');
+  if (o.module === ModuleKind.None || o.module === ModuleKind.AMD || o.module === ModuleKind.UMD || o.module === ModuleKind.System)
     found.push(`module: ${ts.ModuleKind[o.module]}`);
   if (o.outFile) found.push('outFile');
   if (o.baseUrl !== undefined) found.push('baseUrl');
@@ -92,7 +106,7 @@ export function interopSensitive(check: ProjectCheck): string | undefined {
     let v = esModule.get(abs);
     if (v === undefined) {
       const sf = check.sourceFile(abs);
-      v = !!sf && ts.isExternalModule(sf) && !sf.statements.some((s) => ts.isExportAssignment(s) && s.isExportEquals);
+      v = !!sf && isExternalModule(sf) && !sf.statements.some((s) => isExportAssignment(s) && s.isExportEquals);
       esModule.set(abs, v);
     }
     return v;
@@ -101,23 +115,23 @@ export function interopSensitive(check: ProjectCheck): string | undefined {
     const sf = check.sourceFile(file);
     if (!sf) continue;
     const rel = path.relative(check.root, file);
-    if (/\.[cm]?jsx?$/.test(file) && !ts.isExternalModule(sf)) return `${rel} is not an ES module`;
+    if (/\.[cm]?jsx?$/.test(file) && !isExternalModule(sf)) return `${rel} is not an ES module`;
     for (const s of sf.statements) {
       let specifier: string | undefined;
-      if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && s.importClause && !s.importClause.isTypeOnly) {
+      if (isImportDeclaration(s) && isStringLiteral(s.moduleSpecifier) && s.importClause && !s.importClause.isTypeOnly) {
         const c = s.importClause;
-        if (c.name || (c.namedBindings && ts.isNamespaceImport(c.namedBindings))) specifier = s.moduleSpecifier.text;
+        if (c.name || (c.namedBindings && isNamespaceImport(c.namedBindings))) specifier = s.moduleSpecifier.text;
       } else if (
-        ts.isExportDeclaration(s) &&
+        isExportDeclaration(s) &&
         s.moduleSpecifier &&
-        ts.isStringLiteral(s.moduleSpecifier) &&
+        isStringLiteral(s.moduleSpecifier) &&
         s.exportClause &&
-        ts.isNamespaceExport(s.exportClause)
+        isNamespaceExport(s.exportClause)
       ) {
         specifier = s.moduleSpecifier.text;
-      } else if (ts.isImportEqualsDeclaration(s) && ts.isExternalModuleReference(s.moduleReference)) {
+      } else if (isImportEqualsDeclaration(s) && isExternalModuleReference(s.moduleReference)) {
         const e = s.moduleReference.expression;
-        if (ts.isStringLiteral(e)) specifier = e.text;
+        if (isStringLiteral(e)) specifier = e.text;
       }
       if (specifier === undefined) continue;
       const target = check.resolveImport(file, specifier);
@@ -192,7 +206,7 @@ function sameNode(sf: ts.SourceFile, pos: number, end: number, kind: ts.SyntaxKi
   for (;;) {
     if (current.pos === pos && current.end === end && current.kind === kind) return current;
     let next: ts.Node | undefined;
-    ts.forEachChild(current, (child) => {
+    forEachChild(current, (child) => {
       if (next === undefined && child.pos <= pos && end <= child.end) next = child;
     });
     if (!next) return undefined;
@@ -607,8 +621,8 @@ const snapshotOf = (project: NativeProject): number => (project.checker as unkno
 
 function receiverOf(node: ts.Node): ts.Expression | undefined {
   const parent = node.parent;
-  if (parent && ts.isPropertyAccessExpression(parent) && parent.name === node) return parent.expression;
-  if (parent && ts.isElementAccessExpression(parent) && parent.argumentExpression === node) return parent.expression;
+  if (parent && isPropertyAccessExpression(parent) && parent.name === node) return parent.expression;
+  if (parent && isElementAccessExpression(parent) && parent.argumentExpression === node) return parent.expression;
   return undefined;
 }
 

@@ -11,6 +11,9 @@ import type { ModuleResolver } from './imports';
 import type { ScreenParser } from './screen';
 import type { SourceInput } from './sources';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const { JSDocParsingMode, createProgram, createSourceFile, forEachChild, getDefaultLibFilePath } = ts;
+
 /**
  * The compiler's default libraries (lib.*.d.ts, bundled and immutable), parsed — and, once a
  * checker has used them, bound — once per process and shared by every build, as the language
@@ -20,7 +23,7 @@ import type { SourceInput } from './sources';
 const defaultLibFiles = new Map<string, ts.SourceFile>();
 
 /** The folder of the bundled compiler's default libraries (lib.*.d.ts), with forward slashes. */
-export const DEFAULT_LIB_DIRECTORY = path.dirname(ts.getDefaultLibFilePath({})).split(path.sep).join('/');
+export const DEFAULT_LIB_DIRECTORY = path.dirname(getDefaultLibFilePath({})).split(path.sep).join('/');
 
 /**
  * What a long-lived build (a session) keeps between builds: each project's last program, for the
@@ -93,7 +96,7 @@ export class SourceFileCache {
     const text = this.readText(fileName);
     if (text === undefined) return undefined;
     if (cached && cached.text === text) return cached;
-    const sf = ts.createSourceFile(fileName, text, options, false);
+    const sf = createSourceFile(fileName, text, options, false);
     files.set(key, sf);
     return sf;
   }
@@ -133,7 +136,7 @@ function programParse(project: Project, impliedNodeFormat: ts.ResolutionMode): P
       languageVersion,
       impliedNodeFormat,
       setExternalModuleIndicator: compilerInternals.getSetExternalModuleIndicator(options),
-      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+      jsDocParsingMode: JSDocParsingMode.ParseForTypeErrors,
     },
     variant,
     tag: `${languageVersion}\u0000${impliedNodeFormat}\u0000${variant}`,
@@ -145,7 +148,7 @@ export function programScreenParser(root: string, resolver: ModuleResolver): Scr
   return (input) => {
     const abs = `${root}/${input.path}`;
     const parse = programParse(input.project, resolver.impliedFormat(input.project, abs));
-    return { tag: parse.tag, parse: () => ts.createSourceFile(abs, input.text, parse.options, false) };
+    return { tag: parse.tag, parse: () => createSourceFile(abs, input.text, parse.options, false) };
   };
 }
 
@@ -192,7 +195,7 @@ function setParents(sf: ts.SourceFile): void {
   const stack: ts.Node[] = [sf];
   while (stack.length > 0) {
     const node = stack.pop() as ts.Node;
-    ts.forEachChild(node, (child) => {
+    forEachChild(node, (child) => {
       (child as { parent: ts.Node }).parent = node;
       stack.push(child);
     });
@@ -219,11 +222,11 @@ export function createProjectProgram(
     // As tsc parses: JSDoc in TypeScript files only where a type error could need it (ADR 137).
     // The program passes this on in every file's options; without it the program asks for every
     // comment parsed, and no tree would be shared with the builder's own parse or the screen's.
-    jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+    jsDocParsingMode: JSDocParsingMode.ParseForTypeErrors,
     getSourceFile: (fileName, languageVersionOrOptions) => {
       const opts: ts.CreateSourceFileOptions =
         typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
-      return cache.get(fileName, { jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors, ...opts }, variant);
+      return cache.get(fileName, { jsDocParsingMode: JSDocParsingMode.ParseForTypeErrors, ...opts }, variant);
     },
     getDefaultLibFileName: (o) => `${cache.defaultLibDirectory}/${ts.getDefaultLibFileName(o)}`,
     getDefaultLibLocation: () => cache.defaultLibDirectory,
@@ -250,5 +253,5 @@ export function createProjectProgram(
     },
     getModuleResolutionCache: () => resolver.cacheFor(project),
   };
-  return ts.createProgram({ rootNames, options, host, oldProgram });
+  return createProgram({ rootNames, options, host, oldProgram });
 }

@@ -18,6 +18,18 @@ import * as ts from 'typescript';
 import type { BuildDiagnostic } from '../../model';
 import type { SourceInput } from './sources';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  JSDocParsingMode,
+  ScriptKind,
+  ScriptTarget,
+  createSourceFile,
+  flattenDiagnosticMessageText,
+  isBinaryExpression,
+  isConditionalExpression,
+  isIfStatement,
+} = ts;
+
 /**
  * The deepest syntax tree a source file may have (ADR 75). The shallowest compiler failure
  * measured is the parser's, at a depth of about 560 (nested type arguments `A<A<…>>`); nested
@@ -40,10 +52,10 @@ export interface ScreenVerdict {
 }
 
 function scriptKindOf(file: string): ts.ScriptKind {
-  if (file.endsWith('.tsx')) return ts.ScriptKind.TSX;
-  if (file.endsWith('.jsx')) return ts.ScriptKind.JSX;
-  if (/\.[mc]?js$/.test(file)) return ts.ScriptKind.JS;
-  return ts.ScriptKind.TS;
+  if (file.endsWith('.tsx')) return ScriptKind.TSX;
+  if (file.endsWith('.jsx')) return ScriptKind.JSX;
+  if (/\.[mc]?js$/.test(file)) return ScriptKind.JS;
+  return ScriptKind.TS;
 }
 
 /**
@@ -55,9 +67,9 @@ function scriptKindOf(file: string): ts.ScriptKind {
  * conditional's `: c ? …` a quarter (the binder and parser fail past about 2,500).
  */
 function levelCost(parent: ts.Node, child: ts.Node): number {
-  if (ts.isBinaryExpression(parent) && ts.isBinaryExpression(child)) return child === parent.left ? 0 : 1;
-  if (ts.isIfStatement(parent) && child === parent.elseStatement && ts.isIfStatement(child)) return 2;
-  if (ts.isConditionalExpression(parent) && child === parent.whenFalse && ts.isConditionalExpression(child)) return 2;
+  if (isBinaryExpression(parent) && isBinaryExpression(child)) return child === parent.left ? 0 : 1;
+  if (isIfStatement(parent) && child === parent.elseStatement && isIfStatement(child)) return 2;
+  if (isConditionalExpression(parent) && child === parent.whenFalse && isConditionalExpression(child)) return 2;
   return 8;
 }
 
@@ -94,7 +106,7 @@ function parseDiagnostics(sf: ts.SourceFile): readonly ts.Diagnostic[] {
 function describeSyntaxErrors(sf: ts.SourceFile, diags: readonly ts.Diagnostic[]): string {
   const first = diags[0];
   const { line, character } = sf.getLineAndCharacterOfPosition(first.start ?? 0);
-  const message = ts.flattenDiagnosticMessageText(first.messageText, ' ').replace(/\.$/, '');
+  const message = flattenDiagnosticMessageText(first.messageText, ' ').replace(/\.$/, '');
   const n = diags.length;
   const where = `line ${line + 1}, column ${character + 1}: ${message}`;
   return `${n === 1 ? `1 syntax error at ${where}` : `${n} syntax errors, the first at ${where}`}; declarations after it may be missing`;
@@ -112,10 +124,10 @@ export type ScreenParser = (input: SourceInput) => {
 
 /** The screen's own parse, when the build takes no tree from it: the newest syntax, the default module rule. */
 function ownParse(input: SourceInput): ts.SourceFile {
-  return ts.createSourceFile(
+  return createSourceFile(
     input.path,
     input.text,
-    { languageVersion: ts.ScriptTarget.ESNext, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors },
+    { languageVersion: ScriptTarget.ESNext, jsDocParsingMode: JSDocParsingMode.ParseForTypeErrors },
     false,
     scriptKindOf(input.path),
   );

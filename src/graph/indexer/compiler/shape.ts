@@ -16,6 +16,20 @@ import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import type { FileSurface } from '../facts';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  NodeFlags,
+  forEachChild,
+  isBlock,
+  isConstructorDeclaration,
+  isExternalModule,
+  isFunctionLike,
+  isIdentifier,
+  isModuleDeclaration,
+  isSetAccessorDeclaration,
+  isStringLiteral,
+} = ts;
+
 export interface FileShape {
   /** SHA-256 (hex) of the visible tokens. */
   shape: string;
@@ -36,8 +50,8 @@ function isJavaScript(sf: ts.SourceFile): boolean {
 
 /** True for a body that cannot change any type another file sees. */
 function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
-  if (!ts.isFunctionLike(parent) || (parent as { body?: ts.Node }).body !== node) return false;
-  return !!(parent as ts.SignatureDeclarationBase).type || ts.isConstructorDeclaration(parent) || ts.isSetAccessorDeclaration(parent);
+  if (!isFunctionLike(parent) || (parent as { body?: ts.Node }).body !== node) return false;
+  return !!(parent as ts.SignatureDeclarationBase).type || isConstructorDeclaration(parent) || isSetAccessorDeclaration(parent);
 }
 
 /**
@@ -47,7 +61,7 @@ function hiddenBody(node: ts.Node, parent: ts.Node): boolean {
  * the constructor's assignments.
  */
 function blankableBody(node: ts.Node, parent: ts.Node): boolean {
-  return ts.isBlock(node) && !ts.isConstructorDeclaration(parent) && hiddenBody(node, parent);
+  return isBlock(node) && !isConstructorDeclaration(parent) && hiddenBody(node, parent);
 }
 
 /** `text` with the inside of each `[start, end)` range of `blank` turned to spaces, line breaks kept: every offset stays. */
@@ -66,18 +80,18 @@ export function blankBodies(text: string, blank: readonly number[]): string {
 }
 
 const SYNTACTIC_FLAGS =
-  ts.NodeFlags.Let |
-  ts.NodeFlags.Const |
-  ts.NodeFlags.Using |
-  ts.NodeFlags.NestedNamespace |
-  ts.NodeFlags.Namespace |
-  ts.NodeFlags.GlobalAugmentation |
-  ts.NodeFlags.OptionalChain;
+  NodeFlags.Let |
+  NodeFlags.Const |
+  NodeFlags.Using |
+  NodeFlags.NestedNamespace |
+  NodeFlags.Namespace |
+  NodeFlags.GlobalAugmentation |
+  NodeFlags.OptionalChain;
 
 function declaresGlobally(sf: ts.SourceFile): boolean {
-  if (!ts.isExternalModule(sf)) return true;
+  if (!isExternalModule(sf)) return true;
   return sf.statements.some(
-    (st) => ts.isModuleDeclaration(st) && (ts.isStringLiteral(st.name) || (st.flags & ts.NodeFlags.GlobalAugmentation) !== 0),
+    (st) => isModuleDeclaration(st) && (isStringLiteral(st.name) || (st.flags & NodeFlags.GlobalAugmentation) !== 0),
   );
 }
 
@@ -97,7 +111,7 @@ function walkTokens(
   const stack: Array<{ node: ts.Node; parent: ts.Node }> = [];
   const pushChildren = (node: ts.Node): number => {
     const children: ts.Node[] = [];
-    ts.forEachChild(node, (c) => {
+    forEachChild(node, (c) => {
       children.push(c);
     });
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], parent: node });
@@ -111,7 +125,7 @@ function walkTokens(
       if (blank && blankableBody(node, parent)) blank.push(node.getStart(sf) + 1, node.end - 1);
       continue;
     }
-    if (identifier && ts.isIdentifier(node)) identifier(node.text);
+    if (identifier && isIdentifier(node)) identifier(node.text);
     part(nodePart(node, sf, pushChildren(node)));
   }
   return count;
@@ -142,7 +156,7 @@ export interface StatementTokens {
 /** A node's walk: its child count and the parts below it; its visible identifiers into `mentioned`. */
 function walkNode(node: ts.Node, sf: ts.SourceFile, blank?: number[], mentioned?: Set<string>): { children: number; below: string[] } {
   const below: string[] = [];
-  if (mentioned && ts.isIdentifier(node)) mentioned.add(node.text);
+  if (mentioned && isIdentifier(node)) mentioned.add(node.text);
   const children = walkTokens(node, sf, (p) => below.push(p), blank, mentioned && ((t) => mentioned.add(t)));
   return { children, below };
 }
@@ -169,7 +183,7 @@ export function fileShape(sf: ts.SourceFile, statements?: Map<ts.Node, Statement
   }
   const blank: number[] = [];
   const top: ts.Node[] = [];
-  ts.forEachChild(sf, (c) => {
+  forEachChild(sf, (c) => {
     top.push(c);
   });
   // The hash reads the file's token string: its child count, then every part in pre-order, joined

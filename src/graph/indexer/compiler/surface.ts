@@ -21,6 +21,37 @@ import * as ts from 'typescript';
 import type { FileSurface, ImportRef, SurfaceUse } from '../facts';
 import { fileShape, nodeTokens, type FileShape, type StatementTokens } from './shape';
 
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const {
+  NodeFlags,
+  SyntaxKind,
+  canHaveModifiers,
+  forEachChild,
+  getModifiers,
+  isClassDeclaration,
+  isEnumDeclaration,
+  isExportAssignment,
+  isExportDeclaration,
+  isExternalModule,
+  isExternalModuleReference,
+  isFunctionDeclaration,
+  isIdentifier,
+  isImportDeclaration,
+  isImportEqualsDeclaration,
+  isInterfaceDeclaration,
+  isModuleDeclaration,
+  isNamedExports,
+  isNamespaceExport,
+  isNamespaceExportDeclaration,
+  isNamespaceImport,
+  isOmittedExpression,
+  isPropertyAccessExpression,
+  isQualifiedName,
+  isStringLiteral,
+  isTypeAliasDeclaration,
+  isVariableStatement,
+} = ts;
+
 /**
  * The pseudo-export of a module's global augmentations (not an identifier, so no export has its
  * name): when it changes, every file of the program may see something new.
@@ -29,12 +60,12 @@ export const GLOBAL_PART = 'declare global';
 
 const short = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 
-const hasModifier = (st: ts.Node, kind: ts.SyntaxKind) => ts.canHaveModifiers(st) && !!ts.getModifiers(st)?.some((m) => m.kind === kind);
+const hasModifier = (st: ts.Node, kind: ts.SyntaxKind) => canHaveModifiers(st) && !!getModifiers(st)?.some((m) => m.kind === kind);
 
 /** The names a binding pattern (or a plain name) declares. */
 function bindingNames(name: ts.BindingName, out: string[]): void {
-  if (ts.isIdentifier(name)) out.push(name.text);
-  else for (const el of name.elements) if (!ts.isOmittedExpression(el)) bindingNames(el.name, out);
+  if (isIdentifier(name)) out.push(name.text);
+  else for (const el of name.elements) if (!isOmittedExpression(el)) bindingNames(el.name, out);
 }
 
 interface Part {
@@ -60,18 +91,18 @@ function namespaceMembers(sf: ts.SourceFile, bindings: ReadonlySet<string>): Map
   for (const b of bindings) members.set(b, new Set());
   // Parents travel with the nodes: a parse need not have set them.
   const stack: Array<{ n: ts.Node; parent: ts.Node }> = [];
-  ts.forEachChild(sf, (c) => {
+  forEachChild(sf, (c) => {
     stack.push({ n: c, parent: sf });
   });
   while (stack.length > 0) {
     const { n, parent } = stack.pop() as { n: ts.Node; parent: ts.Node };
-    if (ts.isIdentifier(n) && bindings.has(n.text)) {
-      if (ts.isPropertyAccessExpression(parent) && parent.expression === n && ts.isIdentifier(parent.name))
+    if (isIdentifier(n) && bindings.has(n.text)) {
+      if (isPropertyAccessExpression(parent) && parent.expression === n && isIdentifier(parent.name))
         members.get(n.text)?.add(parent.name.text);
-      else if (ts.isQualifiedName(parent) && parent.left === n) members.get(n.text)?.add(parent.right.text);
-      else if (!(ts.isNamespaceImport(parent) && parent.name === n)) whole.add(n.text);
+      else if (isQualifiedName(parent) && parent.left === n) members.get(n.text)?.add(parent.right.text);
+      else if (!(isNamespaceImport(parent) && parent.name === n)) whole.add(n.text);
     }
-    ts.forEachChild(n, (c) => {
+    forEachChild(n, (c) => {
       stack.push({ n: c, parent: n });
     });
   }
@@ -80,14 +111,12 @@ function namespaceMembers(sf: ts.SourceFile, bindings: ReadonlySet<string>): Map
 }
 
 /** JavaScript and scripts have no surface: the file-level rule decides for them. */
-const mayHaveSurface = (sf: ts.SourceFile): boolean => !/\.(js|jsx|mjs|cjs)$/.test(sf.fileName) && ts.isExternalModule(sf);
+const mayHaveSurface = (sf: ts.SourceFile): boolean => !/\.(js|jsx|mjs|cjs)$/.test(sf.fileName) && isExternalModule(sf);
 
 const isStaticRef = (st: ts.Statement): boolean =>
-  (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) ||
-  (ts.isExportDeclaration(st) && !!st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) ||
-  (ts.isImportEqualsDeclaration(st) &&
-    ts.isExternalModuleReference(st.moduleReference) &&
-    ts.isStringLiteral(st.moduleReference.expression));
+  (isImportDeclaration(st) && isStringLiteral(st.moduleSpecifier)) ||
+  (isExportDeclaration(st) && !!st.moduleSpecifier && isStringLiteral(st.moduleSpecifier)) ||
+  (isImportEqualsDeclaration(st) && isExternalModuleReference(st.moduleReference) && isStringLiteral(st.moduleReference.expression));
 
 /**
  * The surface of a module, or undefined when the file-level rule must decide for it. `refs` are
@@ -125,7 +154,7 @@ function fileSurface(
   let ref = 0;
   for (const st of sf.statements) {
     const refIndex = isStaticRef(st) ? ref++ : -1;
-    if (ts.isImportDeclaration(st)) {
+    if (isImportDeclaration(st)) {
       const clause = st.importClause;
       if (refIndex < 0 || !clause) {
         rest.push(addPart(st, 'side-effect import'));
@@ -136,27 +165,27 @@ function fileSurface(
         declare(local, addPart(undefined, `import ${spec} ${name} ${typeOnly}`, { ref: refIndex, name }, local));
       if (clause.name) bind(clause.name.text, 'default', clause.isTypeOnly);
       const nb = clause.namedBindings;
-      if (nb && ts.isNamespaceImport(nb)) bind(nb.name.text, '*', clause.isTypeOnly);
+      if (nb && isNamespaceImport(nb)) bind(nb.name.text, '*', clause.isTypeOnly);
       else if (nb) for (const el of nb.elements) bind(el.name.text, (el.propertyName ?? el.name).text, clause.isTypeOnly || el.isTypeOnly);
       continue;
     }
-    if (ts.isImportEqualsDeclaration(st)) {
-      const ext = ts.isExternalModuleReference(st.moduleReference);
+    if (isImportEqualsDeclaration(st)) {
+      const ext = isExternalModuleReference(st.moduleReference);
       const p = ext
         ? addPart(undefined, `import= ${st.moduleReference.getText(sf)}`, { ref: refIndex, name: '*' })
         : addPart(st.moduleReference, 'alias');
       declare(st.name.text, p);
-      if (hasModifier(st, ts.SyntaxKind.ExportKeyword)) exportAs(st.name.text, [st.name.text], []);
+      if (hasModifier(st, SyntaxKind.ExportKeyword)) exportAs(st.name.text, [st.name.text], []);
       continue;
     }
-    if (ts.isExportDeclaration(st)) {
+    if (isExportDeclaration(st)) {
       const clause = st.exportClause;
       if (refIndex >= 0) {
         const spec = (st.moduleSpecifier as ts.StringLiteral).text;
         if (!clause) {
           starSpecs.push(`${spec} ${st.isTypeOnly}`);
           uses.push({ ref: refIndex, name: '*', reaches: [], star: true });
-        } else if (ts.isNamespaceExport(clause)) {
+        } else if (isNamespaceExport(clause)) {
           const name = clause.name.text;
           exportAs(name, [], [addPart(undefined, `export* as ${spec} ${st.isTypeOnly}`)]);
           uses.push({ ref: refIndex, name: '*', reaches: [name] });
@@ -167,7 +196,7 @@ function fileSurface(
             uses.push({ ref: refIndex, name: from, reaches: [el.name.text] });
           }
         }
-      } else if (clause && ts.isNamedExports(clause)) {
+      } else if (clause && isNamedExports(clause)) {
         for (const el of clause.elements) {
           // The export's own type-only-ness is part of what the importer sees.
           exportAs(el.name.text, [(el.propertyName ?? el.name).text], [addPart(undefined, `export-as ${st.isTypeOnly || el.isTypeOnly}`)]);
@@ -177,39 +206,39 @@ function fileSurface(
       }
       continue;
     }
-    if (ts.isExportAssignment(st)) {
+    if (isExportAssignment(st)) {
       if (st.isExportEquals) return undefined;
       exportAs('default', [], [addPart(st, 'export default')]);
       continue;
     }
-    if (ts.isNamespaceExportDeclaration(st)) return undefined;
-    if (ts.isModuleDeclaration(st) && (ts.isStringLiteral(st.name) || (st.flags & ts.NodeFlags.GlobalAugmentation) !== 0)) {
+    if (isNamespaceExportDeclaration(st)) return undefined;
+    if (isModuleDeclaration(st) && (isStringLiteral(st.name) || (st.flags & NodeFlags.GlobalAugmentation) !== 0)) {
       // `declare global { … }`, `declare module "…" { … }`: what reaches files that never import
       // this one. A change to it (or to what it is made of) makes the build resolve everything.
       exportAs(GLOBAL_PART, [], [addPart(st, 'global')]);
       continue;
     }
     const names: string[] = [];
-    if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) bindingNames(d.name, names);
+    if (isVariableStatement(st)) for (const d of st.declarationList.declarations) bindingNames(d.name, names);
     else if (
-      (ts.isFunctionDeclaration(st) ||
-        ts.isClassDeclaration(st) ||
-        ts.isInterfaceDeclaration(st) ||
-        ts.isTypeAliasDeclaration(st) ||
-        ts.isEnumDeclaration(st) ||
-        ts.isModuleDeclaration(st)) &&
+      (isFunctionDeclaration(st) ||
+        isClassDeclaration(st) ||
+        isInterfaceDeclaration(st) ||
+        isTypeAliasDeclaration(st) ||
+        isEnumDeclaration(st) ||
+        isModuleDeclaration(st)) &&
       st.name &&
-      ts.isIdentifier(st.name)
+      isIdentifier(st.name)
     )
       names.push(st.name.text);
-    const isDefault = hasModifier(st, ts.SyntaxKind.DefaultKeyword);
+    const isDefault = hasModifier(st, SyntaxKind.DefaultKeyword);
     if (names.length === 0 && !isDefault) {
       rest.push(addPart(st, 'statement'));
       continue;
     }
     const p = addPart(st, 'declaration');
     for (const n of names) declare(n, p);
-    if (hasModifier(st, ts.SyntaxKind.ExportKeyword)) {
+    if (hasModifier(st, SyntaxKind.ExportKeyword)) {
       if (isDefault) exportAs('default', [], [p]);
       else for (const n of names) exportAs(n, [n], []);
     }

@@ -11,6 +11,9 @@ import { fileId } from '../../ids';
 import { evidenceAt, registeredId } from '../compiler/extract';
 import { MIGHT_MENTION_RECORD, findRecordMentions } from './markdown';
 import type { CommentCitation } from '../facts';
+
+// The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
+const { SyntaxKind, forEachChild, getLeadingCommentRanges, getTrailingCommentRanges, isVariableStatement } = ts;
 // Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
 export type { CommentCitation } from '../facts';
 
@@ -20,7 +23,7 @@ export interface CommentRange {
 }
 
 function isJsDocKind(kind: ts.SyntaxKind): boolean {
-  return kind >= ts.SyntaxKind.FirstJSDocNode && kind <= ts.SyntaxKind.LastJSDocNode;
+  return kind >= SyntaxKind.FirstJSDocNode && kind <= SyntaxKind.LastJSDocNode;
 }
 
 /** The nodes whose full span (leading trivia included) holds `pos`, outermost first, and for each
@@ -31,7 +34,7 @@ export function descend(sf: ts.SourceFile, pos: number): { path: ts.Node[]; befo
   for (let node: ts.Node = sf; ;) {
     let inside: ts.Node | undefined;
     let last: ts.Node | undefined;
-    ts.forEachChild(node, (child) => {
+    forEachChild(node, (child) => {
       if (child.pos <= pos && pos < child.end) {
         inside = child;
         return true;
@@ -76,13 +79,13 @@ function triviaComments(sf: ts.SourceFile, pos: number, innermost: ts.Node): { r
     if (!holder) break;
     token = holder;
   }
-  if (token.kind === ts.SyntaxKind.JsxText || pos >= token.getStart(sf)) return undefined;
+  if (token.kind === SyntaxKind.JsxText || pos >= token.getStart(sf)) return undefined;
   // The trivia before a token: the previous token's trailing comments (up to the line end),
   // then this token's leading comments.
   const text = sf.text;
   // At the start of a file both lists hold the first line's comments: keep one of each.
   const ranges: ts.CommentRange[] = [];
-  for (const r of [...(ts.getTrailingCommentRanges(text, token.pos) ?? []), ...(ts.getLeadingCommentRanges(text, token.pos) ?? [])]) {
+  for (const r of [...(getTrailingCommentRanges(text, token.pos) ?? []), ...(getLeadingCommentRanges(text, token.pos) ?? [])]) {
     if (ranges.length === 0 || r.pos >= ranges[ranges.length - 1].end) ranges.push(r);
   }
   const index = ranges.findIndex((r) => r.pos <= pos && pos < r.end);
@@ -101,7 +104,7 @@ export function commentRunAt(sf: ts.SourceFile, pos: number, found = descend(sf,
   const trivia = triviaComments(sf, pos, found.path[found.path.length - 1]);
   if (!trivia) return undefined;
   const { ranges, index } = trivia;
-  const line = (r: ts.CommentRange) => r.kind === ts.SyntaxKind.SingleLineCommentTrivia;
+  const line = (r: ts.CommentRange) => r.kind === SyntaxKind.SingleLineCommentTrivia;
   if (!line(ranges[index])) return [ranges[index]];
   const joined = (a: ts.CommentRange, b: ts.CommentRange) => line(a) && line(b) && ADJACENT_LINES.test(sf.text.slice(a.end, b.pos));
   let first = index;
@@ -129,12 +132,12 @@ function lineBreaks(s: string): number {
 function scopeOf(sf: ts.SourceFile, node: ts.Node, id: string): SymbolScope {
   const text = sf.text;
   let start = node.getStart(sf);
-  const leading = ts.getLeadingCommentRanges(text, node.pos) ?? [];
+  const leading = getLeadingCommentRanges(text, node.pos) ?? [];
   for (let i = leading.length - 1; i >= 0; i--) {
     if (lineBreaks(text.slice(leading[i].end, start)) > 1) break;
     start = leading[i].pos;
   }
-  const trailing = ts.getTrailingCommentRanges(text, node.end) ?? [];
+  const trailing = getTrailingCommentRanges(text, node.end) ?? [];
   const end = trailing.length > 0 ? trailing[trailing.length - 1].end : node.end;
   return { start, end, id };
 }
@@ -145,7 +148,7 @@ function scopeOf(sf: ts.SourceFile, node: ts.Node, id: string): SymbolScope {
  * `export const f = () => …` is about `f`.
  */
 function declaredBy(node: ts.Node, sf: ts.SourceFile, declarations: ReadonlyMap<number, string>): string | undefined {
-  if (ts.isVariableStatement(node)) {
+  if (isVariableStatement(node)) {
     const list = node.declarationList.declarations;
     return list.length === 1 ? registeredId(list[0], sf, declarations) : undefined;
   }
