@@ -130,7 +130,8 @@ function childrenPeakKb(): number {
  * CPU time (ms, user and system, every thread) of this process's TypeScript 7 checkers still
  * running: `/proc/<pid>/stat`'s utime and stime, in Linux's USER_HZ ticks (100 a second).
  */
-function childrenCpuMs(): number {
+function childrenCpuMs(): number | undefined {
+  if (!fs.existsSync('/proc/self/stat')) return undefined;
   let ms = 0;
   for (const dir of checkerProcesses()) {
     try {
@@ -194,8 +195,8 @@ function restore(root: string): void {
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 let childRssKb: number | undefined;
-/** The CPU time of the TypeScript 7 process a native build ran, added to this process's own. */
-let checkerCpuMs = 0;
+/** The CPU time of the TypeScript 7 process a native build ran, added to this process's own; undefined where it cannot be read. */
+let checkerCpuMs: number | undefined = 0;
 
 /**
  * The `kg` command as a user runs it: a fresh `node dist/cli.js build --apply …` process, timed
@@ -432,7 +433,7 @@ async function main(): Promise<void> {
   const ms = performance.now() - t0;
   // Every thread of this process (the collector's and the compiler's included), and the checker's.
   const cpu = process.cpuUsage(cpu0);
-  const cpuMs = (cpu.user + cpu.system) / 1000 + checkerCpuMs;
+  const cpuMs = checkerCpuMs === undefined ? undefined : (cpu.user + cpu.system) / 1000 + checkerCpuMs;
   process.stdout.write(JSON.stringify({ ms, maxRssKb: childRssKb ?? diffChildRssKb() ?? process.resourceUsage().maxRSS, cpuMs }) + '\n');
 }
 
