@@ -4,7 +4,7 @@
 export const SCHEMA_VERSION = 1;
 
 /** Kinds of declarations that live under a `sym:` id. */
-const SYMBOL_KINDS = ['function', 'class', 'method', 'interface', 'enum', 'type', 'variable', 'namespace'] as const;
+const SYMBOL_KINDS = ['function', 'class', 'method', 'property', 'interface', 'enum', 'type', 'variable', 'namespace'] as const;
 export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
 /** @public The closed vocabulary of node kinds, for surfaces that list or validate them. */
@@ -19,6 +19,7 @@ export const RELATIONS = [
   'extends',
   'implements',
   'inherits',
+  'overrides',
   'references',
   'cites',
 ] as const;
@@ -84,18 +85,19 @@ export const EVIDENCE_CLASSES = ['DETERMINISTIC', 'GRAPH_DERIVED', 'HEURISTIC'] 
 type EvidenceClass = (typeof EVIDENCE_CLASSES)[number];
 
 /** @public The closed vocabulary of layers, for surfaces that list or validate them. */
-export const LAYERS = ['calls', 'docs', 'inheritance', 'rationale', 'structural'] as const;
+export const LAYERS = ['calls', 'docs', 'inheritance', 'rationale', 'references', 'structural'] as const;
 export type Layer = (typeof LAYERS)[number];
 
 export const LAYER_OF_RELATION: Readonly<Record<Relation, Layer>> = {
   contains: 'structural',
   imports: 'structural',
   're-exports': 'structural',
-  references: 'structural',
+  references: 'references',
   calls: 'calls',
   extends: 'inheritance',
   implements: 'inheritance',
   inherits: 'inheritance',
+  overrides: 'inheritance',
   cites: 'rationale',
 };
 
@@ -152,6 +154,8 @@ export interface GraphNode {
   symbolKinds?: SymbolKind[];
   /** True for declarations exported from their file. */
   exported?: boolean;
+  /** True for a class's static members: they override and implement only static members (ADR 151). */
+  static?: boolean;
   /**
    * On `sym:` nodes: 12 hex characters hashing the declared signature (parameters and their
    * types, return type, type parameters, export; never the body), so a later edit can tell a
@@ -238,6 +242,7 @@ export const NODE_KEY_ORDER = [
   'declarationCount',
   'symbolKinds',
   'exported',
+  'static',
   'signature',
   'text',
 ] as const;

@@ -28,6 +28,7 @@ const ICONS: Record<NodeKind, string> = {
   function: 'symbol-function',
   class: 'symbol-class',
   method: 'symbol-method',
+  property: 'symbol-property',
   interface: 'symbol-interface',
   enum: 'symbol-enum',
   type: 'symbol-parameter',
@@ -46,10 +47,11 @@ const GROUP_LABEL: Record<string, [string, string]> = {
   extends: ['extends', 'extended by'],
   implements: ['implements', 'implemented by'],
   inherits: ['inherits', 'inherited by'],
+  overrides: ['overrides', 'overridden by'],
   references: ['references', 'referenced by'],
   cites: ['cites', 'cited by'],
 };
-const GROUP_ORDER = ['calls', 'extends', 'implements', 'inherits', 'imports', 're-exports', 'references', 'cites', 'contains'];
+const GROUP_ORDER = ['calls', 'extends', 'implements', 'inherits', 'overrides', 'imports', 're-exports', 'references', 'cites', 'contains'];
 
 /** A node's label as a row shows it: the folder at the root is "(root folder)", not ".". */
 function displayLabel(node: GraphNode | undefined, id: string): string {

@@ -33,6 +33,7 @@ const EXACT_PROVENANCE: Record<Relation, GraphEdge['provenance']> = {
   extends: 'TYPESCRIPT_CHECKER',
   implements: 'TYPESCRIPT_CHECKER',
   inherits: 'TYPESCRIPT_CHECKER',
+  overrides: 'TYPESCRIPT_CHECKER',
   references: 'TYPESCRIPT_CHECKER',
   cites: 'DECISION_RECORD',
 };
@@ -94,7 +95,7 @@ function edgeFor([source, target, relation = 'calls', confidence = 'EXACT']: Edg
 
 /**
  * A canonical graph: the named nodes plus every node an edge names, sorted, layers derived from
- * the relations present (or `layers` when given, to build a graph that lacks one).
+ * the relations present, references with calls (or `layers` when given, to build a graph that lacks one).
  */
 export function graphOf(edges: readonly EdgeSpec[], opts: { nodes?: readonly string[]; layers?: Layer[] } = {}): Graph {
   const ids = new Set<string>(opts.nodes ?? []);
@@ -104,7 +105,11 @@ export function graphOf(edges: readonly EdgeSpec[], opts: { nodes?: readonly str
   }
   const nodes = [...ids].sort(compareStrings).map(nodeFor);
   const es = edges.map(edgeFor).sort(compareEdges);
-  const layers = opts.layers ?? [...new Set<Layer>(es.map((e) => LAYER_OF_RELATION[e.relation]))].sort(compareStrings);
+  // A build that resolves calls always runs the references layer too (ADR 151), so a graph with
+  // calls has both unless the test asks for a graph that lacks one.
+  const derived = new Set<Layer>(es.map((e) => LAYER_OF_RELATION[e.relation]));
+  if (derived.has('calls')) derived.add('references');
+  const layers = opts.layers ?? [...derived].sort(compareStrings);
   const graph: Graph = { schemaVersion: 1, graphSignature: graphSignature(nodes, es), layers, grammarVersions: {}, nodes, edges: es };
   assertValidGraph(graph);
   return graph;

@@ -72,9 +72,20 @@ describe('calls', () => {
       g,
       [
         [s('Base'), s('Shape'), 'EXACT', 5],
+        [s('Base.area'), s('Shape.area'), 'EXACT', 6], // the member that implements the interface's (ADR 151)
         [s('Circle'), s('Shape'), 'EXACT', 27],
+        [s('Circle.area'), s('Shape.area'), 'EXACT', 28],
       ],
       'implements',
+    );
+    // Square.area overrides Base.area, the nearest base that declares it; not Shape.area again.
+    expectEdges(
+      g,
+      [
+        [s('Square.area'), s('Base.area'), 'EXACT', 16],
+        [s('Square.describe'), s('Base.describe'), 'EXACT', 22],
+      ],
+      'overrides',
     );
   });
 

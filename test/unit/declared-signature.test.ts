@@ -49,7 +49,7 @@ describe('declared signatures', () => {
     const s = declaredSymbols('src/a.ts', BASE);
     assert.deepEqual(
       s.map((x) => x.label),
-      ['C', 'C.m', 'C.s', 'E', 'I', 'I.m', 'U', 'f', 'g', 'over', 'v'],
+      ['C', 'C.hidden', 'C.m', 'C.s', 'C.x', 'C.z', 'E', 'I', 'I.a', 'I.m', 'U', 'f', 'g', 'over', 'v'],
     );
     for (const x of s) assert.match(x.signature, /^[0-9a-f]{12}$/);
     assert.equal(s.find((x) => x.label === 'C.m')?.parent, 'sym:src/a.ts#C');
@@ -81,11 +81,11 @@ describe('declared signatures', () => {
       [(t) => t.replace('(a: T, b?: number)', '(a: T, b?: number, c?: 1)'), ['f']],
       [(t) => t.replace('m(a: string): void', 'm(a: number): void'), ['C.m']],
       [(t) => t.replace('static s()', 's()'), ['C.s']],
-      [(t) => t.replace('x: number = 1;', 'x: string = "1";'), ['C']],
+      [(t) => t.replace('x: number = 1;', 'x: string = "1";'), ['C.x']], // a field is a node of its own (ADR 151)
       [(t) => t.replace('constructor(public z: string)', 'constructor(public z: number)'), ['C']],
       [(t) => t.replace('implements I', ''), ['C']],
       [(t) => t.replace('constructor(public z: string)', 'private constructor(public z: string)'), ['C']],
-      [(t) => t.replace('a: string; m(): void', 'a: number; m(): void'), ['I']],
+      [(t) => t.replace('a: string; m(): void', 'a: number; m(): void'), ['I.a']],
       [(t) => t.replace('b: number }', 'b: string }'), ['U']],
       [(t) => t.replace('B = 2', 'B = 3'), ['E']],
       [(t) => t.replace('(x: number) => x + 1', '(x: string) => x + 1'), ['g']],
@@ -97,7 +97,7 @@ describe('declared signatures', () => {
   it('a private member is not part of the class signature', () => {
     assert.deepEqual(
       changed((t) => t.replace('private hidden = 2;', 'private hidden: string = "";')),
-      [],
+      ['C.hidden'], // the field's own node changes; the class's does not
     );
   });
 

@@ -71,12 +71,12 @@ describe('kg diff: the report on the fixture', () => {
     const circle = report.symbols.removed.find((r) => r.id === 'sym:src/shapes.ts#Circle');
     assert.ok(circle);
     assert.equal(circle.exported, true);
-    assert.deepEqual(circle.members, ['sym:src/shapes.ts#Circle.area']);
+    assert.deepEqual(circle.members, ['sym:src/shapes.ts#Circle.area', 'sym:src/shapes.ts#Circle.r']);
     assert.deepEqual(circle.proven, [
       consumer('sym:src/app.ts#run', 'src/app.ts', 10, 26),
       consumer('sym:src/app.ts#run', 'src/app.ts', 10, 36),
     ]);
-    assert.equal(report.symbols.removed.length, 2, 'oldName and Circle; Circle.area is folded');
+    assert.equal(report.symbols.removed.length, 2, 'oldName and Circle; Circle.area and Circle.r are folded');
   });
 
   it('moves without change: a file by its bytes, a function by name and signature, a position shift', () => {

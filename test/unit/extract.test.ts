@@ -51,7 +51,7 @@ describe('extraction', () => {
     assert.equal(node(g, 'sym:index.ts#main').kind, 'function');
   });
 
-  it('extracts classes, members, accessors, private and computed names; not fields or constructors', () => {
+  it('extracts classes, members, fields, accessors, private and computed names; not constructors', () => {
     const g = build('classes-methods');
     const f = 'shapes.ts';
     for (const [name, kind] of [
@@ -73,9 +73,10 @@ describe('extraction', () => {
       assert.equal(node(g, symbolId(f, name)).kind, kind, name);
     }
     assert.equal(node(g, symbolId(f, 'Base.name')).declarationCount, 2, 'getter and setter collapse');
-    assert.ok(
-      !g.nodes.some((n) => n.id === symbolId(f, 'Square.size') || n.id === symbolId(f, 'Shape.name') || n.id.endsWith('.constructor')),
-    );
+    // Fields and property signatures are nodes of kind `property` (ADR 151); constructors never are.
+    assert.equal(node(g, symbolId(f, 'Square.size')).kind, 'property');
+    assert.equal(node(g, symbolId(f, 'Shape.name')).kind, 'property');
+    assert.ok(!g.nodes.some((n) => n.id.endsWith('.constructor')));
     assert.ok(symbolId(f, 'Base.#secret').endsWith('Base.%23secret'), 'the # of a private name is escaped');
     edge(g, symbolId(f, 'Base'), symbolId(f, 'Base.area'), 'contains');
     edge(g, symbolId(f, 'Shape'), symbolId(f, 'Shape.area'), 'contains');

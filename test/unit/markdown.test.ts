@@ -258,7 +258,7 @@ describe('comment ranges', () => {
         'after g: sym:y.ts#g',
         'above C: sym:y.ts#C',
         'above m: sym:y.ts#C.m',
-        'in C: sym:y.ts#C',
+        'in C: sym:y.ts#C.field', // a field is a symbol of its own (ADR 151)
         'after C: sym:y.ts#C',
         'between: file',
         'above k: sym:y.ts#N.k',

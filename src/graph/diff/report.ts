@@ -14,23 +14,12 @@
 // signature appeared in the same file is only a *candidate* rename: both stay listed as removed and
 // added, and its consumers still break.
 
+import { CONSUMER_RELATIONS, RADIUS_RELATIONS } from '../consumers';
 import { fileId, fileOfId, unescapeIdPart } from '../ids';
 import { compareEdges, compareStrings, type Confidence, type Graph, type GraphEdge, type GraphNode, type Relation } from '../model';
 
 const DIFF_REPORT_VERSION = 1;
 
-/** Relations through which a node consumes a symbol (ADR 72's guard relations). */
-const CONSUMER_RELATIONS: ReadonlySet<string> = new Set([
-  'calls',
-  'references',
-  'extends',
-  'implements',
-  'inherits',
-  're-exports',
-  'imports',
-]);
-/** What the blast radius walks: the symbol-level dependencies (a file's imports would flood it). */
-const RADIUS_RELATIONS: ReadonlySet<string> = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports']);
 /** A traversal past this many nodes, or this many edges looked at, stops and says so (`capped`). */
 const RADIUS_CAP = 2_000;
 const RADIUS_EDGES = 5_000;

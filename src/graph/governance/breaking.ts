@@ -4,12 +4,12 @@
 // Pure and synchronous: the editor runs it on every keystroke (after declaredSymbols), `kg check`
 // on every file of the working tree that holds a guarded symbol.
 
+import { CONSUMER_RELATIONS } from '../consumers';
 import type { Graph, GraphEdge, GraphNode } from '../model';
 import { compareStrings, UNRESOLVED_PREFIX } from '../model';
 import { breaks, compareConsumers, type Consumer, type DiffBody } from '../diff/report';
 
 /** The relations through which a node consumes a symbol (what `affected` lists, files' imports aside). */
-const GUARD_RELATIONS: ReadonlySet<string> = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports', 'imports']);
 
 /** One place that depends on a guarded symbol. */
 export interface ConsumerSite {
@@ -95,7 +95,7 @@ export function buildGuardIndex(graph: Graph): GuardIndex {
       if (e.source.startsWith('sym:')) parent.set(e.target, e.source);
       continue;
     }
-    if (e.confidence !== 'EXACT' || !GUARD_RELATIONS.has(e.relation)) continue;
+    if (e.confidence !== 'EXACT' || !CONSUMER_RELATIONS.has(e.relation)) continue;
     const target = nodes.get(e.target);
     const file = e.evidence?.file ?? nodes.get(e.source)?.sourceFile;
     // Consumers in the same file change with the edit itself: the compiler shows those.

@@ -1,27 +1,19 @@
 // `affected <id>`: what depends on this node directly — the sources of inbound `calls`,
-// `imports`, `references` (the query contract, docs/cli.md), and also `re-exports`, `extends`, `implements` and
-// `inherits` (a file that re-exports a module and a class that extends another break with them;
-// ADR-20). Proven consumers and guesses are kept apart; `breaks` is true when a consumer depends
+// `imports`, `references` (the query contract, docs/cli.md), and also `re-exports`, heritage and
+// dispatch (a file that re-exports a module, a class that extends another and a method that
+// implements or overrides another break with them; ADR-20, ADR 151). The relations are
+// src/graph/consumers.ts's, the one definition every face shares. Proven consumers and guesses are kept apart; `breaks` is true when a consumer depends
 // through an EXACT edge. The node itself is never its own consumer.
 //
 // A symbol's consumers are mostly its callers, so for a `sym:` id the query needs the calls layer
 // and degrades without it. A file's consumers are its importers, which the structural layer
 // holds, so files, modules and records answer from any graph.
 
+import { CONSUMER_RELATIONS } from '../consumers';
 import { inbound } from './callers';
 import type { IndexedGraph } from './indexed';
-import { callsLayerDegrade, rankOrDegrade } from './lookup';
+import { rankOrDegrade, referencesLayerDegrade } from './lookup';
 import { answered, type AffectedResult, type QueryOptions, type Unavailable } from './shapes';
-
-const CONSUMER_RELATIONS: ReadonlySet<string> = new Set([
-  'calls',
-  'imports',
-  're-exports',
-  'references',
-  'extends',
-  'implements',
-  'inherits',
-]);
 
 /** The consumers of `id` (proven and guessed, ranks), or why they cannot be known. */
 export function consumersOf(
@@ -32,7 +24,7 @@ export function consumersOf(
   const r = rankOrDegrade(g, id, opts, false);
   if (typeof r !== 'number') return r;
   if (id.startsWith('sym:') || id.startsWith('pkg:')) {
-    const noLayer = callsLayerDegrade(g, opts);
+    const noLayer = referencesLayerDegrade(g, opts);
     if (noLayer) return noLayer;
   }
   return { r, ...inbound(g, r, CONSUMER_RELATIONS, false) };

@@ -9,7 +9,9 @@
 
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 import { callsLayerDegrade, rankOrDegrade } from './lookup';
-import { answered, type CallersResult, type QueryOptions } from './shapes';
+import { DISPATCH_RELATIONS } from '../consumers';
+import type { Relation } from '../model';
+import { answered, type CallersResult, type DispatchedCallers, type QueryOptions } from './shapes';
 
 /**
  * The first `relations` edge into rank `r` from each distinct source, split by confidence: proven
@@ -64,6 +66,36 @@ export function callerEdges(g: IndexedGraph, r: number): { proven: number[]; gue
   return inboundEdges(g, r, CALLS, true);
 }
 
+/**
+ * The members `r` implements or overrides, up the chain (a method overriding one that implements
+ * an interface's member reaches both), each with its proven callers: who may run `r` through
+ * dispatch. Kept apart from `r`'s own callers (ADR 151). In id order of the member.
+ */
+export function dispatchedCallers(g: IndexedGraph, r: number): DispatchedCallers[] {
+  const out: DispatchedCallers[] = [];
+  const seen = new Set<number>([r]);
+  const queue: Array<{ rank: number; relation: string }> = [];
+  const up = (from: number) => {
+    for (let k = g.outStart[from]; k < g.outStart[from + 1]; k++) {
+      const e = g.outEdges[k];
+      const relation = g.edgeRelation[e];
+      if (!DISPATCH_RELATIONS.has(relation as Relation) || g.edgeConfidence[e] !== CONFIDENCE_CODE.EXACT) continue;
+      const t = g.edgeTarget[e];
+      if (seen.has(t)) continue;
+      seen.add(t);
+      queue.push({ rank: t, relation });
+    }
+  };
+  up(r);
+  while (queue.length > 0) {
+    const { rank, relation } = queue.shift() as { rank: number; relation: string };
+    const { proven } = inbound(g, rank, CALLS, true);
+    out.push({ via: g.ids[rank], relation, callers: proven.map((s) => g.ids[s]) });
+    up(rank);
+  }
+  return out.sort((a, b) => (a.via < b.via ? -1 : a.via > b.via ? 1 : 0));
+}
+
 export function queryCallers(g: IndexedGraph, id: string, opts?: QueryOptions): CallersResult {
   const r = rankOrDegrade(g, id, opts, false);
   if (typeof r !== 'number') return r;
@@ -71,5 +103,6 @@ export function queryCallers(g: IndexedGraph, id: string, opts?: QueryOptions): 
   if (noLayer) return noLayer;
   const { proven, guessed } = callerEdges(g, r);
   const source = (e: number) => g.ids[g.edgeSource[e]];
-  return answered({ callers: proven.map(source), candidates: guessed.map(source) }, opts);
+  const dispatched = dispatchedCallers(g, r);
+  return answered({ callers: proven.map(source), candidates: guessed.map(source), ...(dispatched.length > 0 ? { dispatched } : {}) }, opts);
 }

@@ -3,7 +3,7 @@
 // number a reviewer gates on is never inflated by a name match. Same layer rule as `affected`.
 
 import { consumersOf } from './affected';
-import { CALLS, inbound } from './callers';
+import { CALLS, dispatchedCallers, inbound } from './callers';
 import type { IndexedGraph } from './indexed';
 import { answered, type ImpactResult, type QueryOptions } from './shapes';
 
@@ -13,6 +13,7 @@ export function queryImpact(g: IndexedGraph, id: string, opts?: QueryOptions): I
   const calls = inbound(g, c.r, CALLS, false);
   const proven = new Set([...calls.proven, ...c.proven]);
   const guessed = new Set([...calls.guessed, ...c.guessed].filter((s) => !proven.has(s)));
+  const dispatched = dispatchedCallers(g, c.r);
   const sortedIds = (ranks: Iterable<number>) => [...ranks].sort((a, b) => a - b).map((s) => g.ids[s]);
   return answered(
     {
@@ -21,6 +22,7 @@ export function queryImpact(g: IndexedGraph, id: string, opts?: QueryOptions): I
       blastRadius: proven.size,
       candidates: sortedIds(guessed),
       candidateRadius: guessed.size,
+      ...(dispatched.length > 0 ? { dispatched } : {}),
     },
     opts,
   );

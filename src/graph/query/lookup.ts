@@ -53,3 +53,14 @@ export function rankOrDegrade(
 export function callsLayerDegrade(g: IndexedGraph, opts: QueryOptions | undefined): Unavailable | undefined {
   return g.layers.has('calls') ? undefined : unavailable('LAYER_MISSING', REASONS.callsLayerMissing, opts);
 }
+
+/**
+ * The degrade for "what breaks" asked of a graph without the references layer (ADR 151): its
+ * consumers would be only the callers, and a zero there is no answer.
+ */
+export function referencesLayerDegrade(g: IndexedGraph, opts: QueryOptions | undefined): Unavailable | undefined {
+  return (
+    callsLayerDegrade(g, opts) ??
+    (g.layers.has('references') ? undefined : unavailable('LAYER_MISSING', REASONS.referencesLayerMissing, opts))
+  );
+}

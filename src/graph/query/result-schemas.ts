@@ -45,12 +45,14 @@ export const UNAVAILABLE_SCHEMA: JsonSchema = obj(
 
 const why = { notes: arr(whyNote), records: arr(whyEntry), cited: arr(whyEntry) };
 const whyAnswer = answer({ id: str, ...why, fileNotes: arr(whyNote), fileRecords: arr(whyEntry) });
+/** Callers that reach a member through what it implements or overrides, per member (ADR 151). */
+const dispatched = arr(obj({ via: str, relation: str, callers: strings }));
 const optionalOf = (s: JsonSchema): JsonSchema => ({ anyOf: [s, { type: 'null' }] });
 
 export const RESULT_SCHEMAS = {
-  callers: answer({ callers: strings, candidates: strings }),
+  callers: answer({ callers: strings, candidates: strings }, { dispatched }),
   affected: answer({ consumers: strings, breaks: bool, candidates: strings }),
-  impact: answer({ callers: strings, consumers: strings, blastRadius: int, candidates: strings, candidateRadius: int }),
+  impact: answer({ callers: strings, consumers: strings, blastRadius: int, candidates: strings, candidateRadius: int }, { dispatched }),
   neighbors: answer({ nodes: strings, excludedHubs: strings, hubThreshold: int, edges: arr(edgeRef) }),
   path: answer({ path: strings, edges: arr(edgeRef) }),
   'god-nodes': answer({ godNodes: arr(obj({ id: str, degree: int })) }),

@@ -41,6 +41,8 @@ export const REASONS = {
   unparsable: (detail: string) => `projection unparsable: ${detail}`,
   unsupportedVersion: (found: string) => `unsupported schemaVersion: ${found} (this kg reads schemaVersion 1)`,
   callsLayerMissing: 'calls layer not built in this projection',
+  referencesLayerMissing:
+    'references layer not built in this projection: consumers that use the symbol without calling it are unknown (rebuild with this kg)',
   unknownNode: (id: string) => `unknown node: ${id}`,
   notANode: (id: string) =>
     `not a node: ${id} is an unresolved call target (a name the resolver could not place); "neighbors" lists the symbols that call it`,
@@ -104,6 +106,15 @@ interface CallersAnswer extends Answered {
   callers: string[];
   /** Guessed callers: sources of CANDIDATE `calls` edges that are not proven callers. */
   candidates: string[];
+  /** When the node implements or overrides members: the proven callers of each, a tier of their own. */
+  dispatched?: DispatchedCallers[];
+}
+
+/** The proven callers of a member the node implements (`implements`) or overrides (`overrides`), ADR 151. */
+export interface DispatchedCallers {
+  via: string;
+  relation: string;
+  callers: string[];
 }
 
 interface AffectedAnswer extends Answered {
@@ -124,6 +135,8 @@ interface ImpactAnswer extends Answered {
   candidates: string[];
   /** |candidates|: kept apart from `blastRadius`. */
   candidateRadius: number;
+  /** As `callers`' field: callers through the members the node implements or overrides, never in `blastRadius`. */
+  dispatched?: DispatchedCallers[];
 }
 
 export interface NeighborsAnswer extends Answered {

@@ -10,6 +10,7 @@
 // is assembling the JSON and the naming of ids.
 
 import type { ClientBase } from 'pg';
+import { CONSUMER_RELATIONS } from '../consumers';
 import { GraphError } from '../errors';
 import { fileId, fileOfId, parseId } from '../ids';
 import type { QueryRequest } from '../query/catalogue';
@@ -40,7 +41,8 @@ async function schemaOnce(c: ClientBase): Promise<void> {
   await requireSchema(c);
   schemaChecked.add(c);
 }
-const CONSUMER_RELATIONS = ['calls', 'imports', 're-exports', 'references', 'extends', 'implements', 'inherits'];
+/** The one definition of a consumer's relations (src/graph/consumers.ts), as the SQL array it binds. */
+const CONSUMER_RELATION_LIST = [...CONSUMER_RELATIONS].sort(compareStrings);
 
 /** Which repositories a question is about, and how its answer names ids. */
 class Scope {
@@ -311,7 +313,7 @@ async function consumers(c: ClientBase, scope: Scope, asked: string): Promise<In
     scope,
     found.held.map((h) => h.repository),
     found.id,
-    CONSUMER_RELATIONS,
+    CONSUMER_RELATION_LIST,
     false,
   );
 }

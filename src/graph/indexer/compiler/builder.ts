@@ -6,6 +6,7 @@ import { GraphError } from '../../errors';
 import { fileId, packageSymbolId, symbolId, unresolvedId } from '../../ids';
 import type { BuildDiagnostic, Graph, GraphEdge, GraphNode, Relation, UnresolvedReason, UnresolvedSummary } from '../../model';
 import { collectSites, type Site } from './calls';
+import { dispatchEdges } from '../dispatch';
 import { commentCitations, type CommentCitation } from '../rationale/comments';
 import { TsCheckerBackend, type CheckerBackend, type CheckerProvider, type CheckerReport, type SymbolAnswer } from './checker';
 import { compose, moduleStructure } from './compose';
@@ -276,6 +277,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     screenedTrees: screened.trees,
   };
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
+  if (!options.extractOnly) tier.edges.push(...dispatchEdges(tier.nodes, tier.edges));
 
   const notes = rationale.finish(tier.nodes);
   const modules = moduleStructure([...graphFiles, ...notes.files]);
@@ -283,6 +285,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     nodeLayers: [tier.nodes, notes.nodes, modules.nodes],
     edges: [...tier.edges, ...notes.edges, ...modules.edges],
     grammarVersions: { typescript: ts.version },
+    built: options.extractOnly ? [] : ['calls', 'references'],
     repository: repositoryName(host, root, diagnostics),
     unresolved: summary,
     diagnostics,
@@ -654,10 +657,12 @@ function resolutionTier(ctx: TierContext): TierOutput {
     }
     asking.forEach((f, i) => {
       const answerOf = new Map(f.asked.map((s, j) => [s, answers[i][j]]));
+      const from = resolution.edges.length;
       for (const site of f.sites) {
         const representative = site.shareKey !== undefined ? (f.firstWithKey.get(site.shareKey) as Site) : site;
         resolution.accept(f.sf, f.rel, site, answerOf.get(representative), lookup);
       }
+      resolution.settle(from);
       f.record.residue = resolution.residues.get(f.rel) ?? { counted: {}, sites: [] };
       ctx.files.push(f.record);
       done++;

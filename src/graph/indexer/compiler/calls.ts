@@ -1,7 +1,9 @@
 // The resolution tier's syntax half: find every call site (calls, `new`, tagged templates,
 // decorators, JSX elements, `super(...)`) and heritage clause in a file, with its caller — the
-// innermost enclosing function, method, class or namespace node, or the file at top level.
-// Which declaration a site reaches is the checker's question (checker.ts), not this file's.
+// innermost enclosing function, method, class or namespace node, or the file at top level — and
+// every other use of a name that may denote a declaration of the repository (a reference, ADR 151),
+// with the innermost enclosing symbol of any kind. Which declaration a site reaches is the
+// checker's question (checker.ts), not this file's.
 
 import * as ts from 'typescript';
 import { fileId } from '../../ids';
@@ -14,6 +16,19 @@ const {
   forEachChild,
   isArrowFunction,
   isAsExpression,
+  isBlock,
+  isCaseBlock,
+  isCatchClause,
+  isClassDeclaration,
+  isEnumDeclaration,
+  isForInStatement,
+  isForOfStatement,
+  isForStatement,
+  isFunctionDeclaration,
+  isFunctionLike,
+  isOmittedExpression,
+  isVariableDeclarationList,
+  isVariableStatement,
   isBinaryExpression,
   isCallExpression,
   isClassExpression,
@@ -23,6 +38,7 @@ const {
   isFunctionExpression,
   isHeritageClause,
   isIdentifier,
+  isJsxClosingElement,
   isJsxOpeningElement,
   isJsxSelfClosingElement,
   isNewExpression,
@@ -30,6 +46,7 @@ const {
   isParenthesizedExpression,
   isPostfixUnaryExpression,
   isPrefixUnaryExpression,
+  isPrivateIdentifier,
   isPropertyAccessExpression,
   isSatisfiesExpression,
   isStringLiteralLike,
@@ -39,9 +56,9 @@ const {
 type SiteContext = 'new' | 'super' | 'tag' | 'decorator' | 'jsx' | 'conditional';
 
 export interface Site {
-  /** `calls`, `extends` or `implements`. */
+  /** `calls`, `extends`, `implements`, or `references` (any other use of a name, ADR 151). */
   relation: Relation;
-  /** The node id the edge starts from: the caller, or the class/interface for heritage. */
+  /** The node id the edge starts from: the caller, the class/interface for heritage, the innermost symbol for a reference. */
   source: string;
   /** Start offset of the callee name; undefined when there is no name to ask about. */
   position?: number;
@@ -51,6 +68,8 @@ export interface Site {
   hint?: ts.Node;
   /** The callee name as written, for unresolved ids and name matching. */
   name: string;
+  /** A reference that is an import's name (`import { x }`, `import x from`): it may be subsumed (ADR 151). */
+  imported?: boolean;
   /** `obj.name(...)` rather than `name(...)`: name matching looks at members. */
   member: boolean;
   context?: SiteContext;
@@ -149,8 +168,146 @@ function calleeLeaves(expr: ts.Expression): Array<{ leaf: ts.Expression; conditi
   return out;
 }
 
-/** Finds every call site and heritage clause of one file. Walks with an explicit stack. */
-export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Site[] {
+/** Declarations whose `name` is the name they give, not a use of one. */
+const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
+  SyntaxKind.ArrowFunction,
+  SyntaxKind.ClassDeclaration,
+  SyntaxKind.ClassExpression,
+  SyntaxKind.EnumDeclaration,
+  SyntaxKind.EnumMember,
+  SyntaxKind.FunctionDeclaration,
+  SyntaxKind.FunctionExpression,
+  SyntaxKind.GetAccessor,
+  SyntaxKind.SetAccessor,
+  SyntaxKind.InterfaceDeclaration,
+  SyntaxKind.JsxAttribute,
+  SyntaxKind.MethodDeclaration,
+  SyntaxKind.MethodSignature,
+  SyntaxKind.ModuleDeclaration,
+  SyntaxKind.NamespaceExportDeclaration,
+  SyntaxKind.Parameter,
+  SyntaxKind.PropertyAssignment,
+  SyntaxKind.PropertyDeclaration,
+  SyntaxKind.PropertySignature,
+  SyntaxKind.TypeAliasDeclaration,
+  SyntaxKind.TypeParameter,
+  SyntaxKind.VariableDeclaration,
+  SyntaxKind.BindingElement,
+  SyntaxKind.NamedTupleMember,
+]);
+
+/** Names that denote no declaration a reference could reach: the checker gives them no declaration. */
+const INTRINSIC_NAMES: ReadonlySet<string> = new Set(['undefined', 'arguments', 'globalThis']);
+
+/**
+ * Whether a name is a use that may denote a declaration (a reference, ADR 151), as opposed to the
+ * name a declaration gives, a label, a JSX closing tag (the opening tag is the site) or a meta
+ * property. An import or export specifier's name, and a shorthand property's, are uses: they name
+ * what they import, export or store.
+ */
+function isReferenceName(node: ts.Identifier | ts.PrivateIdentifier): boolean {
+  const parent = node.parent;
+  if (!parent) return false;
+  if (isIdentifier(node) && INTRINSIC_NAMES.has(node.text)) return false;
+  switch (parent.kind) {
+    case SyntaxKind.ImportSpecifier: {
+      const spec = parent as ts.ImportSpecifier;
+      return (spec.propertyName ?? spec.name) === node;
+    }
+    case SyntaxKind.ExportSpecifier: {
+      const spec = parent as ts.ExportSpecifier;
+      return (spec.propertyName ?? spec.name) === node;
+    }
+    case SyntaxKind.ImportClause:
+      return true;
+    case SyntaxKind.ShorthandPropertyAssignment:
+      return (parent as ts.ShorthandPropertyAssignment).name === node;
+    case SyntaxKind.BindingElement:
+      // `{ key: local } = value` reads `key` of the value; the local name is a declaration.
+      return (parent as ts.BindingElement).propertyName === node;
+    case SyntaxKind.LabeledStatement:
+    case SyntaxKind.BreakStatement:
+    case SyntaxKind.ContinueStatement:
+    case SyntaxKind.MetaProperty:
+    case SyntaxKind.NamespaceImport:
+    case SyntaxKind.NamespaceExport:
+    case SyntaxKind.ImportEqualsDeclaration:
+      return false;
+    default:
+      break;
+  }
+  if (isJsxClosingElement(parent)) return false;
+  return !(DECLARATION_KINDS.has(parent.kind) && (parent as ts.NamedDeclaration).name === node);
+}
+
+/**
+ * The names of values a function or block declares itself, with the scope around it. A name used
+ * as a value inside it denotes that local, never a declaration of the graph, so it is not asked
+ * about (the checker would only say "a local"). Module scope is never a Scope: its declarations
+ * are the graph's. Declarations a scope does not list (a `var` in a nested block, a type) are only
+ * asked about, never skipped wrongly.
+ */
+interface Scope {
+  names: Set<string>;
+  parent: Scope | undefined;
+}
+
+function addBindingNames(name: ts.BindingName, into: Set<string>): void {
+  const work: ts.BindingName[] = [name];
+  while (work.length > 0) {
+    const n = work.pop() as ts.BindingName;
+    if (isIdentifier(n)) into.add(n.text);
+    else for (const el of n.elements) if (!isOmittedExpression(el)) work.push(el.name);
+  }
+}
+
+function scopeOpenedBy(node: ts.Node, scope: Scope | undefined): Scope | undefined {
+  let names: Set<string> | undefined;
+  if (isFunctionLike(node)) {
+    names = new Set();
+    for (const p of node.parameters) addBindingNames(p.name, names);
+    if ((isFunctionExpression(node) || isClassExpression(node)) && node.name) names.add(node.name.text);
+  } else if (isBlock(node) || isCaseBlock(node)) {
+    names = new Set();
+    const statements = isBlock(node) ? node.statements : node.clauses.flatMap((c) => [...c.statements]);
+    for (const st of statements) {
+      if (isVariableStatement(st)) for (const d of st.declarationList.declarations) addBindingNames(d.name, names);
+      else if ((isFunctionDeclaration(st) || isClassDeclaration(st) || isEnumDeclaration(st)) && st.name) names.add(st.name.text);
+    }
+  } else if (isForStatement(node) || isForInStatement(node) || isForOfStatement(node)) {
+    const init = node.initializer;
+    if (init && isVariableDeclarationList(init)) {
+      names = new Set();
+      for (const d of init.declarations) addBindingNames(d.name, names);
+    }
+  } else if (isCatchClause(node) && node.variableDeclaration) {
+    names = new Set();
+    addBindingNames(node.variableDeclaration.name, names);
+  }
+  return names && names.size > 0 ? { names, parent: scope } : scope;
+}
+
+/** Parents under which a name is a type, a namespace or a member, not a value of the scope. */
+const NOT_A_VALUE: ReadonlySet<ts.SyntaxKind> = new Set([
+  SyntaxKind.TypeReference,
+  SyntaxKind.QualifiedName,
+  SyntaxKind.ExpressionWithTypeArguments,
+  SyntaxKind.TypeQuery,
+  SyntaxKind.ImportType,
+  SyntaxKind.TypePredicate,
+  SyntaxKind.PropertyAccessExpression,
+]);
+
+function isLocalValue(name: ts.Identifier, scope: Scope | undefined): boolean {
+  if (!scope) return false;
+  const parent = name.parent;
+  if (NOT_A_VALUE.has(parent.kind) && !(isPropertyAccessExpression(parent) && parent.expression === name)) return false;
+  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.names.has(name.text)) return true;
+  return false;
+}
+
+/** Finds every call site, heritage clause and reference of one file. Walks with an explicit stack. */
+export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, withReferences = true): Site[] {
   const sites: Site[] = [];
   const fid = fileId(extraction.path);
 
@@ -273,22 +430,55 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
     }
   };
 
+  // A name a call or heritage site already asks about is not asked again as a reference.
+  const claimed = new Set<number>();
+  const addReference = (name: ts.Identifier | ts.PrivateIdentifier, owner: string, region: ts.Node | undefined) => {
+    const start = name.getStart(sf);
+    if (claimed.has(start) || !isReferenceName(name)) return;
+    const parent = name.parent;
+    const member =
+      (isPropertyAccessExpression(parent) && parent.name === name) ||
+      (parent.kind === SyntaxKind.QualifiedName && (parent as ts.QualifiedName).right === name);
+    let shareKey: string | undefined;
+    if (region) {
+      const regionKey = `${region.pos}:${region.kind}:`;
+      if (!member) shareKey = regionKey + name.text;
+      else if (isPropertyAccessExpression(parent) && isIdentifier(parent.expression))
+        shareKey = `${regionKey}${parent.expression.text}.${name.text}`;
+    }
+    const site: Site = { relation: 'references', source: owner, position: start, at: start, hint: name, name: name.text, member, shareKey };
+    if (parent.kind === SyntaxKind.ImportSpecifier || parent.kind === SyntaxKind.ImportClause) site.imported = true;
+    sites.push(site);
+  };
+
   // `region`: the outermost plain expression above the node, when every node between them is plain.
-  const stack: Array<{ node: ts.Node; caller: string; region: ts.Node | undefined }> = [];
-  const pushChildren = (node: ts.Node, caller: string, region: ts.Node | undefined) => {
+  // `owner`: the innermost enclosing symbol of any kind, which a reference starts from.
+  // `scope`: the values declared by the enclosing functions and blocks (never the module's).
+  const stack: Array<{ node: ts.Node; caller: string; owner: string; region: ts.Node | undefined; scope: Scope | undefined }> = [];
+  const pushChildren = (node: ts.Node, caller: string, owner: string, region: ts.Node | undefined, scope: Scope | undefined) => {
     const children: ts.Node[] = [];
     forEachChild(node, (c) => {
       children.push(c);
     });
     const childRegion = isPlainExpression(node) ? (region ?? node) : undefined;
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], caller, region: childRegion });
+    const childScope = withReferences ? scopeOpenedBy(node, scope) : undefined;
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], caller, owner, region: childRegion, scope: childScope });
   };
-  pushChildren(sf, fid, undefined);
+  pushChildren(sf, fid, fid, undefined, undefined);
   while (stack.length > 0) {
-    const { node, caller: outer, region } = stack.pop() as (typeof stack)[number];
+    const { node, caller: outer, owner: outerOwner, region, scope } = stack.pop() as (typeof stack)[number];
     let caller = outer;
+    let owner = outerOwner;
     const own = idOf(node);
-    if (own !== undefined && isCallerDeclaration(node)) caller = own;
+    if (own !== undefined) {
+      owner = own;
+      if (isCallerDeclaration(node)) caller = own;
+    }
+    if (isIdentifier(node) || isPrivateIdentifier(node)) {
+      if (withReferences && !(isIdentifier(node) && isLocalValue(node, scope))) addReference(node, owner, region);
+      continue;
+    }
+    const firstNew = sites.length;
 
     if (isCallExpression(node)) {
       const callee = node.expression;
@@ -313,10 +503,11 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction): Sit
         while (isParenthesizedExpression(declaration) || isAsExpression(declaration) || isSatisfiesExpression(declaration))
           declaration = declaration.parent;
       }
-      const owner = idOf(declaration);
-      if (owner !== undefined) addHeritage(node, owner);
+      const heritageOwner = idOf(declaration);
+      if (heritageOwner !== undefined) addHeritage(node, heritageOwner);
     }
-    pushChildren(node, caller, region);
+    for (let i = firstNew; i < sites.length; i++) claimed.add(sites[i].at);
+    pushChildren(node, caller, owner, region, scope);
   }
   return sites;
 }

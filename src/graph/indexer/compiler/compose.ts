@@ -69,6 +69,8 @@ export interface ComposeInput {
   nodeLayers: GraphNode[][];
   edges: GraphEdge[];
   grammarVersions: Record<string, string>;
+  /** Layers the build ran, present even when they found nothing: an empty layer is still a layer. */
+  built?: readonly Layer[];
   /** The repository the graph describes (ADR 108). */
   repository?: string;
   unresolved?: UnresolvedSummary;
@@ -167,6 +169,7 @@ export function compose(input: ComposeInput): Graph {
   // A relation observed only as counted references (calls into node_modules) was still built.
   for (const relation of Object.keys(input.unresolved ?? {}) as Array<keyof typeof LAYER_OF_RELATION>)
     layers.add(LAYER_OF_RELATION[relation]);
+  for (const l of input.built ?? []) layers.add(l);
   if (sortedNodes.some((n) => n.kind === 'doc-concept')) layers.add('docs');
   const graph: Graph = {
     schemaVersion: SCHEMA_VERSION,

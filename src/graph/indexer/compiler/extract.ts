@@ -28,6 +28,7 @@ const {
   isClassDeclaration,
   isClassExpression,
   isComputedPropertyName,
+  isConstructorDeclaration,
   isEnumDeclaration,
   isExportAssignment,
   isExportDeclaration,
@@ -51,6 +52,8 @@ const {
   isNoSubstitutionTemplateLiteral,
   isNonNullExpression,
   isNumericLiteral,
+  isParameter,
+  isParameterPropertyDeclaration,
   isParenthesizedExpression,
   isPrivateIdentifier,
   isPropertyDeclaration,
@@ -108,6 +111,7 @@ const REGISTERED_KINDS = new Set<ts.SyntaxKind>([
   SyntaxKind.SetAccessor,
   SyntaxKind.PropertyDeclaration,
   SyntaxKind.PropertySignature,
+  SyntaxKind.Parameter,
 ]);
 
 /** The node id the extraction gave the declaration `node`, if it registered one. */
@@ -261,7 +265,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
   // the static members, declared once all of those are known: a static member whose name an
   // instance member also has is spelled `<Class>.static.<name>` (ADR 80).
   const instanceNames = new Map<string, Set<string>>();
-  const statics: Array<{ m: ts.ClassElement; name: string; owner: string; ownerId: string }> = [];
+  const statics: Array<{ m: ts.ClassElement | ts.TypeElement; name: string; owner: string; ownerId: string; kind: SymbolKind }> = [];
 
   const declareMembers = (members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, owner: string, ownerId: string) => {
     for (const m of members) {
@@ -273,18 +277,39 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         isSetAccessorDeclaration(m) ||
         (isPropertyDeclaration(m) && isFunctionLike(m.initializer)) ||
         (isPropertySignature(m) && !!m.type && isFunctionTypeNode(m.type));
-      if (!isMethod) continue;
+      // A field or property signature holding data is a member other code reads and writes: it is
+      // a node of its own, so what references it can be counted (ADR 151).
+      const isProperty = !isMethod && (isPropertyDeclaration(m) || isPropertySignature(m));
+      if (!isMethod && !isProperty) continue;
       const name = memberName(m.name, sf);
       if (!name) continue; // '' is a name the parser invented while recovering from an error
-      if (isStatic(m)) {
-        statics.push({ m: m as ts.ClassElement, name, owner, ownerId });
-        continue;
-      }
-      let names = instanceNames.get(owner);
-      if (!names) instanceNames.set(owner, (names = new Set()));
-      names.add(name);
-      declare(`${owner}.${name}`, 'method', m, ownerId, false);
+      declareMember(m, name, isMethod ? 'method' : 'property', owner, ownerId);
     }
+    // Parameter properties (`constructor(private readonly store: Store)`) are fields too.
+    for (const m of members) {
+      if (!isConstructorDeclaration(m)) continue;
+      for (const p of m.parameters) {
+        if (!isIdentifier(p.name) || p.name.text === '' || !isParameterPropertyDeclaration(p, m)) continue;
+        declareMember(p, p.name.text, 'property', owner, ownerId);
+      }
+    }
+  };
+
+  const declareMember = (
+    m: ts.ClassElement | ts.TypeElement | ts.ParameterDeclaration,
+    name: string,
+    kind: SymbolKind,
+    owner: string,
+    ownerId: string,
+  ) => {
+    if (!isParameter(m) && isStatic(m)) {
+      statics.push({ m, name, owner, ownerId, kind });
+      return;
+    }
+    let names = instanceNames.get(owner);
+    if (!names) instanceNames.set(owner, (names = new Set()));
+    names.add(name);
+    declare(`${owner}.${name}`, kind, m, ownerId, false);
   };
 
   const declareBinding = (
@@ -375,9 +400,10 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     }
   }
 
-  for (const { m, name, owner, ownerId } of statics) {
+  for (const { m, name, owner, ownerId, kind } of statics) {
     const twin = instanceNames.get(owner)?.has(name) === true;
-    declare(twin ? `${owner}.${STATIC_TWIN}.${name}` : `${owner}.${name}`, 'method', m, ownerId, false);
+    const id = declare(twin ? `${owner}.${STATIC_TWIN}.${name}` : `${owner}.${name}`, kind, m, ownerId, false);
+    (collected.get(id) as Collected).node.static = true;
   }
 
   for (const name of localExports) {

@@ -145,8 +145,8 @@ export interface TrackedBuildResult extends BuildResult {
 }
 
 /**
- * Edges a carried file keeps from the previous graph: containment, and the proven (EXACT) calls
- * and heritage. Imports are resolved again; cites and the unresolved rest are replayed from the
+ * Edges a carried file keeps from the previous graph: containment, and the proven (EXACT) calls,
+ * references and heritage. Imports are resolved again; cites and the unresolved rest are replayed from the
  * manifest; module edges are derived from the file set.
  */
 function carriedEdge(e: GraphEdge): boolean {
@@ -160,8 +160,14 @@ function carriedEdge(e: GraphEdge): boolean {
       return false;
     case 'calls':
     case 'extends':
-    case 'implements':
+    case 'references':
       return e.confidence === 'EXACT';
+    case 'implements':
+      // A member's `implements` is derived again from the heritage every build (ADR 151); a
+      // class's own, read off its heritage clause, is carried.
+      return e.confidence === 'EXACT' && e.tier === 'ast';
+    case 'overrides':
+      return false;
     default:
       return true;
   }

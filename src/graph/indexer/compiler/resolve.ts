@@ -15,9 +15,18 @@ export type { Residue } from '../facts';
 
 /** More name matches than this make a guess useless: the site stays UNRESOLVED (ADR 6). */
 const MAX_CANDIDATES = 10;
+/**
+ * A reference's guess is kept only among this few: a property read on an `any` receiver matches
+ * every member of its name (`name`, `error`), and more than three same-named members tell a reader
+ * nothing; the site is counted as unplaced instead (ADR 151).
+ */
+const MAX_REFERENCE_CANDIDATES = 3;
 
 /** Reasons counted in the summary but not listed as edges (unless the build asks for externals). */
 const COUNTED_ONLY: ReadonlySet<UnresolvedReason> = new Set(['external', 'local']);
+
+/** Top-level symbols a reference may name besides functions and classes. */
+const DATA_KINDS: ReadonlySet<string> = new Set(['variable', 'interface', 'type', 'enum', 'namespace']);
 
 export interface DeclarationLookup {
   /** The graph file a declaration's absolute path belongs to, or why it has none. */
@@ -52,6 +61,8 @@ export class ResolutionSink {
   readonly pending: PendingMatch[] = [];
   /** Per file (repo-relative), what its sites left besides EXACT edges. */
   readonly residues = new Map<string, Residue>();
+  /** EXACT references made by an import's name, which `settle` may find subsumed. */
+  private readonly imported = new WeakSet<GraphEdge>();
 
   constructor(
     private readonly summary: UnresolvedSummary,
@@ -81,7 +92,9 @@ export class ResolutionSink {
     record?: string,
   ): void {
     this.count(site.relation, reason);
-    if (COUNTED_ONLY.has(reason) && !(reason === 'external' && this.listExternal)) {
+    // A reference nothing placed is counted, never listed: a name used is not a claim that it
+    // reaches anything, and listing each would flood the edges (ADR 151).
+    if (site.relation === 'references' || (COUNTED_ONLY.has(reason) && !(reason === 'external' && this.listExternal))) {
       if (record !== undefined) {
         const counted = (this.residueOf(record).counted[site.relation] ??= {});
         counted[reason] = (counted[reason] ?? 0) + 1;
@@ -160,9 +173,12 @@ export class ResolutionSink {
     const targets = new Set<string>();
     const proven = new Map<string, ProvenTarget>();
     const misses: UnresolvedReason[] = [];
+    const reference = site.relation === 'references';
     for (const decl of answer.declarations) {
       const where = lookup.classify(decl.file);
       if (where.kind === 'outside') {
+        // A reference into a package or the standard library is not this graph's to count (ADR 151).
+        if (reference) continue;
         const p = lookup.throughDeclarationFile?.(decl);
         if (p && !proven.has(p.target)) proven.set(p.target, p);
         else if (!p) misses.push(where.reason);
@@ -170,43 +186,85 @@ export class ResolutionSink {
       }
       const id = lookup.nodeAt(where.path, decl.nameStart);
       if (id !== undefined) targets.add(id);
-      else misses.push(missReason(decl));
+      else if (!reference) misses.push(missReason(decl));
     }
     // The checker's own answer in source wins over the same target reached through a declaration file.
     for (const t of targets) proven.delete(t);
     if (targets.size + proven.size > 0) {
       const opts = { evidence, ast: true, context: site.context };
       for (const target of [...targets, ...proven.keys()].sort()) {
+        // A name used inside its own declaration (`app.use(install)` in `install`) is no consumer.
+        if (reference && target === site.source) continue;
         const p = proven.get(target);
         const edge = exactEdge(site.source, target, site.relation, p?.provenance ?? 'TYPESCRIPT_CHECKER', opts);
         if (p?.resolutionClass) edge.resolutionClass = p.resolutionClass;
+        if (site.imported) this.imported.add(edge);
         this.edges.push(edge);
       }
       return;
     }
+    // A reference to a local, a parameter or a package is no fact of this graph: nothing to record.
+    if (reference) return;
     // No declaration with a node: say why, preferring what a reader can act on.
     const order: UnresolvedReason[] = ['indirect', 'excluded', 'local', 'external'];
     const reason = order.find((r) => misses.includes(r)) ?? 'no-declaration';
     this.unresolved(site, reason, evidence, undefined, relPath);
   }
 
+  /**
+   * A file's EXACT edges from `from` on are all there are (the checker has answered its sites):
+   * drops the references that add nothing to what the file's other edges say (ADR 151). An
+   * import's name is subsumed when something else in the file (a call, a use) reaches the same
+   * declaration; a reference is subsumed by a call with the same source and target.
+   */
+  settle(from: number): void {
+    const reached = new Set<string>();
+    const called = new Set<string>();
+    for (let i = from; i < this.edges.length; i++) {
+      const e = this.edges[i];
+      if (e.confidence !== 'EXACT' || this.imported.has(e)) continue;
+      if (e.relation === 'calls' || e.relation === 'references') reached.add(e.target);
+      if (e.relation === 'calls') called.add(e.source + '\u0000' + e.target);
+    }
+    let kept = from;
+    for (let i = from; i < this.edges.length; i++) {
+      const e = this.edges[i];
+      const subsumed =
+        e.relation === 'references' &&
+        e.confidence === 'EXACT' &&
+        (this.imported.has(e) ? reached.has(e.target) : called.has(e.source + '\u0000' + e.target));
+      if (!subsumed) this.edges[kept++] = e;
+    }
+    this.edges.length = kept;
+  }
+
   /** Turns the pending sites into CANDIDATE edges by name, or UNRESOLVED ones. */
   matchNames(nodes: readonly GraphNode[]): void {
+    // Calls match what can be called; references match any member, and any top-level symbol.
     const members = new Map<string, string[]>();
     const free = new Map<string, string[]>();
+    const memberData = new Map<string, string[]>();
+    const freeData = new Map<string, string[]>();
     for (const n of nodes) {
       if (n.kind === 'method') {
         const dot = n.label.lastIndexOf('.');
         push(members, n.label.slice(dot + 1), n.id);
+      } else if (n.kind === 'property') {
+        const dot = n.label.lastIndexOf('.');
+        push(memberData, n.label.slice(dot + 1), n.id);
       } else if ((n.kind === 'function' || n.kind === 'class') && !n.label.includes('.')) {
         push(free, n.label, n.id);
+      } else if (DATA_KINDS.has(n.kind) && !n.label.includes('.')) {
+        push(freeData, n.label, n.id);
       }
     }
     for (const p of this.pending) {
-      const candidates = ((p.site.member ? members : free).get(p.site.name) ?? []).slice().sort();
+      const byName = (p.site.member ? members : free).get(p.site.name) ?? [];
+      const data = p.site.relation === 'references' ? ((p.site.member ? memberData : freeData).get(p.site.name) ?? []) : [];
+      const candidates = [...byName, ...data].sort();
       if (candidates.length === 0) {
         this.unresolved(p.site, p.reason, p.evidence);
-      } else if (candidates.length > MAX_CANDIDATES) {
+      } else if (candidates.length > (p.site.relation === 'references' ? MAX_REFERENCE_CANDIDATES : MAX_CANDIDATES)) {
         this.unresolved(p.site, p.reason, p.evidence, `${candidates.length} name matches`);
       } else {
         for (const c of candidates) {

@@ -30,7 +30,7 @@ import { buildConfigInput, CONFIG_FILE } from './repository-config';
 import { asciiText } from '../../io/canonical';
 import { previewJson } from '../../io/display';
 
-export const MANIFEST_VERSION = 5;
+export const MANIFEST_VERSION = 6;
 
 /**
  * The engine's version, recorded so that facts extracted by another version are never carried
