@@ -39,8 +39,3 @@ export const RADIUS_RELATIONS: ReadonlySet<Relation> = new Set<Relation>([
  * tier of their own, never merged with its direct callers.
  */
 export const DISPATCH_RELATIONS: ReadonlySet<Relation> = new Set<Relation>(['implements', 'overrides']);
-
-/** Whether a relation makes its source a consumer of its target. */
-export function isConsumerRelation(relation: string): boolean {
-  return CONSUMER_RELATIONS.has(relation as Relation);
-}
