@@ -14,11 +14,13 @@ export const BASIC_NODE_IDS = [
   'file:src/greet.ts',
   'file:src/main.ts',
   'file:src/util/math.ts',
-  // src/greet.ts: function greet, class Greeter with methods hello and bye (constructors are not nodes)
+  // src/greet.ts: function greet, class Greeter with methods hello and bye and the parameter
+  // property prefix (constructors are not nodes; fields are, ADR 151)
   'sym:src/greet.ts#greet',
   'sym:src/greet.ts#Greeter',
   'sym:src/greet.ts#Greeter.bye',
   'sym:src/greet.ts#Greeter.hello',
+  'sym:src/greet.ts#Greeter.prefix',
   // src/main.ts: function main
   'sym:src/main.ts#main',
   // src/util/math.ts: const arrow function add, interface Shape with method area, enum Unit

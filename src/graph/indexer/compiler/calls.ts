@@ -197,7 +197,9 @@ const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
 ]);
 
 /** Names that denote no declaration a reference could reach: the checker gives them no declaration. */
-const INTRINSIC_NAMES: ReadonlySet<string> = new Set(['undefined', 'arguments', 'globalThis']);
+// `module` and `exports` are CommonJS's: the two checkers place `module.exports = f` differently,
+// and `f` itself is the use that names the declaration.
+const INTRINSIC_NAMES: ReadonlySet<string> = new Set(['undefined', 'arguments', 'globalThis', 'module', 'exports']);
 
 /**
  * Whether a name is a use that may denote a declaration (a reference, ADR 151), as opposed to the

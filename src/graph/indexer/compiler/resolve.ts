@@ -91,10 +91,11 @@ export class ResolutionSink {
     context?: string,
     record?: string,
   ): void {
-    this.count(site.relation, reason);
-    // A reference nothing placed is counted, never listed: a name used is not a claim that it
+    // A reference nothing placed is neither listed nor counted: a name used is not a claim that it
     // reaches anything, and listing each would flood the edges (ADR 151).
-    if (site.relation === 'references' || (COUNTED_ONLY.has(reason) && !(reason === 'external' && this.listExternal))) {
+    if (site.relation === 'references') return;
+    this.count(site.relation, reason);
+    if (COUNTED_ONLY.has(reason) && !(reason === 'external' && this.listExternal)) {
       if (record !== undefined) {
         const counted = (this.residueOf(record).counted[site.relation] ??= {});
         counted[reason] = (counted[reason] ?? 0) + 1;
