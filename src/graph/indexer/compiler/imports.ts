@@ -228,7 +228,11 @@ export class ModuleResolver {
   }
 
   /** What `p` is, from what this build already knows where it can; `disk` gets `p` when a stat told. */
-  private kindUncached(p: string, disk?: Set<string>): Kind {
+  private kindUncached(asked: string, disk?: Set<string>): Kind {
+    // The compiler asks for a folder with a trailing slash (`'..'`, `'./'` and the other bare
+    // directory specifiers end up as `<dir>/`): the name is the folder's, not an empty one in it,
+    // which no listing holds (issue 55).
+    const p = asked.length > 1 && asked.endsWith('/') ? asked.replace(/\/+$/, '') || '/' : asked;
     if (p.startsWith(this.root + '/') && this.graphFiles.has(p.slice(this.root.length + 1))) {
       // A source file this build's discovery just found is a file: no stat for it (a large
       // repository's imports probe thousands of them on every build).
@@ -244,7 +248,7 @@ export class ModuleResolver {
     if (listing && entry === undefined && this.trustsListings()) return undefined;
     const s = this.host.stat(this.mapWorkspace(p) ?? p);
     const k = s?.type === 'file' ? 'file' : s?.type === 'directory' ? 'directory' : undefined;
-    disk?.add(p);
+    disk?.add(asked);
     return k;
   }
 
