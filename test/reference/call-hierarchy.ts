@@ -203,6 +203,8 @@ function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): string | und
   // A static member with an instance twin is `<Class>.static.<member>` (ADR 80); which spelling
   // exists is decided by the caller, which tries this one first.
   if (twin && ts.canHaveModifiers(d) && ts.getModifiers(d)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) parts.unshift('static');
+  // A constructor's parameter property is a field of the class (a property node, ADR 151).
+  if (ts.isParameter(d) && ts.isParameterPropertyDeclaration(d, d.parent)) d = d.parent;
   for (let p = d.parent; p && !ts.isSourceFile(p); p = p.parent) {
     if (ts.isClassDeclaration(p) || ts.isInterfaceDeclaration(p) || ts.isModuleDeclaration(p)) {
       const n = nameOf(p);
