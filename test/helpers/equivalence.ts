@@ -186,10 +186,26 @@ export function report(seed: number, shrunk: { edits: Edit[]; failure: Failure }
   ].join('\n');
 }
 
-/** The equivalence generator's base tree: every test fixture, plus a generated package of files that import and call each other. */
-export function fixtureRepo(): string {
+/**
+ * What joined the base tree after the sequences in equivalence.test.ts's FOUND list were found: an
+ * edit picks its file by number among the tree's files, so a replay leaves these out to pick what
+ * it picked then.
+ */
+const JOINED_LATER = {
+  fixtures: ['bare-directory-imports'],
+  gen: ['gen/bare.ts', 'gen/p3/bare.ts', 'gen/req.cjs', 'gen/p2/req.cjs'],
+};
+
+/**
+ * The equivalence generator's base tree: every test fixture, plus a generated package of files that
+ * import and call each other. `asFound`: the tree the FOUND sequences were found on (JOINED_LATER).
+ */
+export function fixtureRepo(opts: { asFound?: boolean } = {}): string {
   const root = tempDir('kg-equiv-base-');
-  for (const name of fs.readdirSync(FIXTURES)) copyFixture(name, { into: path.join(root, name) });
+  for (const name of fs.readdirSync(FIXTURES)) {
+    if (opts.asFound && JOINED_LATER.fixtures.includes(name)) continue;
+    copyFixture(name, { into: path.join(root, name) });
+  }
   const gen: Record<string, string> = {
     'tsconfig.json':
       JSON.stringify({
@@ -215,6 +231,16 @@ export function fixtureRepo(): string {
   gen['gen/ns.ts'] =
     "import * as util from './util';\nexport function viaNamespace() {\n  return util.twice(2) + new util.Meter().read();\n}\n";
   gen['gen/index.ts'] = Array.from({ length: 4 }, (_, p) => `export * from './p${p}/f${p}';\n`).join('');
+  // The folder's index named by the folder alone, in each spelling the compiler takes (issue 55):
+  // an edit of index.ts or of a file it re-exports reaches these through the bare specifier.
+  gen['gen/bare.ts'] =
+    "import { run1 } from '.';\nimport { run2 } from './';\nexport function bareHere() {\n  return run1(1) + run2(2);\n}\n";
+  gen['gen/p3/bare.ts'] =
+    "import { run0 } from '..';\nimport { run3 } from '../';\nexport function bareUp() {\n  return run0(1) + run3(2);\n}\n";
+  gen['gen/req.cjs'] =
+    "const here = require('.');\nfunction requireHere() {\n  return here.run1(1);\n}\nmodule.exports = { requireHere };\n";
+  gen['gen/p2/req.cjs'] = "const up = require('..');\nfunction requireUp() {\n  return up.run0(1);\n}\nmodule.exports = { requireUp };\n";
+  if (opts.asFound) for (const later of JOINED_LATER.gen) delete gen[later];
   writeTree(root, gen);
   return root;
 }

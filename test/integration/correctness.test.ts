@@ -92,7 +92,7 @@ describe('calls against the TypeScript language service', () => {
   // The patterns of issue #17 in a few lines each: the per-edge check confirms every EXACT edge of
   // their fixtures, and would not have before (the calls of a merged class owned by the file, a
   // static member sharing its instance twin's node).
-  for (const fixture of ['calls-merged-class', 'calls-static-twins', 'calls-new-this', 'ts5-semantics']) {
+  for (const fixture of ['calls-merged-class', 'calls-static-twins', 'calls-new-this', 'ts5-semantics', 'calls-destructured']) {
     it(`fixture ${fixture}: every EXACT edge confirmed on its own`, () => {
       const root = copyFixture(fixture);
       const { graph } = buildGraph({ root });

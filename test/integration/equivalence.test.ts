@@ -76,7 +76,7 @@ describe('equivalence: incremental equals full after every random edit', () => {
   ];
   for (const [what, edits] of FOUND) {
     it(`a sequence once found: ${what}`, () => {
-      const r = runSequence(fixtureRepo(), edits);
+      const r = runSequence(fixtureRepo({ asFound: true }), edits);
       assert.equal(r.applied, edits.length, 'every edit still applies');
       if (r.failure) assert.fail(`${r.failure.story.join('\n')}\n${r.failure.message}`);
     });

@@ -15,7 +15,8 @@
 //     position it follows the resolved signature and names one constituent of a union.)
 //  3. It omits `super(...)`; it cannot be asked about values (a `const` holding a function, a
 //     function-typed property) and does not see through `(a ? f : g)()`, `new (a ? B : C)()` or
-//     `new this()` (it finds calls by the callee's name). Such EXACT edges are confirmed instead
+//     `new this()`, nor a name destructured from a value, `const { f } = v; f()` (it finds calls by
+//     the callee's name; ADR 141). Such EXACT edges are confirmed instead
 //     by the language service's go-to-definition at the call site (`confirmedByDefinition`),
 //     never assumed.
 //  4. It attributes `new C()` to the class C — as the graph does.
@@ -202,6 +203,8 @@ function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): string | und
   // A static member with an instance twin is `<Class>.static.<member>` (ADR 80); which spelling
   // exists is decided by the caller, which tries this one first.
   if (twin && ts.canHaveModifiers(d) && ts.getModifiers(d)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) parts.unshift('static');
+  // A constructor's parameter property is a field of the class (a property node, ADR 151).
+  if (ts.isParameter(d) && ts.isParameterPropertyDeclaration(d, d.parent)) d = d.parent;
   for (let p = d.parent; p && !ts.isSourceFile(p); p = p.parent) {
     if (ts.isClassDeclaration(p) || ts.isInterfaceDeclaration(p) || ts.isModuleDeclaration(p)) {
       const n = nameOf(p);
@@ -300,6 +303,20 @@ function hasInstanceTwin(decl: ts.Node): boolean {
 }
 
 /** Whether a callee name reaches its call through a conditional or logical operator: `new (a ? B : C)()`. */
+/** A binding element of an object pattern in a variable declaration, with no default and no rest. */
+function destructuredFromValue(node: ts.Node): node is ts.BindingElement {
+  if (!ts.isBindingElement(node) || node.initializer || node.dotDotDotToken || !ts.isObjectBindingPattern(node.parent)) return false;
+  let root: ts.Node = node.parent;
+  while (ts.isBindingElement(root) || ts.isObjectBindingPattern(root) || ts.isArrayBindingPattern(root)) root = root.parent;
+  return ts.isVariableDeclaration(root);
+}
+
+/** Whether the callee's name is a destructured one: the call hierarchy finds calls by the callee's own name. */
+function calleeIsDestructured(checker: ts.TypeChecker, token: ts.Node): boolean {
+  const sym = checker.getSymbolAtLocation(token);
+  return !!sym && !(sym.flags & ts.SymbolFlags.Alias) && (sym.declarations ?? []).some(destructuredFromValue);
+}
+
 function throughConditional(token: ts.Node): boolean {
   for (let n: ts.Node = token; n.parent; n = n.parent) {
     const p = n.parent;
@@ -387,11 +404,24 @@ export function compareWithCallHierarchy(
     if (!p || !ts.isPropertyAccessExpression(p) || p.name !== token) return false;
     return checker.getNonNullableType(checker.getTypeAtLocation(p.expression)).isUnion();
   };
-  /** Graph ids the language service's go-to-definition reaches from a position. */
-  const definitionIds = (file: string, pos: number): Set<string> => {
+  /**
+   * Graph ids the language service's go-to-definition reaches from a position. Where it lands on a
+   * name destructured from a value (`const { f } = v`, without a default), it is asked again at the
+   * property's name in the pattern, where it names the property's declaration (ADR 141): the
+   * graph's callee of `f()` is `v.f`'s.
+   */
+  const definitionIds = (file: string, pos: number, depth = 0): Set<string> => {
     const out = new Set<string>();
     for (const def of ls.getDefinitionAtPosition(file, pos) ?? []) {
-      const decl = declarationAt(def.fileName, def.textSpan.start);
+      const element = declarationAt(def.fileName, def.textSpan.start);
+      if (depth < 4 && element && destructuredFromValue(element)) {
+        const key = element.propertyName ?? element.name;
+        if (key.getStart() !== pos || def.fileName !== file) {
+          for (const id of definitionIds(def.fileName, key.getStart(), depth + 1)) out.add(id);
+          continue;
+        }
+      }
+      const decl = element;
       let id = decl && idFor(decl);
       if (!id && decl) {
         // A constructor stands for its class; a default export's keyword for its declaration.
@@ -501,7 +531,7 @@ export function compareWithCallHierarchy(
       // `new this()` and a branch of `new (a ? B : C)()`.
       const sf = program.getSourceFile(path.join(root, e.evidence.file)) as ts.SourceFile;
       const token = tokenAt(sf, sf.getPositionOfLineAndCharacter(e.evidence.line - 1, e.evidence.column - 1));
-      special = !!token && (token.kind === ts.SyntaxKind.ThisKeyword || throughConditional(token));
+      special = !!token && (token.kind === ts.SyntaxKind.ThisKeyword || throughConditional(token) || calleeIsDestructured(checker, token));
     }
     if (special && e.evidence) {
       const file = path.join(root, e.evidence.file);

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildGraph, memoryFileHost, nodeFileHost, type FileHost } from '../../src/graph';
+import { buildGraph, examineGraph, memoryFileHost, nodeFileHost, type FileHost } from '../../src/graph';
 import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
 
@@ -76,6 +76,34 @@ describe('discovery', () => {
     assert.equal(graph.diagnostics?.length, 1);
     assert.match(graph.diagnostics![0].reason, /not valid UTF-8/);
     assert.ok(graph.diagnostics![0].path.startsWith('bad-'));
+  });
+
+  it('skips a file or folder whose name holds a backslash with a reason (issue 55), on real disk', () => {
+    const root = tempDir();
+    writeTree(root, {
+      'tsconfig.json': '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler" } }',
+      'src/a/b.ts': 'export function fromFolder() {\n  return 1;\n}\n',
+      'src/c.ts': "import { fromFolder } from './a/b';\nexport function c() {\n  return fromFolder();\n}\n",
+    });
+    // Linux takes a backslash in a name: the compiler would read `src/a\b.ts` as `src/a/b.ts`.
+    fs.writeFileSync(path.join(root, 'src', 'a\\b.ts'), 'export function fromBackslash() {\n  return 2;\n}\n');
+    fs.mkdirSync(path.join(root, 'lib\\x'));
+    fs.writeFileSync(path.join(root, 'lib\\x', 'y.ts'), 'export const y = 1;\n');
+    fs.writeFileSync(path.join(root, 'notes\\draft.txt'), 'not source: passed over without a word');
+    const { graph, stats } = buildGraph({ root });
+    assertValidGraph(JSON.parse(JSON.stringify(graph)));
+    assert.deepEqual(files(graph), ['src/a/b.ts', 'src/c.ts']);
+    const reason = 'skipped: the name holds a backslash, which the TypeScript compiler reads as a folder separator';
+    assert.deepEqual(
+      (graph.diagnostics ?? []).filter((d) => d.path !== 'tsconfig.json'),
+      [
+        { path: 'lib\\x', reason },
+        { path: 'src/a\\b.ts', reason },
+      ],
+    );
+    assert.equal(stats.skipped, 2);
+    // The doctor's verdict (the schema and the six rules) passes it, as it must any graph a build writes.
+    assert.ok(examineGraph(JSON.parse(JSON.stringify(graph))).ok);
   });
 
   it('skips unreadable files and directories with a reason', () => {

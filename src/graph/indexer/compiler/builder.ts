@@ -1,6 +1,7 @@
 // The full build: discover → read → parse → extract → resolve imports → compose.
 // Nothing here writes to the console or the disk; progress goes through the injected sink.
 
+import * as path from 'node:path';
 import * as ts from 'typescript';
 import { GraphError } from '../../errors';
 import { fileId, packageSymbolId, symbolId, unresolvedId } from '../../ids';
@@ -279,6 +280,8 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const tier = options.extractOnly ? extractionTier(ctx) : resolutionTier(ctx);
   if (!options.extractOnly) tier.edges.push(...dispatchEdges(tier.nodes, tier.edges));
 
+  // A dependency's package.json too deep for the compiler, read bounded (issue 55): say which.
+  for (const [p, reason] of resolver.notes) diagnostics.push({ path: path.posix.relative(root, p), reason });
   const notes = rationale.finish(tier.nodes);
   const modules = moduleStructure([...graphFiles, ...notes.files]);
   const graph = compose({

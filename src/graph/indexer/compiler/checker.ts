@@ -14,12 +14,16 @@ const {
   SyntaxKind,
   TypeFlags,
   forEachChild,
+  isArrayBindingPattern,
   isArrowFunction,
   isAsExpression,
+  isBindingElement,
   isClassExpression,
   isElementAccessExpression,
   isFunctionExpression,
   isIdentifier,
+  isNumericLiteral,
+  isObjectBindingPattern,
   isParenthesizedExpression,
   isPrivateIdentifier,
   isPropertyAccessExpression,
@@ -27,6 +31,7 @@ const {
   isPropertyDeclaration,
   isSatisfiesExpression,
   isShorthandPropertyAssignment,
+  isStringLiteral,
   isVariableDeclaration,
 } = ts;
 
@@ -47,8 +52,13 @@ export interface DeclarationRef {
   callable: boolean;
 }
 
+/**
+ * `none`: no declaration to name. `any-receiver` and `no-declaration` wait for a name match;
+ * `indirect` is a value the checker cannot see through (a destructured name that takes no one
+ * property, ADR 141), UNRESOLVED as a local holding a function is.
+ */
 export type SymbolAnswer =
-  { kind: 'declarations'; declarations: DeclarationRef[] } | { kind: 'none'; reason: 'any-receiver' | 'no-declaration' };
+  { kind: 'declarations'; declarations: DeclarationRef[] } | { kind: 'none'; reason: 'any-receiver' | 'no-declaration' | 'indirect' };
 
 export interface CheckerBackend {
   /** Answers every query about one file, in order. May throw: the build then falls back (ADR 114). */
@@ -132,6 +142,30 @@ export function isCallableDeclaration(decl: ts.Declaration): boolean {
   return false;
 }
 
+/**
+ * What a name declared by destructuring a value holds (ADR 141): `const { f, g: h } = value` binds
+ * `f` and `h` to properties of `value`, declared wherever `value`'s type declares them, so a call
+ * `f()` is asked as `value.f()` would be — the property of the pattern's type, by name. Undefined
+ * for any other declaration (a parameter's pattern included: its value comes from each caller);
+ * `unprovable` where no one property is what the name holds: a computed key, a rest element, a
+ * default value (the property or the default), an element of an array pattern — a value, as a
+ * local holding a function is.
+ */
+export function destructuredProperty(decl: ts.Node): { pattern: ts.ObjectBindingPattern; name: string } | 'unprovable' | undefined {
+  if (!isBindingElement(decl)) return undefined;
+  let root: ts.Node = decl.parent;
+  while (isBindingElement(root) || isObjectBindingPattern(root) || isArrayBindingPattern(root)) root = root.parent;
+  if (!isVariableDeclaration(root)) return undefined;
+  const pattern = decl.parent;
+  if (!isObjectBindingPattern(pattern) || decl.dotDotDotToken || decl.initializer) return 'unprovable';
+  const key = decl.propertyName ?? decl.name;
+  if (isIdentifier(key) || isStringLiteral(key) || isNumericLiteral(key)) return { pattern, name: key.text };
+  return 'unprovable';
+}
+
+/** How many destructurings an answer follows (`const { a } = v; const o = { a }; const { a: b } = o`), in case they go round. */
+export const DESTRUCTURING_HOPS = 8;
+
 /** The innermost node whose span starts at `position` (a name token), found without recursion. */
 export function nodeAt(sf: ts.SourceFile, position: number): ts.Node | undefined {
   let current: ts.Node = sf;
@@ -172,14 +206,26 @@ export class TsCheckerBackend implements CheckerBackend {
     const checker = this.checker;
     let symbol = node.kind === SyntaxKind.ThisKeyword ? this.classOfThis(node) : checker.getSymbolAtLocation(node);
     if (!symbol) return { kind: 'none', reason: this.isAnyReceiver(node) ? 'any-receiver' : 'no-declaration' };
-    // Follow import/export aliases and re-export chains to the real declaration.
-    if (symbol.flags & SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-    let declarations = symbol.declarations ?? [];
-    // `{ add }` in an object literal names the value `add`: follow it, as references do.
-    if (declarations.length > 0 && declarations.every(isShorthandPropertyAssignment)) {
-      const values = declarations.map((d) => checker.getShorthandAssignmentValueSymbol(d)).filter((s): s is ts.Symbol => !!s);
-      const resolved = values.map((s) => (s.flags & SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s));
-      declarations = resolved.flatMap((s) => s.declarations ?? []);
+    let declarations: readonly ts.Declaration[];
+    for (let hops = 0; ; hops++) {
+      // Follow import/export aliases and re-export chains to the real declaration.
+      if (symbol.flags & SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+      declarations = symbol.declarations ?? [];
+      // `{ add }` in an object literal names the value `add`: follow it, as references do.
+      if (declarations.length > 0 && declarations.every(isShorthandPropertyAssignment)) {
+        const values = declarations.map((d) => checker.getShorthandAssignmentValueSymbol(d)).filter((s): s is ts.Symbol => !!s);
+        const resolved = values.map((s) => (s.flags & SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s));
+        declarations = resolved.flatMap((s) => s.declarations ?? []);
+      }
+      // A destructured name holds a property of the value destructured: follow it (ADR 141).
+      const taken = declarations.length === 1 ? destructuredProperty(declarations[0]) : undefined;
+      if (taken === undefined) break;
+      if (taken === 'unprovable' || hops === DESTRUCTURING_HOPS) return { kind: 'none', reason: 'indirect' };
+      const type = checker.getTypeAtLocation(taken.pattern);
+      if (type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return { kind: 'none', reason: 'any-receiver' };
+      const property = checker.getPropertyOfType(type, taken.name);
+      if (!property) return { kind: 'none', reason: 'no-declaration' };
+      symbol = property;
     }
     if (declarations.length === 0) return { kind: 'none', reason: 'no-declaration' };
     return {

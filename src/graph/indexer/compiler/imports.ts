@@ -35,6 +35,58 @@ function matchesPathsAlias(spec: string, paths: ts.MapLike<string[]> | undefined
 
 type Kind = 'file' | 'directory' | undefined;
 
+/**
+ * How deep a package.json may nest before the resolver reads it without its `exports` and
+ * `imports` (issue 55): the compiler walks those maps recursively, a frame a level, and 5,000
+ * levels overflow the stack of the whole build (a RangeError). A published package's conditions
+ * nest a handful of levels; 64 is far above that and far below the stack.
+ */
+export const PACKAGE_JSON_DEPTH = 64;
+
+/** The deepest nesting of `{` and `[` in a JSON text, strings skipped: one pass, no recursion. */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return max;
+}
+
+/**
+ * A package.json as the compiler may read it: as it is, or without its `exports` and `imports`
+ * when it nests deeper than PACKAGE_JSON_DEPTH, or not at all when it still does; with the note
+ * the build reports for it.
+ */
+export function boundedPackageJson(text: string): { text: string | undefined; note?: string } {
+  const depth = jsonDepth(text);
+  if (depth <= PACKAGE_JSON_DEPTH) return { text };
+  const deep = `nests ${depth} levels deep (the limit is ${PACKAGE_JSON_DEPTH})`;
+  try {
+    // JSON.parse does not recurse; JSON.stringify does, and throws on what is still too deep.
+    const pkg = JSON.parse(text) as unknown;
+    if (pkg !== null && typeof pkg === 'object' && !Array.isArray(pkg)) {
+      const rest: Record<string, unknown> = { ...(pkg as Record<string, unknown>) };
+      delete rest.exports;
+      delete rest.imports;
+      const kept = JSON.stringify(rest);
+      if (jsonDepth(kept) <= PACKAGE_JSON_DEPTH) {
+        return { text: kept, note: `${deep}: read without its "exports" and "imports"; imports of it resolve as if it had none` };
+      }
+    }
+  } catch {
+    // Not JSON, or too deep even without them: read as absent, below.
+  }
+  return { text: undefined, note: `${deep}: not read; imports of it resolve as if it had no package.json` };
+}
+
 /** What a resolution asked the disk beyond the walk's listings, and what it was told. */
 interface Probes {
   kinds: Map<string, Kind>;
@@ -52,6 +104,8 @@ interface ResolutionWorld {
   /** By config path, then by the file, syntax and specifier of the import. */
   outcomes: Map<string, Map<string, ImportOutcome>>;
   probes: Probes;
+  /** The package.json files read bounded, and why (the build's diagnostics). */
+  notes: Map<string, string>;
 }
 
 /**
@@ -84,6 +138,8 @@ function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
 
 export class ModuleResolver {
   private readonly statCache = new Map<string, Kind>();
+  /** Package.json files read bounded (PACKAGE_JSON_DEPTH), by absolute path, with why: reported by the build. */
+  readonly notes = new Map<string, string>();
   /** What the disk answered beyond the listings, for the next build to ask again (ADR 134). */
   private readonly probes: Probes = { kinds: new Map(), texts: new Map(), reals: new Map() };
   /**
@@ -159,6 +215,8 @@ export class ModuleResolver {
       for (const [p, k] of last.probes.kinds) this.probes.kinds.set(p, k);
       for (const [p, t] of last.probes.texts) this.probes.texts.set(p, t);
       for (const [p, r] of last.probes.reals) this.probes.reals.set(p, r);
+      // The outcomes taken were decided on these reads: their notes stand for this build too.
+      for (const [p, n] of last.notes) this.notes.set(p, n);
     }
     memo.reused = this.inherited !== undefined;
     memo.last = {
@@ -168,6 +226,7 @@ export class ModuleResolver {
       options: this.options,
       outcomes: this.outcomes,
       probes: this.probes,
+      notes: this.notes,
     };
   }
 
@@ -187,11 +246,16 @@ export class ModuleResolver {
   }
 
   private readFileUncached(p: string): string | undefined {
+    let text: string;
     try {
-      return readText(this.host, this.mapWorkspace(p) ?? p);
+      text = readText(this.host, this.mapWorkspace(p) ?? p);
     } catch {
       return undefined;
     }
+    if (!p.endsWith('/package.json')) return text;
+    const bounded = boundedPackageJson(text);
+    if (bounded.note) this.notes.set(p, bounded.note);
+    return bounded.text;
   }
 
   private realpathUncached(p: string): string {
@@ -228,7 +292,11 @@ export class ModuleResolver {
   }
 
   /** What `p` is, from what this build already knows where it can; `disk` gets `p` when a stat told. */
-  private kindUncached(p: string, disk?: Set<string>): Kind {
+  private kindUncached(asked: string, disk?: Set<string>): Kind {
+    // The compiler asks for a folder with a trailing slash (`'..'`, `'./'` and the other bare
+    // directory specifiers end up as `<dir>/`): the name is the folder's, not an empty one in it,
+    // which no listing holds (issue 55).
+    const p = asked.length > 1 && asked.endsWith('/') ? asked.replace(/\/+$/, '') || '/' : asked;
     if (p.startsWith(this.root + '/') && this.graphFiles.has(p.slice(this.root.length + 1))) {
       // A source file this build's discovery just found is a file: no stat for it (a large
       // repository's imports probe thousands of them on every build).
@@ -244,7 +312,7 @@ export class ModuleResolver {
     if (listing && entry === undefined && this.trustsListings()) return undefined;
     const s = this.host.stat(this.mapWorkspace(p) ?? p);
     const k = s?.type === 'file' ? 'file' : s?.type === 'directory' ? 'directory' : undefined;
-    disk?.add(p);
+    disk?.add(asked);
     return k;
   }
 

@@ -15,6 +15,8 @@ import type { Checker, NodeHandle, Project as NativeProject, Snapshot, Symbol as
 import { SyntaxKind as NativeKind } from 'typescript7/unstable/ast';
 import type { Node as NativeNode, SourceFile as NativeSourceFile } from 'typescript7/unstable/ast';
 import {
+  DESTRUCTURING_HOPS,
+  destructuredProperty,
   isCallableDeclaration,
   nodeAt,
   type CheckerBackend,
@@ -306,8 +308,7 @@ class NativeProjectBackend implements CheckerBackend {
         answers[i] = { kind: 'none', reason: anyReceiver.has(i) ? 'any-receiver' : 'no-declaration' };
         return;
       }
-      const declarations = this.declarationsOf(symbol);
-      answers[i] = declarations.length === 0 ? { kind: 'none', reason: 'no-declaration' } : { kind: 'declarations', declarations };
+      answers[i] = this.answerOf(symbol);
     });
     return answers;
   }
@@ -350,22 +351,54 @@ class NativeProjectBackend implements CheckerBackend {
     return out;
   }
 
-  private declarationsOf(symbol: NativeSymbol): DeclarationRef[] {
+  /** The declarations a symbol denotes, followed as TsCheckerBackend.answer follows them. */
+  private answerOf(symbol: NativeSymbol): SymbolAnswer {
     let s = symbol;
-    // Follow import/export aliases and re-export chains to the real declaration.
-    if (s.flags & SymbolFlags.Alias) s = this.aliasOf(s);
-    let handles: readonly NodeHandle[] = s.declarations;
-    // `{ add }` in an object literal names the value `add`: follow it, as references do.
-    if (handles.length > 0 && handles.every((h) => h.kind === NativeKind.ShorthandPropertyAssignment)) {
-      const values: NodeHandle[] = [];
-      for (const h of handles) {
-        const node = h.resolve(this.project);
-        const v = node && this.checker.getShorthandAssignmentValueSymbol(node);
-        if (v) values.push(...(v.flags & SymbolFlags.Alias ? this.aliasOf(v) : v).declarations);
+    let handles: readonly NodeHandle[];
+    for (let hops = 0; ; hops++) {
+      // Follow import/export aliases and re-export chains to the real declaration.
+      if (s.flags & SymbolFlags.Alias) s = this.aliasOf(s);
+      handles = s.declarations;
+      // `{ add }` in an object literal names the value `add`: follow it, as references do.
+      if (handles.length > 0 && handles.every((h) => h.kind === NativeKind.ShorthandPropertyAssignment)) {
+        const values: NodeHandle[] = [];
+        for (const h of handles) {
+          const node = h.resolve(this.project);
+          const v = node && this.checker.getShorthandAssignmentValueSymbol(node);
+          if (v) values.push(...(v.flags & SymbolFlags.Alias ? this.aliasOf(v) : v).declarations);
+        }
+        handles = values;
       }
-      handles = values;
+      // A destructured name holds a property of the value destructured: follow it (ADR 141).
+      const taken = handles.length === 1 && handles[0].kind === NativeKind.BindingElement ? this.destructured(handles[0]) : undefined;
+      if (taken === undefined) break;
+      if (taken === 'unprovable' || hops === DESTRUCTURING_HOPS) return { kind: 'none', reason: 'indirect' };
+      const type = this.checker.getTypeAtLocation(taken.pattern);
+      if (!type || type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return { kind: 'none', reason: 'any-receiver' };
+      const property = this.checker.getPropertyOfType(type, taken.name);
+      if (!property) return { kind: 'none', reason: 'no-declaration' };
+      s = property;
     }
-    return handles.map((h) => this.refOf(h));
+    if (handles.length === 0) return { kind: 'none', reason: 'no-declaration' };
+    return { kind: 'declarations', declarations: handles.map((h) => this.refOf(h)) };
+  }
+
+  /**
+   * The rule of `destructuredProperty` (checker.ts) read on the builder's parse of the binding
+   * element, and the pattern as TypeScript 7's node; undefined where the file has no parse of the
+   * builder's (outside the graph: the declaration is reported as it is, as the JavaScript backend's
+   * lands outside the graph too).
+   */
+  private destructured(h: NodeHandle): { pattern: NativeNode; name: string } | 'unprovable' | undefined {
+    const sf = this.check.sourceFile(h.path as string);
+    const node = sf && h.resolve(this.project);
+    const decl = node && sameNode(sf, node.pos, node.end, ts.SyntaxKind.BindingElement);
+    const taken = decl && destructuredProperty(decl);
+    if (taken === undefined || taken === 'unprovable') return taken;
+    const pattern = (node as NativeNode).parent;
+    if (pattern.kind !== NativeKind.ObjectBindingPattern || pattern.pos !== taken.pattern.pos || pattern.end !== taken.pattern.end)
+      return undefined;
+    return { pattern, name: taken.name };
   }
 
   private aliasOf(s: NativeSymbol): NativeSymbol {

@@ -20,6 +20,7 @@ import { parseId } from '../../ids';
 import type { FileHost } from '../files/file-host';
 import { readText } from './discover';
 import { extractFile } from './extract';
+import { boundedPackageJson } from './imports';
 
 /** Where a declaration in a declaration file was placed in source, and by which proof. */
 export type Placement =
@@ -144,7 +145,10 @@ export class PackageSymbols {
   private readPackage(dir: string, installed: boolean): PackageInfo | undefined {
     let json: unknown;
     try {
-      json = JSON.parse(readText(this.host, dir + '/package.json'));
+      // Bounded as the resolver reads it, which reports it: `exports` is walked recursively below.
+      const text = boundedPackageJson(readText(this.host, dir + '/package.json')).text;
+      if (text === undefined) return undefined;
+      json = JSON.parse(text);
     } catch {
       return undefined;
     }

@@ -240,7 +240,9 @@ export function createProjectProgram(
     fileExists: (f) => (cache.isDefaultLib(f) ? fs.existsSync(f) : rh.fileExists(f)),
     // Through the resolution host when the cache has no text: a workspace package's package.json
     // is read at `<root>/node_modules/<name>`, where ADR-5 shows it before anything is installed.
-    readFile: (f) => cache.readText(f) ?? (cache.isDefaultLib(f) ? undefined : rh.readFile(f)),
+    // A package.json always goes through it: the resolver bounds how deep one may nest (issue 55).
+    readFile: (f) =>
+      f.endsWith('/package.json') ? rh.readFile(f) : (cache.readText(f) ?? (cache.isDefaultLib(f) ? undefined : rh.readFile(f))),
     directoryExists: (d) => (cache.isDefaultLib(d + '/') ? true : (rh.directoryExists?.(d) ?? false)),
     realpath: (f) => (cache.isDefaultLib(f) ? f : (rh.realpath?.(f) ?? f)),
     getDirectories: (d) => {

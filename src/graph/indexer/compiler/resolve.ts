@@ -168,7 +168,9 @@ export class ResolutionSink {
       return;
     }
     if (answer.kind === 'none') {
-      this.wait({ site, reason: answer.reason, file: relPath, evidence });
+      // A value the checker cannot see through is no guess's business: as a local holding a function.
+      if (answer.reason === 'indirect') this.unresolved(site, 'indirect', evidence, undefined, relPath);
+      else this.wait({ site, reason: answer.reason, file: relPath, evidence });
       return;
     }
     const targets = new Set<string>();

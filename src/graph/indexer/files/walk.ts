@@ -79,6 +79,14 @@ function errorCode(e: unknown): string {
   return typeof code === 'string' ? code : 'error';
 }
 
+/**
+ * A backslash in a name: the TypeScript compiler reads every `\` in a path as a folder separator
+ * (`src/a\b.ts` is `src/a/b.ts` to it), so it would read another file or none, and a graph path
+ * never holds one (schema/graph.schema.json's `repoPath`). The file, or the folder with all it
+ * holds, is skipped with this reason (issue 55).
+ */
+const BACKSLASH = 'skipped: the name holds a backslash, which the TypeScript compiler reads as a folder separator';
+
 /** Why a symbolic link was skipped: links are reported, never followed (ADR-2). */
 function describeLink(host: FileHost, abs: string): string {
   let real: string;
@@ -162,12 +170,20 @@ export function walk(host: FileHost, root: string): WalkResult {
           out.ignoredByGitignore++;
           continue;
         }
+        if (entry.name.includes('\\')) {
+          out.diagnostics.push({ path: rel, reason: BACKSLASH });
+          continue;
+        }
         listing.directories.push(entry.name);
         subdirs.push(rel);
         continue;
       }
       if (matcherFor(rules, rel, false)) {
         if (isSourceFileName(entry.name)) out.ignoredByGitignore++;
+        continue;
+      }
+      if (entry.name.includes('\\')) {
+        if (isSourceFileName(entry.name) || /\.(md|markdown)$/i.test(entry.name)) out.diagnostics.push({ path: rel, reason: BACKSLASH });
         continue;
       }
       if (entry.type === 'symlink') {
