@@ -50,7 +50,9 @@ ${optionLines([COMMON_OPTIONS.help], 17)}
 
 Exit codes: 0 the report is printed; 2 bad usage or a ref git does not know (the message says
 which; refs are never passed through a shell); 3 a side is unavailable: a graph file that cannot
-be read, a clone too shallow to hold the merge base, no default branch to compare with.
+be read, a clone too shallow to hold the merge base, no default branch to compare with, a tree kg
+will not write (a path with .. or .git, one path twice, a file that is also a folder), files a
+partial clone does not hold (kg never has git fetch them).
 `;
 
 function isGraphFile(cwd: string, spec: string): string | undefined {

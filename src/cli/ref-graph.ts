@@ -23,7 +23,7 @@ import {
 } from '../graph';
 import { manifestPathFor, tryLockFile, type DiffSide } from '../graph';
 import { runBuild } from './build';
-import { changedPaths, exportTree, resolveRef, RefError, updateTree } from './git';
+import { changedPaths, exportTree, resolveRef, RefError, UnwritableTreeError, updateTree } from './git';
 import type { ServerContext } from './server';
 import { buildOnServer, serverDirProblem, serverPaths } from './server-client';
 
@@ -309,6 +309,11 @@ async function buildInKeptFolder(
         const n = updateTree(ctx.root, held, tree, treeDir);
         exported = `${n} path${n === 1 ? '' : 's'} changed in the kept folder since tree ${held.slice(0, 12)}`;
       } catch (e) {
+        if (e instanceof UnwritableTreeError) {
+          // Refused before the folder was touched: it still holds the tree it held.
+          fs.writeFileSync(marker, held + '\n', { mode: 0o600 });
+          throw e;
+        }
         if (!(e instanceof RefError)) throw e;
         // A tree git no longer has (garbage-collected, another clone at this path): exported afresh.
       }
