@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { diffMarkdown, diffReport, type DiffReport } from '../graph';
+import { diffMarkdown, diffReport, jsonForPeople, type DiffReport } from '../graph';
 import { defaultBranch, gitTopLevel, identicalMoves, mergeBase, RefError } from './git';
 import { graphSide, isCachedRef, refSide, worktreeSide, type SideContext, type SideGraph } from './ref-graph';
 import { findRepositoryRoot } from './find-root';
@@ -147,7 +147,7 @@ export async function runDiff(args: string[], io: CliIo, server?: ServerContext)
     io.stdout.write(
       values.format === 'markdown'
         ? diffMarkdown(report, { linkBase: values['link-base'], linkHead: values['link-head'] })
-        : JSON.stringify(report) + '\n',
+        : jsonForPeople(report) + '\n',
     );
     return EXIT.OK;
   } catch (e) {
