@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { diffMarkdown, diffReport, type DiffReport } from '../graph';
+import { diffMarkdown, diffReport, jsonForPeople, type DiffReport } from '../graph';
 import { defaultBranch, gitTopLevel, identicalMoves, mergeBase, RefError } from './git';
 import { graphSide, isCachedRef, refSide, worktreeSide, type SideContext, type SideGraph } from './ref-graph';
 import { findRepositoryRoot } from './find-root';
@@ -50,7 +50,9 @@ ${optionLines([COMMON_OPTIONS.help], 17)}
 
 Exit codes: 0 the report is printed; 2 bad usage or a ref git does not know (the message says
 which; refs are never passed through a shell); 3 a side is unavailable: a graph file that cannot
-be read, a clone too shallow to hold the merge base, no default branch to compare with.
+be read, a clone too shallow to hold the merge base, no default branch to compare with, a tree kg
+will not write (a path with .. or .git, one path twice, a file that is also a folder), files a
+partial clone does not hold (kg never has git fetch them).
 `;
 
 function isGraphFile(cwd: string, spec: string): string | undefined {
@@ -145,7 +147,7 @@ export async function runDiff(args: string[], io: CliIo, server?: ServerContext)
     io.stdout.write(
       values.format === 'markdown'
         ? diffMarkdown(report, { linkBase: values['link-base'], linkHead: values['link-head'] })
-        : JSON.stringify(report) + '\n',
+        : jsonForPeople(report) + '\n',
     );
     return EXIT.OK;
   } catch (e) {

@@ -2,7 +2,7 @@
 // It only reads.
 
 import * as fs from 'node:fs';
-import { examineGraph, formatDoctorReport, isGraphError, LOADER_CHECKS, visible } from '../graph';
+import { examineGraph, formatDoctorReport, graphOutsideItsRepository, isGraphError, LOADER_CHECKS, visible } from '../graph';
 import { resolveGraphPaths } from './graph-path';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, wrap } from './usage';
@@ -44,12 +44,17 @@ export function runDoctorCommand(args: string[], io: CliIo): number {
   const { graph, shown } = resolveGraphPaths(io, values.graph, values.root);
   let text: string;
   try {
+    // A graph linked out of its repository is refused as the queries refuse it (exit 3), unread.
+    const outside = graphOutsideItsRepository(graph);
+    if (outside !== undefined) throw Object.assign(new Error(outside), { code: 'OUTSIDE' });
     text = fs.readFileSync(graph, 'utf8');
   } catch (e) {
     const reason =
-      (e as NodeJS.ErrnoException).code === 'ENOENT'
-        ? `there is no graph at ${shown}; build one with kg build --apply`
-        : `cannot read ${shown}: ${(e as Error).message}`;
+      (e as NodeJS.ErrnoException).code === 'OUTSIDE'
+        ? `${shown}: ${(e as Error).message}`
+        : (e as NodeJS.ErrnoException).code === 'ENOENT'
+          ? `there is no graph at ${shown}; build one with kg build --apply`
+          : `cannot read ${shown}: ${(e as Error).message}`;
     if (values.json) io.stdout.write(JSON.stringify({ available: false, graph: shown, reason }) + '\n');
     io.stderr.write(`kg: ${visible(reason)}\n`);
     return EXIT.UNAVAILABLE;

@@ -14,6 +14,7 @@ import {
   defaultGraphFile,
   GRAPH_DIR,
   graphStatus,
+  jsonForPeople,
   loadGraphFile,
   MAX_TEXT_PARAM,
   namesFor,
@@ -182,7 +183,7 @@ function runQuery(name: QueryName, args: string[], io: CliIo): number {
   const load = loadGraphFile(file);
   const staleness = load.ok ? stalenessOf(file) : undefined;
   const result: QueryResult = answerQuery(load, parsed.request, staleness ? { staleness } : undefined);
-  io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  io.stdout.write(jsonForPeople(result, 2) + '\n');
   if (!result.available) {
     const shown = path.relative(io.cwd, file) || file;
     // stderr is read by people: the words, not the machine reason the JSON keeps (ADR 91); control

@@ -23,7 +23,7 @@ import {
 } from '../graph';
 import { manifestPathFor, tryLockFile, type DiffSide } from '../graph';
 import { runBuild } from './build';
-import { changedPaths, exportTree, resolveRef, RefError, updateTree } from './git';
+import { changedPaths, exportTree, resolveRef, RefError, UnwritableTreeError, updateTree } from './git';
 import type { ServerContext } from './server';
 import { buildOnServer, serverDirProblem, serverPaths } from './server-client';
 
@@ -242,10 +242,14 @@ export async function refSide(spec: string, ctx: SideContext): Promise<SideGraph
     ctx.server && ctx.server.off === undefined ? await buildInKeptFolder(label, tree, previousBuild, ctx, ctx.server) : undefined;
   if (kept) return side(kept);
   const previous = previousBuild();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-diff-'));
+  sweepTempFolders();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
+  const owner = tryLockFile(path.join(dir, TEMP_OWNER));
+  const root = path.join(dir, 'tree');
   try {
-    const files = exportTree(ctx.root, tree, dir);
-    const result = buildTracked({ root: dir, previous, sink: { log: (_level, m) => ctx.log(`${spec}: ${m}`) } });
+    fs.mkdirSync(root, { mode: 0o700 });
+    const files = exportTree(ctx.root, tree, root);
+    const result = buildTracked({ root, previous, sink: { log: (_level, m) => ctx.log(`${spec}: ${m}`) } });
     ctx.log(
       `${label}: ${files} files exported and built (${
         result.mode === 'incremental'
@@ -263,7 +267,57 @@ export async function refSide(spec: string, ctx: SideContext): Promise<SideGraph
     return side(result.graph);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    if ('release' in owner) owner.release();
   }
+}
+
+/**
+ * The private temporary folders of the one-shot route: `<tmp>/kg-diff-XXXXXX/`, holding the tree
+ * (`tree/`) and a lock file naming the process that uses it (`owner`). The export and build run
+ * synchronously, so a signal cannot be handled while the folder exists without holding the
+ * process until the build ends; an interrupted run leaves the folder, and the next run removes it
+ * (ADR 144).
+ */
+const TEMP_PREFIX = 'kg-diff-';
+const TEMP_OWNER = 'owner';
+/** A folder of ours without an owner (left by a kg before ADR 144, or one being made) is stale after this long. */
+const OWNERLESS_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the temporary folders earlier runs of this user left: those whose owner is no longer
+ * running, and those without an owner older than an hour. Another user's folder, a link, or a name
+ * mkdtemp would not make is never touched.
+ */
+function sweepTempFolders(tmp = os.tmpdir()): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(tmp);
+  } catch {
+    return 0;
+  }
+  const uid = process.getuid?.();
+  for (const name of names) {
+    if (!/^kg-diff-[A-Za-z0-9]{6}$/.test(name)) continue;
+    const dir = path.join(tmp, name);
+    try {
+      const st = fs.lstatSync(dir);
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
+      const ownerFile = path.join(dir, TEMP_OWNER);
+      if (!fs.existsSync(ownerFile)) {
+        if (Date.now() - st.mtimeMs < OWNERLESS_GRACE_MS) continue;
+      } else {
+        // Taking the owner's lock succeeds only when its holder is gone (lock.ts breaks a dead holder's lock).
+        const held = tryLockFile(ownerFile);
+        if ('heldBy' in held) continue;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return removed;
 }
 
 /**
@@ -309,6 +363,11 @@ async function buildInKeptFolder(
         const n = updateTree(ctx.root, held, tree, treeDir);
         exported = `${n} path${n === 1 ? '' : 's'} changed in the kept folder since tree ${held.slice(0, 12)}`;
       } catch (e) {
+        if (e instanceof UnwritableTreeError) {
+          // Refused before the folder was touched: it still holds the tree it held.
+          fs.writeFileSync(marker, held + '\n', { mode: 0o600 });
+          throw e;
+        }
         if (!(e instanceof RefError)) throw e;
         // A tree git no longer has (garbage-collected, another clone at this path): exported afresh.
       }

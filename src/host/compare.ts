@@ -4,12 +4,14 @@
 // renamed, re-signed and added symbols, each removed or changed one with the consumers it breaks
 // (proven first, guesses marked). A click opens the declaration: the working tree's for what is
 // still there, the base commit's content (read-only, from git's object store) for what is gone.
-// git runs without a shell, with refs passed as arguments (never as options).
+// git runs as compare-git.ts runs it: without a shell, refs as arguments, starting no program a
+// repository's configuration names.
 
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffReport } from '../graph';
+import { fileAtCommit, listRefs, recentCommits } from './compare-git';
 
 const COMPARE_COMMAND = 'knowledgeGraph.compareWith';
 const COMPARE_VIEW = 'knowledgeGraph.compare';
@@ -160,12 +162,12 @@ export class CompareView implements vscode.TreeDataProvider<DiffElement>, vscode
         : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Compare which folder?' }));
     if (!folder) return;
     const root = folder.uri.fsPath;
-    const refs = await run('git', ['for-each-ref', '--format=%(refname:short)', 'refs/heads', 'refs/remotes', 'refs/tags'], root);
+    const refs = await listRefs(root);
     if (refs.code !== 0) {
       void vscode.window.showErrorMessage(`Knowledge Graph: "${folder.name}" is not a git repository: nothing to compare with.`);
       return;
     }
-    const commits = await run('git', ['log', '-n', '30', '--format=%h%x09%s'], root);
+    const commits = await recentCommits(root);
     const items: vscode.QuickPickItem[] = [
       ...refs.stdout
         .split('\n')
@@ -234,7 +236,7 @@ export class CompareView implements vscode.TreeDataProvider<DiffElement>, vscode
     const commit = q.get('commit') ?? '';
     // A commit id and a repository-relative path, as arguments: `git show <commit>:<path>`.
     if (!/^[0-9a-f]{7,64}$/.test(commit)) return `(not a commit: ${commit})`;
-    const r = await run('git', ['show', `${commit}:${uri.path.slice(1)}`], root);
+    const r = await fileAtCommit(root, commit, uri.path.slice(1));
     return r.code === 0 ? r.stdout : `(git could not read ${uri.path.slice(1)} at ${commit}: ${r.stderr.trim()})`;
   }
 

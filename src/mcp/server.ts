@@ -17,7 +17,7 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { KG_VERSION } from '../graph';
+import { jsonForPeople, KG_VERSION } from '../graph';
 import { answerQueryTool, ArgumentError, sharedArgs, type ToolAnswer } from './answer';
 import { answerCommandTool, type KgProcess } from './commands';
 import { Graphs } from './graphs';
@@ -78,7 +78,7 @@ function rejectUnknown(schema: { properties?: unknown }, args: Record<string, un
 
 function toResult(a: ToolAnswer): CallToolResult {
   if (!a.ok) return { content: [{ type: 'text', text: a.text }], isError: true };
-  return { content: [{ type: 'text', text: JSON.stringify(a.value) }], structuredContent: a.value };
+  return { content: [{ type: 'text', text: jsonForPeople(a.value) }], structuredContent: a.value };
 }
 
 /** The SDK Server with kg's tools, not yet connected (tests connect it to an in-memory transport). */

@@ -8,20 +8,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeTree } from './fixtures';
 
+/** The environment tests run git in: a fixed author, committer and date, so commits are the same ids everywhere. */
+export function gitTestEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'kg-test',
+    GIT_AUTHOR_EMAIL: 'kg-test@knowledge-graph.invalid',
+    GIT_COMMITTER_NAME: 'kg-test',
+    GIT_COMMITTER_EMAIL: 'kg-test@knowledge-graph.invalid',
+    GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+    GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+  };
+}
+
 export function git(root: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: root,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'kg-test',
-      GIT_AUTHOR_EMAIL: 'kg-test@knowledge-graph.invalid',
-      GIT_COMMITTER_NAME: 'kg-test',
-      GIT_COMMITTER_EMAIL: 'kg-test@knowledge-graph.invalid',
-      GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-      GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-    },
-  }).trim();
+  return execFileSync('git', args, { cwd: root, encoding: 'utf8', env: gitTestEnv() }).trim();
 }
 
 const BASE: Record<string, string> = {

@@ -35,15 +35,22 @@ export interface MarkdownOptions {
   limit?: number;
 }
 
+// Characters a page acts on rather than shows — C1 controls, line and paragraph separators and the
+// bidirectional controls that reorder a line (a file `a\u202Egnp.ts` reads `ast.png`): written as
+// `\uXXXX` wherever a path or an id is shown (ADR 144). The same set as io/display.ts's, which this
+// pure module may not import.
+const SHOWN_RAW = /[\u0080-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const shownRaw = (s: string) => s.replace(SHOWN_RAW, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+
 /** Text as markdown shows it literally: escaped, one line, bounded. */
 function text(s: string): string {
-  const one = s.replace(/[\r\n]+/g, ' ');
+  const one = shownRaw(s).replace(/[\r\n]+/g, ' ');
   const cut = one.length > LABEL_MAX ? one.slice(0, LABEL_MAX - 1) + '…' : one;
   return cut.replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => '\\' + c);
 }
 
 function code(s: string): string {
-  const one = s.replace(/[\r\n]+/g, ' ');
+  const one = shownRaw(s).replace(/[\r\n]+/g, ' ');
   const cut = one.length > LABEL_MAX ? one.slice(0, LABEL_MAX - 1) + '…' : one;
   return '`' + cut.replace(/`/g, "'") + '`';
 }

@@ -16,6 +16,21 @@ export function visible(text: string): string {
   return text.replace(CONTROL, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
+// What JSON.stringify leaves raw but a terminal, an editor or a web page acts on: C1 controls, the
+// line and paragraph separators, and the bidirectional controls that reorder what is shown (a file
+// named `a\u202Egnp.ts` shows as `ast.png`).
+const SHOWN_RAW = /[\u0080-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text for output people may read (the CLI's answers, an agent's text): JSON.stringify's, with
+ * the characters in SHOWN_RAW written as `\uXXXX` escapes. They can only stand inside strings,
+ * where the escape is the same JSON value: a program that parses the text gets every id exactly as
+ * graph.json has it, so ids keep round-tripping; only what a screen shows changes (ADR 144).
+ */
+export function jsonForPeople(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(SHOWN_RAW, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
 /**
  * A one-line rendering of a parsed JSON value, at most `max` characters, that never recurses
  * deeper than a few levels and never walks more than it shows. Strings are JSON-quoted, so their

@@ -9,12 +9,14 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import schema from '../../../schema/graph.schema.json';
 import { SCHEMA_VERSION, type Graph } from '../model';
 import { indexGraph, type GraphLoad } from '../query/indexed';
 import { REASONS, unavailable, type DegradeCode } from '../query/shapes';
 import { previewJson } from './display';
+import { repositoryOfGraph } from './graph-location';
 
 /** The most a graph file may weigh, whatever the heap: V8 cannot hold a longer string (512 MiB less a little). */
 export const MAX_GRAPH_BYTES = 500 * 1024 * 1024;
@@ -46,8 +48,34 @@ function degrade(code: DegradeCode, reason: string): GraphLoad {
   return { ok: false, unavailable: unavailable(code, reason) };
 }
 
+/**
+ * Why a repository's graph is not read, or undefined: a graph in a `.knowledge-graph` folder belongs
+ * to that folder's parent, and one whose real path leaves it through a symbolic link (a committed
+ * `graph.json` linked to another file of the user's) is refused, not read — reading it showed that
+ * file's first bytes in the parse error (issue 55). The editor refuses the same graph where it
+ * resolves its setting (src/host/graph-path.ts); a graph elsewhere is one the user named.
+ */
+export function graphOutsideItsRepository(file: string): string | undefined {
+  const repository = repositoryOfGraph(file);
+  if (repository === undefined) return undefined;
+  let realRepository: string;
+  let real: string;
+  try {
+    realRepository = fs.realpathSync(repository);
+    real = fs.realpathSync(file);
+  } catch {
+    return undefined; // missing or unreadable: the load says which
+  }
+  const rel = path.relative(realRepository, real);
+  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel)
+    ? 'the graph path leads outside its repository through a symbolic link: refused, not read'
+    : undefined;
+}
+
 /** Reads, checks and indexes the graph file at `file`. Never throws for a bad or missing file. */
 export function loadGraphFile(file: string, opts: LoadOptions = {}): GraphLoad {
+  const outside = graphOutsideItsRepository(file);
+  if (outside !== undefined) return degrade('UNREADABLE', REASONS.unparsable(outside));
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
