@@ -57,7 +57,8 @@ export function previewJson(value: unknown, max = 80): string {
 // (`postgresql://u:secret@host`), and the keywords libpq and its URLs' query take
 // (`?password=secret`, `password='a b'`). Other parts of the string (user, host, database) stay.
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#]*):[^\s/?#]*@/gi;
-const KEYWORD_PASSWORD = /\b((?:ssl)?pass(?:word|wd)?|pwd)(\s*=\s*|%3D)('(?:[^'\\]|\\.)*'|[^\s&'"]*)/gi;
+// A value ends at a space, `&`, a quote, or a colon that ends a clause (`…?password=x: refused`).
+const KEYWORD_PASSWORD = /\b((?:ssl)?pass(?:word|wd)?|pwd)(\s*=\s*|%3D)('(?:[^'\\]|\\.)*'|(?:[^\s&'":]|:(?![\s]|$))*)/gi;
 
 /** `text` with every password a connection string in it holds replaced by `***`: the one redaction every face uses. */
 export function redactCredentials(text: string): string {
