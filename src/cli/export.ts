@@ -55,8 +55,19 @@ export function runExport(args: string[], io: CliIo): number {
   try {
     fs.mkdirSync(out, { recursive: true });
     for (const [name, text] of Object.entries(files)) {
-      fs.writeFileSync(path.join(out, name), text);
-      if (name.endsWith('.sh')) fs.chmodSync(path.join(out, name), 0o755);
+      // Never through a link (issue 55, item 21: a link at DIR/nodes.csv was written through): a
+      // new file of our own ('wx' refuses one that is there, link or not), renamed over the name,
+      // which replaces a link itself and leaves what it leads to alone.
+      const target = path.join(out, name);
+      const temp = path.join(out, `.${name}.${process.pid}.kg-tmp`);
+      try {
+        fs.writeFileSync(temp, text, { flag: 'wx', mode: name.endsWith('.sh') ? 0o755 : 0o644 });
+        if (name.endsWith('.sh')) fs.chmodSync(temp, 0o755);
+        fs.renameSync(temp, target);
+      } catch (e) {
+        fs.rmSync(temp, { force: true });
+        throw e;
+      }
     }
   } catch (e) {
     io.stderr.write(`kg export: cannot write ${out}: ${(e as Error).message}\n`);

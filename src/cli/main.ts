@@ -3,6 +3,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { redactCredentials } from '../graph';
 import { run } from './run';
 import type { ServerContext } from './server';
 import { serverOff } from './server-client';
@@ -50,7 +51,7 @@ run(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`kg: internal error: ${String(e)}\n`);
+    process.stderr.write(`kg: internal error: ${redactCredentials(String(e))}\n`);
     process.exitCode = 1;
   },
 );

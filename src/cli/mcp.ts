@@ -20,15 +20,24 @@ export interface Stdio {
 }
 
 export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined, server: ServerContext | undefined): Promise<number> {
-  const { values } = parseCommandArgs(args, { root: { type: 'string' }, graph: { type: 'string' }, store: { type: 'string' } });
+  const { values } = parseCommandArgs(args, {
+    root: { type: 'string', multiple: true },
+    graph: { type: 'string' },
+    store: { type: 'string' },
+  });
   if (!stdio || !server) throw new GraphError('ROOT_NOT_FOUND', 'kg mcp serves on the process stdin/stdout: run it as a command');
-  const root = values.root !== undefined ? path.resolve(io.cwd, values.root) : findRepositoryRoot(io.cwd).root;
-  if (nodeFileHost.stat(root.split(path.sep).join('/'))?.type !== 'directory')
-    throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
+  // The repositories the server answers about (ADR 146): each --root, else the one around the
+  // working folder. The first is the one a call without `root` asks about.
+  const roots = values.root !== undefined ? values.root.map((r) => path.resolve(io.cwd, r)) : [findRepositoryRoot(io.cwd).root];
+  for (const r of roots)
+    if (nodeFileHost.stat(r.split(path.sep).join('/'))?.type !== 'directory')
+      throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${r}`);
+  const root = roots[0];
   const graph = values.graph !== undefined ? path.resolve(io.cwd, values.graph) : undefined;
   await serveStdio(
     {
       defaultRoot: root,
+      roots,
       cwd: io.cwd,
       graphFileOf: (r) => (graph !== undefined && r === root ? graph : defaultGraphFile(r)),
       findRoot: (dir) => findRepositoryRoot(dir).root,

@@ -2,7 +2,7 @@
 // One table of commands: each names its summary, its help and how it runs; the top-level help,
 // the dispatch and the usage errors all come from it (docs/cli.md).
 
-import { KG_VERSION, LOADER_CHECKS, isGraphError, visible, type GraphErrorCode } from '../graph';
+import { KG_VERSION, LOADER_CHECKS, isGraphError, redactCredentials, visible, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
@@ -147,10 +147,11 @@ export async function run(argv: string[], io: CliIo, ctx: RunContext = {}): Prom
       return EXIT.USAGE;
     }
     if (isGraphError(e)) {
-      io.stderr.write(`kg: error: ${visible(e.message)}\n`);
+      io.stderr.write(`kg: error: ${visible(redactCredentials(e.message))}\n`);
       return BAD_INPUT.has(e.code) ? EXIT.USAGE : EXIT.FAILED;
     }
-    io.stderr.write(`kg: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    // A store's password never reaches the terminal, even in a stack (issue 55, item 20).
+    io.stderr.write(`kg: internal error: ${redactCredentials((e as Error)?.stack ?? String(e))}\n`);
     return EXIT.FAILED;
   }
 }

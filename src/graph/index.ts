@@ -11,7 +11,7 @@ export { graphSignature } from './io/signature';
 export { neo4jExport } from './io/formats/neo4j';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
 export { loadGraphFile, parseGraphText, checkGraph, graphOutsideItsRepository, MAX_GRAPH_BYTES } from './io/load';
-export { jsonForPeople, previewJson, visible } from './io/display';
+export { jsonForPeople, previewJson, redactCredentials, visible } from './io/display';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export {
   answerOn,

@@ -47,27 +47,46 @@ function integer(args: Record<string, unknown>, key: string, fallback: number, m
   return v;
 }
 
-/** The shared arguments out of `args` (removed from it), `root` resolved against the server's folder. */
+/** `dir` itself, or a folder inside it (both real paths). */
+const within = (dir: string, root: string): boolean => dir === root || dir.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+function realFolder(dir: string): string | undefined {
+  try {
+    return fs.statSync(dir).isDirectory() ? fs.realpathSync(dir) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The shared arguments out of `args` (removed from it), `root` resolved against the server's
+ * folder. A `root` must be one of `allowed` (the server's configured roots) or a folder inside
+ * one, after links are followed: anything else is refused before it is read or written (issue
+ * 55, item 19). The repository it names is `findRoot`'s, kept inside the configured root.
+ */
 export function sharedArgs(
   args: Record<string, unknown>,
   defaultRoot: string,
   cwd: string,
   findRoot: (dir: string) => string,
   paged: boolean,
+  allowed: readonly string[] = [defaultRoot],
 ): Shared {
   let root = defaultRoot;
   if (args.root !== undefined) {
     if (typeof args.root !== 'string' || args.root === '' || args.root.length > 4096)
       throw new ArgumentError('"root" must be a folder path');
     const dir = path.resolve(cwd, args.root);
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.statSync(dir);
-    } catch {
-      st = undefined;
-    }
-    if (!st?.isDirectory()) throw new ArgumentError(`"root" is not a folder: ${dir}`);
-    root = findRoot(dir);
+    const real = realFolder(dir);
+    if (real === undefined) throw new ArgumentError(`"root" is not a folder: ${dir}`);
+    const home = allowed.find((r) => within(real, realFolder(r) ?? path.resolve(r)));
+    if (home === undefined)
+      throw new ArgumentError(
+        `"root" ${dir} is outside the repositories this server answers about (${allowed.join(', ')}); it answers only about those and folders inside them (kg mcp --root DIR, once per repository)`,
+      );
+    const found = findRoot(dir);
+    const foundReal = realFolder(found);
+    root = foundReal !== undefined && within(foundReal, realFolder(home) ?? home) ? found : home;
   }
   delete args.root;
   if (!paged) return { root, offset: 0, limit: DEFAULT_LIMIT };

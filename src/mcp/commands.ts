@@ -4,6 +4,14 @@
 // child's output never reaches the MCP stream: it is read here and turned into the tool's answer.
 // A cancelled call (or a client that went away) kills its child; an interrupted build leaves the
 // current graph untouched (the atomic write of ADR 51).
+//
+// One kg process per tool and repository at a time (issue 55, item 18: 40 concurrent build calls
+// started 40 processes, 2.9 GB, and every call timed out). A call that comes while one runs is
+// queued, not refused: it waits for the running one, then one more run starts for every call that
+// queued meanwhile, and they all get its answer. Queued rather than refused because a refused
+// agent can only call again, and a model has no way to wait before it does; joined rather than run
+// once each because the one run that starts after a call covers every edit made before it, which
+// is all the call asks (docs/adr/0146-an-agent-s-server-answers-only-about-its-repositories.md).
 
 import { spawn } from 'node:child_process';
 import { DEFAULT_MAX_BYTES, fitAnswer } from './budget';
@@ -57,14 +65,87 @@ function runKg(kg: KgProcess, args: string[], cwd: string, signal: AbortSignal, 
   });
 }
 
+/** One run shared by the calls that joined it; cancelled when every one of them was. */
+interface Run {
+  promise: Promise<ChildResult>;
+  abort: AbortController;
+  waiters: number;
+}
+
+/** At most one run per key (a tool and a repository), and at most one queued behind it that every later call joins. */
+export class OneAtATime {
+  private readonly lanes = new Map<string, { running?: Run; queued?: Run }>();
+
+  /** How many runs are running or queued (for the tests). */
+  get size(): number {
+    let n = 0;
+    for (const l of this.lanes.values()) n += (l.running ? 1 : 0) + (l.queued ? 1 : 0);
+    return n;
+  }
+
+  run(
+    key: string,
+    signal: AbortSignal,
+    work: (signal: AbortSignal) => Promise<ChildResult>,
+    log?: (line: string) => void,
+  ): Promise<ChildResult> {
+    let lane = this.lanes.get(key);
+    if (!lane) this.lanes.set(key, (lane = {}));
+    const l = lane;
+    let run = l.queued;
+    if (run) log?.(`joined the ${key} queued behind the one running`);
+    else if (l.running) {
+      const before = l.running.promise;
+      const abort = new AbortController();
+      const queued: Run = {
+        abort,
+        waiters: 0,
+        promise: before.then(() => {
+          l.running = queued;
+          l.queued = undefined;
+          return work(abort.signal);
+        }),
+      };
+      l.queued = run = queued;
+      log?.(`queued the ${key} behind the one running`);
+    } else {
+      const abort = new AbortController();
+      const running: Run = { abort, waiters: 0, promise: work(abort.signal) };
+      l.running = run = running;
+    }
+    const mine = run;
+    mine.waiters++;
+    const leave = () => {
+      if (--mine.waiters === 0) mine.abort.abort();
+    };
+    if (signal.aborted) leave();
+    else signal.addEventListener('abort', leave, { once: true });
+    void mine.promise.finally(() => {
+      signal.removeEventListener('abort', leave);
+      if (l.running === mine) l.running = undefined;
+      if (!l.running && !l.queued) this.lanes.delete(key);
+    });
+    return mine.promise;
+  }
+}
+
 const CHECK_TIMEOUT_MS = 120_000;
 const BUILD_TIMEOUT_MS = 30 * 60_000;
 
 const lastLines = (s: string, n: number) => s.trim().split('\n').slice(-n).join('\n');
 
 /** `check` in a process of the very kg that serves: what `kg check --root <root>` prints, fitted to the budget. */
-export async function answerCheckTool(shared: Shared, kg: KgProcess, signal: AbortSignal, base?: string): Promise<ToolAnswer> {
-  const r = await runKg(kg, ['check', '--root', shared.root, ...(base ? ['--base', base] : [])], shared.root, signal, CHECK_TIMEOUT_MS);
+export async function answerCheckTool(
+  shared: Shared,
+  kg: KgProcess,
+  signal: AbortSignal,
+  base?: string,
+  runs?: OneAtATime,
+  log?: (line: string) => void,
+): Promise<ToolAnswer> {
+  const args = ['check', '--root', shared.root, ...(base ? ['--base', base] : [])];
+  const work = (s: AbortSignal) => runKg(kg, args, shared.root, s, CHECK_TIMEOUT_MS);
+  const r = await (runs ? runs.run(`check of ${shared.root}${base ? ` against ${base}` : ''}`, signal, work, log) : work(signal));
   if (r.killed) return fail('kg check was stopped before it finished (cancelled, or it took longer than two minutes).');
   let report: Record<string, unknown>;
   try {
@@ -95,17 +176,16 @@ export async function answerCommandTool(
   shared: Shared,
   kg: KgProcess,
   signal: AbortSignal,
+  runs?: OneAtATime,
+  log?: (line: string) => void,
 ): Promise<ToolAnswer> {
-  if (tool.kind === 'check') return answerCheckTool(shared, kg, signal);
+  if (tool.kind === 'check') return answerCheckTool(shared, kg, signal, undefined, runs, log);
   const full = args.full;
   if (full !== undefined && typeof full !== 'boolean') return fail('"full" must be true or false');
-  const r = await runKg(
-    kg,
-    ['build', '--apply', '--root', shared.root, '--progress', 'json', ...(full ? ['--full'] : [])],
-    shared.root,
-    signal,
-    BUILD_TIMEOUT_MS,
-  );
+  const argv = ['build', '--apply', '--root', shared.root, '--progress', 'json', ...(full ? ['--full'] : [])];
+  const work = (s: AbortSignal) => runKg(kg, argv, shared.root, s, BUILD_TIMEOUT_MS);
+  // A full build and an incremental one are different runs: a call for one never gets the other's answer.
+  const r = await (runs ? runs.run(`${full ? 'full ' : ''}build of ${shared.root}`, signal, work, log) : work(signal));
   if (r.killed) return fail('The build was stopped before it finished (cancelled, or over 30 minutes); the graph is unchanged.');
   let done: { nodes?: number; edges?: number } | undefined;
   let error: string | undefined;

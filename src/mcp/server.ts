@@ -8,7 +8,6 @@
 
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
@@ -17,14 +16,15 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { jsonForPeople, KG_VERSION } from '../graph';
+import { jsonForPeople, KG_VERSION, redactCredentials, visible } from '../graph';
 import { answerQueryTool, ArgumentError, sharedArgs, type ToolAnswer } from './answer';
-import { answerCommandTool, type KgProcess } from './commands';
+import { answerCommandTool, OneAtATime, type KgProcess } from './commands';
 import { Graphs } from './graphs';
 import { answerOrganisationTool, scopeArg } from './organisation';
 import { TOOL_BY_NAME, TOOLS } from './tools';
+import { LineTransport } from './transport';
 
-export const MCP_HELP = `Usage: kg mcp [--root DIR] [--graph FILE] [--store URL]
+export const MCP_HELP = `Usage: kg mcp [--root DIR]... [--graph FILE] [--store URL]
 
 Serves the knowledge graph to coding agents over the Model Context Protocol (stdio): JSON-RPC on
 stdin and stdout, logs on stderr. Register it with an MCP client as the command "kg" with the
@@ -39,13 +39,18 @@ id, a name as written in code (map, Subscriber.next) or path:line. The graph is 
 whenever graph.json changes; the build tool rebuilds it (kg build --apply).
 
 Options:
-  --root DIR     The repository tools answer about when a call names no "root" (default: the
-                 repository around the working directory, as for kg build).
+  --root DIR     A repository the tools answer about; repeat it for more. The first is the one a
+                 call without "root" asks about (default: the repository around the working
+                 directory, as for kg build). A call's "root" must be one of them or a folder
+                 inside one: any other folder is refused, never read or written.
   --graph FILE   The graph of that repository (default: <root>/.knowledge-graph/graph.json).
   --store URL    The organisation's store, a PostgreSQL connection string (default: $KG_STORE):
                  callers, affected, impact, neighbors, path, god-nodes, find and why then take
                  scope "organisation" and answer across every repository in it (kg store).
   -h, --help     Show this help.
+
+The check and build tools run one kg process per repository at a time: a call that comes while
+one runs waits for it, and the calls that waited share the next run.
 
 Runs until the client closes stdin. Exit codes: 0 the client went away, 2 bad usage.
 `;
@@ -55,6 +60,11 @@ const INSTRUCTIONS = `This server answers questions about a TypeScript/JavaScrip
 export interface McpOptions {
   /** The repository a call without `root` asks about. */
   defaultRoot: string;
+  /**
+   * The repositories a call may name as `root` (with the folders inside them): the server's
+   * configured ones (default: `defaultRoot` alone). Anything else is refused (ADR 146).
+   */
+  roots?: readonly string[];
   /** The server's working folder: relative `root` arguments are read from it. */
   cwd: string;
   /** Where a root's graph is (default: <root>/.knowledge-graph/graph.json). */
@@ -77,13 +87,19 @@ function rejectUnknown(schema: { properties?: unknown }, args: Record<string, un
 }
 
 function toResult(a: ToolAnswer): CallToolResult {
-  if (!a.ok) return { content: [{ type: 'text', text: a.text }], isError: true };
+  // Nothing sent to the agent holds a store's password (issue 55, item 20).
+  if (!a.ok) return { content: [{ type: 'text', text: redactCredentials(a.text) }], isError: true };
   return { content: [{ type: 'text', text: jsonForPeople(a.value) }], structuredContent: a.value };
 }
 
 /** The SDK Server with kg's tools, not yet connected (tests connect it to an in-memory transport). */
 export function createMcpServer(options: McpOptions): { server: Server; close: () => void } {
   const graphs = new Graphs(options.graphFileOf);
+  const runs = new OneAtATime();
+  const roots = options.roots ?? [options.defaultRoot];
+  // One line per entry, whatever the text held: control characters escaped (an ESC from a tool's
+  // name would drive the terminal), passwords redacted (issue 55, items 20 and 21).
+  const log = (line: string) => options.log(visible(redactCredentials(line)));
   const inFlight = new Set<AbortController>();
   /** Set once the client has gone: calls that arrive after it start nothing. */
   let stopped = false;
@@ -122,7 +138,7 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
     try {
       // Only tools that page take offset/limit; anywhere else they are unknown arguments.
       const paged = tool.kind === 'check' || (tool.kind === 'query' && tool.paged);
-      const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged);
+      const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged, roots);
       let answer: ToolAnswer;
       if (tool.kind === 'query') {
         const scope = scopeArg(args, tool.scoped);
@@ -132,13 +148,13 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
             : answerQueryTool({ tool, args, shared, graphs });
       } else {
         rejectUnknown(tool.inputSchema, args);
-        answer = await answerCommandTool(tool, args, shared, options.kg, abort.signal);
+        answer = await answerCommandTool(tool, args, shared, options.kg, abort.signal, runs, (l) => log(`kg mcp: ${name}: ${l}`));
       }
-      options.log(`kg mcp: ${name} ${answer.ok ? 'answered' : 'failed'} in ${(performance.now() - started).toFixed(1)} ms`);
+      log(`kg mcp: ${name} ${answer.ok ? 'answered' : 'failed'} in ${(performance.now() - started).toFixed(1)} ms`);
       return toResult(answer);
     } catch (e) {
       if (e instanceof ArgumentError) return toResult({ ok: false, text: `${name}: ${e.message}. See the tool's input schema.` });
-      options.log(`kg mcp: ${name}: internal error: ${(e as Error)?.stack ?? String(e)}`);
+      log(`kg mcp: ${name}: internal error: ${(e as Error)?.stack ?? String(e)}`);
       return toResult({
         ok: false,
         text: `${name} failed inside kg: ${(e as Error)?.message ?? String(e)}. This is a bug in kg; other tools still work.`,
@@ -159,7 +175,7 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
 /** Serves over stdin/stdout until the client closes stdin (or the transport fails). */
 export async function serveStdio(options: McpOptions, stdin: Readable, stdout: Writable): Promise<void> {
   const { server, close } = createMcpServer(options);
-  const transport: Transport = new StdioServerTransport(stdin, stdout);
+  const transport: Transport = new LineTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     stdin.once('end', () => resolve());
@@ -171,9 +187,14 @@ export async function serveStdio(options: McpOptions, stdin: Readable, stdout: W
       resolve();
     });
   });
-  server.onerror = (e) => options.log(`kg mcp: ${e.message}`);
+  server.onerror = (e) => options.log(visible(redactCredentials(`kg mcp: ${e.message}`)));
   await server.connect(transport);
-  options.log(`kg mcp: serving ${options.defaultRoot} (${TOOLS.length} tools) on stdio`);
+  const others = (options.roots ?? []).filter((r) => r !== options.defaultRoot);
+  options.log(
+    visible(
+      `kg mcp: serving ${options.defaultRoot}${others.length > 0 ? ` and ${others.join(', ')}` : ''} (${TOOLS.length} tools) on stdio`,
+    ),
+  );
   await closed;
   close();
   await server.close().catch(() => undefined);

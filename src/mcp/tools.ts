@@ -63,7 +63,7 @@ const ANSWER_NOTES = `Every node the answer names is placed in "locations" (path
 
 const ROOT: JsonSchema = {
   type: 'string',
-  description: `The repository to ask about: a folder (absolute, or relative to the server's working folder). Default: the repository the server was started in. Its graph is ${DEFAULT_GRAPH_PATH}.`,
+  description: `The repository to ask about: a folder (absolute, or relative to the server's working folder). Default: the repository the server was started in. Only the repositories the server was started for (kg mcp --root) and folders inside them are accepted. Its graph is ${DEFAULT_GRAPH_PATH}.`,
 };
 const SCOPE: JsonSchema = {
   type: 'string',

@@ -27,7 +27,11 @@ function asServerUser(cmd: string, args: string[]): void {
   if (r.status !== 0) throw new Error(`${path.basename(cmd)} ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
 }
 
-export function startPostgres(): TestServer {
+/**
+ * `password`: the server asks for it (SCRAM, over the socket too) instead of trusting every
+ * connection, so a wrong one is refused as a real server refuses it.
+ */
+export function startPostgres(opts: { password?: string } = {}): TestServer {
   if (!fs.existsSync(path.join(BIN, 'initdb')))
     throw new Error(`PostgreSQL 15 is not installed (${BIN}): apt-get install postgresql-15 (.ci/run installs it)`);
   // As root the server runs as `postgres`, which must reach the folder: a temporary folder of a
@@ -35,7 +39,13 @@ export function startPostgres(): TestServer {
   const dir = fs.mkdtempSync(path.join(process.getuid?.() === 0 ? '/tmp' : os.tmpdir(), 'kg-pg-'));
   fs.chmodSync(dir, 0o777);
   const data = path.join(dir, 'data');
-  asServerUser(path.join(BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const auth = ['-A', 'trust'];
+  if (opts.password !== undefined) {
+    const pwfile = path.join(dir, 'pwfile');
+    fs.writeFileSync(pwfile, opts.password + '\n', { mode: 0o644 });
+    auth.splice(0, 2, '-A', 'scram-sha-256', `--pwfile=${pwfile}`);
+  }
+  asServerUser(path.join(BIN, 'initdb'), ['-D', data, ...auth, '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const start = () =>
     asServerUser(path.join(BIN, 'pg_ctl'), [
       '-D',

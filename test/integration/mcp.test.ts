@@ -7,7 +7,7 @@
 // errors, the server stays up, and nothing on disk changes.
 
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -74,6 +74,92 @@ const errorText = (r: CallToolResult) => {
   return (r.content[0] as { text: string }).text;
 };
 
+/** A client that writes raw lines to `kg mcp` and reads its answers by id: what the SDK's client never sends. */
+function rawServer(cwd: string) {
+  const child = spawn(process.execPath, [CLI, 'mcp'], { cwd, env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const answers = () =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } });
+  return {
+    child,
+    stderr: () => err,
+    write: (line: string | Buffer) => new Promise<void>((resolve) => child.stdin.write(line, () => resolve())),
+    /** The answer with this id, within five seconds (undefined: none came). */
+    async answer(id: unknown, nth = 0) {
+      const until = Date.now() + 5000;
+      while (Date.now() < until) {
+        const found = answers().filter((a) => a.id === id);
+        if (found.length > nth) return found[nth];
+        if (child.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return undefined;
+    },
+  };
+}
+
+describe('kg mcp reads what a client should not send, answers it, and carries on (issue 55, item 21)', () => {
+  after(removeTempDirs);
+
+  it('"params": null, mistyped arguments, a line that is not JSON, a 17 MB line: each answered in one line, then the next request too', async () => {
+    const root = copyFixture('guard-consumers');
+    fs.mkdirSync(path.join(root, '.git'));
+    const s = rawServer(root);
+    try {
+      const json = (o: unknown) => JSON.stringify(o) + '\n';
+      await s.write(
+        json({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      );
+      assert.ok(await s.answer(1), 'initialized');
+      await s.write(json({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      await s.write(json({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: null }));
+      const list = await s.answer(2);
+      assert.ok(list?.result, `tools/list with "params": null is answered: ${JSON.stringify(list)}`);
+      for (const [id, params, field] of [
+        [3, { name: 'callers', arguments: 'x' }, /"params\.arguments" must be an object \(got a string\)/],
+        [4, { name: 42, arguments: {} }, /"params\.name" must be a tool's name, a string \(got a number\)/],
+        [5, [1, 2], /"params" must be an object \(got an array\)/],
+      ] as const) {
+        await s.write(json({ jsonrpc: '2.0', id, method: 'tools/call', params }));
+        const a = await s.answer(id);
+        assert.equal(a?.error?.code, -32602, JSON.stringify(a));
+        assert.match(a.error.message, field);
+        assert.doesNotMatch(a.error.message, /\n|invalid_type|expected/, 'one line, no schema report');
+      }
+      // Raw control characters in what arrives must not reach the log as they are.
+      await s.write('{"jsonrpc": \u001b[31m\u0000 nope\n');
+      assert.equal((await s.answer(null))?.error?.code, -32700);
+      const big = Buffer.alloc(17 * 1024 * 1024, 0x61);
+      await s.write(
+        Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"x":"'), big, Buffer.from('"}}\n')]),
+      );
+      const refused = await s.answer(null, 1);
+      assert.equal(refused?.error?.code, -32600, JSON.stringify(refused)?.slice(0, 300));
+      assert.match(refused.error.message, /refused: the limit is 16777216 bytes/);
+      await s.write(json({ jsonrpc: '2.0', id: 7, method: 'tools/list' }));
+      assert.ok((await s.answer(7))?.result, 'still serving after the oversized message');
+      assert.equal(s.child.exitCode, null, 'the server is still running');
+      // eslint-disable-next-line no-control-regex -- the point: no raw control character but the line ends
+      assert.doesNotMatch(s.stderr(), /[\u0000-\u0009\u000b-\u001f]/, JSON.stringify(s.stderr()).slice(0, 500));
+      assert.doesNotMatch(s.stderr(), /invalid_union|"code": "invalid_type"/, 'no schema report in the log');
+    } finally {
+      s.child.stdin.end();
+      s.child.kill();
+    }
+  });
+});
+
 describe('kg mcp over stdio on rxjs', () => {
   let root: string;
   let graph: Graph;
@@ -83,6 +169,8 @@ describe('kg mcp over stdio on rxjs', () => {
   /** A method with many EXACT callers, a function, and a path between two symbols, found in the graph itself. */
   let busy: string;
   let busyCallers: number;
+  /** A second repository the server is started for (kg mcp --root … --root …). */
+  let other: string;
 
   before(async () => {
     root = corpus('rxjs', tempDir('kg-mcp-rxjs-')).root;
@@ -97,7 +185,12 @@ describe('kg mcp over stdio on rxjs', () => {
     [busy, busyCallers] = [...exactCallers]
       .map(([id, s]) => [id, s.size] as [string, number])
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-    ({ client } = await connect(root));
+    // A small repository beside rxjs (the build and the guard are the CLI's; this is about the
+    // tools around them): add(a, b) has an EXACT caller in another file.
+    other = copyFixture('guard-consumers');
+    fs.mkdirSync(path.join(other, '.git'));
+    assert.equal(kg(['build', '--apply', '--no-server'], other).code, 0);
+    ({ client } = await connect(root, ['--root', root, '--root', other]));
     tools = (await client.listTools()).tools;
   });
 
@@ -253,16 +346,68 @@ describe('kg mcp over stdio on rxjs', () => {
     };
     while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(alive(), false, 'the server exited');
-    while (buildProcessesOf(root).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(buildProcessesOf(root), [], 'its kg check child was stopped with it');
+    // The suite's own server (started with --root) names the root too: only kg check children count.
+    const checks = () => buildProcessesOf(root).filter((p) => !p.includes(' mcp '));
+    while (checks().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(checks(), [], 'its kg check child was stopped with it');
+  });
+
+  it('a root outside the repositories the server was started for is refused, and nothing is written there (issue 55, item 19)', async () => {
+    const outside = tempDir('kg-mcp-outside-');
+    fs.mkdirSync(path.join(outside, '.git'));
+    fs.mkdirSync(path.join(outside, 'src'));
+    fs.writeFileSync(path.join(outside, 'src', 'secret.ts'), 'export function secretThing() { return 1; }\n');
+    const before = snapshot(outside);
+    // The folder itself, a folder inside it, and a link inside a served root that leads to it.
+    fs.symlinkSync(outside, path.join(other, 'escape'));
+    try {
+      for (const r of [outside, path.join(outside, 'src'), path.join(other, 'escape')]) {
+        for (const [tool, args] of [
+          ['build', {}],
+          ['find', { text: 'secret' }],
+          ['why', { id: 'secretThing' }],
+          ['check', {}],
+        ] as const) {
+          const text = errorText(await call(tool, { ...args, root: r }));
+          assert.match(text, /"root" .* is outside the repositories this server answers about/, `${tool} ${r}`);
+          assert.doesNotMatch(text, /secretThing/);
+        }
+      }
+    } finally {
+      fs.unlinkSync(path.join(other, 'escape'));
+    }
+    assert.deepEqual(snapshot(outside), before, 'nothing written outside (no .knowledge-graph)');
+    assert.equal(fs.existsSync(path.join(outside, '.knowledge-graph')), false);
+    // A folder inside a served repository is that repository.
+    const inside = structured(await call('callers', { id: 'add', root: path.join(other, 'src') }));
+    assert.deepEqual(inside.callers, ['sym:src/app.ts#run', 'sym:src/lib.ts#total']);
+  });
+
+  it('concurrent build and check calls run one kg process per repository at a time, and every call is answered (issue 55, item 18)', async () => {
+    let most = { build: 0, check: 0 };
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const running = buildProcessesOf(other);
+        const count = (cmd: string) => running.filter((p) => p.includes(` ${cmd} --`)).length;
+        most = { build: Math.max(most.build, count('build')), check: Math.max(most.check, count('check')) };
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    const calls = [
+      ...Array.from({ length: 12 }, () => call('build', { root: other })),
+      ...Array.from({ length: 12 }, () => call('check', { root: other })),
+    ];
+    const answers = await Promise.all(calls);
+    watching = false;
+    await watcher;
+    for (const r of answers.slice(0, 12)) assert.equal(structured(r).built, true);
+    for (const r of answers.slice(12)) assert.equal(structured(r).available, true);
+    assert.ok(most.build >= 1 && most.check >= 1, `seen running: ${JSON.stringify(most)}`);
+    assert.deepEqual(most, { build: 1, check: 1 }, 'one process per tool and repository at a time');
   });
 
   it('another root, by argument: stale after an edit, check equal to kg check, build, fresh again', async () => {
-    // A small repository beside rxjs (the build and the guard are the CLI's; this is about the
-    // tools around them): add(a, b) has an EXACT caller in another file.
-    const other = copyFixture('guard-consumers');
-    fs.mkdirSync(path.join(other, '.git'));
-    assert.equal(kg(['build', '--apply', '--no-server'], other).code, 0);
     const before = structured(await call('callers', { id: 'add', root: other }));
     assert.deepEqual(before.callers, ['sym:src/app.ts#run', 'sym:src/lib.ts#total']);
     assert.equal(before.stale, false);

@@ -58,8 +58,8 @@ function checkExport(graph: Graph) {
   }
   const unresolved = nodeRows.filter((r) => !graphIds.has(r.id as string));
   for (const r of unresolved) {
-    assert.match(r.id as string, /^unresolved:/);
-    assert.deepEqual(r[':LABEL'], ['KgNode', 'Unresolved']);
+    assert.match(r.id as string, /^(unresolved|pkg):/);
+    assert.deepEqual(r[':LABEL'], ['KgNode', (r.id as string).startsWith('pkg:') ? 'PackageSymbol' : 'Unresolved']);
   }
   const known = new Set(ids);
   const relRows = rels.rows.map((r) => typedRow(rels.header, r));
@@ -114,5 +114,41 @@ describe('kg export --format neo4j', () => {
     // Every statement ends with a semicolon: cypher-shell -f runs them one by one.
     const statements = files['queries.cypher'].split(/;\n/).filter((s) => /^(MATCH|RETURN)/m.test(s));
     assert.equal(statements.length, 7);
+  });
+});
+
+describe('what the bulk importer must not be given as it is (issue 55, item 21)', () => {
+  it('a call into an installed package is a PackageSymbol node labelled with its symbol, not a garbled Unresolved one', () => {
+    const target = 'pkg:%40acme/lib@1.2.0:src/index.ts#greet';
+    // graph.json holds no node for a pkg: target (the edge leads out of the repository).
+    const graph = graphOf([['sym:src/a.ts#run', 'unresolved:greet', 'calls']]);
+    graph.edges[0] = { ...graph.edges[0], target };
+    const nodes = parseCsv(neo4jExport(graph)['nodes.csv']);
+    const row = nodes.rows.map((r) => typedRow(nodes.header, r)).find((r) => r.id === target);
+    assert.ok(row);
+    assert.deepEqual([row[':LABEL'], row.kind, row.label], [['KgNode', 'PackageSymbol'], 'package-symbol', 'greet']);
+    checkExport(graph);
+    // The questions never walk through it or rank it, as they do not an unresolved name.
+    assert.match(neo4jExport(graph)['queries.cypher'], /NOT x:Unresolved AND NOT x:PackageSymbol/);
+  });
+
+  it('a property a spreadsheet would run as a formula starts with an apostrophe; ids and relationship keys stay as they are', () => {
+    const graph = graphOf([['sym:src/a.ts#run', 'unresolved:=HYPERLINK("http://x","y")', 'calls']]);
+    const rationale = graph.nodes[0];
+    for (const [i, text] of ['=HYPERLINK("http://evil","click")', '+1', '-2', '@SUM(A1)'].entries())
+      graph.nodes.push({ ...rationale, id: `sym:src/f${i}.ts#f`, label: text, text });
+    const files = neo4jExport(graph);
+    const nodes = parseCsv(files['nodes.csv']);
+    const rows = nodes.rows.map((r) => typedRow(nodes.header, r));
+    for (const r of rows) {
+      for (const key of ['label', 'text', 'kind', 'sourceFile', 'signature'])
+        if (typeof r[key] === 'string') assert.doesNotMatch(r[key] as string, /^[=+\-@]/, `${r.id as string}.${key}`);
+      assert.doesNotMatch(r.id as string, /^[=+\-@]/);
+    }
+    assert.equal(rows.find((r) => r.id === 'sym:src/f0.ts#f')?.label, `'=HYPERLINK("http://evil","click")`);
+    assert.equal(rows.find((r) => r.id === 'unresolved:=HYPERLINK("http://x","y")')?.label, `'=HYPERLINK("http://x","y")`);
+    const rels = parseCsv(files['relationships.csv']);
+    const edge = rels.rows.map((r) => typedRow(rels.header, r))[0];
+    assert.equal(edge[':END_ID'], 'unresolved:=HYPERLINK("http://x","y")', 'the key reaches its node unchanged');
   });
 });

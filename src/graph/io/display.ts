@@ -67,3 +67,15 @@ export function previewJson(value: unknown, max = 80): string {
   walk(value, 0);
   return out.length > max ? out.slice(0, max) + '…' : out;
 }
+
+// A password in a connection string (issue 55, item 20): the userinfo of a URL
+// (`postgresql://u:secret@host`), and the keywords libpq and its URLs' query take
+// (`?password=secret`, `password='a b'`). Other parts of the string (user, host, database) stay.
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@?#]*):[^\s/?#]*@/gi;
+// A value ends at a space, `&`, a quote, or a colon that ends a clause (`…?password=x: refused`).
+const KEYWORD_PASSWORD = /\b((?:ssl)?pass(?:word|wd)?|pwd)(\s*=\s*|%3D)('(?:[^'\\]|\\.)*'|(?:[^\s&'":]|:(?![\s]|$))*)/gi;
+
+/** `text` with every password a connection string in it holds replaced by `***`: the one redaction every face uses. */
+export function redactCredentials(text: string): string {
+  return text.replace(URL_PASSWORD, '$1:***@').replace(KEYWORD_PASSWORD, '$1$2***');
+}

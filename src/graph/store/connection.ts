@@ -5,19 +5,19 @@
 
 import { Client } from 'pg';
 import { GraphError, isGraphError } from '../errors';
+import { redactCredentials } from '../io/display';
 
-/** SQLSTATE classes that mean the connection or the server went away, not that the SQL was wrong. */
-const LOST = /^(08|57P)/;
+/**
+ * SQLSTATE classes that mean the store cannot be used, not that the SQL was wrong: the connection
+ * or the server went away (08, 57P), the login was refused — a wrong password, no pg_hba.conf
+ * entry (28) — or the database is not there (3D). A refused login was an internal error with a
+ * stack trace and exit 1 (issue 55, item 21); docs/cli.md says exit 3, STORE_UNAVAILABLE.
+ */
+const LOST = /^(08|57P|28|3D)/;
 
-/** Where the store is, for messages: the URL without its password. */
+/** Where the store is, for messages: the connection string without its passwords (redactCredentials, ADR 146). */
 function describeStore(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an unparsable connection string)';
-  }
+  return redactCredentials(url);
 }
 
 /** The error a failure of the store is reported as; any other error passes through unchanged. */
@@ -31,7 +31,7 @@ export function storeError(e: unknown, doing: string): unknown {
   if (!isSql || LOST.test(code)) {
     return new GraphError(
       'STORE_UNAVAILABLE',
-      `the store could not be used while ${doing}: ${message}${code && !isSql ? ` (${code})` : ''}`,
+      redactCredentials(`the store could not be used while ${doing}: ${message}${code ? ` (${code})` : ''}`),
     );
   }
   return e;
@@ -47,12 +47,22 @@ export interface ConnectOptions {
 }
 
 export async function connectStore(url: string, opts: ConnectOptions = {}): Promise<Client> {
-  const client = new Client({
-    connectionString: url,
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? 15_000,
-    ...(opts.queryTimeoutMs !== undefined ? { query_timeout: opts.queryTimeoutMs } : {}),
-    application_name: opts.application ?? 'kg',
-  });
+  let client: Client;
+  try {
+    client = new Client({
+      connectionString: url,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 15_000,
+      ...(opts.queryTimeoutMs !== undefined ? { query_timeout: opts.queryTimeoutMs } : {}),
+      application_name: opts.application ?? 'kg',
+    });
+  } catch (e) {
+    // A connection string the client cannot parse threw a bare TypeError ("Invalid URL") that kg
+    // reported as its own bug (issue 55, item 21).
+    throw new GraphError(
+      'STORE_UNAVAILABLE',
+      `the store's connection string cannot be read (${(e as Error)?.message ?? String(e)}): ${describeStore(url)}; it is a PostgreSQL URL, e.g. postgresql://kg@db.internal/graphs`,
+    );
+  }
   // A server that goes away between queries emits 'error' on the idle client; the next query
   // reports it, so the event itself must not crash the process.
   client.on('error', () => undefined);

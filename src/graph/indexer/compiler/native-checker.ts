@@ -28,6 +28,7 @@ import {
   type SymbolQuery,
 } from './checker';
 import { declarationNameStart } from './extract';
+import { nativeDeadlines, NativeWatchdog, processEnd, type NativeDeadlines } from './native-process';
 import { DEFAULT_LIB_DIRECTORY } from './program';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
@@ -70,6 +71,13 @@ export function nativeBinary(): { exe: string; version: string } | { missing: st
   }
   const exe = path.join(path.dirname(pkgJson), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc');
   if (!fs.existsSync(exe)) return { missing: `${PLATFORM_PACKAGE} has no binary at ${exe}` };
+  // Spawning a file that is not executable fails after the build has gone on (issue 55): said here instead.
+  if (process.platform !== 'win32')
+    try {
+      fs.accessSync(exe, fs.constants.X_OK);
+    } catch {
+      return { missing: `TypeScript 7's binary ${exe} is not executable` };
+    }
   const version = (JSON.parse(fs.readFileSync(pkgJson, 'utf8')) as { version: string }).version;
   return { exe, version };
 }
@@ -467,6 +475,13 @@ interface RawChannel {
   _msgPayload: Buffer;
 }
 
+/** The channel as the watchdog sees it (7.0.2's syncChannel.js): the process, and the two calls that block. */
+interface WatchedChannel {
+  child?: { pid?: number; on(event: 'error', listener: (e: Error) => void): unknown };
+  readTuple(): void;
+  writeTuple(type: number, name: Buffer, payload: string): void;
+}
+
 interface RawClient {
   channel: RawChannel;
   apiRequest(method: string, params: unknown): unknown;
@@ -678,12 +693,17 @@ export class NativeChecker implements CheckerProvider {
   /** Where each project's declarations were placed, by config (ADR 138). */
   private readonly placed = new Map<string, Map<string, Placed>>();
   private binary: ReturnType<typeof nativeBinary> | undefined;
+  /** Ends the process when an answer is overdue (ADR 145). */
+  private watchdog: NativeWatchdog | undefined;
+  private readonly deadlines: NativeDeadlines;
 
   /**
    * `keep`: a session's checker (see above). `early: false` asks every question when it is asked,
    * as the API alone does (the benchmark's comparison, ADR 136).
    */
-  constructor(private readonly opts: { keep?: boolean; early?: boolean } = {}) {}
+  constructor(private readonly opts: { keep?: boolean; early?: boolean; deadlines?: NativeDeadlines } = {}) {
+    this.deadlines = opts.deadlines ?? nativeDeadlines();
+  }
 
   /** How many files' questions went to TypeScript 7 before they were asked (ADR 136). */
   get sentEarly(): number {
@@ -719,6 +739,7 @@ export class NativeChecker implements CheckerProvider {
     this.fs = check.host;
     try {
       const api = this.start(binary.exe, check.root);
+      this.watchdog?.project(true);
       const changed = this.opts.keep ? this.changedFiles(check.host) : [];
       if (changedConfig) changed.push(configFile);
       this.early?.forget();
@@ -757,6 +778,7 @@ export class NativeChecker implements CheckerProvider {
   }
 
   release(backend: CheckerBackend): void {
+    this.watchdog?.project(false);
     if (this.opts.keep || !(backend instanceof NativeProjectBackend) || !this.api) return;
     // One project at a time, as the JavaScript backend holds one program at a time.
     try {
@@ -778,6 +800,8 @@ export class NativeChecker implements CheckerProvider {
       // already gone
     }
     this.api = undefined;
+    this.watchdog?.close();
+    this.watchdog = undefined;
     this.early = undefined;
     this.open_.clear();
     this.served.clear();
@@ -811,9 +835,32 @@ export class NativeChecker implements CheckerProvider {
           },
         }),
     );
+    this.watch(this.api);
     // Windows reaches the process by one named pipe both ways, whose buffers this was not measured on.
     if (this.opts.early !== false && process.platform !== 'win32') this.early = EarlyQuestions.over(this.api);
     return this.api;
+  }
+
+  /**
+   * Puts every blocking read and write of the API's channel under the watchdog's deadlines, and
+   * names how the process ended when one fails (ADR 145). A process that could not be spawned
+   * (its error comes after the build went on: unheard, it would end kg) fails here.
+   */
+  private watch(api: API): void {
+    const ch = (api as unknown as { client?: { channel?: WatchedChannel } }).client?.channel;
+    const child = ch?.child;
+    if (!ch || !child || typeof child.on !== 'function') return;
+    let spawnError: Error | undefined;
+    child.on('error', (e: Error) => (spawnError = e));
+    if (child.pid === undefined) throw new Error(`${processEnd(undefined)}${spawnError ? ` (${spawnError.message})` : ''}`);
+    if (typeof ch.readTuple !== 'function' || typeof ch.writeTuple !== 'function') return;
+    const watchdog = new NativeWatchdog(child.pid, this.deadlines);
+    this.watchdog = watchdog;
+    const ended = () => processEnd(child.pid);
+    const read = ch.readTuple.bind(ch);
+    const write = ch.writeTuple.bind(ch);
+    ch.readTuple = () => watchdog.waiting(read, ended);
+    ch.writeTuple = (type, name, payload) => watchdog.waiting(() => write(type, name, payload), ended);
   }
 
   /** Files TypeScript 7 read whose text is not what it read (a session's rebuild). */

@@ -8,14 +8,27 @@
 // properties (`line:int`, `confidenceScore:double`; no type is string). An empty unquoted field is
 // an absent property; every string is quoted, `"` doubled inside. A stamped note's text may hold
 // line breaks, so the import runs with --multiline-fields=true (import.sh says so).
+//
+// Spreadsheet safety (issue 55, item 21; ADR 146): a CSV opened in a spreadsheet runs a cell that
+// starts with = + - @ as a formula (`=HYPERLINK(…)` from a label or a note's text). Such a property
+// value is written with a leading apostrophe, which spreadsheets read as "text" and hide; Neo4j
+// imports the apostrophe as part of the value. The importer's keys (`id:ID`, `:START_ID`,
+// `:END_ID`, `:LABEL`, `:TYPE`) are never changed: graph ids start with their prefix (`sym:`,
+// `unresolved:`, `pkg:` …), so they are never formula-like, and the import stays valid, every
+// relationship reaching its nodes.
 
 import { CONSUMER_RELATIONS } from '../../consumers';
+import { parseId } from '../../ids';
 import type { Graph, GraphEdge, GraphNode, NodeKind } from '../../model';
 
 /** Every node gets this label too: the uniqueness constraint and the queries use it. */
 const NODE_LABEL = 'KgNode';
 /** An `unresolved:` call target is a name, not a node of graph.json: it becomes a node of its own label. */
 const UNRESOLVED_LABEL = 'Unresolved';
+/** A `pkg:` call target (a symbol of an installed package, ADR 111) is not a node of graph.json either. */
+const PACKAGE_LABEL = 'PackageSymbol';
+/** Nodes the questions never walk through or rank: the targets that are not graph.json's nodes. */
+const OUTSIDE = `NOT x:${UNRESOLVED_LABEL} AND NOT x:${PACKAGE_LABEL}`;
 
 const KIND_LABEL: Record<NodeKind, string> = {
   module: 'Module',
@@ -38,17 +51,23 @@ type Cell = string | number | boolean | null | undefined;
 interface Column<T> {
   header: string;
   value: (row: T) => Cell;
+  /** One of the importer's keys (ids, labels, the type): written as it is. */
+  key?: true;
 }
 
-function cell(v: Cell): string {
+/** What a spreadsheet would run as a formula. */
+const FORMULA_LIKE = /^[=+\-@]/;
+
+function cell(v: Cell, key: boolean): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return `"${v.replace(/"/g, '""')}"`;
+  const text = !key && FORMULA_LIKE.test(v) ? `'${v}` : v;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 function csv<T>(columns: readonly Column<T>[], rows: Iterable<T>): string {
   const lines = [columns.map((c) => c.header).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => cell(c.value(row))).join(','));
+  for (const row of rows) lines.push(columns.map((c) => cell(c.value(row), c.key === true)).join(','));
   return lines.join('\n') + '\n';
 }
 
@@ -58,10 +77,10 @@ interface NodeRow {
 }
 
 const NODE_COLUMNS: readonly Column<NodeRow>[] = [
-  { header: 'id:ID', value: (r) => r.id },
-  { header: ':LABEL', value: (r) => (r.node ? `${NODE_LABEL};${KIND_LABEL[r.node.kind]}` : `${NODE_LABEL};${UNRESOLVED_LABEL}`) },
-  { header: 'kind', value: (r) => r.node?.kind ?? 'unresolved' },
-  { header: 'label', value: (r) => r.node?.label ?? r.id.slice('unresolved:'.length) },
+  { header: 'id:ID', value: (r) => r.id, key: true },
+  { header: ':LABEL', value: (r) => `${NODE_LABEL};${r.node ? KIND_LABEL[r.node.kind] : outsideOf(r.id).label}`, key: true },
+  { header: 'kind', value: (r) => r.node?.kind ?? outsideOf(r.id).kind },
+  { header: 'label', value: (r) => r.node?.label ?? outsideOf(r.id).name },
   { header: 'sourceFile', value: (r) => r.node?.sourceFile },
   { header: 'line:int', value: (r) => r.node?.line },
   { header: 'column:int', value: (r) => r.node?.column },
@@ -73,9 +92,9 @@ const NODE_COLUMNS: readonly Column<NodeRow>[] = [
 ];
 
 const EDGE_COLUMNS: readonly Column<GraphEdge>[] = [
-  { header: ':START_ID', value: (e) => e.source },
-  { header: ':END_ID', value: (e) => e.target },
-  { header: ':TYPE', value: (e) => relationshipType(e.relation) },
+  { header: ':START_ID', value: (e) => e.source, key: true },
+  { header: ':END_ID', value: (e) => e.target, key: true },
+  { header: ':TYPE', value: (e) => relationshipType(e.relation), key: true },
   { header: 'relation', value: (e) => e.relation },
   { header: 'confidence', value: (e) => e.confidence },
   { header: 'provenance', value: (e) => e.provenance },
@@ -89,6 +108,17 @@ const EDGE_COLUMNS: readonly Column<GraphEdge>[] = [
   { header: 'reason', value: (e) => e.reason },
   { header: 'context', value: (e) => e.context },
 ];
+
+/**
+ * A target that is not a node of graph.json: an `unresolved:` name, or a `pkg:` symbol of an
+ * installed package, labelled by its symbol's name (its id was cut as if it were `unresolved:`
+ * and the label came out garbled, issue 55).
+ */
+function outsideOf(id: string): { label: string; kind: string; name: string } {
+  const parsed = id.startsWith('pkg:') ? parseId(id) : undefined;
+  if (parsed?.prefix === 'pkg') return { label: PACKAGE_LABEL, kind: 'package-symbol', name: parsed.name };
+  return { label: UNRESOLVED_LABEL, kind: 'unresolved', name: id.startsWith('unresolved:') ? id.slice('unresolved:'.length) : id };
+}
 
 /** A relation as a relationship type: `re-exports` → `RE_EXPORTS`. */
 function relationshipType(relation: string): string {
@@ -162,7 +192,7 @@ RETURN callers, proven AS consumers, size(proven) AS blastRadius, guessed AS can
 // neighbors: the nodes within reach, nearest first, never through an unresolved name, at most $budget.
 MATCH (s:${NODE_LABEL} {id: $id})
 MATCH p = shortestPath((s)-[*0..6]-(n:${NODE_LABEL}))
-WHERE all(x IN nodes(p)[1..-1] WHERE NOT x:${UNRESOLVED_LABEL})
+WHERE all(x IN nodes(p)[1..-1] WHERE ${OUTSIDE})
 RETURN n.id AS id, length(p) AS distance
 ORDER BY distance, id
 LIMIT $budget;
@@ -170,17 +200,19 @@ LIMIT $budget;
 // path: a shortest path on the undirected view, never through an unresolved name.
 MATCH (a:${NODE_LABEL} {id: $from}), (b:${NODE_LABEL} {id: $to})
 MATCH p = shortestPath((a)-[*]-(b))
-WHERE all(x IN nodes(p)[1..-1] WHERE NOT x:${UNRESOLVED_LABEL})
+WHERE all(x IN nodes(p)[1..-1] WHERE ${OUTSIDE})
 RETURN [x IN nodes(p) | x.id] AS path, [r IN relationships(p) | [startNode(r).id, endNode(r).id, r.relation, r.confidence]] AS edges;
 
 // god-nodes: the most connected nodes by in + out degree, ties by id; unresolved names are not ranked.
-MATCH (n:${NODE_LABEL}) WHERE NOT n:${UNRESOLVED_LABEL}
+MATCH (x:${NODE_LABEL}) WHERE ${OUTSIDE}
+WITH x AS n
 RETURN n.id AS id, COUNT { (n)-->() } + COUNT { (n)<--() } AS degree
 ORDER BY degree DESC, id
 LIMIT $top;
 
 // query: node ids containing the text, sorted, at most 50.
-MATCH (n:${NODE_LABEL}) WHERE NOT n:${UNRESOLVED_LABEL} AND n.id CONTAINS $text
+MATCH (x:${NODE_LABEL}) WHERE ${OUTSIDE} AND x.id CONTAINS $text
+WITH x AS n
 RETURN n.id AS id ORDER BY id LIMIT 50;
 `;
 
