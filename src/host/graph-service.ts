@@ -298,6 +298,11 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     return !!e && this.staleFiles(e).includes(file);
   }
 
+  /** The SHA-256 the loaded graph's manifest records of a repo-relative file, if it records one. */
+  builtHash(folder: string, file: string): string | undefined {
+    return this.entries.get(folder)?.built[file];
+  }
+
   graphOf(folder: string): number {
     return this.entries.get(folder)?.graphNo ?? -1;
   }
