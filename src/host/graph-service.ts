@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { describeUnavailable, GRAPH_DIR, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails, NodeSearch } from './graph-access';
 import { fileInsideFolder, resolveGraphPath } from './graph-path';
+import { BUILT_PHASE } from './graph-text';
 import { Quiet } from './quiet';
 import { GraphWorkerClient } from './graph-worker-client';
 import type { AgentReply, CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from '../protocol/graph-worker';
@@ -372,6 +373,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     // never the previous graph's counts as if fresh, then stale again, then fresh (ADR 90). The
     // watcher sees the new graph too; this covers a graph path the watcher cannot see.
     const build = e.buildNo;
+    this.setBuilding(folder, { phase: BUILT_PHASE, done: e.state.building?.total ?? 0, total: e.state.building?.total ?? 0 });
     void this.reload(folder.uri.toString()).finally(() => {
       if (e.buildNo === build) this.setBuilding(folder, undefined);
     });
