@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { KG_VERSION, unsafeDirReason, userStateBase } from '../graph';
+import { KG_VERSION, lockHolder, processAlive, unsafeDirReason, userStateBase } from '../graph';
 import { BUILD_SERVER_PROTOCOL, parseBuildReply, type BuildRequest } from '../protocol/build-server';
 
 /** What names a server: the installed `kg` and the Node that runs it. */
@@ -73,6 +73,61 @@ export function serverDirProblem(dir: string): string | undefined {
     return `cannot create it (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
   }
   return unsafeDirReason(dir);
+}
+
+/**
+ * Whether `pid` is a kg build server. A server's lock file outlives a killed server and its pid
+ * may be reused; where the process table can be read (Linux), the command line must say so.
+ */
+export function isServerProcess(pid: number): boolean {
+  if (!processAlive(pid)) return false;
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('\0server\0run\0');
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+/** How often a client looks whether a starting server listens yet. */
+const LISTEN_POLL_MS = 100;
+
+/**
+ * Waits while the server of `paths` is starting (a live server process holds its lock and it does
+ * not listen yet: it warms with a full build before it listens, ADR 135). Resolves with the
+ * server's pid once its socket is there; undefined at once when no server is starting, when it
+ * ends without listening, at `timeoutMs`, or when `signal` aborts.
+ */
+export function serverListening(
+  paths: ServerPaths,
+  signal?: AbortSignal,
+  /** Called once when there is something to wait for, with the starting server's pid. */
+  onWait?: (pid: number) => void,
+  timeoutMs = 180_000,
+): Promise<number | undefined> {
+  const starting = () => {
+    const pid = lockHolder(paths.lockFile)?.pid;
+    return pid !== undefined && isServerProcess(pid) ? pid : undefined;
+  };
+  const listens = () => process.platform === 'win32' || fs.existsSync(paths.socket);
+  const first = starting();
+  if (first === undefined || signal?.aborted) return Promise.resolve(undefined);
+  if (listens()) return Promise.resolve(first);
+  onWait?.(first);
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const done = (pid: number | undefined) => {
+      clearInterval(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(pid);
+    };
+    const onAbort = () => done(undefined);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setInterval(() => {
+      const pid = starting();
+      if (pid !== undefined && listens()) done(pid);
+      else if (pid === undefined || Date.now() - t0 > timeoutMs) done(undefined);
+    }, LISTEN_POLL_MS);
+  });
 }
 
 /** Where a server's output goes: the client's own streams, or the editor's line parser. */

@@ -40,7 +40,7 @@ import {
   serverLockFiles,
 } from './server-limits';
 import { parseBuildRequest, type BuildReply } from '../protocol/build-server';
-import { serverDirProblem, serverPaths, type ServerIdentity, type ServerPaths } from './server-client';
+import { isServerProcess, serverDirProblem, serverPaths, type ServerIdentity, type ServerPaths } from './server-client';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
 
@@ -77,19 +77,6 @@ export interface BuildContext {
 /** The socket folder, created private; undefined (no server) when it is not this user's alone. */
 function privateDir(dir: string): string | undefined {
   return serverDirProblem(dir) === undefined ? dir : undefined;
-}
-
-/**
- * Whether `pid` is a kg build server. A server's lock file outlives a killed server and its pid
- * may be reused; where the process table can be read (Linux), the command line must say so.
- */
-function isServerProcess(pid: number): boolean {
-  if (!processAlive(pid)) return false;
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('\0server\0run\0');
-  } catch {
-    return process.platform !== 'linux';
-  }
 }
 
 /**

@@ -7,15 +7,19 @@
 // why. autoIndex keeps an existing graph fresh; it never builds a folder's first graph
 // (docs/adr/0083-auto-index-keeps-a-graph-fresh-it-never-starts-one.md).
 
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { AUTO_INDEX_DELAY_MS, BuildScheduler } from '../graph';
 import type { BuildOutcome, BuildService } from './build-service';
 import type { FolderConfigs } from './folder-config';
 import type { GraphService } from './graph-service';
 import { rebuildsOnSave } from './modes';
+import { SaveCoalescer } from './save-coalescer';
 
 export class AutoIndex implements vscode.Disposable {
   private readonly schedulers = new Map<string, BuildScheduler<BuildOutcome>>();
+  /** Per folder, which saves a build already reads (issue 55, item 3). */
+  private readonly coalescers = new Map<string, SaveCoalescer>();
   /** When the save that the pending or running build answers happened, for the log's timing. */
   private readonly savedAt = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[];
@@ -40,9 +44,27 @@ export class AutoIndex implements vscode.Disposable {
     const state = this.graph.state(folder);
     // No graph yet: building the first one is the user's call (Build, or buildOnOpen).
     if (!state || state.kind === 'absent') return;
-    if (!rebuildsOnSave(this.graph.relativePath(folder, doc.uri))) return;
+    const rel = this.graph.relativePath(folder, doc.uri);
+    if (!rebuildsOnSave(rel)) return;
+    // A save of the text a build reads already (Ctrl+S after the autosave) queues no second build.
+    if (rel !== undefined && !this.coalescer(folder).saved(rel, createHash('sha256').update(doc.getText()).digest('hex'))) {
+      this.log.debug(`autoIndex: ${rel} saved with the text a build already reads; no build for it`);
+      return;
+    }
     if (!this.savedAt.has(folder)) this.savedAt.set(folder, Date.now());
     this.scheduler(folder).request();
+  }
+
+  private coalescer(folder: string): SaveCoalescer {
+    let c = this.coalescers.get(folder);
+    if (!c) {
+      c = new SaveCoalescer(
+        (file) => this.graph.builtHash(folder, file),
+        () => this.graph.graphOf(folder),
+      );
+      this.coalescers.set(folder, c);
+    }
+    return c;
   }
 
   private scheduler(folder: string): BuildScheduler<BuildOutcome> {
@@ -66,11 +88,14 @@ export class AutoIndex implements vscode.Disposable {
       const started = Date.now();
       const saved = this.savedAt.get(folder) ?? started;
       this.savedAt.delete(folder);
+      const coalescer = this.coalescer(folder);
+      coalescer.started();
       const outcome = await this.builds.build(wf, { quiet: true });
       if (outcome.kind === 'busy') {
         this.savedAt.set(folder, saved);
         continue;
       }
+      if (outcome.kind !== 'built') coalescer.failed();
       if (outcome.kind === 'built')
         this.log.info(`autoIndex: ${wf.name} rebuilt ${Date.now() - saved} ms after the save (the build took ${Date.now() - started} ms)`);
       return outcome;
@@ -87,6 +112,7 @@ export class AutoIndex implements vscode.Disposable {
   private stop(folder: string): void {
     this.schedulers.get(folder)?.dispose();
     this.schedulers.delete(folder);
+    this.coalescers.delete(folder);
     this.savedAt.delete(folder);
   }
 

@@ -1,7 +1,9 @@
 // "N callers" above every function, class and method the graph has a node for. The ranges come
 // first from one per-file request; the titles are resolved lazily, and the lenses VS Code resolves
 // together are counted in one request to the worker. A file changed since the build gets a stale
-// marker instead of a number (a wrong count is worse than none), and a graph built without its
+// marker instead of a number (a wrong count is worse than none) over each declaration the edits
+// touched or named, and the graph's count over the others, which the edits cannot have changed
+// (docs/adr/0147-an-edit-leaves-the-counts-it-cannot-change.md); a graph built without its
 // calls layer gets one lens saying so (docs/adr/0061-what-a-callers-lens-says.md); a lens never shows
 // a number from another graph than the one it was placed from, and a stale one stays on its declaration
 // as the text moves (docs/adr/0090-a-lens-shows-the-graph-it-came-from.md). The folder's
@@ -13,7 +15,7 @@ import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
 import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
 import { callersTitle, packageCallersTitle } from './graph-text';
-import { linesAfterEdits, type LineEdit } from './line-tracking';
+import { EditedDeclarations, type TextChange, type TrackedDeclaration } from './line-tracking';
 import { otherCallersTitle, otherCallersTooltip, type OtherCallers, type StoreCallers } from './store-callers';
 
 /** Whether a folder's mode shows lenses, and when that may have changed (FolderConfigs). */
@@ -83,6 +85,11 @@ function sourceName(s: FileSymbol): string {
   return dot >= 0 ? s.label.slice(dot + 1) : s.label;
 }
 
+/** A declaration of an edited document, with what its lens needs. */
+interface TrackedSymbol extends TrackedDeclaration {
+  symbol: FileSymbol;
+}
+
 /** How far from its recorded line a declaration is looked for when no edit was seen to move it. */
 const SEARCH_LINES = 200;
 
@@ -108,10 +115,11 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     () => undefined,
   );
   /**
-   * Per open document, where each declaration stands now (0-based line by node id): the graph's
-   * lines when the document last matched the graph, carried through every edit since (ADR 90).
+   * Per open document, where each declaration stands now and which ones the edits may have given
+   * other callers: from the graph's lines and the text when the document last matched the graph,
+   * carried through every edit since (ADR 90, ADR 147).
    */
-  private readonly tracked = new Map<string, Map<string, number>>();
+  private readonly tracked = new Map<string, EditedDeclarations<TrackedSymbol>>();
 
   /** Lenses waiting for the store's counts (ADR 123); flushed as one question per store and repository. */
   private readonly storeCounts = new Batcher<OtherCallers>(
@@ -142,15 +150,17 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
 
   private edited(e: vscode.TextDocumentChangeEvent): void {
     const key = e.document.uri.toString();
-    const lines = this.tracked.get(key);
-    if (!lines || e.contentChanges.length === 0) return;
-    const edits: LineEdit[] = e.contentChanges.map((c) => ({
+    const edits = this.tracked.get(key);
+    if (!edits || e.contentChanges.length === 0) return;
+    const changes: TextChange[] = e.contentChanges.map((c) => ({
       startLine: c.range.start.line,
       startCharacter: c.range.start.character,
       endLine: c.range.end.line,
       text: c.text,
+      offset: c.rangeOffset,
+      length: c.rangeLength,
     }));
-    this.tracked.set(key, linesAfterEdits(lines, edits));
+    edits.apply(changes);
   }
 
   async provideCodeLenses(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
@@ -159,13 +169,13 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     if (!folder || (this.gate && !this.gate.lensesOn(folder))) return [];
     const rel = this.graph.relativePath(folder, doc.uri);
     if (rel !== undefined && /(^|\/)node_modules\//.test(rel)) return this.packageLenses(doc, folder);
-    // A changed file whose declarations were seen moving: the markers at once, without a round trip
+    // A changed file whose declarations were seen moving: the lenses at once, without a round trip
     // to the worker. The editor keeps drawing the lenses it had (numbers, moved with the text) until
     // this answer comes, so it must come quickly (ADR 90).
     const ready = this.graph.state(folder);
-    const lines = this.tracked.get(doc.uri.toString());
-    if (rel && lines && ready?.kind === 'ready' && ready.callsLayer && (doc.isDirty || this.graph.isStale(folder, rel)))
-      return this.markers(doc, folder, rel, new Set([...lines.values()].filter((l) => l < doc.lineCount)));
+    const edits = this.tracked.get(doc.uri.toString());
+    if (rel && edits && ready?.kind === 'ready' && ready.callsLayer && (doc.isDirty || this.graph.isStale(folder, rel)))
+      return this.editedLenses(doc, folder, rel, edits);
     // A graph replaced while the file's declarations were on their way: ask the new one.
     for (let attempt = 0; attempt < 3 && rel; attempt++) {
       const state = this.graph.state(folder);
@@ -181,7 +191,14 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
       if (doc.isDirty || this.graph.isStale(folder, rel)) return this.staleLenses(doc, folder, rel, symbols);
       const placed = symbols.filter((s) => s.line - 1 < doc.lineCount);
       // The document is what the graph was built from: its declarations stand on the graph's lines.
-      this.tracked.set(doc.uri.toString(), new Map(placed.map((s) => [s.id, s.line - 1])));
+      this.tracked.set(
+        doc.uri.toString(),
+        new EditedDeclarations(
+          doc.getText(),
+          placed.map((s) => ({ id: s.id, line: s.line - 1, name: sourceName(s), kind: s.kind, symbol: s })),
+          graphNo,
+        ),
+      );
       return placed.map((s) => {
         const pos = new vscode.Position(s.line - 1, Math.max(0, s.column - 1));
         return new CallersLens(new vscode.Range(pos, pos), folder, s, doc.uri, rel, graphNo);
@@ -236,12 +253,32 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
   }
 
   /**
+   * The lenses of a document edited since it matched the graph `edits` were taken from: a lens to
+   * count over each declaration the edits neither touched nor named, where it stands now; the
+   * stale marker over the others (ADR 147). Edits seen against another graph than the one loaded
+   * now: the marker over every declaration (ADR 90).
+   */
+  private editedLenses(doc: vscode.TextDocument, folder: string, rel: string, edits: EditedDeclarations<TrackedSymbol>): vscode.CodeLens[] {
+    const graphNo = this.graph.graphOf(folder);
+    const placed = edits.current().filter((d) => d.line < doc.lineCount);
+    if (edits.graphNo !== graphNo) return this.markers(doc, folder, rel, new Set(placed.map((d) => d.line)));
+    const stale = new Set(placed.filter((d) => edits.changed(d.id)).map((d) => d.line));
+    const kept = placed
+      .filter((d) => !edits.changed(d.id))
+      .map((d) => {
+        const pos = new vscode.Position(d.line, Math.max(0, d.symbol.column - 1));
+        return new CallersLens(new vscode.Range(pos, pos), folder, d.symbol, doc.uri, rel, graphNo);
+      });
+    return [...(stale.size > 0 ? this.markers(doc, folder, rel, stale) : []), ...kept];
+  }
+
+  /**
    * The stale marker on each declaration where it stands now: where the edits since the document
    * last matched the graph carried it, else the nearest line that names it; once at the top when
    * none can be placed (ADR 90).
    */
   private staleLenses(doc: vscode.TextDocument, folder: string, rel: string, symbols: FileSymbol[]): vscode.CodeLens[] {
-    const lines = this.tracked.get(doc.uri.toString());
+    const lines = this.tracked.get(doc.uri.toString())?.positions;
     const at = new Set<number>();
     for (const s of symbols) {
       const moved = lines?.get(s.id);
@@ -272,10 +309,15 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     if (!(lens instanceof CallersLens)) return lens;
     const counts = await this.counts.ask(`${lens.folder}\u0000${lens.graphNo}`, lens.symbol.id);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === lens.uri.toString());
-    // The file changed, or the graph was replaced, since the lens was placed: no number (ADR 90).
-    if (doc && (doc.isDirty || this.graph.isStale(lens.folder, lens.file))) {
-      lens.command = this.staleCommand(doc, lens.folder, lens.file);
-      return lens;
+    // The file changed since the lens was placed: a number only where the edits, seen against the
+    // graph the lens came from, cannot have changed it (ADR 90, ADR 147).
+    const edited = doc && (doc.isDirty || this.graph.isStale(lens.folder, lens.file));
+    if (doc && edited) {
+      const edits = this.tracked.get(doc.uri.toString());
+      if (!edits || edits.graphNo !== lens.graphNo || edits.changed(lens.symbol.id)) {
+        lens.command = this.staleCommand(doc, lens.folder, lens.file);
+        return lens;
+      }
     }
     if (!counts) {
       lens.command = { title: 'callers: unknown (the graph is reloading)', command: '' };
@@ -286,6 +328,11 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     const title = callersTitle(counts, showCandidates) + (elsewhere ? otherCallersTitle(elsewhere.other) : '');
     const clickable = counts.callers > 0 || (showCandidates && counts.candidates > 0);
     const tooltip = [
+      ...(edited
+        ? [
+            `${lens.file} changed since the graph was built, but not this declaration or its name: the edits cannot have changed who calls it, so this is the graph's count.`,
+          ]
+        : []),
       clickable
         ? counts.candidates > 0 && showCandidates
           ? 'Proven callers (the type checker) and guesses (matched by name), kept apart'

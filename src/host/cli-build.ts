@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildOnServer, serverDirProblem, serverOff, serverPaths } from '../cli/server-client';
+import { buildOnServer, serverDirProblem, serverListening, serverOff, serverPaths } from '../cli/server-client';
 import { parseBuildEvent, type BuildEvent } from '../protocol/build-events';
 
 /** What `kg build --progress json` reports, line by line (docs/cli.md). */
@@ -145,9 +145,19 @@ async function onServer(options: CliBuildOptions, started: number): Promise<CliB
   }
   const dir = env.KG_SERVER_DIR ? path.resolve(options.root, env.KG_SERVER_DIR) : undefined;
   const paths = serverPaths({ execPath: options.execPath ?? process.execPath, script, dir }, root);
-  // No socket: nothing to ask. A folder others can enter: the child warns and builds without one.
-  if (process.platform !== 'win32' && !fs.existsSync(paths.socket)) return undefined;
+  // A folder others can enter: the child warns and builds without one.
   if (serverDirProblem(path.dirname(paths.lockFile)) !== undefined) return undefined;
+  // A server that is starting (the one the last child started) warms with a full build before it
+  // listens. A child started now would build cold beside it, on the same cores, and not on the
+  // server: the first save after the editor's first build took a cold build's time (issue 55,
+  // item 3). Waiting for it is shorter, since it began first; with no server at all, a child.
+  if (process.platform !== 'win32' && !fs.existsSync(paths.socket)) {
+    const pid = await serverListening(paths, options.signal, (starting) =>
+      options.onEvent?.({ event: 'log', level: 'info', message: `waiting for the build server (pid ${starting}) to finish warming` }),
+    );
+    if (options.signal?.aborted) return { kind: 'cancelled' };
+    if (pid === undefined) return undefined;
+  }
   const reader = outcomeReader(options, started);
   const code = await buildOnServer(
     paths,

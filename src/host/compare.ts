@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffReport } from '../graph';
 import { fileAtCommit, listRefs, recentCommits } from './compare-git';
+import { typedRef } from './typed-ref';
 
 const COMPARE_COMMAND = 'knowledgeGraph.compareWith';
 const COMPARE_VIEW = 'knowledgeGraph.compare';
@@ -178,11 +179,53 @@ export class CompareView implements vscode.TreeDataProvider<DiffElement>, vscode
         .filter((l) => l !== '')
         .map((l) => ({ label: l.split('\t')[0], description: l.split('\t').slice(1).join('\t') })),
     ];
-    const pick = await vscode.window.showQuickPick(items, {
-      placeHolder: 'Compare the working tree with… (a branch, a tag or a commit)',
-      matchOnDescription: true,
+    const ref = await this.pickRef(root, items);
+    if (ref) await this.compare(folder, ref);
+  }
+
+  /**
+   * The listed branches, tags and commits, and whatever else is typed that git takes for a commit
+   * (HEAD~1, a tag, a SHA), checked as `kg diff` checks it (src/host/typed-ref.ts).
+   */
+  private pickRef(root: string, listed: vscode.QuickPickItem[]): Promise<string | undefined> {
+    const qp = vscode.window.createQuickPick();
+    qp.placeholder = 'Compare the working tree with… (a branch, a tag, a commit, or any ref git accepts: HEAD~1, a SHA)';
+    qp.matchOnDescription = true;
+    qp.items = listed;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const typed = (text: string) => {
+      const t = typedRef(root, text);
+      if (qp.value !== text) return;
+      if (!t || (t.ok && listed.some((i) => i.label === t.ref))) {
+        qp.items = listed;
+        return;
+      }
+      qp.items = t.ok
+        ? [{ label: t.ref, description: `commit ${t.commit.slice(0, 12)}, as typed`, alwaysShow: true }, ...listed]
+        : [{ label: `$(error) ${t.reason}`, description: '', alwaysShow: true }, ...listed];
+    };
+    return new Promise((resolve) => {
+      qp.onDidChangeValue((text) => {
+        clearTimeout(timer);
+        // git runs once typing pauses, not on every key.
+        timer = setTimeout(() => typed(text), 150);
+      });
+      qp.onDidAccept(() => {
+        const item = qp.selectedItems[0];
+        // Enter before the pause: the text as typed, if git takes it.
+        const text = qp.value;
+        const chosen = item && !item.label.startsWith('$(error)') ? item.label : typedRef(root, text)?.ok ? text.trim() : undefined;
+        if (!chosen) return;
+        resolve(chosen);
+        qp.hide();
+      });
+      qp.onDidHide(() => {
+        clearTimeout(timer);
+        resolve(undefined);
+        qp.dispose();
+      });
+      qp.show();
     });
-    if (pick) await this.compare(folder, pick.label);
   }
 
   /** Runs `kg diff <ref>` on the folder and shows it; the report, or why there is none. */

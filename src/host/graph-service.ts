@@ -4,12 +4,14 @@
 // verdict on the working tree (the same one `kg status` gives) plus the editors with unsaved
 // changes. Why a worker, and why a new one per load: docs/adr/0060-the-graph-lives-in-a-worker-thread.md.
 
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeUnavailable, GRAPH_DIR, type GraphNode, type Mode, type QueryRequest, type QueryResult, type WhyResult } from '../graph';
 import type { BuildProgress, FolderGraphState, GraphAccess, NodeDetails, NodeSearch } from './graph-access';
 import { fileInsideFolder, resolveGraphPath } from './graph-path';
+import { BUILT_PHASE } from './graph-text';
 import { Quiet } from './quiet';
 import { GraphWorkerClient } from './graph-worker-client';
 import type { AgentReply, CallerCounts, FileSymbol, GuardReply, HeldBaselines, NeighbourGroup } from '../protocol/graph-worker';
@@ -68,6 +70,8 @@ interface Entry {
    * stale at once, until a manifest verdict that began after the touch clears them (ADR 90).
    */
   touched: Map<string, number>;
+  /** The SHA-256 the loaded graph's manifest records of each file it was built from (the last verdict's). */
+  built: Record<string, string>;
   /** Which graph the worker holds (see graphOf). */
   graphNo: number;
   /** The build whose end is being waited for: the status says building until its graph is loaded. */
@@ -83,6 +87,8 @@ interface Entry {
 interface Verdict {
   changed: string[];
   covers: number;
+  /** The manifest's hashes (StatusInfo), when it could tell. */
+  built?: Record<string, string>;
 }
 
 /** Files a build may read (sources, markdown, the configs that shape a project): a touch makes them stale at once. */
@@ -130,7 +136,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       // Unsaved changes make a file stale at once; saving (or reverting) hands it back to the
       // manifest's verdict, which is checked again.
       vscode.workspace.onDidChangeTextDocument((e) => this.dirtyMaybeChanged(e.document)),
-      vscode.workspace.onDidSaveTextDocument((d) => this.sourceChanged(d.uri)),
+      vscode.workspace.onDidSaveTextDocument((d) => this.sourceChanged(d.uri, d.getText())),
       vscode.workspace.onDidCloseTextDocument((d) => this.dirtyMaybeChanged(d)),
     );
   }
@@ -293,6 +299,11 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     return !!e && this.staleFiles(e).includes(file);
   }
 
+  /** The SHA-256 the loaded graph's manifest records of a repo-relative file, if it records one. */
+  builtHash(folder: string, file: string): string | undefined {
+    return this.entries.get(folder)?.built[file];
+  }
+
   graphOf(folder: string): number {
     return this.entries.get(folder)?.graphNo ?? -1;
   }
@@ -362,6 +373,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     // never the previous graph's counts as if fresh, then stale again, then fresh (ADR 90). The
     // watcher sees the new graph too; this covers a graph path the watcher cannot see.
     const build = e.buildNo;
+    this.setBuilding(folder, { phase: BUILT_PHASE, done: e.state.building?.total ?? 0, total: e.state.building?.total ?? 0 });
     void this.reload(folder.uri.toString()).finally(() => {
       if (e.buildNo === build) this.setBuilding(folder, undefined);
     });
@@ -413,6 +425,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
       loadSeq: 0,
       diskStale: [],
       touched: new Map(),
+      built: {},
       graphNo: 0,
       buildNo: 0,
       disposables: [],
@@ -468,12 +481,26 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
    * A file was saved or changed on disk: stale at once (before the manifest's verdict, which takes
    * a walk of the tree), and checked again. Only a verdict that began after this touch clears it.
    */
-  private sourceChanged(uri: vscode.Uri): void {
+  private sourceChanged(uri: vscode.Uri, text?: string): void {
     const key = this.folderOf(uri);
     const e = key ? this.entries.get(key) : undefined;
     if (!e || (e.state.kind !== 'ready' && e.state.kind !== 'loading')) return;
     const rel = this.relativePath(e.key, uri);
     if (!rel || rel.startsWith(GRAPH_DIR + '/') || uri.fsPath.startsWith(path.dirname(e.state.graphPath) + path.sep)) return;
+    // Saved or reverted to the very bytes the graph was built from (the manifest's SHA-256 of the
+    // file): fresh at once, with no verdict to wait for (issue 55, item 5).
+    if (
+      text !== undefined &&
+      e.state.kind === 'ready' &&
+      e.built[rel] !== undefined &&
+      e.built[rel] === createHash('sha256').update(text).digest('hex')
+    ) {
+      const before = this.staleFiles(e).join('\n');
+      e.touched.delete(rel);
+      e.diskStale = e.diskStale.filter((f) => f !== rel);
+      if (this.staleFiles(e).join('\n') !== before) this.fire(e);
+      return;
+    }
     // Only what a build reads is stale at once; other files (editor settings, a JSON of the app's)
     // wait for the verdict, which knows the inputs.
     if (MAYBE_INPUT.test(rel)) {
@@ -502,8 +529,9 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     if (dirty) this.dirtyKeys.add(k);
     else this.dirtyKeys.delete(k);
     // Dirty to clean without closing: saved (or reverted). Either way the file is what the disk
-    // holds now, which the manifest has not judged yet: it stays stale until it has (ADR 90).
-    if (!dirty && !doc.isClosed) this.sourceChanged(doc.uri);
+    // holds now, which the manifest has not judged yet: it stays stale until it has (ADR 90),
+    // unless it is what the graph was built from.
+    if (!dirty && !doc.isClosed) this.sourceChanged(doc.uri, doc.getText());
     // The dirty set changed, so the stale set may have: say so even when the touch above did not
     // (a saved file the build may not read leaves the stale set at once).
     const key = this.folderOf(doc.uri);
@@ -678,6 +706,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
     e.worker = worker;
     e.graphNo++;
     e.diskStale = [];
+    e.built = {};
     if (verdict) this.apply(e, verdict);
     if (old && old !== worker) void old.terminate();
   }
@@ -696,7 +725,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
         this.log.info(`${e.folder.name}: cannot tell whether the graph is stale: ${s.reason}`);
         return { changed: [], covers: -1 };
       }
-      return { changed: s.changedFiles, covers };
+      return { changed: s.changedFiles, covers, built: s.built };
     } catch (err) {
       this.log.debug(`status failed: ${(err as Error).message}`);
       return undefined;
@@ -710,6 +739,7 @@ export class GraphService implements EditorGraphAccess, BuildListener, vscode.Di
   private apply(e: Entry, v: Verdict): boolean {
     const before = this.staleFiles(e).join('\n');
     e.diskStale = v.changed;
+    if (v.built) e.built = v.built;
     for (const [f, seq] of e.touched) if (seq <= v.covers) e.touched.delete(f);
     const after = this.staleFiles(e);
     if (after.join('\n') === before) return false;

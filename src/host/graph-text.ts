@@ -25,11 +25,17 @@ export function packageCallersTitle(c: CallerCounts, pkg: string): string {
   return `${plural(c.callers, 'caller', 'callers')} in this repository · ${pkg}`;
 }
 
+/** The phase of a build that has written its graph, while the graph service loads it. */
+export const BUILT_PHASE = 'built';
+
 const compact = (n: number) => n.toLocaleString('en-US');
 
 /** The status bar item's text for one state. */
 export function statusText(s: FolderGraphState | undefined): { text: string; warning: boolean; error: boolean } {
   if (!s) return { text: '$(type-hierarchy) Knowledge Graph', warning: false, error: false };
+  // The build is done and its graph is loading (ADR 90 keeps "building" until then): it says built,
+  // never a count that looks unfinished after the "built" notification (issue 55, item 11).
+  if (s.building?.phase === BUILT_PHASE) return { text: '$(sync~spin) KG: built, loading the graph', warning: false, error: false };
   if (s.building) {
     const count = s.building.total > 0 ? ` ${s.building.done}/${s.building.total}` : '';
     return { text: `$(sync~spin) KG: building${count}`, warning: false, error: false };
@@ -78,6 +84,7 @@ function previousGraph(s: FolderGraphState): string {
 }
 
 function describeGraph(s: FolderGraphState): string {
+  if (s.building?.phase === BUILT_PHASE) return 'Built: loading the new graph; the previous graph answers meanwhile.';
   if (s.building)
     return `Building: ${s.building.phase} ${s.building.done} of ${s.building.total} files; the previous graph answers meanwhile.`;
   switch (s.kind) {

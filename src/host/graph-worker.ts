@@ -19,6 +19,7 @@ import {
   manifestPathFor,
   namesFor,
   packageFileSymbols,
+  parseManifest,
   type EditorGuard,
   type EditorQueryName,
   type GraphLoad,
@@ -52,6 +53,21 @@ function graph(): IndexedGraph {
   if (!load) throw new Error('no graph is loaded in this worker');
   if (!load.ok) throw new Error(load.unavailable.reason);
   return load.graph;
+}
+
+/** The last manifest's recorded hashes, kept while its text is the same (a verdict per save reads it again). */
+let built: { text: string; hashes: Record<string, string> } | undefined;
+
+/** What the manifest records of each file the build read: its SHA-256 by repository-relative path. */
+function builtHashes(text: string): Record<string, string> {
+  if (built?.text === text) return built.hashes;
+  const parsed = parseManifest(text);
+  if ('problem' in parsed) return {};
+  const m = parsed.manifest;
+  const hashes: Record<string, string> = { ...m.inputs, ...m.documents };
+  for (const [f, x] of Object.entries(m.files)) hashes[f] = x.sha256;
+  built = { text, hashes };
+  return hashes;
 }
 
 type Handlers = { [K in WorkerOp]: (args: WorkerRequests[K]['args']) => WorkerRequests[K]['result'] };
@@ -91,7 +107,9 @@ const ownHandlers: OwnHandlers = {
     }
     try {
       const s = graphStatus(root, { graphText, manifestText });
-      return s.available ? { known: true, changedFiles: s.changedFiles } : { known: false, reason: s.reason };
+      return s.available
+        ? { known: true, changedFiles: s.changedFiles, built: builtHashes(manifestText as string) }
+        : { known: false, reason: s.reason };
     } catch (e) {
       return { known: false, reason: (e as Error).message };
     }

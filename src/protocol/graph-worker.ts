@@ -38,7 +38,11 @@ type LoadInfo =
   | { ok: false; code: DegradeCode; reason: string };
 
 /** The manifest's verdict on the working tree: which files changed since the build, or why it cannot tell. */
-type StatusInfo = { known: true; changedFiles: string[] } | { known: false; reason: string };
+/**
+ * The manifest's verdict on the working tree, and the SHA-256 it records of each file the build
+ * read (sources, markdown, other inputs) by repository-relative path.
+ */
+type StatusInfo = { known: true; changedFiles: string[]; built: Record<string, string> } | { known: false; reason: string };
 
 // The answers' types are the query catalogue's (src/graph/query).
 export type { CallerCounts, FileSymbol, NeighbourGroup } from '../graph';

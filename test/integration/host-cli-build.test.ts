@@ -215,6 +215,35 @@ setTimeout(() => {}, 10000);
       assert.match(fs.readFileSync(log, 'utf8'), /→ exit [1-9]/, 'the server ran the failed build');
     });
 
+    it('a build asked for while the server the last build started still warms waits for it, and the server builds it (issue 55, item 3)', async () => {
+      const root = tempDir();
+      const dir = tempDir('kg-servers-');
+      const env = serverEnv(dir);
+      stops.push(() => kg(['server', 'stop', '--root', root], root, env));
+      // Large enough that the server's warm-up (a full build) outlasts the checks below.
+      const tree: Record<string, string> = {};
+      for (let i = 0; i < 1500; i++)
+        tree[`src/m${i}.ts`] = Array.from({ length: 30 }, (_, j) => `export function f${i}_${j}() {}\n`).join('');
+      writeTree(root, tree);
+      const out = path.join(root, '.knowledge-graph', 'graph.json');
+      const first = await runCliBuild({ cli: CLI, root, out, env });
+      assert.ok(first.kind === 'built' && first.via === 'process', JSON.stringify(first));
+      await until('the server the first build started to hold its lock', () => serverStatus(root, env).running);
+      const { socket, log } = serverStatus(root, env);
+      assert.equal(fs.existsSync(socket), false, 'the server is still warming: it does not listen yet');
+      // The first save after the first build.
+      writeTree(root, { 'src/m0.ts': 'export function f0_0() {\n  return 1;\n}\n' });
+      const events: CliEvent[] = [];
+      const second = await runCliBuild({ cli: CLI, root, out, env, onEvent: (e) => events.push(e) });
+      assert.ok(second.kind === 'built' && second.via === 'server', JSON.stringify(second));
+      assert.ok(
+        events.some((e) => e.event === 'log' && /^waiting for the build server \(pid \d+\) to finish warming$/.test(e.message)),
+        'it said what it waited for',
+      );
+      assert.equal((fs.readFileSync(log, 'utf8').match(/→ exit 0/g) ?? []).length, 1, 'the server built it');
+      assert.equal(fs.readFileSync(out, 'utf8'), serializeGraph(buildGraph({ root }).graph), 'the bytes of a full build');
+    });
+
     it('cancel hangs up: the server drops the build before writing, the graph stays, the server serves the next', async () => {
       const root = tempDir();
       const dir = tempDir('kg-servers-');

@@ -4,6 +4,7 @@
 
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -153,10 +154,19 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
     }
   });
 
-  it('answers staleness from the manifest: a changed file is listed, nothing else', async () => {
-    assert.deepEqual(await w.request('status', { root, file }), { known: true, changedFiles: [] });
-    fs.appendFileSync(path.join(root, 'src', 'draw.ts'), '\n// edited\n');
-    assert.deepEqual(await w.request('status', { root, file }), { known: true, changedFiles: ['src/draw.ts'] });
+  it('answers staleness from the manifest: a changed file is listed, nothing else; and the hash each file was built from', async () => {
+    const draw = path.join(root, 'src', 'draw.ts');
+    const original = fs.readFileSync(draw);
+    const first = await w.request('status', { root, file });
+    assert.ok(first.known);
+    assert.deepEqual(first.changedFiles, []);
+    // The hash the editor compares a reverted buffer with (issue 55, item 5): the bytes on disk.
+    assert.equal(first.built['src/draw.ts'], crypto.createHash('sha256').update(original).digest('hex'));
+    fs.appendFileSync(draw, '\n// edited\n');
+    const second = await w.request('status', { root, file });
+    assert.ok(second.known);
+    assert.deepEqual(second.changedFiles, ['src/draw.ts']);
+    assert.equal(second.built['src/draw.ts'], first.built['src/draw.ts'], 'the graph was built from the first bytes');
   });
 
   it('a corrupt graph is refused with the loader`s code and reason', async () => {

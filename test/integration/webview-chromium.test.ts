@@ -385,6 +385,27 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     await assertClean(wp);
   });
 
+  it('loading and building banners are informational, not drawn as errors, also when they block (issue 55, item 11)', async () => {
+    const style = async (banner: Banner) => {
+      const wp = await start({ kind: 'explorer', theme: 'light', host: hostFor(syntheticNeighborhood(5), { banner }) });
+      await wp.page.locator('.banner:not([hidden])').waitFor();
+      // A string: this project's types have no DOM (the page runs it, not Node).
+      const got = (await wp.page.evaluate(`(() => {
+        const el = document.querySelector('.banner');
+        const icon = el.querySelector('.banner-icon');
+        return { border: getComputedStyle(el).borderTopColor, icon: getComputedStyle(icon).color, text: getComputedStyle(el).color };
+      })()`)) as { border: string; icon: string; text: string };
+      return got;
+    };
+    const error = await style({ kind: 'unusable', reason: 'the graph file cannot be read.', actions: ['rebuild'], blocking: true });
+    for (const kind of ['loading', 'building'] as const) {
+      const info = await style({ kind, reason: 'reading the graph of rxjs…', actions: [], blocking: true });
+      assert.notEqual(info.border, error.border, `${kind}: not the error border`);
+      assert.notEqual(info.icon, error.icon, `${kind}: not the error icon colour`);
+      assert.equal(info.icon, info.text, `${kind}: the icon in the text's colour`);
+    }
+  });
+
   for (const theme of ['light', 'high-contrast'] as ThemeName[]) {
     it(`is legible in the ${theme} theme (screenshot)`, async () => {
       const g = syntheticNeighborhood(40);

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FolderGraphState } from '../../src/host/graph-access';
-import { callersTitle, codeOnlyNote, describeState, isCodeNode, statusText } from '../../src/host/graph-text';
+import { BUILT_PHASE, callersTitle, codeOnlyNote, describeState, isCodeNode, statusText } from '../../src/host/graph-text';
 
 const base: FolderGraphState = {
   folder: 'file:///w',
@@ -32,6 +32,11 @@ describe('the words of the editor surfaces', () => {
     assert.equal(statusText(base).text, '$(type-hierarchy) 1,234 nodes · 56,789 edges');
     assert.equal(statusText({ ...base, building: { phase: 'extract', done: 120, total: 252 } }).text, '$(sync~spin) KG: building 120/252');
     assert.equal(statusText({ ...base, building: { phase: 'starting', done: 0, total: 0 } }).text, '$(sync~spin) KG: building');
+    // Built, its graph loading: it says built, not "building 733/733" (issue 55, item 11).
+    assert.equal(
+      statusText({ ...base, building: { phase: BUILT_PHASE, done: 733, total: 733 } }).text,
+      '$(sync~spin) KG: built, loading the graph',
+    );
     assert.deepEqual(statusText({ ...base, staleFiles: ['a.ts', 'b.ts', 'c.ts'] }), {
       text: '$(warning) KG: stale: 3 files',
       warning: true,

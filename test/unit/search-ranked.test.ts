@@ -86,6 +86,31 @@ describe('ranked search', () => {
     assert.deepEqual(ids(g, 'run'), ids(g, 'run'));
   });
 
+  it('the exported top-level name before a member of that name, code before documents (the echarts case of issue 55, ADR 148)', () => {
+    const top = 'sym:src/core/echarts.ts#init';
+    const member = 'sym:src/model/Series.ts#SeriesModel.init';
+    const heading = 'doc:README.md#init~0';
+    const record = 'adr:7';
+    const local = 'sym:src/util.ts#initials';
+    const exportedPrefix = 'sym:src/api.ts#initChart';
+    // The member and the heading are the better connected: degree alone put them first.
+    const g = withLabels(
+      [
+        [member, 'sym:src/a.ts#a'],
+        [member, 'sym:src/b.ts#b'],
+        [member, 'sym:src/c.ts#c'],
+        ['sym:src/a.ts#a', heading],
+        ['sym:src/b.ts#b', heading],
+        ['sym:src/c.ts#c', heading],
+        [record, member],
+      ],
+      { [member]: 'SeriesModel.init', [heading]: 'init', [record]: 'ADR 7: init once' },
+      [top, local, exportedPrefix],
+    );
+    for (const n of g.nodes) if (n.id === top || n.id === exportedPrefix) n.exported = true;
+    assert.deepEqual(ids(g, 'init'), [top, member, exportedPrefix, local, heading, record]);
+  });
+
   it('blank text and a zero limit match nothing; unresolved names are never offered', () => {
     const g = graphOf([['sym:src/a.ts#f', 'unresolved:fetchLater']]);
     assert.deepEqual(searchNodes(indexed(g), '  ').matches, []);
