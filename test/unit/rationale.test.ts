@@ -263,13 +263,14 @@ describe('rationale layer', () => {
 
   it('adds no rationale or docs layer to a repository without markdown', () => {
     const g = buildTree({ 'a.ts': '// ADR-1 names a record, but there are none\nexport {};\n' });
-    assert.deepEqual(g.layers, ['rationale', 'structural'], 'the unresolved citation is still a cites edge');
+    // calls and references ran and found nothing: an empty layer is still a layer (ADR 151).
+    assert.deepEqual(g.layers, ['calls', 'rationale', 'references', 'structural'], 'the unresolved citation is still a cites edge');
     assert.deepEqual(
       cites(g).map((e) => `${e.target} ${e.reason}`),
       ['unresolved:ADR-1 unknown-record'],
     );
     const plain = buildTree({ 'a.ts': 'export const s = "ADR-1";\n' });
-    assert.deepEqual(plain.layers, ['structural']);
+    assert.deepEqual(plain.layers, ['calls', 'references', 'structural']);
   });
 
   it('positions mentions in UTF-16 columns after astral characters, in markdown and in comments', () => {
