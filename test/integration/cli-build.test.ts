@@ -37,7 +37,10 @@ describe('kg build', () => {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 1);
-    assert.match(lines[0], /^kg: wrote \.knowledge-graph\/graph\.json: 3 nodes, 2 edges, layers structural, 1 file skipped, \d+\.\d\d s$/);
+    assert.match(
+      lines[0],
+      /^kg: wrote \.knowledge-graph\/graph\.json: 3 nodes, 2 edges, layers calls\+references\+structural, 1 file skipped, \d+\.\d\d s$/,
+    );
     const graph = JSON.parse(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json'), 'utf8'));
     assertValidGraph(graph);
     assert.deepEqual(
