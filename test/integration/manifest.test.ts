@@ -81,6 +81,17 @@ describe('the manifest', () => {
     assert.deepEqual(c.residue, {
       counted: { calls: { external: 1 } },
       sites: [
+        // `nope`, imported from a module that does not exist, waits for a name match (ADR 151).
+        {
+          relation: 'references',
+          source: 'file:src/c.ts',
+          name: 'nope',
+          member: false,
+          reason: 'no-declaration',
+          line: 2,
+          column: 10,
+          pending: true,
+        },
         {
           relation: 'calls',
           source: 'sym:src/c.ts#c',
