@@ -25,8 +25,13 @@ const FOCUS = 'sym:src/internal/operators/refCount.ts#refCount';
 /** The explorer's path: its To end typed as a name (the explorer resolves a unique label). */
 const PATH_TO_NAME = 'isScheduler';
 const PATH_TO = 'sym:src/internal/util/isScheduler.ts#isScheduler';
-/** The path finder's To end: a path that takes a guessed (CANDIDATE) hop. */
-const FINDER_TO = 'sym:src/internal/scheduler/AsyncAction.ts#AsyncAction.schedule';
+/**
+ * The path finder's To end: a path that takes a guessed (CANDIDATE) hop, against the arrow
+ * (refCount calls Observable.subscribe, proven; fromInteropObservable calls it by name only).
+ * AsyncAction.schedule took one too until references joined the graph (ADR 151): now both reach
+ * Subscription by proof.
+ */
+const FINDER_TO = 'sym:src/internal/observable/innerFrom.ts#fromInteropObservable';
 const BUDGET = 40;
 
 interface Edge {

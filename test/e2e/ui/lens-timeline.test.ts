@@ -1,8 +1,9 @@
 // A save under a user's hands on rxjs (ADR 90): the lenses and the status bar are sampled every
 // 100 ms from the first keystroke to the fresh graph, and every number drawn is checked against
-// the graph it came from at the line it is drawn on. While typing, every lens stays, marked stale,
-// above its declaration; after the save, no number appears until the rebuilt graph is loaded, and
-// the status bar moves one way: stale → building → fresh. The timeline is written to the
+// the graph it came from at the line it is drawn on. While typing, every lens stays above its
+// declaration: the declarations the edit touches or names marked stale, the others with the first
+// graph's count (ADR 147); after the save, every number drawn is the rebuilt graph's, and the
+// status bar moves one way: stale → building → loading → fresh. The timeline is written to the
 // artifacts folder (lens-timeline-<corpus>.txt).
 //
 // KG_E2E_TIMELINE=three runs the same on three.js 0.170.0 (its src/ and examples/jsm/, 1,039
@@ -31,8 +32,11 @@ interface Scenario {
   inserted: string;
   /** What the saved text holds once the edit is in. */
   savedMarker: string;
-  /** Declarations that keep a stale lens while typing: the line that declares each. */
-  kept: RegExp[];
+  /**
+   * Declarations the edit touches or names (ADR 147): they say stale while typing, each above the
+   * line that declares it. Every other declaration keeps its count, at the line it moved to.
+   */
+  stale: RegExp[];
   fontSize: number;
 }
 
@@ -46,7 +50,9 @@ const SCENARIOS: Record<string, Scenario> = {
     afterLine: 17,
     inserted: "\n\nexport function completeNotification() {\n  return createNotification('C', undefined, undefined);\n}",
     savedMarker: 'export function completeNotification()',
-    kept: ['errorNotification', 'nextNotification', 'createNotification'].map((d) => new RegExp(`function ${d}\\b`)),
+    // errorNotification: the edit is below its last line, before the next declaration (ADR 147
+    // counts that as touching it); createNotification: the edit names it. nextNotification keeps its count.
+    stale: ['errorNotification', 'createNotification'].map((d) => new RegExp(`function ${d}\\b`)),
     fontSize: 11,
   },
   three: {
@@ -58,7 +64,8 @@ const SCENARIOS: Record<string, Scenario> = {
     afterLine: 36,
     inserted: '\n\n  loadTwice( url ) {\n    this.load( url );\n    return this.load( url );\n  }',
     savedMarker: 'loadTwice( url )',
-    kept: [/class TextureLoader\b/, /^\s*load\(/],
+    // load: the edit follows it and names it. TextureLoader keeps its count.
+    stale: [/^\s*load\(/],
     fontSize: 9,
   },
 };
@@ -104,6 +111,7 @@ async function drawnLenses(page: Workbench['page']): Promise<DrawnLens[]> {
 async function statusPhase(page: Workbench['page']): Promise<string> {
   const texts = await page.locator('.statusbar-item').allInnerTexts();
   const t = texts.map((s) => s.replace(/\s+/g, ' ').trim()).find((s) => /^KG: |nodes · .* edges$/.test(s)) ?? '';
+  if (/built, loading/.test(t)) return 'loading';
   if (/building/.test(t)) return 'building';
   if (/stale/.test(t)) return 'stale';
   if (/nodes · .* edges$/.test(t)) return 'fresh';
@@ -120,20 +128,40 @@ function title(callers: number, candidates: number): string {
   return `${callers} ${callers === 1 ? 'caller' : 'callers'}${candidates > 0 ? ` · +${candidates} ${candidates === 1 ? 'candidate' : 'candidates'}` : ''}`;
 }
 
-/** For each line of FILE holding a lens-worthy declaration in this graph: the title kg callers gives. */
-function expectedTitles(graphFile: string): Map<number, string> {
+interface Declaration {
+  line: number;
+  /** The declared name (a member's own name, without its class). */
+  name: string;
+  title: string;
+}
+
+/** Each lens-worthy declaration of FILE in this graph, with the title kg callers gives. */
+function declarations(graphFile: string): Declaration[] {
   const g = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as {
-    nodes: Array<{ id: string; kind: string; sourceFile?: string; line?: number }>;
+    nodes: Array<{ id: string; kind: string; label: string; sourceFile?: string; line?: number }>;
   };
-  const out = new Map<number, string>();
+  const out: Declaration[] = [];
   for (const n of g.nodes) {
     if (n.sourceFile !== FILE || n.line === undefined || !['function', 'class', 'method', 'variable'].includes(n.kind)) continue;
     const c = JSON.parse(kg('callers', n.id, '--graph', graphFile)) as { callers: string[]; candidates: string[] };
     // A variable has a lens only when something calls it (an arrow function bound to a const).
     if (n.kind === 'variable' && c.callers.length + c.candidates.length === 0) continue;
-    out.set(n.line, title(c.callers.length, c.candidates.length));
+    out.push({ line: n.line, name: n.label.split('.').pop() ?? n.label, title: title(c.callers.length, c.candidates.length) });
   }
   return out;
+}
+
+/** For each line of FILE holding a lens-worthy declaration in this graph: the title kg callers gives. */
+function expectedTitles(graphFile: string): Map<number, string> {
+  return new Map(declarations(graphFile).map((d) => [d.line, d.title]));
+}
+
+/** Whether a line of text declares `name` (a function, class, variable or member). */
+function declares(line: string, name: string): boolean {
+  const n = name.replace(/[$]/g, '\\$&');
+  return new RegExp(
+    `\\b(function|class|const|let|var)\\s+${n}\\b|^\\s*((static|async|public|private|protected|readonly)\\s+)*${n}\\s*[(<=]`,
+  ).test(line);
 }
 
 describe(`a save on ${SCENARIO.corpus}: the lens timeline (light theme)`, () => {
@@ -165,7 +193,17 @@ describe(`a save on ${SCENARIO.corpus}: the lens timeline (light theme)`, () => 
     `typing and saving ${FILE}: every lens drawn agrees with its graph at its line`,
     () => wb,
     async () => {
-      const before = expectedTitles(graphFile);
+      const firstDecls = declarations(graphFile);
+      const before = new Map(firstDecls.map((d) => [d.line, d.title]));
+      // The text once the insertion is typed (and saved): where each declaration's lens belongs.
+      const original = fs.readFileSync(path.join(ws, FILE), 'utf8').split('\n');
+      const typedLines = [
+        ...original.slice(0, SCENARIO.afterLine - 1),
+        ...(original[SCENARIO.afterLine - 1] + SCENARIO.inserted).split('\n'),
+        ...original.slice(SCENARIO.afterLine),
+      ];
+      const staleAbove = (ls: DrawnLens[]) =>
+        SCENARIO.stale.every((decl) => ls.some((l) => l.text === STALE && decl.test(typedLines[l.line - 1] ?? '')));
       await wb.openFile(FILE, SCENARIO.anchor);
       await wb.page.keyboard.press('Control+Home');
       // Every declaration's lens, with the count of the graph built from the file as it is.
@@ -206,12 +244,13 @@ describe(`a save on ${SCENARIO.corpus}: the lens timeline (light theme)`, () => 
       await wb.page.keyboard.press('End');
       await wb.page.keyboard.type(SCENARIO.inserted, { delay: 25 });
       const typedAt = Date.now() - t0;
-      // The editor asks for lenses again once typing pauses (its debounce); then every lens is a marker.
-      // (VS Code's debounce follows the provider's past durations: on a crowded machine, a minute or more.)
+      // The editor asks for lenses again once typing pauses (its debounce); then the edited
+      // declarations are markers. (VS Code's debounce follows the provider's past durations: on a
+      // crowded machine, a minute or more.)
       const settle = Date.now() + 180_000;
       while (Date.now() < settle) {
         const last = samples[samples.length - 1];
-        if (last && last.ms > typedAt && last.lenses.length > 0 && last.lenses.every((l) => l.text === STALE)) break;
+        if (last && last.ms > typedAt && staleAbove(last.lenses)) break;
         await wb.page.waitForTimeout(100);
       }
       const typed = samples.length;
@@ -248,9 +287,11 @@ describe(`a save on ${SCENARIO.corpus}: the lens timeline (light theme)`, () => 
       const problems: string[] = [];
       const timeline: string[] = [];
       // While typing, the editor keeps drawing the lenses it had, moved with the text, until it asks
-      // again (its debounce, at least 250 ms) and repaints them (line by line): numbers may show
-      // until every lens is a marker, never after.
-      const firstMarker = samples.findIndex((s) => s.lenses.length > 0 && s.lenses.every((l) => l.text === STALE));
+      // again (its debounce, at least 250 ms) and repaints them (line by line). Once the typed text
+      // is in and the edited declarations are markers, every other lens is the first graph's count
+      // of the declaration it stands above (ADR 147), and an edited one never shows a number.
+      const firstMarker = samples.findIndex((s) => s.ms > typedAt && staleAbove(s.lenses));
+      const firstTitles = new Set(firstDecls.map((d) => d.title));
       for (const [i, s] of samples.entries()) {
         const after = s.ms > savedAt;
         timeline.push(
@@ -264,8 +305,19 @@ describe(`a save on ${SCENARIO.corpus}: the lens timeline (light theme)`, () => 
             // A number: it must be the rebuilt graph's, at the declaration it is drawn above (the
             // text on screen is the saved text; before the save nothing shows a number once typing began).
             if (!after) {
-              if (firstMarker >= 0 && i > firstMarker)
-                problems.push(`${s.ms} ms (typing): a number "${l.text}" above line ${l.line} after the markers showed`);
+              if (firstMarker >= 0 && i >= firstMarker) {
+                const at = typedLines[l.line - 1] ?? '';
+                const decl = firstDecls.find((d) => declares(at, d.name));
+                if (SCENARIO.stale.some((r) => r.test(at)))
+                  problems.push(
+                    `${s.ms} ms (typing): a number "${l.text}" above line ${l.line} ("${at.trim()}"), which the edit touched or named`,
+                  );
+                else if (decl?.title !== l.text)
+                  problems.push(
+                    `${s.ms} ms (typing): "${l.text}" above line ${l.line} ("${at.trim()}"); the first graph says ${decl?.title ?? 'no declaration there'}`,
+                  );
+              } else if (!firstTitles.has(l.text))
+                problems.push(`${s.ms} ms (typing): "${l.text}" above line ${l.line}, a count no graph gave`);
             } else if (afterTitles.get(l.line) !== l.text)
               problems.push(
                 `${s.ms} ms: "${l.text}" above line ${l.line} ("${lines[l.line - 1]?.trim()}"); the graph says ${afterTitles.get(l.line) ?? 'no declaration there'}`,
@@ -280,15 +332,21 @@ describe(`a save on ${SCENARIO.corpus}: the lens timeline (light theme)`, () => 
       // While typing, no lens vanished: each sample shows at least the lenses there were before.
       for (const s of samples.slice(0, typed))
         if (s.lenses.length < before.size) problems.push(`${s.ms} ms (typing): ${s.lenses.length} lenses of ${before.size}`);
-      // The last typed sample: every old declaration still has its (stale) lens, on its moved line.
+      // The last typed sample: every edited declaration has its stale lens, every other one its
+      // first count, each on its moved line.
       const lastTyped = samples[typed - 1];
       assert.ok(lastTyped, 'samples were taken while typing');
       const staleLines = lastTyped.lenses.filter((l) => l.text === STALE).map((l) => l.line);
-      for (const decl of SCENARIO.kept)
+      for (const decl of SCENARIO.stale)
         if (!staleLines.some((l) => decl.test(lines[l - 1] ?? '')))
           problems.push(`after typing, ${decl.source} has no stale lens above it (stale lenses above lines ${staleLines.join(', ')})`);
-      // The status bar after the save: one way, stale → building → fresh.
-      const order = ['stale', 'building', 'fresh'];
+      for (const d of firstDecls) {
+        if (SCENARIO.stale.some((r) => r.test(original[d.line - 1] ?? ''))) continue;
+        if (!lastTyped.lenses.some((l) => l.text === d.title && declares(lines[l.line - 1] ?? '', d.name)))
+          problems.push(`after typing, ${d.name} does not show its count "${d.title}" above its moved line`);
+      }
+      // The status bar after the save: one way, stale → building → loading → fresh.
+      const order = ['stale', 'building', 'loading', 'fresh'];
       const phases = samples.filter((s) => s.ms > savedAt).map((s) => s.phase);
       const seen = phases.filter((p, i) => i === 0 || p !== phases[i - 1]);
       for (let i = 1; i < seen.length; i++)
