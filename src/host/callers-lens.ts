@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
 import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
-import { callersTitle, packageCallersTitle } from './graph-text';
+import { callersTitle, packageCallersTitle, throughTooltip } from './graph-text';
 import { EditedDeclarations, type TextChange, type TrackedDeclaration } from './line-tracking';
 import { otherCallersTitle, otherCallersTooltip, type OtherCallers, type StoreCallers } from './store-callers';
 
@@ -326,7 +326,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     const showCandidates = vscode.workspace.getConfiguration('knowledgeGraph.codeLens', lens.uri).get<boolean>('showCandidates', true);
     const elsewhere = await this.elsewhere(lens);
     const title = callersTitle(counts, showCandidates) + (elsewhere ? otherCallersTitle(elsewhere.other) : '');
-    const clickable = counts.callers > 0 || (showCandidates && counts.candidates > 0);
+    const clickable = counts.callers > 0 || (showCandidates && counts.candidates > 0) || counts.through !== undefined;
     const tooltip = [
       ...(edited
         ? [
@@ -338,6 +338,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
           ? 'Proven callers (the type checker) and guesses (matched by name), kept apart'
           : 'Callers proven by the type checker'
         : 'No caller in the graph (proven or guessed)',
+      ...throughTooltip(counts),
       ...(elsewhere ? [otherCallersTooltip(elsewhere.other, elsewhere.repository, lens.symbol.id)] : []),
     ].join('\n');
     lens.command = clickable

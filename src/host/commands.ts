@@ -120,17 +120,24 @@ export class Commands {
             uri: this.graph.locationOf(folder, d.node)!.uri,
             at: this.graph.locationOf(folder, d.node)!.range.start,
           };
-    if (d.callers.length === 0 && candidates.length === 0) {
+    // Callers through a member it implements or overrides (ADR 151): their own section, after the guesses.
+    const own = new Set([d.node.id, ...d.callers.map((c) => c.id)]);
+    const through = d.dispatched.flatMap((x) => x.callers.filter((c) => !own.has(c.id)).map((c) => ({ site: c, via: x.via })));
+    if (d.callers.length === 0 && candidates.length === 0 && through.length === 0) {
       void vscode.window.showInformationMessage(`Knowledge Graph: ${d.node.label} has no caller in the graph, proven or guessed.`);
       return;
     }
-    if (peek && candidates.length === 0 && origin && proven.length > 0) {
+    if (peek && candidates.length === 0 && through.length === 0 && origin && proven.length > 0) {
       await vscode.commands.executeCommand('editor.action.showReferences', origin.uri, origin.at, proven);
       return;
     }
     const labels = await this.graph.nodes(
       folder,
-      [...d.callers, ...candidates].map((c) => c.id),
+      [...d.callers, ...candidates, ...through.map((t) => t.site)].map((c) => c.id),
+    );
+    const viaLabels = await this.graph.nodes(
+      folder,
+      through.map((t) => t.via),
     );
     const item = (c: CallSite, i: number, icon: string): CallerItem => {
       const n = labels[i];
@@ -147,9 +154,20 @@ export class Commands {
       ...d.callers.map((c, i) => item(c, i, 'check')),
       { label: `Candidates: guesses by name (${candidates.length})`, kind: vscode.QuickPickItemKind.Separator },
       ...candidates.map((c, i) => item(c, d.callers.length + i, 'question')),
+      ...(through.length > 0
+        ? [
+            { label: `Through a member it implements or overrides (${through.length})`, kind: vscode.QuickPickItemKind.Separator },
+            ...through.map((t, i) => ({
+              ...item(t.site, d.callers.length + candidates.length + i, 'type-hierarchy-sub'),
+              detail: `calls ${viaLabels[i]?.label ?? t.via}, proven; a call there may run this one`,
+            })),
+          ]
+        : []),
     ];
+    const reached = new Set(through.map((t) => t.site.id)).size;
+    const dispatchedNote = reached > 0 ? ` · ${reached} through what it implements or overrides` : '';
     const picked = await vscode.window.showQuickPick(items, {
-      title: `Callers of ${d.node.label}: ${d.callers.length} proven · ${candidates.length} ${candidates.length === 1 ? 'candidate' : 'candidates'}`,
+      title: `Callers of ${d.node.label}: ${d.callers.length} proven · ${candidates.length} ${candidates.length === 1 ? 'candidate' : 'candidates'}${dispatchedNote}`,
       placeHolder: 'Proven callers first; candidates are name matches the type checker did not confirm',
       matchOnDescription: true,
     });

@@ -13,8 +13,27 @@ function plural(n: number, one: string, many: string): string {
 /** The lens title: "1 caller", "3 callers", "3 callers · +2 candidates" (docs/adr/0061-what-a-callers-lens-says.md). */
 export function callersTitle(c: CallerCounts, showCandidates: boolean): string {
   const proven = plural(c.callers, 'caller', 'callers');
-  if (!showCandidates || c.candidates === 0) return proven;
-  return `${proven} · +${plural(c.candidates, 'candidate', 'candidates')}`;
+  const guessed = !showCandidates || c.candidates === 0 ? '' : ` · +${plural(c.candidates, 'candidate', 'candidates')}`;
+  return `${proven}${guessed}${throughTitle(c)}`;
+}
+
+/**
+ * The dispatch tier of a lens (ADR 151), after the proven and guessed callers and never added to
+ * them: " · 24 through Shape.area", or " · 30 through 2 members" when several members lead there.
+ */
+/** The lens tooltip's line about its dispatch tier, if it has one. */
+export function throughTooltip(c: CallerCounts): string[] {
+  if (!c.through) return [];
+  const who = c.through.callers === 1 ? '1 caller reaches' : `${c.through.callers} callers reach`;
+  return [
+    `${who} it only through ${c.through.via.join(', ')}, which it implements or overrides: a call there may run this one, so they are counted apart from its own callers.`,
+  ];
+}
+
+function throughTitle(c: CallerCounts): string {
+  if (!c.through) return '';
+  const { callers, via } = c.through;
+  return ` · ${callers} through ${via.length === 1 ? via[0] : `${via.length} members`}`;
 }
 
 /**

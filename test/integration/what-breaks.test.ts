@@ -9,6 +9,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CLI, copyFixture, removeTempDirs } from '../helpers/fixtures';
+import { indexGraph, type CallerCounts } from '../../src/graph';
+import { callerCounts } from '../../src/graph/query/node-details';
+import type { Graph } from '../../src/graph/model';
+import { callersTitle } from '../../src/host/graph-text';
 
 function kg(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, KG_SERVER: 'off' } });
@@ -100,6 +104,20 @@ describe('what breaks, proven', () => {
         ['sym:src/shapes.ts#Square.area', 'overrides', 1], // Cube.area's own super.area()
       ],
     );
+    // What the lenses say (their counts come from callerCounts): the proven callers, then the
+    // callers through the interface apart, never added to them; Cube.area's own super call is no
+    // caller of itself.
+    const load = indexGraph(JSON.parse(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json'), 'utf8')) as Graph);
+    assert.ok(load.ok);
+    const [square, cube, shape] = callerCounts(load.graph, [
+      'sym:src/shapes.ts#Square.area',
+      'sym:src/shapes.ts#Cube.area',
+      'sym:src/shapes.ts#Shape.area',
+    ]);
+    assert.deepEqual(square, { callers: 1, candidates: 0, through: { callers: 2, via: ['Shape.area'] } });
+    assert.deepEqual(cube, { callers: 0, candidates: 0, through: { callers: 2, via: ['Shape.area'] } });
+    assert.deepEqual(shape, { callers: 2, candidates: 0 });
+    assert.equal(callersTitle(square as CallerCounts, true), '1 caller · 2 through Shape.area');
   });
 
   it('a field is a node, and its readers are its consumers', () => {

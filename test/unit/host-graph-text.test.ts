@@ -26,6 +26,16 @@ describe('the words of the editor surfaces', () => {
     assert.equal(callersTitle({ callers: 3, candidates: 1 }, true), '3 callers · +1 candidate');
     assert.equal(callersTitle({ callers: 0, candidates: 2 }, true), '0 callers · +2 candidates');
     assert.equal(callersTitle({ callers: 3, candidates: 2 }, false), '3 callers');
+    // The dispatch tier (ADR 151): apart, after the guesses, never added to the proven count.
+    assert.equal(
+      callersTitle({ callers: 0, candidates: 0, through: { callers: 24, via: ['Shape.area'] } }, true),
+      '0 callers · 24 through Shape.area',
+    );
+    assert.equal(
+      callersTitle({ callers: 1, candidates: 2, through: { callers: 5, via: ['A.run', 'B.run'] } }, true),
+      '1 caller · +2 candidates · 5 through 2 members',
+    );
+    assert.equal(callersTitle({ callers: 1, candidates: 2, through: { callers: 1, via: ['A.run'] } }, false), '1 caller · 1 through A.run');
   });
 
   it('the status bar: size, building, stale, no calls layer, absent, loading, unavailable', () => {

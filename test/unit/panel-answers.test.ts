@@ -57,6 +57,7 @@ function accessOver(snapshot: string, edit?: (graph: Graph) => void): { access: 
         candidates: calls
           .filter((e) => e.target === id && e.confidence === 'CANDIDATE')
           .map((e) => ({ id: e.source, confidence: e.confidence })),
+        dispatched: [],
         callees: calls
           .filter((e) => e.source === id)
           .map((e) => ({

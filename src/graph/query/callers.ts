@@ -72,7 +72,16 @@ export function callerEdges(g: IndexedGraph, r: number): { proven: number[]; gue
  * dispatch. Kept apart from `r`'s own callers (ADR 151). In id order of the member.
  */
 export function dispatchedCallers(g: IndexedGraph, r: number): DispatchedCallers[] {
-  const out: DispatchedCallers[] = [];
+  return dispatchVias(g, r).map(({ rank, relation }) => ({
+    via: g.ids[rank],
+    relation,
+    callers: inbound(g, rank, CALLS, true).proven.map((s) => g.ids[s]),
+  }));
+}
+
+/** The members rank `r` implements or overrides, up the chain, by EXACT edges: in id order. */
+export function dispatchVias(g: IndexedGraph, r: number): Array<{ rank: number; relation: string }> {
+  const out: Array<{ rank: number; relation: string }> = [];
   const seen = new Set<number>([r]);
   const queue: Array<{ rank: number; relation: string }> = [];
   const up = (from: number) => {
@@ -88,12 +97,12 @@ export function dispatchedCallers(g: IndexedGraph, r: number): DispatchedCallers
   };
   up(r);
   while (queue.length > 0) {
-    const { rank, relation } = queue.shift() as { rank: number; relation: string };
-    const { proven } = inbound(g, rank, CALLS, true);
-    out.push({ via: g.ids[rank], relation, callers: proven.map((s) => g.ids[s]) });
-    up(rank);
+    const next = queue.shift() as { rank: number; relation: string };
+    out.push(next);
+    up(next.rank);
   }
-  return out.sort((a, b) => (a.via < b.via ? -1 : a.via > b.via ? 1 : 0));
+  // Ranks follow id order.
+  return out.sort((a, b) => a.rank - b.rank);
 }
 
 export function queryCallers(g: IndexedGraph, id: string, opts?: QueryOptions): CallersResult {

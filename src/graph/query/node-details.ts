@@ -3,7 +3,7 @@
 // Callers are decided by callers.ts's `callerEdges`, so every count here is the `callers` query's.
 
 import type { GraphNode } from '../model';
-import { callerEdges } from './callers';
+import { CALLS, callerEdges, dispatchVias, inbound } from './callers';
 import { isPackageRank, type IndexedGraph } from './indexed';
 import type { CallSite } from './shapes';
 
@@ -19,6 +19,11 @@ export interface NodeDetails {
   callers: CallSite[];
   /** Name-match guesses (CANDIDATE calls edges into the node), not among the proven callers. */
   candidates: CallSite[];
+  /**
+   * Proven callers of the members the node implements or overrides (ADR 151): who may run it
+   * through dispatch, kept apart from its own callers. One entry per member, in id order.
+   */
+  dispatched: Array<{ via: string; relation: string; callers: CallSite[] }>;
   /** Calls out of the node: EXACT and CANDIDATE to nodes, UNRESOLVED with their reasons. */
   callees: CallSite[];
   /** Nodes with a `cites` edge to this node or to its file (decision records, rationale). */
@@ -29,6 +34,12 @@ export interface NodeDetails {
 export interface CallerCounts {
   callers: number;
   candidates: number;
+  /**
+   * Callers that reach the node only through a member it implements or overrides (ADR 151):
+   * distinct, none of them a proven caller of its own, and the labels of the members they call.
+   * Absent when there are none.
+   */
+  through?: { callers: number; via: string[] };
 }
 
 /** Edge `e` seen from its other end `other`. */
@@ -80,7 +91,12 @@ export function nodeDetails(g: IndexedGraph, id: string): NodeDetails | undefine
       if (g.edgeRelation[e] === 'cites') citedBy.add(g.ids[g.edgeSource[e]]);
     }
   }
-  return { node, degree: g.degree[r], ...callerSites(g, r), callees: calleeSites(g, r), citedBy: [...citedBy].sort() };
+  const dispatched = dispatchVias(g, r).map(({ rank, relation }) => ({
+    via: g.ids[rank],
+    relation,
+    callers: callerSites(g, rank).callers,
+  }));
+  return { node, degree: g.degree[r], ...callerSites(g, r), dispatched, callees: calleeSites(g, r), citedBy: [...citedBy].sort() };
 }
 
 /** Caller counts per id (undefined for an id that is not a node): what a callers lens says. */
@@ -91,7 +107,20 @@ export function callerCounts(g: IndexedGraph, ids: readonly string[]): Array<Cal
     const r = p !== undefined && isPackageRank(g, p) ? p : nodeRank(g, id);
     if (r === undefined) return undefined;
     const { proven, guessed } = callerEdges(g, r);
-    return { callers: proven.length, candidates: guessed.length };
+    const counts: CallerCounts = { callers: proven.length, candidates: guessed.length };
+    const own = new Set(proven.map((e) => g.edgeSource[e]));
+    const through = new Set<number>();
+    const via: string[] = [];
+    for (const { rank } of dispatchVias(g, r)) {
+      const { proven: reached } = inbound(g, rank, CALLS, true);
+      // Its own `super.m()` reaches the member it overrides: not a caller of itself by dispatch.
+      const fresh = reached.filter((s) => s !== r && !own.has(s));
+      if (fresh.length === 0) continue;
+      for (const s of fresh) through.add(s);
+      via.push(g.nodeAt[rank]?.label ?? g.ids[rank]);
+    }
+    if (through.size > 0) counts.through = { callers: through.size, via };
+    return counts;
   });
 }
 
