@@ -20,6 +20,12 @@ function qualified(repo: string, result: QueryResult): QueryResult {
     out.edges = (out.edges as Array<Record<string, string>>).map((e) => ({ ...e, source: q(e.source), target: q(e.target) }));
   if (Array.isArray(out.godNodes))
     out.godNodes = (out.godNodes as Array<{ id: string; degree: number }>).map((g) => ({ ...g, id: q(g.id) }));
+  if (Array.isArray(out.dispatched))
+    out.dispatched = (out.dispatched as Array<{ via: string; relation: string; callers: string[] }>).map((d) => ({
+      ...d,
+      via: q(d.via),
+      callers: d.callers.map(q),
+    }));
   for (const k of ['notes', 'records', 'cited', 'fileNotes', 'fileRecords'])
     if (Array.isArray(out[k])) out[k] = (out[k] as Array<{ id: string }>).map((e) => ({ ...e, id: q(e.id) }));
   return out as unknown as QueryResult;
@@ -27,6 +33,7 @@ function qualified(repo: string, result: QueryResult): QueryResult {
 
 const sorted = (xs: string[]) => [...xs].sort(compareStrings);
 const byId = <T extends { id: string }>(xs: T[]) => [...xs].sort((a, b) => compareStrings(a.id, b.id));
+const byVia = <T extends { via: string }>(xs: T[]) => [...xs].sort((a, b) => compareStrings(a.via, b.via));
 
 /** The union the store must give for `request` over every repository in `loads` (keys sorted). */
 export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | { degrade: string } {
@@ -75,7 +82,7 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
   const merged: Record<string, unknown> = { available: true };
   const first = answers[0];
   for (const k of Object.keys(first)) {
-    if (k === 'available' || k === 'evidenceClass') continue;
+    if (k === 'available' || k === 'evidenceClass' || k === 'dispatched') continue;
     const values = answers.map((a) => a[k]);
     if (k === 'id') merged[k] = id;
     else if (typeof first[k] === 'boolean') merged[k] = values.some(Boolean);
@@ -84,6 +91,9 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
       merged[k] = byId((values as Array<Array<{ id: string }>>).flat());
     else merged[k] = sorted((values as string[][]).flat());
   }
+  // The dispatch tier (ADR 151): each repository's members, side by side, in qualified id order.
+  const dispatched = answers.flatMap((a) => (a.dispatched as Array<{ via: string }> | undefined) ?? []);
+  if (dispatched.length > 0) merged.dispatched = byVia(dispatched);
   merged.evidenceClass = 'GRAPH_DERIVED';
   return merged as unknown as QueryResult;
 }

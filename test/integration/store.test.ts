@@ -99,12 +99,8 @@ function requests(ids: string[], rand: () => number, extra: string[]): QueryRequ
   return out;
 }
 
-/**
- * An answer as text to compare. The store does not report the dispatch tier yet (ADR 151: callers
- * through the members a method implements or overrides, `dispatched`), so the file graph's
- * `dispatched` is left out of the comparison; every other field must match.
- */
-const json = (x: unknown) => JSON.stringify(x, (k, v: unknown) => (k === 'dispatched' ? undefined : v));
+/** An answer as text to compare: every field, the dispatch tier (ADR 151) included. */
+const json = (x: unknown) => JSON.stringify(x);
 
 function sample<T>(xs: readonly T[], n: number, rand: () => number): T[] {
   const pool = [...xs];
@@ -194,15 +190,23 @@ describe('kg store on a real PostgreSQL', () => {
     );
     const unresolved = g.ids.slice(g.nodeCount, g.nodeCount + 3);
     const ids = [...sample(syms, 25, rand), ...hubs, ...files, ...unresolved];
-    const extra = ['sym:nowhere.ts#nothing', 'map', 'sym:src/internal/operators/map.ts%23map', ''];
+    // Two overriding members, whose callers and impact carry the dispatch tier (ADR 151).
+    const dispatching = [
+      'sym:src/internal/BehaviorSubject.ts#BehaviorSubject.next',
+      'sym:src/internal/AsyncSubject.ts#AsyncSubject.complete',
+    ];
+    const extra = ['sym:nowhere.ts#nothing', 'map', 'sym:src/internal/operators/map.ts%23map', '', ...dispatching];
     let compared = 0;
+    let withDispatch = 0;
     for (const request of requests(ids, rand, extra)) {
       const expected = answerQuery(load, request);
       const actual = await answerFromStore(client, request, 'rxjs');
       assert.equal(json(actual), json(expected), `${json(request)}`);
       compared++;
+      if ('dispatched' in expected) withDispatch++;
     }
     assert.ok(compared > 200);
+    assert.ok(withDispatch >= 4, `${withDispatch} answers with a dispatch tier compared`);
     // Pushed again unchanged: nothing is withdrawn, and the answers stay.
     const again = JSON.parse(kg(['store', 'push', '--graph', rxjsGraph, '--repo', 'rxjs']).stdout) as {
       filesWritten: number;

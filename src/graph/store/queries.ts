@@ -10,7 +10,7 @@
 // is assembling the JSON and the naming of ids.
 
 import type { ClientBase } from 'pg';
-import { CONSUMER_RELATIONS } from '../consumers';
+import { CONSUMER_RELATIONS, DISPATCH_RELATIONS } from '../consumers';
 import { GraphError } from '../errors';
 import { fileId, fileOfId, parseId } from '../ids';
 import type { QueryRequest } from '../query/catalogue';
@@ -22,6 +22,7 @@ import {
   REASONS,
   unavailable,
   type EdgeRef,
+  type DispatchedCallers,
   type QueryResult,
   type Unavailable,
   type WhyEntry,
@@ -43,6 +44,39 @@ async function schemaOnce(c: ClientBase): Promise<void> {
 }
 /** The one definition of a consumer's relations (src/graph/consumers.ts), as the SQL array it binds. */
 const CONSUMER_RELATION_LIST = [...CONSUMER_RELATIONS].sort(compareStrings);
+
+const DISPATCH_RELATION_LIST = [...DISPATCH_RELATIONS].sort(compareStrings);
+
+/**
+ * The dispatch tier of `callers` and `impact` (ADR 151), as the file query's `dispatchedCallers`
+ * gives it: the members `id` implements or overrides, up the chain by EXACT edges, each with its
+ * proven callers. In order of the members' (named) ids; absent when there are none.
+ */
+async function dispatched(c: ClientBase, scope: Scope, repos: string[], id: string): Promise<{ dispatched?: DispatchedCallers[] }> {
+  const up = await c.query<{ repository: string; member: string; relation: string }>(
+    `WITH RECURSIVE up(repository, member, relation) AS (
+       SELECT repository, target, relation FROM kg_edges
+       WHERE repository = ANY($1) AND source = $2 AND relation = ANY($3) AND confidence = 'EXACT'
+       UNION
+       SELECT e.repository, e.target, e.relation FROM kg_edges e JOIN up ON e.repository = up.repository AND e.source = up.member
+       WHERE e.relation = ANY($3) AND e.confidence = 'EXACT'
+     )
+     SELECT DISTINCT ON (repository, member) repository, member, relation FROM up WHERE member <> $2
+     ORDER BY repository, member, relation`,
+    [repos, id, DISPATCH_RELATION_LIST],
+  );
+  const out: DispatchedCallers[] = [];
+  for (const m of up.rows) {
+    const rows = await inbound(c, scope, [m.repository], m.member, ['calls'], true);
+    out.push({
+      via: scope.name(m.repository, m.member),
+      relation: m.relation,
+      callers: rows.filter((x) => x.proven).map((x) => scope.name(x.repository, x.source)),
+    });
+  }
+  out.sort((a, b) => compareStrings(a.via, b.via));
+  return out.length > 0 ? { dispatched: out } : {};
+}
 
 /** Which repositories a question is about, and how its answer names ids. */
 class Scope {
@@ -128,13 +162,15 @@ async function resolveId(
   return unavailable('UNKNOWN_NODE', REASONS.unknownNode(id), undefined, await suggestions(c, scope, repos, id));
 }
 
-function layerDegrade(scope: Scope, held: Held[]): Unavailable | undefined {
-  const without = held.filter((h) => !h.layers.includes('calls')).map((h) => h.repository);
+function layerDegrade(scope: Scope, held: Held[], layer: 'calls' | 'references' = 'calls'): Unavailable | undefined {
+  if (layer === 'references') {
+    const noCalls = layerDegrade(scope, held);
+    if (noCalls) return noCalls;
+  }
+  const without = held.filter((h) => !h.layers.includes(layer)).map((h) => h.repository);
   if (without.length === 0) return undefined;
-  return unavailable(
-    'LAYER_MISSING',
-    scope.organisation ? `${REASONS.callsLayerMissing} (${without.join(', ')})` : REASONS.callsLayerMissing,
-  );
+  const reason = layer === 'calls' ? REASONS.callsLayerMissing : REASONS.referencesLayerMissing;
+  return unavailable('LAYER_MISSING', scope.organisation ? `${reason} (${without.join(', ')})` : reason);
 }
 
 interface Inbound {
@@ -287,40 +323,35 @@ async function callers(c: ClientBase, scope: Scope, asked: string): Promise<Quer
   if ('available' in found) return found;
   const noLayer = layerDegrade(scope, found.held);
   if (noLayer) return noLayer;
-  const rows = await inbound(
-    c,
-    scope,
-    found.held.map((h) => h.repository),
-    found.id,
-    ['calls'],
-    true,
-  );
+  const repos = found.held.map((h) => h.repository);
+  const rows = await inbound(c, scope, repos, found.id, ['calls'], true);
   return answered({
     callers: rows.filter((x) => x.proven).map((x) => scope.name(x.repository, x.source)),
     candidates: rows.filter((x) => !x.proven && x.guessed).map((x) => scope.name(x.repository, x.source)),
+    ...(await dispatched(c, scope, repos, found.id)),
   });
 }
 
-async function consumers(c: ClientBase, scope: Scope, asked: string): Promise<Inbound[] | Unavailable> {
+async function consumers(
+  c: ClientBase,
+  scope: Scope,
+  asked: string,
+): Promise<{ rows: Inbound[]; id: string; repos: string[] } | Unavailable> {
   const found = await resolveId(c, scope, asked, false);
   if ('available' in found) return found;
+  // A symbol's consumers need the references layer (ADR 151), as the file query's do.
   if (found.id.startsWith('sym:') || found.id.startsWith('pkg:')) {
-    const noLayer = layerDegrade(scope, found.held);
+    const noLayer = layerDegrade(scope, found.held, 'references');
     if (noLayer) return noLayer;
   }
-  return inbound(
-    c,
-    scope,
-    found.held.map((h) => h.repository),
-    found.id,
-    CONSUMER_RELATION_LIST,
-    false,
-  );
+  const repos = found.held.map((h) => h.repository);
+  return { rows: await inbound(c, scope, repos, found.id, CONSUMER_RELATION_LIST, false), id: found.id, repos };
 }
 
 async function affected(c: ClientBase, scope: Scope, asked: string): Promise<QueryResult> {
-  const rows = await consumers(c, scope, asked);
-  if ('available' in rows) return rows;
+  const found = await consumers(c, scope, asked);
+  if ('available' in found) return found;
+  const { rows } = found;
   const proven = rows.filter((x) => x.proven).map((x) => scope.name(x.repository, x.source));
   return answered({
     consumers: proven,
@@ -330,8 +361,9 @@ async function affected(c: ClientBase, scope: Scope, asked: string): Promise<Que
 }
 
 async function impact(c: ClientBase, scope: Scope, asked: string): Promise<QueryResult> {
-  const rows = await consumers(c, scope, asked);
-  if ('available' in rows) return rows;
+  const found = await consumers(c, scope, asked);
+  if ('available' in found) return found;
+  const { rows } = found;
   // Calls are consumer relations: the proven callers are among the proven consumers, and a guess
   // is a source with no EXACT edge of any of them.
   const proven = rows.filter((x) => x.proven);
@@ -342,6 +374,7 @@ async function impact(c: ClientBase, scope: Scope, asked: string): Promise<Query
     blastRadius: proven.length,
     candidates: guessed.map((x) => scope.name(x.repository, x.source)),
     candidateRadius: guessed.length,
+    ...(await dispatched(c, scope, found.repos, found.id)),
   });
 }
 
