@@ -92,6 +92,10 @@ export const CATALOGUE = {
   "callers"     sources of EXACT calls edges: the TypeScript checker proved the call
   "candidates"  sources of CANDIDATE calls edges only: a guess by name, not a fact
 
+  "dispatched"  for a member that implements an interface's member or overrides a base's:
+                each such member ("via", up the chain) with its proven callers, who may run
+                this one through dispatch. Kept apart, never added to "callers".
+
 A recursive symbol lists itself. Needs the calls layer: on a graph built with --extract-only
 the answer is unavailable, not an empty list.`,
     faces: ['cli', 'agent', 'store'],
@@ -112,7 +116,8 @@ references, extends, implements and inherits edges (the node itself excluded).
   "breaks"      true when there is such a consumer: changing or removing the node breaks it
   "candidates"  through CANDIDATE (name-match) edges only
 
-For a symbol (sym:) it needs the calls layer; files and modules answer from any graph.`,
+For a symbol (sym:) it needs the calls and references layers; files and modules answer from
+any graph.`,
     faces: ['cli', 'agent', 'store'],
     params: { id: ID('The node: a symbol, file or module id.') },
     result: RESULT_SCHEMAS.affected,
@@ -122,7 +127,8 @@ For a symbol (sym:) it needs the calls layer; files and modules answer from any 
     summary: 'Callers and consumers together, with the blast radius.',
     help: `Callers and consumers of a node (as "callers" and "affected" give them, the node itself
 excluded), "blastRadius" = how many distinct nodes that is, counting proof only, and the guesses
-apart in "candidates" / "candidateRadius".`,
+apart in "candidates" / "candidateRadius". "dispatched" lists, as "callers" does, the callers
+that reach the node through a member it implements or overrides; they are not in the radius.`,
     faces: ['cli', 'agent', 'store'],
     params: { id: ID('The node: a symbol, file or module id.') },
     result: RESULT_SCHEMAS.impact,
@@ -220,7 +226,7 @@ For a symbol (sym:) it needs the calls layer, as "callers" does.`,
   // The editor's own questions: plain data, never degraded (the worker refuses them without a graph).
   counts: entry<{ ids: string[] }, Array<CallerCounts | undefined>>({
     summary: 'Caller counts of many nodes at once, as `callers` counts them: what the lenses say.',
-    help: 'For each id, the number of proven callers and of guesses (undefined for an id that is not a node).',
+    help: 'For each id, the number of proven callers and of guesses, and the callers that reach it only through what it implements or overrides (undefined for an id that is not a node).',
     faces: ['editor'],
     params: { ids: { type: 'strings', summary: 'Node ids.' } },
     result: RESULT_SCHEMAS.counts,
@@ -236,7 +242,7 @@ For a symbol (sym:) it needs the calls layer, as "callers" does.`,
   }),
   details: entry<{ id: string }, NodeDetails | undefined>({
     summary: "A details pane's node: its callers, callees and who cites it, with call sites.",
-    help: 'The node, its degree, proven callers, guesses, callees (unplaced ones with their reasons) and citing nodes.',
+    help: 'The node, its degree, proven callers, guesses, the callers of what it implements or overrides, callees (unplaced ones with their reasons) and citing nodes.',
     faces: ['editor'],
     params: { id: { type: 'string', role: 'id', summary: 'The node.' } },
     result: RESULT_SCHEMAS.details,

@@ -75,10 +75,18 @@ export const RESULT_SCHEMAS = {
     { location: str, exported: bool, signatureHash: str },
   ),
   // The editor's answers travel between threads, where `undefined` stays undefined; in JSON it is null.
-  counts: arr(optionalOf(obj({ callers: int, candidates: int }))),
+  counts: arr(optionalOf(obj({ callers: int, candidates: int }, { through: obj({ callers: int, via: strings }) }))),
   fileSymbols: arr(obj({ id: str, kind: str, label: str, line: int, column: int })),
   details: optionalOf(
-    obj({ node: graphNode, degree: int, callers: arr(callSite), candidates: arr(callSite), callees: arr(callSite), citedBy: strings }),
+    obj({
+      node: graphNode,
+      degree: int,
+      callers: arr(callSite),
+      candidates: arr(callSite),
+      dispatched: arr(obj({ via: str, relation: str, callers: arr(callSite) })),
+      callees: arr(callSite),
+      citedBy: strings,
+    }),
   ),
   nodes: arr(optionalOf(graphNode)),
   search: obj({ matches: arr(obj({ node: graphNode, degree: int })), total: int }),
