@@ -13,9 +13,14 @@ function plural(n: number, one: string, many: string): string {
 /** The lens title: "1 caller", "3 callers", "3 callers · +2 candidates" (docs/adr/0061-what-a-callers-lens-says.md). */
 export function callersTitle(c: CallerCounts, showCandidates: boolean): string {
   const proven = plural(c.callers, 'caller', 'callers');
-  if (!showCandidates || c.candidates === 0) return proven;
-  return `${proven} · +${plural(c.candidates, 'candidate', 'candidates')}`;
+  const counted = !showCandidates || c.candidates === 0 ? proven : `${proven} · +${plural(c.candidates, 'candidate', 'candidates')}`;
+  // What the graph cannot see comes after the counts, which stay as they were (ADR 153).
+  return [counted, c.unanalysed, c.unresolvedNamed].filter((x) => x !== undefined).join(' · ');
 }
+
+/** Why a lens names unresolved calls of the symbol's name (ADR 153). */
+export const UNRESOLVED_NAMED_TOOLTIP =
+  'Unresolved calls carry this name: the type checker could not place them (an `any` receiver, a name with no declaration), and more symbols share the name than a guess may list (ADR 6). Any of them may reach this one; none is counted.';
 
 /**
  * The lens over a declaration of an installed package (ADR 124): this repository's calls the checker

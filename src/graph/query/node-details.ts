@@ -6,6 +6,7 @@ import type { GraphNode } from '../model';
 import { callerEdges } from './callers';
 import { isPackageRank, type IndexedGraph } from './indexed';
 import type { CallSite } from './shapes';
+import { holesOf, shortUnanalysed } from './unanalysed';
 
 /** Confidence codes of the index (indexed.ts CONFIDENCE_CODE), by code. */
 const CONFIDENCE = ['EXACT', 'CANDIDATE', 'UNRESOLVED'] as const;
@@ -29,6 +30,12 @@ export interface NodeDetails {
 export interface CallerCounts {
   callers: number;
   candidates: number;
+  /** Files the graph does not read that may call it, in a lens's words ("2 .vue files not analysed", ADR 153). */
+  unanalysed?: string;
+  /** Why, for the lens's tooltip. */
+  unanalysedReason?: string;
+  /** Calls nothing placed that carry its name ("+2 unresolved calls named `stop` (any-receiver)", ADR 153). */
+  unresolvedNamed?: string;
 }
 
 /** Edge `e` seen from its other end `other`. */
@@ -91,7 +98,14 @@ export function callerCounts(g: IndexedGraph, ids: readonly string[]): Array<Cal
     const r = p !== undefined && isPackageRank(g, p) ? p : nodeRank(g, id);
     if (r === undefined) return undefined;
     const { proven, guessed } = callerEdges(g, r);
-    return { callers: proven.length, candidates: guessed.length };
+    const counts: CallerCounts = { callers: proven.length, candidates: guessed.length };
+    const holes = holesOf(g, r);
+    if (holes.unanalysed) {
+      counts.unanalysed = shortUnanalysed(holes.unanalysed);
+      counts.unanalysedReason = holes.unanalysed.reason;
+    }
+    if (holes.unresolvedNamed) counts.unresolvedNamed = holes.unresolvedNamed.summary;
+    return counts;
   });
 }
 
