@@ -24,6 +24,7 @@ import {
   type BreakingChange,
   type DeclaredSymbol,
   GraphError,
+  unanalysedImporters,
   visible,
 } from '../graph';
 import { findRepositoryRoot } from './find-root';
@@ -49,6 +50,11 @@ type parameters, export — never a body):
 change is one of removed, renamed (with "renamedTo"), unexported, signature-changed. The mode
 comes from <root>/.knowledge-graph/config.json (kg config).
 
+Files the graph does not read (.vue, .svelte, .astro, .html, .htm, .mdx) are not consumers it can
+prove. When a scan of their text finds an import of a changed file, the changes no proven consumer
+makes breaking are listed as "unanalysed": [{"symbol", "change", "file", "importers"}]: a guess,
+never failing the check, but "breaks": false then does not mean safe.
+
 Options:
 ${optionLines([COMMON_OPTIONS.root], 15)}
   --base FILE    The graph to compare with (default: <root>/.knowledge-graph/graph.json, the graph
@@ -60,6 +66,43 @@ Exit codes: 0 nothing breaks, or the mode is below strict (the report is printed
 unavailable (absent, unreadable, invalid, or built without the calls layer):
 {"available": false, "reason": "..."}.
 `;
+
+/** A change the graph cannot see a consumer of, in a file that unanalysed files import (ADR 153). */
+interface UnanalysedChange {
+  symbol: string;
+  change: string;
+  file: string;
+  /** The unanalysed files whose text imports the file (or one re-exporting from it): a guess. */
+  importers: string[];
+}
+
+const MEMBER_KINDS = new Set(['method', 'property']);
+
+/**
+ * The removed, renamed, unexported and re-signed symbols that no proven consumer makes a breaking
+ * change, whose file unanalysed files import and which another file could name (exported, or a member).
+ */
+function unanalysedChanges(
+  report: ReturnType<typeof diffReport>,
+  changes: readonly BreakingChange[],
+  importers: ReadonlyMap<string, string[]>,
+): UnanalysedChange[] {
+  if (importers.size === 0) return [];
+  const proven = new Set(changes.map((c) => c.symbol));
+  const renamed = new Set(report.symbols.renameCandidates.map((c) => c.from));
+  const out: UnanalysedChange[] = [];
+  const add = (symbol: string, change: string, file: string, nameable: boolean) => {
+    const list = importers.get(file);
+    if (list && nameable && !proven.has(symbol)) out.push({ symbol, change, file, importers: list });
+  };
+  for (const r of report.symbols.removed)
+    add(r.id, renamed.has(r.id) ? 'renamed' : 'removed', r.file, r.exported || MEMBER_KINDS.has(r.kind));
+  for (const c of report.symbols.signatureChanged) {
+    const change = c.exported.before && !c.exported.after ? 'unexported' : 'signature-changed';
+    add(c.id, change, c.file, c.exported.before || MEMBER_KINDS.has(c.kind));
+  }
+  return out.sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+}
 
 export function runCheck(args: string[], io: CliIo): number {
   const { values } = parseCommandArgs(args, {
@@ -93,7 +136,12 @@ export function runCheck(args: string[], io: CliIo): number {
       'the base graph records no signatures (built by an older kg): only removed, renamed and unexported symbols are found; rebuild it to compare signatures',
     );
   const declared = new Map<string, DeclaredSymbol[] | null>();
-  const files = guardedFiles(index);
+  // Files that files the graph does not read import (a text scan, ADR 153) are compared too: a
+  // change there may break what the graph cannot see, and the answer says so.
+  const importers = unanalysedImporters(load.graph.graph);
+  const files = [...new Set([...guardedFiles(index), ...[...importers.keys()].filter((f) => index.declared.has(f))])].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
   for (const file of files) {
     let text: string | undefined;
     try {
@@ -118,6 +166,9 @@ export function runCheck(args: string[], io: CliIo): number {
   const changes: BreakingChange[] = breakingFromReport(report);
   for (const p of problems) io.stderr.write(`kg: note: ${visible(p)}\n`);
 
+  const unseen = unanalysedChanges(report, changes, importers);
+  const totalUnanalysed = baseGraph.unanalysed?.length ?? 0;
+
   const mode = config.resolved.mode;
   const breaks = changes.length > 0;
   const failed = breaks && mode === 'strict';
@@ -132,16 +183,23 @@ export function runCheck(args: string[], io: CliIo): number {
       failed,
       checkedFiles: files.length,
       breakingChanges: changes,
+      ...(unseen.length > 0 ? { unanalysed: unseen } : {}),
       problems: [...config.problems, ...problems],
       evidenceClass: 'GRAPH_DERIVED',
     }) + '\n',
   );
   for (const c of changes) io.stderr.write(`kg: check: ${visible(`${c.file}:${c.now?.line ?? c.line}: ${formatBreakingChange(c)}`)}\n`);
+  for (const u of unseen)
+    io.stderr.write(
+      `kg: check: ${visible(`${u.file}: ${u.symbol} ${u.change}: ${u.importers.length} file${u.importers.length === 1 ? '' : 's'} not analysed import${u.importers.length === 1 ? 's' : ''} ${u.file} (${u.importers.join(', ')}), a text scan: not checked`)}\n`,
+    );
   const consumers = changes.reduce((n, c) => n + consumerCount(c), 0);
   io.stderr.write(
     breaks
       ? `kg: check: ${changes.length} breaking change${changes.length === 1 ? '' : 's'} (${consumers} consumer${consumers === 1 ? '' : 's'}); mode ${mode}: ${failed ? 'failing' : 'not failing (only strict fails)'}\n`
-      : `kg: check: nothing breaks (${files.length} file${files.length === 1 ? '' : 's'} with guarded symbols compared)\n`,
+      : unseen.length > 0
+        ? `kg: check: nothing proven breaks, but ${unseen.length} change${unseen.length === 1 ? '' : 's'} may break files the graph does not read (listed in "unanalysed") (${files.length} file${files.length === 1 ? '' : 's'} compared)\n`
+        : `kg: check: nothing breaks (${files.length} file${files.length === 1 ? '' : 's'} with guarded symbols compared)${totalUnanalysed > 0 ? `; ${totalUnanalysed} file${totalUnanalysed === 1 ? '' : 's'} the graph does not read (.vue, .svelte, .html, …) not checked` : ''}\n`,
   );
   return failed ? EXIT.FAILED : EXIT.OK;
 }

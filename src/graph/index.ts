@@ -48,6 +48,7 @@ export { resolveTarget, MAX_CANDIDATES, type Target } from './query/resolve-name
 export type { JsonSchema } from './query/result-schemas';
 export type * from './query/shapes';
 export { describeUnavailable } from './query/shapes';
+export { answerHoles, unanalysedImporters } from './query/unanalysed';
 export { examineGraph, runDoctor, formatDoctorReport, LOADER_CHECKS, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';

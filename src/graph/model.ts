@@ -204,6 +204,17 @@ export interface BuildDiagnostic {
 /** Counts of unresolved references by relation and reason, including those not listed as edges. */
 export type UnresolvedSummary = Partial<Record<Relation, Partial<Record<UnresolvedReason, number>>>>;
 
+/**
+ * A repository file of a type the graph does not read (`.vue`, `.svelte`, `.astro`, `.html`,
+ * `.htm`, `.mdx`) but which may use its code (ADR 153). `imports`: the graph's files its text
+ * names in an import, a `require`, a dynamic import or a `<script src>`, as the module resolver
+ * places them — a text scan, a guess: never an edge, never a caller. Sorted, absent when none.
+ */
+export interface UnanalysedFile {
+  path: string;
+  imports?: string[];
+}
+
 export interface Graph {
   schemaVersion: number;
   graphSignature: string;
@@ -215,6 +226,8 @@ export interface Graph {
   packages?: PackageRef[];
   unresolved?: UnresolvedSummary;
   diagnostics?: BuildDiagnostic[];
+  /** Files of types the graph does not read that may use its code, sorted by path (ADR 153). */
+  unanalysed?: UnanalysedFile[];
   nodes: GraphNode[];
   edges: GraphEdge[];
 }
@@ -229,6 +242,7 @@ export const GRAPH_KEY_ORDER = [
   'packages',
   'unresolved',
   'diagnostics',
+  'unanalysed',
   'nodes',
   'edges',
 ] as const;

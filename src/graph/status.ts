@@ -28,9 +28,15 @@ export function fingerprintTree(root: string, m: Manifest, host: FileHost = node
   const w = walk(host, real);
   const inputs = walkInputPaths(host, w);
   for (const p of Object.keys(m.inputs)) if (host.stat(real + '/' + p)?.type === 'file') inputs.add(p);
-  const out: Record<string, string> = { ...hashInputs(host, real, [...inputs]), ...hashInputs(host, real, w.markdownFiles) };
-  const skipped = new Set(m.skipped);
   const output = (f: string) => m.files[f] === undefined && m.outputDirs.some((d) => f.startsWith(d + '/'));
+  // The files the graph does not read are scanned for what they import (ADR 153): build output aside.
+  const unanalysed = w.unanalysedFiles.filter((f) => !output(f));
+  const out: Record<string, string> = {
+    ...hashInputs(host, real, [...inputs]),
+    ...hashInputs(host, real, w.markdownFiles),
+    ...hashInputs(host, real, unanalysed),
+  };
+  const skipped = new Set(m.skipped);
   for (const f of w.sourceFiles) {
     if (skipped.has(f) || output(f)) continue;
     const r = readSource(host, real + '/' + f, DEFAULT_MAX_FILE_BYTES);

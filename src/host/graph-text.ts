@@ -13,14 +13,11 @@ function plural(n: number, one: string, many: string): string {
 /** The lens title: "1 caller", "3 callers", "3 callers · +2 candidates" (docs/adr/0061-what-a-callers-lens-says.md). */
 export function callersTitle(c: CallerCounts, showCandidates: boolean): string {
   const proven = plural(c.callers, 'caller', 'callers');
-  const guessed = !showCandidates || c.candidates === 0 ? '' : ` · +${plural(c.candidates, 'candidate', 'candidates')}`;
-  return `${proven}${guessed}${throughTitle(c)}`;
+  const counted = !showCandidates || c.candidates === 0 ? proven : `${proven} · +${plural(c.candidates, 'candidate', 'candidates')}`;
+  // The dispatch tier, then what the graph cannot see, after the counts, which stay as they were (ADR 151, ADR 153).
+  return [counted, throughTitle(c), c.unanalysed, c.unresolvedNamed].filter((x) => x !== undefined).join(' · ');
 }
 
-/**
- * The dispatch tier of a lens (ADR 151), after the proven and guessed callers and never added to
- * them: " · 24 through Shape.area", or " · 30 through 2 members" when several members lead there.
- */
 /** The lens tooltip's line about its dispatch tier, if it has one. */
 export function throughTooltip(c: CallerCounts): string[] {
   if (!c.through) return [];
@@ -30,11 +27,19 @@ export function throughTooltip(c: CallerCounts): string[] {
   ];
 }
 
-function throughTitle(c: CallerCounts): string {
-  if (!c.through) return '';
+/**
+ * The dispatch tier of a lens (ADR 151), after the proven and guessed callers and never added to
+ * them: "24 through Shape.area", or "30 through 2 members" when several members lead there.
+ */
+function throughTitle(c: CallerCounts): string | undefined {
+  if (!c.through) return undefined;
   const { callers, via } = c.through;
-  return ` · ${callers} through ${via.length === 1 ? via[0] : `${via.length} members`}`;
+  return `${callers} through ${via.length === 1 ? via[0] : `${via.length} members`}`;
 }
+
+/** Why a lens names unresolved calls of the symbol's name (ADR 153). */
+export const UNRESOLVED_NAMED_TOOLTIP =
+  'Unresolved calls carry this name: the type checker could not place them (an `any` receiver, a name with no declaration), and more symbols share the name than a guess may list (ADR 6). Any of them may reach this one; none is counted.';
 
 /**
  * The lens over a declaration of an installed package (ADR 124): this repository's calls the checker

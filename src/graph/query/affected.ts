@@ -13,6 +13,7 @@ import { CONSUMER_RELATIONS } from '../consumers';
 import { inbound } from './callers';
 import type { IndexedGraph } from './indexed';
 import { rankOrDegrade, referencesLayerDegrade } from './lookup';
+import { holesOf } from './unanalysed';
 import { answered, type AffectedResult, type QueryOptions, type Unavailable } from './shapes';
 
 /** The consumers of `id` (proven and guessed, ranks), or why they cannot be known. */
@@ -34,7 +35,12 @@ export function queryAffected(g: IndexedGraph, id: string, opts?: QueryOptions):
   const c = consumersOf(g, id, opts);
   if ('available' in c) return c;
   return answered(
-    { consumers: c.proven.map((s) => g.ids[s]), breaks: c.proven.length > 0, candidates: c.guessed.map((s) => g.ids[s]) },
+    {
+      consumers: c.proven.map((s) => g.ids[s]),
+      breaks: c.proven.length > 0,
+      candidates: c.guessed.map((s) => g.ids[s]),
+      ...holesOf(g, c.r),
+    },
     opts,
   );
 }

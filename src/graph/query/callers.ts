@@ -11,6 +11,7 @@ import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 import { callsLayerDegrade, rankOrDegrade } from './lookup';
 import { DISPATCH_RELATIONS } from '../consumers';
 import type { Relation } from '../model';
+import { holesOf } from './unanalysed';
 import { answered, type CallersResult, type DispatchedCallers, type QueryOptions } from './shapes';
 
 /**
@@ -113,5 +114,13 @@ export function queryCallers(g: IndexedGraph, id: string, opts?: QueryOptions): 
   const { proven, guessed } = callerEdges(g, r);
   const source = (e: number) => g.ids[g.edgeSource[e]];
   const dispatched = dispatchedCallers(g, r);
-  return answered({ callers: proven.map(source), candidates: guessed.map(source), ...(dispatched.length > 0 ? { dispatched } : {}) }, opts);
+  return answered(
+    {
+      callers: proven.map(source),
+      candidates: guessed.map(source),
+      ...(dispatched.length > 0 ? { dispatched } : {}),
+      ...holesOf(g, r),
+    },
+    opts,
+  );
 }

@@ -5,6 +5,7 @@
 import { consumersOf } from './affected';
 import { CALLS, dispatchedCallers, inbound } from './callers';
 import type { IndexedGraph } from './indexed';
+import { holesOf } from './unanalysed';
 import { answered, type ImpactResult, type QueryOptions } from './shapes';
 
 export function queryImpact(g: IndexedGraph, id: string, opts?: QueryOptions): ImpactResult {
@@ -23,6 +24,7 @@ export function queryImpact(g: IndexedGraph, id: string, opts?: QueryOptions): I
       candidates: sortedIds(guessed),
       candidateRadius: guessed.size,
       ...(dispatched.length > 0 ? { dispatched } : {}),
+      ...holesOf(g, c.r),
     },
     opts,
   );

@@ -6,6 +6,7 @@ import type { GraphNode } from '../model';
 import { CALLS, callerEdges, dispatchVias, inbound } from './callers';
 import { isPackageRank, type IndexedGraph } from './indexed';
 import type { CallSite } from './shapes';
+import { holesOf, shortUnanalysed } from './unanalysed';
 
 /** Confidence codes of the index (indexed.ts CONFIDENCE_CODE), by code. */
 const CONFIDENCE = ['EXACT', 'CANDIDATE', 'UNRESOLVED'] as const;
@@ -40,6 +41,12 @@ export interface CallerCounts {
    * Absent when there are none.
    */
   through?: { callers: number; via: string[] };
+  /** Files the graph does not read that may call it, in a lens's words ("2 .vue files not analysed", ADR 153). */
+  unanalysed?: string;
+  /** Why, for the lens's tooltip. */
+  unanalysedReason?: string;
+  /** Calls nothing placed that carry its name ("+2 unresolved calls named `stop` (any-receiver)", ADR 153). */
+  unresolvedNamed?: string;
 }
 
 /** Edge `e` seen from its other end `other`. */
@@ -120,6 +127,12 @@ export function callerCounts(g: IndexedGraph, ids: readonly string[]): Array<Cal
       via.push(g.nodeAt[rank]?.label ?? g.ids[rank]);
     }
     if (through.size > 0) counts.through = { callers: through.size, via };
+    const holes = holesOf(g, r);
+    if (holes.unanalysed) {
+      counts.unanalysed = shortUnanalysed(holes.unanalysed);
+      counts.unanalysedReason = holes.unanalysed.reason;
+    }
+    if (holes.unresolvedNamed) counts.unresolvedNamed = holes.unresolvedNamed.summary;
     return counts;
   });
 }

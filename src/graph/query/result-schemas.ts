@@ -47,12 +47,21 @@ const why = { notes: arr(whyNote), records: arr(whyEntry), cited: arr(whyEntry) 
 const whyAnswer = answer({ id: str, ...why, fileNotes: arr(whyNote), fileRecords: arr(whyEntry) });
 /** Callers that reach a member through what it implements or overrides, per member (ADR 151). */
 const dispatched = arr(obj({ via: str, relation: str, callers: strings }));
+/** What the graph cannot see of a node's referrers (ADR 153). */
+const counted = { type: 'object', additionalProperties: int } as const;
+const holes = {
+  unanalysed: obj({ file: str, importers: strings, total: counted, summary: str, reason: str }),
+  unresolvedNamed: obj({ name: str, sites: int, reasons: counted, summary: str }),
+};
 const optionalOf = (s: JsonSchema): JsonSchema => ({ anyOf: [s, { type: 'null' }] });
 
 export const RESULT_SCHEMAS = {
-  callers: answer({ callers: strings, candidates: strings }, { dispatched }),
-  affected: answer({ consumers: strings, breaks: bool, candidates: strings }),
-  impact: answer({ callers: strings, consumers: strings, blastRadius: int, candidates: strings, candidateRadius: int }, { dispatched }),
+  callers: answer({ callers: strings, candidates: strings }, { dispatched, ...holes }),
+  affected: answer({ consumers: strings, breaks: bool, candidates: strings }, holes),
+  impact: answer(
+    { callers: strings, consumers: strings, blastRadius: int, candidates: strings, candidateRadius: int },
+    { dispatched, ...holes },
+  ),
   neighbors: answer({ nodes: strings, excludedHubs: strings, hubThreshold: int, edges: arr(edgeRef) }),
   path: answer({ path: strings, edges: arr(edgeRef) }),
   'god-nodes': answer({ godNodes: arr(obj({ id: str, degree: int })) }),
@@ -75,7 +84,14 @@ export const RESULT_SCHEMAS = {
     { location: str, exported: bool, signatureHash: str },
   ),
   // The editor's answers travel between threads, where `undefined` stays undefined; in JSON it is null.
-  counts: arr(optionalOf(obj({ callers: int, candidates: int }, { through: obj({ callers: int, via: strings }) }))),
+  counts: arr(
+    optionalOf(
+      obj(
+        { callers: int, candidates: int },
+        { through: obj({ callers: int, via: strings }), unanalysed: str, unanalysedReason: str, unresolvedNamed: str },
+      ),
+    ),
+  ),
   fileSymbols: arr(obj({ id: str, kind: str, label: str, line: int, column: int })),
   details: optionalOf(
     obj({

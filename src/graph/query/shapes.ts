@@ -5,6 +5,17 @@
 // knows whether the graph is older than the working tree.
 
 import type { Evidence, NodeKind } from '../model';
+import type { UnanalysedReferrers, UnresolvedNamed } from './unanalysed';
+
+/**
+ * What the graph cannot see of a node's referrers (ADR 153), beside every "what breaks" answer:
+ * files of types it does not read that may use the node, and calls nothing placed that carry its
+ * name. Absent when there is nothing to say; never counted among callers or consumers.
+ */
+interface Holes {
+  unanalysed?: UnanalysedReferrers;
+  unresolvedNamed?: UnresolvedNamed;
+}
 
 /** Whether the graph is older than the working tree, as the caller found out (the manifest knows). */
 export interface Staleness {
@@ -101,7 +112,7 @@ export interface EdgeRef {
   confidence: string;
 }
 
-interface CallersAnswer extends Answered {
+interface CallersAnswer extends Answered, Holes {
   /** Proven callers: sources of EXACT `calls` edges (the node itself when it is recursive). */
   callers: string[];
   /** Guessed callers: sources of CANDIDATE `calls` edges that are not proven callers. */
@@ -117,16 +128,20 @@ export interface DispatchedCallers {
   callers: string[];
 }
 
-interface AffectedAnswer extends Answered {
+interface AffectedAnswer extends Answered, Holes {
   /** Proven consumers: sources of EXACT consumer edges, the node itself excluded. */
   consumers: string[];
-  /** True when some consumer depends through an EXACT edge: changing or removing the node breaks it. */
+  /**
+   * True when some consumer depends through an EXACT edge: changing or removing the node breaks it.
+   * False says only that no proven consumer does: `unanalysed` and `unresolvedNamed`, when present,
+   * say what the graph could not see (ADR 153).
+   */
   breaks: boolean;
   /** Guessed consumers (CANDIDATE edges only), not among the proven ones. */
   candidates: string[];
 }
 
-interface ImpactAnswer extends Answered {
+interface ImpactAnswer extends Answered, Holes {
   callers: string[];
   consumers: string[];
   /** |callers ∪ consumers|: proof only. */

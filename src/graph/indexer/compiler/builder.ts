@@ -35,6 +35,7 @@ import { sourceNotes, type SourceNote } from '../rationale/notes';
 import { screenSources, type ScreenVerdict } from './screen';
 import { missingConfigFiles } from './missing-files';
 import { repositoryName } from '../files/repository-name';
+import { unanalysedFiles } from './unanalysed';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -232,6 +233,8 @@ export function buildGraph(options: BuildOptions): BuildResult {
   for (const i of inputs) graphFiles.add(i.path);
   resolver.settle();
   const skipped = d.skippedFiles + unread + screened.skipped;
+  // Files of types the graph does not read, with what their text imports (ADR 153).
+  const unanalysed = unanalysedFiles(host, d, resolver);
   for (const x of [...d.diagnostics, ...d.configDiagnostics, ...missingConfigFiles(host, d)])
     diagnostics.push({ path: x.path, reason: relativize(x.reason, root) });
   sink?.log?.(
@@ -292,6 +295,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     repository: repositoryName(host, root, diagnostics),
     unresolved: summary,
     diagnostics,
+    unanalysed,
     last: options.reuse?.lastGraph,
   });
   return {

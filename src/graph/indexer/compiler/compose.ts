@@ -16,6 +16,7 @@ import {
   type GraphNode,
   type Layer,
   type PackageRef,
+  type UnanalysedFile,
   type UnresolvedSummary,
 } from '../../model';
 import { graphSignature } from '../../io/signature';
@@ -75,6 +76,8 @@ export interface ComposeInput {
   repository?: string;
   unresolved?: UnresolvedSummary;
   diagnostics?: BuildDiagnostic[];
+  /** Files of types the graph does not read that may use its code (ADR 153). */
+  unanalysed?: UnanalysedFile[];
   /**
    * The last graph: when the composed graph has its node ids and edge tuples in the same order,
    * its signature is that graph's, not hashed again (graphSignature reads nothing else).
@@ -187,6 +190,9 @@ export function compose(input: ComposeInput): Graph {
   if (input.diagnostics && input.diagnostics.length > 0) {
     graph.diagnostics = [...input.diagnostics].sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
   }
+  if (input.unanalysed && input.unanalysed.length > 0) {
+    graph.unanalysed = [...input.unanalysed].sort((a, b) => compareStrings(a.path, b.path));
+  }
   // Re-insert in the canonical field order.
   const {
     schemaVersion,
@@ -196,6 +202,7 @@ export function compose(input: ComposeInput): Graph {
     repository,
     unresolved,
     diagnostics,
+    unanalysed,
     nodes: ns,
     edges: es,
   } = graph;
@@ -208,6 +215,7 @@ export function compose(input: ComposeInput): Graph {
     ...(graph.packages ? { packages: graph.packages } : {}),
     ...(unresolved ? { unresolved } : {}),
     ...(diagnostics ? { diagnostics } : {}),
+    ...(unanalysed ? { unanalysed } : {}),
     nodes: ns,
     edges: es,
   };

@@ -35,7 +35,7 @@ export interface Discovery extends WalkResult {
 }
 
 /** Options for files no config includes: what an editor would infer for them. */
-function looseOptions(): ts.CompilerOptions {
+export function looseOptions(): ts.CompilerOptions {
   return {
     allowJs: true,
     checkJs: false,
@@ -228,6 +228,8 @@ export function discover(host: FileHost, root: string): Discovery {
   return {
     ...walked,
     sourceFiles: walked.sourceFiles.filter((f) => owner.has(f)),
+    // A page or component in a project's output folder is build output too (ADR 153).
+    unanalysedFiles: walked.unanalysedFiles.filter((f) => !outputDirs.some((d) => f.startsWith(d + '/'))),
     configDiagnostics,
     skippedFiles,
     projects,

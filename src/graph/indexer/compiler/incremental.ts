@@ -479,7 +479,8 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
       inputs = read;
       inputPaths = buildInputPaths(host, d);
       inputHashes = hashInputs(host, d.root, inputPaths);
-      documents = hashInputs(host, d.root, d.markdownFiles);
+      // Markdown, and the files the graph does not read but scans for what they import (ADR 153).
+      documents = hashInputs(host, d.root, [...d.markdownFiles, ...d.unanalysedFiles].sort(compareStrings));
       if (!prev) return;
       const moved = compareFingerprints(prev.manifest.inputs, inputHashes).changedFiles;
       if (moved.length > 0) {

@@ -91,7 +91,10 @@ export interface Manifest {
   graphSha256: string;
   /** Repo-relative path → SHA-256 of each non-source file that shapes the build. */
   inputs: Record<string, string>;
-  /** Repo-relative path → SHA-256 of each markdown file (decision records, documentation). */
+  /**
+   * Repo-relative path → SHA-256 of each markdown file (decision records, documentation) and of each
+   * file the graph does not read but scans for what it imports (`.vue`, `.html`, …; ADR 153).
+   */
   documents: Record<string, string>;
   /** Source files the walk found that the build passed over (binary, too large, unreadable), sorted. */
   skipped: string[];

@@ -21,6 +21,20 @@ export function isSourceFileName(name: string): boolean {
   return SOURCE_EXTENSIONS.some((ext) => name.endsWith(ext)) && !name.endsWith('.json');
 }
 
+/**
+ * Files of types the graph does not read but which can use TypeScript and JavaScript code: single-file
+ * components, pages and templates (ADR 153). Lower case; a type the graph comes to read leaves this list.
+ */
+const UNANALYSED_EXTENSIONS: readonly string[] = ['.astro', '.htm', '.html', '.mdx', '.svelte', '.vue'];
+
+/** The extension of a file the graph does not read but that may use its code (lower case), or undefined. */
+function unanalysedExtension(name: string): string | undefined {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const ext = name.slice(dot).toLowerCase();
+  return UNANALYSED_EXTENSIONS.includes(ext) ? ext : undefined;
+}
+
 export interface WalkResult {
   /** Absolute POSIX root, no trailing slash. */
   root: string;
@@ -32,6 +46,11 @@ export interface WalkResult {
   markdownFiles: string[];
   /** Repo-relative package.json files, sorted. */
   packageJsonFiles: string[];
+  /**
+   * Repo-relative files of the types the graph does not read but which may use its code (`.vue`,
+   * `.svelte`, `.astro`, `.html`, `.htm`, `.mdx`), sorted; vendored and generated ones left out (ADR 153).
+   */
+  unanalysedFiles: string[];
   /** Walked directories (absolute) → their non-ignored entries, for tsconfig `include` globs. */
   entries: Map<string, { files: string[]; directories: string[] }>;
   /**
@@ -108,6 +127,7 @@ export function walk(host: FileHost, root: string): WalkResult {
     configFiles: [],
     markdownFiles: [],
     packageJsonFiles: [],
+    unanalysedFiles: [],
     entries: new Map(),
     listed: new Map(),
     diagnostics: [],
@@ -209,6 +229,11 @@ export function walk(host: FileHost, root: string): WalkResult {
         }
       }
       listing.files.push(entry.name);
+      if (unanalysedExtension(entry.name) !== undefined) {
+        // Vendored and generated ones are left out as sources are, but silently: they were never read.
+        if (!leftOut(rel, linguistOf(attributes, rel, infoAttributes), settings)) out.unanalysedFiles.push(rel);
+        continue;
+      }
       if (isSourceFileName(entry.name)) out.sourceFiles.push(rel);
       else if (CONFIG_NAMES.has(entry.name)) out.configFiles.push(rel);
       else if (entry.name === 'package.json') out.packageJsonFiles.push(rel);
@@ -217,7 +242,7 @@ export function walk(host: FileHost, root: string): WalkResult {
     // Push in reverse so the stack pops directories in sorted order.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
   }
-  for (const list of [out.sourceFiles, out.configFiles, out.markdownFiles, out.packageJsonFiles]) {
+  for (const list of [out.sourceFiles, out.configFiles, out.markdownFiles, out.packageJsonFiles, out.unanalysedFiles]) {
     list.sort(compareStrings);
   }
   out.skippedFiles = out.diagnostics.length;
