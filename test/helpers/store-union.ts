@@ -5,6 +5,8 @@
 
 import { answerQuery, compareStrings, type GraphLoad, type QueryRequest, type QueryResult } from '../../src/graph';
 import { qualify, splitQualified } from '../../src/graph/store';
+import type { GraphNode } from '../../src/graph/model';
+import { referrersOf, unresolvedNamedOf, type UnanalysedReferrers, type UnresolvedNamed } from '../../src/graph/query/unanalysed';
 
 type Loads = ReadonlyMap<string, GraphLoad & { ok: true }>;
 
@@ -28,6 +30,9 @@ function qualified(repo: string, result: QueryResult): QueryResult {
     }));
   for (const k of ['notes', 'records', 'cited', 'fileNotes', 'fileRecords'])
     if (Array.isArray(out[k])) out[k] = (out[k] as Array<{ id: string }>).map((e) => ({ ...e, id: q(e.id) }));
+  // The files the graph does not read (ADR 153) are named by repository too: `<repository>/<path>`.
+  const u = out.unanalysed as UnanalysedReferrers | undefined;
+  if (u) out.unanalysed = referrersOf(u.file, u.importers.map(q), u.total);
   return out as unknown as QueryResult;
 }
 
@@ -82,7 +87,7 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
   const merged: Record<string, unknown> = { available: true };
   const first = answers[0];
   for (const k of Object.keys(first)) {
-    if (k === 'available' || k === 'evidenceClass' || k === 'dispatched') continue;
+    if (k === 'available' || k === 'evidenceClass' || k === 'dispatched' || k === 'unanalysed' || k === 'unresolvedNamed') continue;
     const values = answers.map((a) => a[k]);
     if (k === 'id') merged[k] = id;
     else if (typeof first[k] === 'boolean') merged[k] = values.some(Boolean);
@@ -94,6 +99,22 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
   // The dispatch tier (ADR 151): each repository's members, side by side, in qualified id order.
   const dispatched = answers.flatMap((a) => (a.dispatched as Array<{ via: string }> | undefined) ?? []);
   if (dispatched.length > 0) merged.dispatched = byVia(dispatched);
+  // What the repositories cannot see, together: their unanalysed files and their unplaced calls.
+  const holes = answers.flatMap((a) => (a.unanalysed ? [a.unanalysed as UnanalysedReferrers] : []));
+  if (holes.length > 0) {
+    const total: Record<string, number> = {};
+    for (const h of holes) for (const [ext, n] of Object.entries(h.total)) total[ext] = (total[ext] ?? 0) + n;
+    const ordered: Record<string, number> = {};
+    for (const ext of Object.keys(total).sort()) ordered[ext] = total[ext];
+    merged.unanalysed = referrersOf(holes[0].file, sorted(holes.flatMap((h) => h.importers)), ordered);
+  }
+  const named = answers.flatMap((a) => (a.unresolvedNamed ? [a.unresolvedNamed as UnresolvedNamed] : []));
+  if (named.length > 0) {
+    const g = (loads.get(holders[0]) as GraphLoad & { ok: true }).graph;
+    const node = g.nodeAt[g.rankOf.get(id) as number] as GraphNode;
+    const reasons = named.flatMap((n) => Object.entries(n.reasons).flatMap(([reason, count]) => Array<string>(count).fill(reason)));
+    merged.unresolvedNamed = unresolvedNamedOf(node, reasons);
+  }
   merged.evidenceClass = 'GRAPH_DERIVED';
   return merged as unknown as QueryResult;
 }

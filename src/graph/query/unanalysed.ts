@@ -12,7 +12,7 @@
 // reach it by its name.
 
 import { fileId, unresolvedId } from '../ids';
-import type { Graph } from '../model';
+import type { Graph, GraphNode } from '../model';
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 
 /** Files the graph does not read that may use a node (ADR 153). */
@@ -121,9 +121,11 @@ function countPhrase(byExt: Record<string, number>): string {
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
+/** What the holes need of a node: the graph's node, or the store's row of it. */
+export type HoleNode = Pick<GraphNode, 'id' | 'kind' | 'label' | 'sourceFile' | 'exported'>;
+
 /** The file a node's referrers would import, or undefined when no other file can name the node. */
-function fileToImport(g: IndexedGraph, r: number): string | undefined {
-  const n = g.nodeAt[r];
+export function fileToImport(n: HoleNode | undefined): string | undefined {
   if (!n || n.sourceFile === undefined) return undefined;
   if (n.kind === 'file') return n.sourceFile;
   if (!n.id.startsWith('sym:')) return undefined;
@@ -135,7 +137,7 @@ function fileToImport(g: IndexedGraph, r: number): string | undefined {
 function unanalysedReferrers(g: IndexedGraph, r: number): UnanalysedReferrers | undefined {
   const ix = indexOf(g);
   if (ix === null) return undefined;
-  const file = fileToImport(g, r);
+  const file = fileToImport(g.nodeAt[r]);
   if (file === undefined) return undefined;
   let importers = ix.reach.get(file);
   if (importers === undefined) {
@@ -144,42 +146,75 @@ function unanalysedReferrers(g: IndexedGraph, r: number): UnanalysedReferrers | 
     importers = [...set].sort();
     ix.reach.set(file, importers);
   }
+  return referrersOf(file, importers, ix.total);
+}
+
+/** The unanalysed files of a graph (graph.json's `unanalysed`), by extension, in key order. */
+export function totalsOf(files: ReadonlyArray<{ path: string }>): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const f of files) total[extensionOf(f.path)] = (total[extensionOf(f.path)] ?? 0) + 1;
+  return sortedRecord(total);
+}
+
+/**
+ * The hole of a node in `file`: the unanalysed files whose text imports it (`importers`, sorted)
+ * out of all of them (`total`, by extension, not empty).
+ */
+export function referrersOf(file: string, importers: readonly string[], total: Record<string, number>): UnanalysedReferrers {
   if (importers.length > 0) {
     const byExt: Record<string, number> = {};
     for (const f of importers) byExt[extensionOf(f)] = (byExt[extensionOf(f)] ?? 0) + 1;
     return {
       file,
       importers: [...importers],
-      total: { ...ix.total },
+      total: { ...total },
       summary: `${countPhrase(byExt)} ${importers.length === 1 ? 'imports' : 'import'} ${file}, not analysed`,
       reason: `The graph does not read ${Object.keys(byExt).sort().join(', ')} files. A scan of their text finds an import of ${file} (or of a file that re-exports from it) in ${importers.join(', ')}: they may use it. A text scan is a guess, so they are not counted as callers, and no count here includes them.`,
     };
   }
-  const count = Object.values(ix.total).reduce((a, b) => a + b, 0);
+  const count = Object.values(total).reduce((a, b) => a + b, 0);
   return {
     file,
     importers: [],
-    total: { ...ix.total },
-    summary: `${countPhrase(ix.total)} not analysed`,
-    reason: `The graph does not read ${Object.keys(ix.total).join(', ')} files, and the repository holds ${count}. A scan of their text finds no import of ${file}, but a text scan is a guess: they may still use it, and no count here includes them.`,
+    total: { ...total },
+    summary: `${countPhrase(total)} not analysed`,
+    reason: `The graph does not read ${Object.keys(total).join(', ')} files, and the repository holds ${count}. A scan of their text finds no import of ${file}, but a text scan is a guess: they may still use it, and no count here includes them.`,
   };
+}
+
+/** The `unresolved:` target whose calls may reach symbol `n`, or undefined for a node that is no symbol. */
+export function unresolvedTargetOf(n: HoleNode | undefined): string | undefined {
+  if (!n || !n.id.startsWith('sym:')) return undefined;
+  return unresolvedId(n.label.slice(n.label.lastIndexOf('.') + 1));
 }
 
 /** The UNRESOLVED calls carrying the name of symbol `r`, or undefined when there are none. */
 function unresolvedNamed(g: IndexedGraph, r: number): UnresolvedNamed | undefined {
   const n = g.nodeAt[r];
-  if (!n || !n.id.startsWith('sym:')) return undefined;
-  const name = n.label.slice(n.label.lastIndexOf('.') + 1);
-  const t = g.rankOf.get(unresolvedId(name));
+  const target = unresolvedTargetOf(n);
+  const t = target === undefined ? undefined : g.rankOf.get(target);
   if (t === undefined) return undefined;
-  const allowed = MEMBER_KINDS.has(n.kind) ? MEMBER_REASONS : NAME_REASONS;
-  const reasons: Record<string, number> = {};
-  let sites = 0;
+  const reasons: string[] = [];
   for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
     const e = g.inEdges[k];
     if (g.edgeRelation[e] !== 'calls' || g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) continue;
     const reason = g.graph.edges[e].reason;
-    if (reason === undefined || !allowed.has(reason)) continue;
+    if (reason !== undefined) reasons.push(reason);
+  }
+  return unresolvedNamedOf(n as HoleNode, reasons);
+}
+
+/**
+ * The unplaced calls that may reach symbol `n`, from the reasons of the UNRESOLVED `calls` edges
+ * into its name's `unresolved:` target: those a member or a name can be reached through.
+ */
+export function unresolvedNamedOf(n: HoleNode, edgeReasons: readonly string[]): UnresolvedNamed | undefined {
+  const name = n.label.slice(n.label.lastIndexOf('.') + 1);
+  const allowed = MEMBER_KINDS.has(n.kind) ? MEMBER_REASONS : NAME_REASONS;
+  const reasons: Record<string, number> = {};
+  let sites = 0;
+  for (const reason of edgeReasons) {
+    if (!allowed.has(reason)) continue;
     reasons[reason] = (reasons[reason] ?? 0) + 1;
     sites++;
   }

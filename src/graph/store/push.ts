@@ -232,13 +232,21 @@ export async function pushGraph(
       [repository],
     );
     const replaced = await client.query(
-      `INSERT INTO kg_repositories (repository, graph_signature, layers, node_count, edge_count, hub_threshold)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO kg_repositories (repository, graph_signature, layers, node_count, edge_count, hub_threshold, unanalysed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (repository) DO UPDATE SET graph_signature = EXCLUDED.graph_signature, layers = EXCLUDED.layers,
          node_count = EXCLUDED.node_count, edge_count = EXCLUDED.edge_count, hub_threshold = EXCLUDED.hub_threshold,
-         pushes = kg_repositories.pushes + 1, pushed_at = now()
+         unanalysed = EXCLUDED.unanalysed, pushes = kg_repositories.pushes + 1, pushed_at = now()
        RETURNING pushes`,
-      [repository, graph.graphSignature, graph.layers, graph.nodes.length, graph.edges.length, indexed.hubThreshold],
+      [
+        repository,
+        graph.graphSignature,
+        graph.layers,
+        graph.nodes.length,
+        graph.edges.length,
+        indexed.hubThreshold,
+        JSON.stringify(graph.unanalysed ?? []),
+      ],
     );
     const claims = await claimPackages(client, repository, published);
     await client.query('COMMIT');

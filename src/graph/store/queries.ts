@@ -28,7 +28,8 @@ import {
   type WhyEntry,
   type WhyNote,
 } from '../query/shapes';
-import { compareStrings, type GraphNode } from '../model';
+import { compareStrings, type GraphNode, type UnanalysedFile } from '../model';
+import { fileToImport, referrersOf, totalsOf, unresolvedNamedOf, unresolvedTargetOf, type holesOf } from '../query/unanalysed';
 import { qualify, splitQualified } from './qualified';
 import { foldEscapes, publishedAs } from './push';
 import { requireSchema } from './schema';
@@ -76,6 +77,58 @@ async function dispatched(c: ClientBase, scope: Scope, repos: string[], id: stri
   }
   out.sort((a, b) => compareStrings(a.via, b.via));
   return out.length > 0 ? { dispatched: out } : {};
+}
+
+/**
+ * What the answer cannot see (ADR 153), as the file queries' `holesOf` gives it: the unanalysed
+ * files whose text imports the node's file (directly or through files re-exporting from it), and
+ * the unplaced calls carrying its name. Over several repositories, their files (named
+ * `<repository>/<path>`) and calls together.
+ */
+async function holes(c: ClientBase, scope: Scope, repos: string[], id: string): Promise<ReturnType<typeof holesOf>> {
+  const rows = await c.query<{ repository: string; doc: GraphNode; unanalysed: UnanalysedFile[] }>(
+    `SELECT n.repository, n.doc, r.unanalysed FROM kg_nodes n JOIN kg_repositories r USING (repository)
+     WHERE n.repository = ANY($1) AND n.id = $2 ORDER BY n.repository`,
+    [repos, id],
+  );
+  if (rows.rows.length === 0) return {};
+  const node = rows.rows[0].doc;
+  const file = fileToImport(node);
+  const importers: string[] = [];
+  const files: UnanalysedFile[] = [];
+  for (const row of rows.rows) {
+    files.push(...row.unanalysed);
+    if (file === undefined || row.unanalysed.length === 0) continue;
+    const chain = await c.query<{ file: string }>(
+      `WITH RECURSIVE chain(file) AS (
+         SELECT $2::text
+         UNION
+         SELECT s.source_file FROM chain
+         JOIN kg_nodes t ON t.repository = $1 AND t.kind = 'file' AND t.source_file = chain.file
+         JOIN kg_edges e ON e.repository = $1 AND e.target = t.id AND e.relation = 're-exports'
+         JOIN kg_nodes s ON s.repository = $1 AND s.id = e.source
+         WHERE s.source_file IS NOT NULL
+       ) SELECT file FROM chain`,
+      [row.repository, file],
+    );
+    const reached = new Set(chain.rows.map((x) => x.file));
+    for (const f of row.unanalysed) if ((f.imports ?? []).some((to) => reached.has(to))) importers.push(scope.name(row.repository, f.path));
+  }
+  const target = unresolvedTargetOf(node);
+  const reasons =
+    target === undefined
+      ? []
+      : (
+          await c.query<{ reason: string | null }>(
+            `SELECT doc->>'reason' AS reason FROM kg_edges
+             WHERE repository = ANY($1) AND target = $2 AND relation = 'calls' AND confidence = 'UNRESOLVED'`,
+            [repos, target],
+          )
+        ).rows.flatMap((x) => (x.reason === null ? [] : [x.reason]));
+  const unanalysed =
+    file !== undefined && files.length > 0 ? referrersOf(file, importers.sort(compareStrings), totalsOf(files)) : undefined;
+  const named = unresolvedNamedOf(node, reasons);
+  return { ...(unanalysed ? { unanalysed } : {}), ...(named ? { unresolvedNamed: named } : {}) };
 }
 
 /** Which repositories a question is about, and how its answer names ids. */
@@ -329,6 +382,7 @@ async function callers(c: ClientBase, scope: Scope, asked: string): Promise<Quer
     callers: rows.filter((x) => x.proven).map((x) => scope.name(x.repository, x.source)),
     candidates: rows.filter((x) => !x.proven && x.guessed).map((x) => scope.name(x.repository, x.source)),
     ...(await dispatched(c, scope, repos, found.id)),
+    ...(await holes(c, scope, repos, found.id)),
   });
 }
 
@@ -357,6 +411,7 @@ async function affected(c: ClientBase, scope: Scope, asked: string): Promise<Que
     consumers: proven,
     breaks: proven.length > 0,
     candidates: rows.filter((x) => !x.proven && x.guessed).map((x) => scope.name(x.repository, x.source)),
+    ...(await holes(c, scope, found.repos, found.id)),
   });
 }
 
@@ -375,6 +430,7 @@ async function impact(c: ClientBase, scope: Scope, asked: string): Promise<Query
     candidates: guessed.map((x) => scope.name(x.repository, x.source)),
     candidateRadius: guessed.length,
     ...(await dispatched(c, scope, found.repos, found.id)),
+    ...(await holes(c, scope, found.repos, found.id)),
   });
 }
 

@@ -204,6 +204,15 @@ ALTER TABLE kg_packages ADD COLUMN root text COLLATE "C" NOT NULL DEFAULT '';
 CREATE INDEX kg_packages_repository ON kg_packages (repository);
 `,
   },
+  {
+    version: 4,
+    name: 'the files a graph does not read',
+    sql: `
+-- graph.json's \`unanalysed\` (ADR 153): the files of types the graph does not read, each with the
+-- repository files its text imports, so that the store's answers name them as the file queries do.
+ALTER TABLE kg_repositories ADD COLUMN unanalysed json NOT NULL DEFAULT '[]';
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
