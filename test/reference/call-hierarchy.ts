@@ -156,7 +156,7 @@ function skipOuter(node: ts.Node): ts.Node {
 }
 
 /** Whether the name token at a reference site is the thing being called/constructed/tagged/decorated/rendered. */
-function isCallTarget(token: ts.Node): boolean {
+export function isCallTarget(token: ts.Node): boolean {
   let n: ts.Node = token;
   if (n.parent && ts.isPropertyAccessExpression(n.parent) && n.parent.name === n) n = n.parent;
   else if (n.parent && ts.isElementAccessExpression(n.parent) && n.parent.argumentExpression === n) n = n.parent;
@@ -170,7 +170,7 @@ function isCallTarget(token: ts.Node): boolean {
   return false;
 }
 
-function tokenAt(sf: ts.SourceFile, pos: number): ts.Node | undefined {
+export function tokenAt(sf: ts.SourceFile, pos: number): ts.Node | undefined {
   let current: ts.Node = sf;
   for (;;) {
     let next: ts.Node | undefined;
@@ -183,7 +183,7 @@ function tokenAt(sf: ts.SourceFile, pos: number): ts.Node | undefined {
 }
 
 /** The graph name of a module-level declaration (`f`, `C.m`, `N.f`), or undefined for locals. */
-function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): string | undefined {
+export function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): string | undefined {
   const nameOf = (d: ts.Node): string | undefined => {
     if (ts.isExportAssignment(d)) return 'default';
     const n = (d as { name?: ts.Node }).name;
@@ -236,7 +236,7 @@ function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): string | und
   return parts.join('.');
 }
 
-function holdsCode(node: ts.Node): boolean {
+export function holdsCode(node: ts.Node): boolean {
   if (
     ts.isFunctionDeclaration(node) ||
     ts.isClassDeclaration(node) ||
@@ -265,7 +265,7 @@ function holdsCode(node: ts.Node): boolean {
  * the same name, not static, in any declaration of its class or an interface merged with it in
  * the same file (ADR 80: then its node is `<Class>.static.<member>`).
  */
-function hasInstanceTwin(decl: ts.Node): boolean {
+export function hasInstanceTwin(decl: ts.Node): boolean {
   if (!ts.canHaveModifiers(decl) || !ts.getModifiers(decl)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) return false;
   const owner = decl.parent;
   const name = (decl as { name?: ts.Node }).name;
@@ -304,7 +304,7 @@ function hasInstanceTwin(decl: ts.Node): boolean {
 
 /** Whether a callee name reaches its call through a conditional or logical operator: `new (a ? B : C)()`. */
 /** A binding element of an object pattern in a variable declaration, with no default and no rest. */
-function destructuredFromValue(node: ts.Node): node is ts.BindingElement {
+export function destructuredFromValue(node: ts.Node): node is ts.BindingElement {
   if (!ts.isBindingElement(node) || node.initializer || node.dotDotDotToken || !ts.isObjectBindingPattern(node.parent)) return false;
   let root: ts.Node = node.parent;
   while (ts.isBindingElement(root) || ts.isObjectBindingPattern(root) || ts.isArrayBindingPattern(root)) root = root.parent;
@@ -326,7 +326,7 @@ function throughConditional(token: ts.Node): boolean {
   return false;
 }
 
-function escapePart(s: string): string {
+export function escapePart(s: string): string {
   // eslint-disable-next-line no-control-regex -- ids escape control characters, as docs/graph-format.md says
   return s.replace(/[%#~@:\u0000-\u001f\u007f]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
 }

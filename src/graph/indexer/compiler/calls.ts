@@ -210,7 +210,12 @@ const INTRINSIC_NAMES: ReadonlySet<string> = new Set(['undefined', 'arguments', 
 function isReferenceName(node: ts.Identifier | ts.PrivateIdentifier): boolean {
   const parent = node.parent;
   if (!parent) return false;
-  if (isIdentifier(node) && INTRINSIC_NAMES.has(node.text)) return false;
+  // A member's name is never the global (`schema.undefined`, `regexes.undefined`); `module.exports`'s
+  // `exports` stays CommonJS's.
+  const isMemberName =
+    (node.text !== 'exports' && isPropertyAccessExpression(parent) && parent.name === node) ||
+    (parent.kind === SyntaxKind.QualifiedName && (parent as ts.QualifiedName).right === node);
+  if (isIdentifier(node) && INTRINSIC_NAMES.has(node.text) && !isMemberName) return false;
   switch (parent.kind) {
     case SyntaxKind.ImportSpecifier: {
       const spec = parent as ts.ImportSpecifier;
@@ -224,9 +229,14 @@ function isReferenceName(node: ts.Identifier | ts.PrivateIdentifier): boolean {
       return true;
     case SyntaxKind.ShorthandPropertyAssignment:
       return (parent as ts.ShorthandPropertyAssignment).name === node;
-    case SyntaxKind.BindingElement:
-      // `{ key: local } = value` reads `key` of the value; the local name is a declaration.
-      return (parent as ts.BindingElement).propertyName === node;
+    case SyntaxKind.BindingElement: {
+      // `{ key: local } = value` reads `key` of the value; the local name is a declaration. A
+      // shorthand `{ key } = value` does both: its name reads the property it declares a local of.
+      const element = parent as ts.BindingElement;
+      if (element.initializer === node) return true;
+      if (element.propertyName) return element.propertyName === node;
+      return element.name === node && element.parent.kind === SyntaxKind.ObjectBindingPattern && !element.dotDotDotToken;
+    }
     case SyntaxKind.LabeledStatement:
     case SyntaxKind.BreakStatement:
     case SyntaxKind.ContinueStatement:
@@ -240,6 +250,13 @@ function isReferenceName(node: ts.Identifier | ts.PrivateIdentifier): boolean {
   }
   if (isJsxClosingElement(parent)) return false;
   return !(DECLARATION_KINDS.has(parent.kind) && (parent as ts.NamedDeclaration).name === node);
+}
+
+/** A string literal that names a property: an element access's key (`obj['key']`) or an indexed access type's (`T['key']`). */
+function isKeyLiteral(node: ts.StringLiteralLike): boolean {
+  const parent = node.parent;
+  if (isElementAccessExpression(parent)) return parent.argumentExpression === node;
+  return parent.kind === SyntaxKind.LiteralType && parent.parent.kind === SyntaxKind.IndexedAccessType;
 }
 
 /**
@@ -303,6 +320,8 @@ const NOT_A_VALUE: ReadonlySet<ts.SyntaxKind> = new Set([
 function isLocalValue(name: ts.Identifier, scope: Scope | undefined): boolean {
   if (!scope) return false;
   const parent = name.parent;
+  // A binding element's names are a property's key and the local it declares, never a use of one.
+  if (parent.kind === SyntaxKind.BindingElement && (parent as ts.BindingElement).initializer !== name) return false;
   if (NOT_A_VALUE.has(parent.kind) && !(isPropertyAccessExpression(parent) && parent.expression === name)) return false;
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.names.has(name.text)) return true;
   return false;
@@ -438,8 +457,10 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
     const start = name.getStart(sf);
     if (claimed.has(start) || !isReferenceName(name)) return;
     const parent = name.parent;
+    // A binding element's key names a property of the value destructured, as `value.key` would.
     const member =
       (isPropertyAccessExpression(parent) && parent.name === name) ||
+      parent.kind === SyntaxKind.BindingElement ||
       (parent.kind === SyntaxKind.QualifiedName && (parent as ts.QualifiedName).right === name);
     let shareKey: string | undefined;
     if (region) {
@@ -480,6 +501,13 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
       if (withReferences && !(isIdentifier(node) && isLocalValue(node, scope))) addReference(node, owner, region);
       continue;
     }
+    if (withReferences && isStringLiteralLike(node) && isKeyLiteral(node)) {
+      // `obj['key']` and `T['key']` read a property by its name, as `obj.key` does.
+      const start = node.getStart(sf);
+      if (!claimed.has(start))
+        sites.push({ relation: 'references', source: owner, position: start, at: start, hint: node, name: node.text, member: true });
+      continue;
+    }
     const firstNew = sites.length;
 
     if (isCallExpression(node)) {
@@ -508,7 +536,8 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
       const heritageOwner = idOf(declaration);
       if (heritageOwner !== undefined) addHeritage(node, heritageOwner);
     }
-    for (let i = firstNew; i < sites.length; i++) claimed.add(sites[i].at);
+    // Only a name the site asks about is claimed: a computed key (`obj[key]()`) is asked as a reference.
+    for (let i = firstNew; i < sites.length; i++) if (sites[i].position !== undefined) claimed.add(sites[i].at);
     pushChildren(node, caller, owner, region, scope);
   }
   return sites;
