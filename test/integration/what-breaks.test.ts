@@ -62,6 +62,17 @@ describe('what breaks, proven', () => {
     ]);
   });
 
+  it('renaming an interface property breaks the object literals it types, written in full or as a shorthand (ADR 155)', () => {
+    const a = checkAfter('src/options.ts', '  retries: number;', '  attempts: number;');
+    assert.equal(a.breaks, true);
+    const retries = a.breakingChanges.find((c) => c.symbol === 'sym:src/options.ts#Options.retries');
+    assert.ok(retries, JSON.stringify(a.breakingChanges));
+    assert.deepEqual(where(retries.consumers), [
+      'sym:src/e.ts#defaults references src/e.ts:3', // { retries: 3 } typed by a declaration
+      'sym:src/e.ts#withRetries references src/e.ts:6', // { retries } typed by a return type
+    ]);
+  });
+
   it('renaming a function passed as a callback and stored as a handler breaks where it is passed', () => {
     const a = checkAfter('src/config.ts', 'function format(', 'function formatValue(');
     assert.equal(a.breaks, true);

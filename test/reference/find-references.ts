@@ -26,9 +26,6 @@
 //    body or a default value): the checker's symbol there is the parameter, a local;
 //  - `destructured`: a use of a module-level name bound by destructuring a value
 //    (`const { isArray } = Array`), which the graph asks as the property it takes (ADR 141);
-//  - `contextual`: an object literal's key (`const o: Options = { retries: 3 }`), which only the
-//    contextual type relates to the target: not yet a reference (ADR 151); the pairs only such
-//    keys name are reported apart;
 //  - `self`: a use inside the target's own declaration, other than a call (ADR 151: no consumer
 //    of itself; a recursive call is a calls edge and is counted).
 //
@@ -78,7 +75,7 @@ function isSymbolDeclaration(node: ts.Node): boolean {
   }
 }
 
-type ExclusionReason = 'declaration' | 'outsideGraph' | 'comment' | 'widened' | 'contextual' | 'self' | 'parameter' | 'destructured';
+type ExclusionReason = 'declaration' | 'outsideGraph' | 'comment' | 'widened' | 'self' | 'parameter' | 'destructured';
 
 interface Disagreement {
   source: string;
@@ -109,7 +106,9 @@ export interface FindReferencesReport {
   filesFound: number;
   recallFiles: number;
   fileMisses: Disagreement[];
-  /** (declaration, file) pairs named only by object-literal keys (`contextual` sites), and how many the graph has anyway. */
+  /** Sites that are object literals' keys, counted as uses of their contextual type's property (ADR 155). */
+  contextualSites: number;
+  /** (declaration, file) pairs named only by object-literal keys, and how many of them the graph finds. */
   contextualOnly: number;
   contextualOnlyFound: number;
   symbolPairs: number;
@@ -227,14 +226,19 @@ export function compareWithFindReferences(
     outsideGraph: 0,
     comment: 0,
     widened: 0,
-    contextual: 0,
     self: 0,
     parameter: 0,
     destructured: 0,
   };
   let sites = 0;
-  /** (file, target) pairs the contextual sites name, to say what counting them would do to recall. */
+  /**
+   * (file, target) pairs object literals' keys name (`const o: Options = { retries: 3 }`, ADR 155:
+   * the contextual type's property), and those other sites name: the report says how many pairs
+   * only keys name, and how many of those the graph finds.
+   */
   const contextualFiles = new Set<string>();
+  const otherFiles = new Set<string>();
+  let contextualSites = 0;
   let dispatchSites = 0;
   /** `absolute file:offset` of every site find-all-references lists under a target, for the precision check. */
   const farSites = new Map<string, Set<string>>();
@@ -243,6 +247,17 @@ export function compareWithFindReferences(
   const refPairs = new Map<string, { site: string; imported: boolean; syntax: string }>();
   let declarations = 0;
 
+  /** The graph ids go-to-definition reaches from a position. */
+  const definedAs = (file: string, pos: number): Set<string> => {
+    const out = new Set<string>();
+    for (const def of ls.getDefinitionAtPosition(file, pos) ?? []) {
+      const sf = program.getSourceFile(def.fileName);
+      const token = sf && tokenAt(sf, def.textSpan.start);
+      const id = token?.parent && isSymbolDeclaration(token.parent) ? idFor(token.parent) : undefined;
+      if (id) out.add(id);
+    }
+    return out;
+  };
   const ask = (n: GraphNode): Set<string> => {
     const known = farSites.get(n.id);
     if (known) return known;
@@ -309,6 +324,7 @@ export function compareWithFindReferences(
           continue;
         }
         let source: string;
+        let viaKey = false;
         if (denotes(token, n.id)) {
           if (isParameterUse(checker, token)) {
             excluded.parameter++;
@@ -330,20 +346,24 @@ export function compareWithFindReferences(
             token.parent && isSymbolDeclaration(token.parent) && ts.getNameOfDeclaration(token.parent as ts.Declaration) === token
               ? idFor(token.parent)
               : undefined;
-          if (decl === undefined && isObjectLiteralKey(token)) {
-            // `const o: Options = { retries: 3 }`: the literal's own property, which only the
-            // contextual type relates to the target (ADR 151: not yet a reference).
-            excluded.contextual++;
+          if (decl === undefined && isObjectLiteralKey(token) && definedAs(r.fileName, r.textSpan.start).has(n.id)) {
+            // `const o: Options = { retries: 3 }`: the literal's own property, which its contextual
+            // type relates to the target (go-to-definition there names it): a use from the
+            // literal's owner (ADR 155). A key go-to-definition places elsewhere reaches the
+            // target through a base or an interface: widened, as other such sites.
+            contextualSites++;
+            viaKey = true;
             contextualFiles.add(`${rel(r.fileName)}\u0000${n.id}`);
-            continue;
-          }
-          if (decl === undefined || !dispatchPairs.has(`${decl}\u0000${n.id}`)) {
+            source = ownerOf(token);
+          } else if (decl === undefined || !dispatchPairs.has(`${decl}\u0000${n.id}`)) {
             excluded.widened++;
             continue;
+          } else {
+            dispatchSites++;
+            source = decl;
           }
-          dispatchSites++;
-          source = decl;
         }
+        if (!viaKey) otherFiles.add(`${rel(r.fileName)}\u0000${n.id}`);
         const where = siteName(from, r.textSpan.start);
         const relFile = rel(r.fileName);
         if (!files.has(relFile)) files.set(relFile, where);
@@ -377,7 +397,7 @@ export function compareWithFindReferences(
   let contextualOnlyFound = 0;
   for (const key of contextualFiles) {
     const [file, target] = key.split('\u0000');
-    if (refFiles.get(target)?.has(file)) continue;
+    if (otherFiles.has(key)) continue;
     contextualOnly++;
     if (consumerFiles.get(target)?.has(file)) contextualOnlyFound++;
   }
@@ -397,17 +417,6 @@ export function compareWithFindReferences(
     }
   }
 
-  /** The graph ids go-to-definition reaches from a position. */
-  const definedAs = (file: string, pos: number): Set<string> => {
-    const out = new Set<string>();
-    for (const def of ls.getDefinitionAtPosition(file, pos) ?? []) {
-      const sf = program.getSourceFile(def.fileName);
-      const token = sf && tokenAt(sf, def.textSpan.start);
-      const id = token?.parent && isSymbolDeclaration(token.parent) ? idFor(token.parent) : undefined;
-      if (id) out.add(id);
-    }
-    return out;
-  };
   // Precision: every EXACT references (and calls) edge's evidence among its target's sites.
   const references = {
     exact: 0,
@@ -474,6 +483,7 @@ export function compareWithFindReferences(
     filePairs,
     filesFound,
     recallFiles: filePairs === 0 ? 1 : filesFound / filePairs,
+    contextualSites,
     contextualOnly,
     contextualOnlyFound,
     fileMisses,

@@ -9,6 +9,7 @@ import * as ts from 'typescript';
 import { fileId } from '../../ids';
 import type { Relation } from '../../model';
 import { isOuterExpression, registeredId, skipOuter, type FileExtraction } from './extract';
+import { objectLiteralKey } from './checker';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {
@@ -70,6 +71,11 @@ export interface Site {
   name: string;
   /** A reference that is an import's name (`import { x }`, `import x from`): it may be subsumed (ADR 151). */
   imported?: boolean;
+  /**
+   * A key of an object literal (ADR 155): it uses what the literal's contextual type declares
+   * under its name, which only the checker knows; never matched by name.
+   */
+  contextual?: boolean;
   /** `obj.name(...)` rather than `name(...)`: name matching looks at members. */
   member: boolean;
   context?: SiteContext;
@@ -229,6 +235,14 @@ function isReferenceName(node: ts.Identifier | ts.PrivateIdentifier): boolean {
       return true;
     case SyntaxKind.ShorthandPropertyAssignment:
       return (parent as ts.ShorthandPropertyAssignment).name === node;
+    case SyntaxKind.PropertyAssignment:
+    case SyntaxKind.MethodDeclaration:
+    case SyntaxKind.GetAccessor:
+    case SyntaxKind.SetAccessor:
+      // An object literal's key uses the property its contextual type declares (ADR 155); a class's
+      // member is a declaration.
+      if (parent.parent?.kind === SyntaxKind.ObjectLiteralExpression && (parent as ts.NamedDeclaration).name === node) return true;
+      break;
     case SyntaxKind.BindingElement: {
       // `{ key: local } = value` reads `key` of the value; the local name is a declaration. A
       // shorthand `{ key } = value` does both: its name reads the property it declares a local of.
@@ -322,6 +336,8 @@ function isLocalValue(name: ts.Identifier, scope: Scope | undefined): boolean {
   const parent = name.parent;
   // A binding element's names are a property's key and the local it declares, never a use of one.
   if (parent.kind === SyntaxKind.BindingElement && (parent as ts.BindingElement).initializer !== name) return false;
+  // An object literal's key names its contextual type's property, a shorthand's a local as well (ADR 155).
+  if (objectLiteralKey(name)) return false;
   if (NOT_A_VALUE.has(parent.kind) && !(isPropertyAccessExpression(parent) && parent.expression === name)) return false;
   for (let s: Scope | undefined = scope; s; s = s.parent) if (s.names.has(name.text)) return true;
   return false;
@@ -462,8 +478,10 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
       (isPropertyAccessExpression(parent) && parent.name === name) ||
       parent.kind === SyntaxKind.BindingElement ||
       (parent.kind === SyntaxKind.QualifiedName && (parent as ts.QualifiedName).right === name);
+    // An object literal's key is asked alone: two literals of one expression may have other types.
+    const contextual = objectLiteralKey(name) !== undefined;
     let shareKey: string | undefined;
-    if (region) {
+    if (region && !contextual) {
       const regionKey = `${region.pos}:${region.kind}:`;
       if (!member) shareKey = regionKey + name.text;
       else if (isPropertyAccessExpression(parent) && isIdentifier(parent.expression))
@@ -471,6 +489,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
     }
     const site: Site = { relation: 'references', source: owner, position: start, at: start, hint: name, name: name.text, member, shareKey };
     if (parent.kind === SyntaxKind.ImportSpecifier || parent.kind === SyntaxKind.ImportClause) site.imported = true;
+    if (contextual) site.contextual = true;
     sites.push(site);
   };
 

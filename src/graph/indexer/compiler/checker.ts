@@ -21,15 +21,19 @@ const {
   isClassExpression,
   isElementAccessExpression,
   isFunctionExpression,
+  isGetAccessor,
   isIdentifier,
+  isMethodDeclaration,
   isNumericLiteral,
   isObjectBindingPattern,
+  isObjectLiteralExpression,
   isParenthesizedExpression,
   isPrivateIdentifier,
   isPropertyAccessExpression,
   isPropertyAssignment,
   isPropertyDeclaration,
   isSatisfiesExpression,
+  isSetAccessor,
   isShorthandPropertyAssignment,
   isStringLiteral,
   isVariableDeclaration,
@@ -163,6 +167,48 @@ export function destructuredProperty(decl: ts.Node): { pattern: ts.ObjectBinding
   return 'unprovable';
 }
 
+/**
+ * A name that is a key of an object literal (`{ retries: 3 }`, `{ retries }`, `{ run() {} }`, a
+ * get or set accessor): the literal, the key, and whether it is a shorthand (which also names a
+ * value). Its other declaration is what the literal's contextual type declares under that key
+ * (`const o: Options = { retries: 3 }` uses `Options.retries`), ADR 155.
+ */
+export function objectLiteralKey(node: ts.Node): { literal: ts.ObjectLiteralExpression; name: string; shorthand: boolean } | undefined {
+  const parent = node.parent;
+  if (!parent || !isIdentifier(node) || !isObjectLiteralExpression(parent.parent)) return undefined;
+  const shorthand = isShorthandPropertyAssignment(parent);
+  if (!(shorthand || isPropertyAssignment(parent) || isMethodDeclaration(parent) || isGetAccessor(parent) || isSetAccessor(parent)))
+    return undefined;
+  if ((parent as ts.ObjectLiteralElementLike).name !== node) return undefined;
+  return { literal: parent.parent, name: node.text, shorthand };
+}
+
+/**
+ * The one property a contextual type declares under a key, from what each member of the type (a
+ * union's members, or the type alone) declares: the members that have it must agree. Where two
+ * members declare it apart (`{ code: 'custom' }` typed by a union of issues), which one the
+ * literal is depends on the checker's discrimination, which neither backend exposes: no answer
+ * (ADR 155). Members without it are passed over (`Options | undefined`).
+ */
+export function unionProperty<D>(byMember: ReadonlyArray<readonly D[]>, same: (a: D, b: D) => boolean = (a, b) => a === b): D[] {
+  const having = byMember.filter((ds) => ds.length > 0);
+  if (having.length === 0) return [];
+  const first = having[0];
+  const agree = having.every((ds) => ds.length === first.length && ds.every((d, i) => same(d, first[i])));
+  return agree ? [...first] : [];
+}
+
+/** Declarations to answer with, each once (a shorthand's value and its contextual property may meet). */
+export function distinctDeclarations(refs: readonly DeclarationRef[]): DeclarationRef[] {
+  const seen = new Set<string>();
+  return refs.filter((r) => {
+    const key = `${r.file}\u0000${r.nameStart}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** How many destructurings an answer follows (`const { a } = v; const o = { a }; const { a: b } = o`), in case they go round. */
 export const DESTRUCTURING_HOPS = 8;
 
@@ -227,14 +273,34 @@ export class TsCheckerBackend implements CheckerBackend {
       if (!property) return { kind: 'none', reason: 'no-declaration' };
       symbol = property;
     }
+    // An object literal's key: the property its contextual type declares (ADR 155); a shorthand
+    // names its value as well.
+    const key = objectLiteralKey(node);
+    if (key) {
+      const contextual = this.contextualProperty(key.literal, key.name);
+      if (contextual.length > 0) declarations = key.shorthand ? [...declarations, ...contextual] : contextual;
+    }
     if (declarations.length === 0) return { kind: 'none', reason: 'no-declaration' };
     return {
       kind: 'declarations',
-      declarations: declarations.map((d) => {
-        const dsf = d.getSourceFile();
-        return { file: dsf.fileName, nameStart: declarationNameStart(d, dsf), callable: isCallableDeclaration(d) };
-      }),
+      declarations: distinctDeclarations(
+        declarations.map((d) => {
+          const dsf = d.getSourceFile();
+          return { file: dsf.fileName, nameStart: declarationNameStart(d, dsf), callable: isCallableDeclaration(d) };
+        }),
+      ),
     };
+  }
+
+  /**
+   * The declarations of `name` in the contextual type of `literal`: one property, or none when the
+   * members of a union declare it apart (`unionProperty`).
+   */
+  private contextualProperty(literal: ts.ObjectLiteralExpression, name: string): ts.Declaration[] {
+    const type = this.checker.getContextualType(literal);
+    if (!type || type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return [];
+    const members = type.isUnion() ? type.types : [type];
+    return unionProperty(members.map((t) => this.checker.getPropertyOfType(t, name)?.declarations ?? []));
   }
 
   /**

@@ -11,14 +11,25 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { API, SymbolFlags, TypeFlags } from 'typescript7/unstable/sync';
-import type { Checker, NodeHandle, Project as NativeProject, Snapshot, Symbol as NativeSymbol } from 'typescript7/unstable/sync';
+import type {
+  Checker,
+  NodeHandle,
+  Project as NativeProject,
+  Snapshot,
+  Symbol as NativeSymbol,
+  Type as NativeType,
+  UnionType as NativeUnionType,
+} from 'typescript7/unstable/sync';
 import { SyntaxKind as NativeKind } from 'typescript7/unstable/ast';
-import type { Node as NativeNode, SourceFile as NativeSourceFile } from 'typescript7/unstable/ast';
+import type { Expression as NativeExpression, Node as NativeNode, SourceFile as NativeSourceFile } from 'typescript7/unstable/ast';
 import {
   DESTRUCTURING_HOPS,
   destructuredProperty,
+  distinctDeclarations,
   isCallableDeclaration,
   nodeAt,
+  objectLiteralKey,
+  unionProperty,
   type CheckerBackend,
   type CheckerFileSystem,
   type CheckerProvider,
@@ -318,7 +329,42 @@ class NativeProjectBackend implements CheckerBackend {
       }
       answers[i] = this.answerOf(symbol);
     });
+    this.contextualKeys(file, nodes, answers);
     return answers;
+  }
+
+  /**
+   * An object literal's keys: the property the literal's contextual type declares under the key,
+   * each member of a union asked apart; a shorthand names its value as well (as
+   * TsCheckerBackend.answer, ADR 155). One contextual type per literal.
+   */
+  private contextualKeys(file: string, nodes: readonly (ts.Node | undefined)[], answers: SymbolAnswer[]): void {
+    let nsf: NativeSourceFile | undefined;
+    const typeOf = new Map<ts.Node, NativeType | undefined>();
+    nodes.forEach((n, i) => {
+      const key = n && objectLiteralKey(n);
+      if (!key) return;
+      nsf ??= this.project.program.getSourceFile(file);
+      if (!nsf) return;
+      let type = typeOf.get(key.literal);
+      if (!typeOf.has(key.literal)) {
+        const literal = sameNativeNode(nsf, key.literal.pos, key.literal.end, NativeKind.ObjectLiteralExpression);
+        type = literal ? this.checker.getContextualType(literal as NativeExpression) : undefined;
+        typeOf.set(key.literal, type);
+      }
+      if (!type || type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return;
+      const members = type.flags & TypeFlags.Union ? (type as NativeUnionType).getTypes() : [type];
+      const refs = unionProperty(
+        members.map((t) => (this.checker.getPropertyOfType(t, key.name)?.declarations ?? []).map((h) => this.refOf(h))),
+        (a, b) => a.file === b.file && a.nameStart === b.nameStart,
+      );
+      if (refs.length === 0) return;
+      const was = answers[i];
+      answers[i] = {
+        kind: 'declarations',
+        declarations: distinctDeclarations(key.shorthand && was.kind === 'declarations' ? [...was.declarations, ...refs] : refs),
+      };
+    });
   }
 
   /** The class `this` denotes where its type is the class's static side (as TsCheckerBackend.classOfThis). */

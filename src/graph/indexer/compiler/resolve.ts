@@ -168,6 +168,9 @@ export class ResolutionSink {
       return;
     }
     if (answer.kind === 'none') {
+      // An object literal's key the checker cannot place is no guess's business either (ADR 155):
+      // its name says nothing of which type's property it is.
+      if (site.contextual) return;
       // A value the checker cannot see through is no guess's business: as a local holding a function.
       if (answer.reason === 'indirect') this.unresolved(site, 'indirect', evidence, undefined, relPath);
       else this.wait({ site, reason: answer.reason, file: relPath, evidence });
