@@ -21,7 +21,7 @@ import {
   type TrackedBuildResult,
   visible,
 } from '../graph';
-import type { BuildEvent } from '../protocol/build-events';
+import { skippedText, type BuildEvent } from '../protocol/build-events';
 import { checkBuildPaths } from './build-paths';
 import { findRepositoryRoot } from './find-root';
 import { startServerInBackground, type BuildContext, type ServerContext } from './server';
@@ -237,7 +237,7 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
   const g = result.graph;
   io.stdout.write(
     `kg: ${written ? 'wrote' : 'unchanged (nothing to write)'} ${shown}: ${g.nodes.length} nodes, ${g.edges.length} edges, layers ${g.layers.join('+') || '(none)'}, ` +
-      `${result.stats.skipped} file${result.stats.skipped === 1 ? '' : 's'} skipped, ${seconds} s\n`,
+      `${skippedText(result.stats.skipped, result.stats.skippedBy)}, ${seconds} s\n`,
   );
   report.done(out, result);
   return EXIT.OK;
@@ -347,6 +347,7 @@ function jsonReporter(io: CliIo): Reporter {
         layers: [...graph.layers],
         files: stats.files,
         skipped: stats.skipped,
+        skippedBy: stats.skippedBy,
       }),
     error: (e) => emit({ event: 'error', code: isGraphError(e) ? e.code : 'INTERNAL', message: (e as Error)?.message ?? String(e) }),
   };

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { runCliBuild, type BuildSummary, type CliEvent } from './cli-build';
 import { resolveGraphPath } from './graph-path';
+import { skippedText } from '../protocol/build-events';
 import type { BuildListener } from './graph-service';
 
 export type BuildOutcome =
@@ -25,7 +26,7 @@ function plural(n: number, word: string): string {
 }
 
 function summaryText(s: BuildSummary): string {
-  return `${plural(s.nodes, 'node')}, ${plural(s.edges, 'edge')}, layers ${s.layers.join(', ') || '(none)'}, ${plural(s.skipped, 'file')} skipped`;
+  return `${plural(s.nodes, 'node')}, ${plural(s.edges, 'edge')}, layers ${s.layers.join(', ') || '(none)'}, ${skippedText(s.skipped, s.skippedBy)}`;
 }
 
 /**

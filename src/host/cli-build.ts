@@ -21,6 +21,8 @@ export interface BuildSummary {
   layers: string[];
   files: number;
   skipped: number;
+  /** The skipped files by short reason, when the `kg` that built says them. */
+  skippedBy?: Record<string, number>;
   seconds: number;
 }
 

@@ -39,7 +39,7 @@ describe('kg build', () => {
     assert.equal(lines.length, 1);
     assert.match(
       lines[0],
-      /^kg: wrote \.knowledge-graph\/graph\.json: 3 nodes, 2 edges, layers calls\+references\+structural, 1 file skipped, \d+\.\d\d s$/,
+      /^kg: wrote \.knowledge-graph\/graph\.json: 3 nodes, 2 edges, layers calls\+references\+structural, 1 file skipped \(1 binary\), \d+\.\d\d s$/,
     );
     const graph = JSON.parse(fs.readFileSync(path.join(root, '.knowledge-graph', 'graph.json'), 'utf8'));
     assertValidGraph(graph);
@@ -48,6 +48,22 @@ describe('kg build', () => {
       ['graph.json', 'graph.manifest.json'],
       'the graph, its manifest, and no temp file',
     );
+  });
+
+  it("the summary line says why files were skipped, with counts (issue 55: '148 files skipped' did not)", () => {
+    const root = tempDir();
+    writeTree(root, {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { outDir: 'lib' }, include: ['src'] }),
+      'src/a.ts': 'export function a() {}',
+      'src/api/client.ts': 'export const client = 1;',
+      'src/api/types.ts': 'export type T = 1;',
+      'src/api/.gitattributes': '*.ts linguist-generated\n',
+      'lib/a.js': 'exports.a = 1;',
+      'blob.ts': new Uint8Array([0, 1, 2]),
+    });
+    const r = kg(['build', '--apply', '--no-server'], root);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /, 4 files skipped \(2 generated, by \.gitattributes; 1 binary; 1 build output\), \d+\.\d\d s\n$/);
   });
 
   it('a build with nothing changed writes nothing and says so; a change writes again', () => {

@@ -60,6 +60,7 @@ describe('kg build --progress json', () => {
       layers: graph.layers,
       files: 1,
       skipped: 1,
+      skippedBy: { binary: 1 },
     });
     assert.equal(graph.nodes.length, 5);
     // stdout keeps the text mode's one summary line

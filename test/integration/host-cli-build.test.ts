@@ -32,6 +32,7 @@ describe('runCliBuild (the editor build in a child process)', () => {
     assert.deepEqual(r.summary.layers, graph.layers);
     assert.equal(r.summary.files, 2);
     assert.equal(r.summary.skipped, 1);
+    assert.deepEqual(r.summary.skippedBy, { binary: 1 }, 'why, for the notification (issue 55)');
     assert.equal(r.summary.out, out);
     assert.ok(seen.some((e) => e.event === 'progress'));
   });

@@ -56,6 +56,7 @@ describe('discovery', () => {
     assert.match(reasons['dangling.ts'], /dangling/);
     assert.match(reasons['self'], /loop/);
     assert.equal(stats.skipped, 4);
+    assert.deepEqual(stats.skippedBy, { 'symbolic link': 4 });
   });
 
   it('skips binary .ts files with a reason', () => {
@@ -102,6 +103,7 @@ describe('discovery', () => {
       ],
     );
     assert.equal(stats.skipped, 2);
+    assert.deepEqual(stats.skippedBy, { 'backslash in name': 2 });
     // The doctor's verdict (the schema and the six rules) passes it, as it must any graph a build writes.
     assert.ok(examineGraph(JSON.parse(JSON.stringify(graph))).ok);
   });
@@ -138,8 +140,10 @@ describe('discovery', () => {
       'lib/a.js': 'exports.a = 1;',
       'lib/a.d.ts': 'export declare const a = 1;',
     });
-    const { graph } = buildGraph({ root });
+    const { graph, stats } = buildGraph({ root });
     assert.deepEqual(files(graph), ['scripts/tool.js', 'src/a.ts']);
+    // Both files of lib/ count, not one fewer (the count was one short per output folder).
+    assert.deepEqual([stats.skipped, stats.skippedBy], [2, { 'build output': 2 }]);
     // (The config also gets TypeScript 5's defaults, ADR 81: that is the other diagnostic.)
     assert.deepEqual(
       graph.diagnostics?.filter((d) => !d.reason.startsWith('TypeScript 5 semantics')),

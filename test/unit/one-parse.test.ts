@@ -41,7 +41,7 @@ function oneFile(text: string) {
     'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler' } }),
   });
   const d = discover(nodeFileHost, root);
-  return { root, d, read: readSources(nodeFileHost, d, 1 << 20, []) };
+  return { root, d, read: readSources(nodeFileHost, d, 1 << 20, [], {}) };
 }
 
 describe('one parse of each file: the program takes the tree the screen parsed (ADR 137)', () => {
@@ -58,7 +58,7 @@ describe('one parse of each file: the program takes the tree the screen parsed (
       const d = discover(nodeFileHost, root);
       assert.equal(d.projects.length, 1);
       const diagnostics: BuildDiagnostic[] = [];
-      const read = readSources(nodeFileHost, d, 1 << 20, diagnostics);
+      const read = readSources(nodeFileHost, d, 1 << 20, diagnostics, {});
       const graphFiles = new Set<string>();
       const resolver = new ModuleResolver(
         nodeFileHost,

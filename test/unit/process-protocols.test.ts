@@ -4,7 +4,7 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseBuildEvent } from '../../src/protocol/build-events';
+import { parseBuildEvent, skippedText } from '../../src/protocol/build-events';
 import { BUILD_SERVER_PROTOCOL, parseBuildReply, parseBuildRequest } from '../../src/protocol/build-server';
 
 describe('--progress json events', () => {
@@ -19,6 +19,12 @@ describe('--progress json events', () => {
       parseBuildEvent('{"event":"done","out":null,"nodes":1,"edges":0,"layers":["structural"],"files":1,"skipped":0}')?.event,
       'done',
     );
+    assert.deepEqual(
+      parseBuildEvent(
+        '{"event":"done","out":null,"nodes":1,"edges":0,"layers":[],"files":1,"skipped":3,"skippedBy":{"binary":1,"build output":2}}',
+      ),
+      { event: 'done', out: null, nodes: 1, edges: 0, layers: [], files: 1, skipped: 3, skippedBy: { binary: 1, 'build output': 2 } },
+    );
     assert.equal(parseBuildEvent('{"event":"error","code":"NO_FILES","message":"m"}')?.event, 'error');
     assert.equal(parseBuildEvent('{"event":"note","path":"a.ts","reason":"r"}')?.event, 'note');
     assert.equal(parseBuildEvent('{"event":"log","level":"warn","message":"m"}')?.event, 'log');
@@ -30,12 +36,25 @@ describe('--progress json events', () => {
       '{"event":"progress","phase":"resolve","done":-1,"total":9}',
       '{"event":"progress","phase":"resolve","done":"3","total":9}',
       '{"event":"done","out":3,"nodes":1,"edges":0,"layers":[],"files":1,"skipped":0}',
+      '{"event":"done","out":null,"nodes":1,"edges":0,"layers":[],"files":1,"skipped":1,"skippedBy":{"binary":"1"}}',
       '{"event":"log","level":"debug","message":"m"}',
       '{"event":"explode"}',
       '{"event":',
       'null',
     ])
       assert.equal(parseBuildEvent(line), undefined, line);
+  });
+});
+
+describe('skippedText (the summary of skipped files, issue 55)', () => {
+  it('names each reason with its count, the most first, and stays a bare count without them', () => {
+    assert.equal(skippedText(0), '0 files skipped');
+    assert.equal(skippedText(1, {}), '1 file skipped');
+    assert.equal(skippedText(148, { 'generated, by .gitattributes': 148 }), '148 files skipped (148 generated, by .gitattributes)');
+    assert.equal(
+      skippedText(6, { binary: 1, 'build output': 1, 'generated, by .gitattributes': 4, unreadable: 0 }),
+      '6 files skipped (4 generated, by .gitattributes; 1 binary; 1 build output)',
+    );
   });
 });
 

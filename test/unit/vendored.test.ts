@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildGraph } from '../../src/graph';
+import { skippedText } from '../../src/protocol/build-events';
 import { leftOut, linguistOf, parseGitattributes, vendoredByName } from '../../src/graph/indexer/files/vendored';
 import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
@@ -45,6 +46,23 @@ describe('vendored and generated files', () => {
     assert.match(reasons['src/generated/api.ts'], /generated \(linguist-generated in \.gitattributes\)/);
     // The README of the vendored folder brought no headings.
     assert.ok(!graph.nodes.some((n) => n.kind === 'doc-concept' && n.id.includes('src/vendor')));
+  });
+
+  it("the build's counts say why, by reason, and add up to the skipped files (issue 55)", () => {
+    const root = tempDir();
+    writeTree(root, TREE);
+    const { stats } = buildGraph({ root });
+    // src/vendor/ (2, its README too) and third_party/lib.bundle.js by folder; jquery.min.js by name.
+    assert.deepEqual(stats.skippedBy, {
+      'generated, by .gitattributes': 1,
+      'vendored, by folder name': 3,
+      'vendored, minified or bundled': 1,
+    });
+    assert.equal(stats.skipped, 5);
+    assert.equal(
+      skippedText(stats.skipped, stats.skippedBy),
+      '5 files skipped (3 vendored, by folder name; 1 generated, by .gitattributes; 1 vendored, minified or bundled)',
+    );
   });
 
   it('the repository config keeps them, Markdown included', () => {
@@ -104,7 +122,11 @@ describe('vendored and generated files', () => {
     // Names alone.
     assert.equal(vendoredByName('src/app.ts'), undefined);
     assert.equal(vendoredByName('vendor.ts'), undefined, 'a file named vendor is not a vendor folder');
-    assert.deepEqual(vendoredByName('a/vendor/b/c.js'), { why: 'vendored (a vendor/ folder)', at: 'a/vendor' });
+    assert.deepEqual(vendoredByName('a/vendor/b/c.js'), {
+      why: 'vendored (a vendor/ folder)',
+      short: 'vendored, by folder name',
+      at: 'a/vendor',
+    });
     assert.equal(vendoredByName('x/app-min.js')?.at, 'x/app-min.js');
     assert.equal(leftOut('a/vendor/c.js', { vendored: false }, { includeVendored: false, includeGenerated: false }), undefined);
   });

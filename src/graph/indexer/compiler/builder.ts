@@ -17,6 +17,7 @@ import { extractFile, parseSource, type FileExtraction, type ImportRef } from '.
 import { nodeFileHost, type FileHost } from '../files/file-host';
 import { ModuleResolver, workspacePackages, type ImportOutcome, type ResolutionMemo } from './imports';
 import { DEFAULT_MAX_FILE_BYTES, type ReadCache } from '../files/read';
+import { mergeSkips, type SkipCounts } from '../files/skips';
 import { readSources, type SourceInput } from './sources';
 import {
   createProjectProgram,
@@ -136,6 +137,8 @@ interface BuildStats {
   files: number;
   projects: number;
   skipped: number;
+  /** The skipped files counted by short reason ("generated, by .gitattributes": 148); they add up to `skipped`. */
+  skippedBy: SkipCounts;
 }
 
 export interface BuildResult {
@@ -208,7 +211,8 @@ export function buildGraph(options: BuildOptions): BuildResult {
 
   const d = discover(host, root);
   const diagnostics: BuildDiagnostic[] = [];
-  const read = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, options.reads);
+  const unreadBy: SkipCounts = {};
+  const read = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, unreadBy, options.reads);
   const unread = diagnostics.length;
   // The files in the graph, filled once the screen has passed them; the resolver only keeps the set.
   const graphFiles = new Set<string>();
@@ -233,6 +237,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
   for (const i of inputs) graphFiles.add(i.path);
   resolver.settle();
   const skipped = d.skippedFiles + unread + screened.skipped;
+  const skippedBy = mergeSkips(d.skippedBy, unreadBy, screened.skipped > 0 ? { 'too deeply nested': screened.skipped } : {});
   // Files of types the graph does not read, with what their text imports (ADR 153).
   const unanalysed = unanalysedFiles(host, d, resolver);
   for (const x of [...d.diagnostics, ...d.configDiagnostics, ...missingConfigFiles(host, d)])
@@ -300,7 +305,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
   });
   return {
     graph,
-    stats: { files: inputs.length, projects: d.projects.length, skipped },
+    stats: { files: inputs.length, projects: d.projects.length, skipped, skippedBy },
     files: ctx.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     discovery: d,
     checker: ctx.report,

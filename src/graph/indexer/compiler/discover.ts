@@ -8,6 +8,7 @@ import { GraphError } from '../../errors';
 import type { BuildDiagnostic } from '../../model';
 import { compareStrings } from '../../model';
 import type { FileHost } from '../files/file-host';
+import { countSkip, type SkipCounts } from '../files/skips';
 import { walk, type WalkResult } from '../files/walk';
 import { repositoryTypeScript, withTypeScript5Semantics } from './semantics';
 
@@ -91,6 +92,7 @@ export function discover(host: FileHost, root: string): Discovery {
   const diagnostics = walked.diagnostics;
   const configDiagnostics: BuildDiagnostic[] = [...walked.configDiagnostics];
   let skippedFiles = walked.skippedFiles;
+  const skippedBy: SkipCounts = { ...walked.skippedBy };
   const sourceSet = new Set(walked.sourceFiles);
   // Most paths are the compiler's normalized ones under the root: a slice, not path.relative's work.
   const rel = (abs: string) =>
@@ -211,7 +213,8 @@ export function discover(host: FileHost, root: string): Discovery {
     else looseFiles.push(f);
   }
   for (const [dir, count] of outputCounts) {
-    skippedFiles += count - 1;
+    skippedFiles += count;
+    countSkip(skippedBy, 'build output', count);
     diagnostics.push({ path: dir, reason: `${count} file${count === 1 ? '' : 's'} skipped: build output of ${outputs.get(dir)}` });
   }
   const loose: Project = {
@@ -232,6 +235,7 @@ export function discover(host: FileHost, root: string): Discovery {
     unanalysedFiles: walked.unanalysedFiles.filter((f) => !outputDirs.some((d) => f.startsWith(d + '/'))),
     configDiagnostics,
     skippedFiles,
+    skippedBy,
     projects,
     owner,
     outputDirs,

@@ -5,6 +5,7 @@
 import type { BuildDiagnostic } from '../../model';
 import type { FileHost } from '../files/file-host';
 import { readSource, type ReadCache } from '../files/read';
+import { countSkip, type SkipCounts } from '../files/skips';
 import type { Discovery, Project } from './discover';
 
 /** A source file that was read and accepted, with the project that owns it. */
@@ -16,19 +17,22 @@ export interface SourceInput {
   sha256: string;
 }
 
-/** Reads every discovered source file; binary, oversized and unreadable files are skipped with a reason. */
+/** Reads every discovered source file; binary, oversized and unreadable files are skipped with a reason, counted in `skippedBy`. */
 export function readSources(
   host: FileHost,
   d: Discovery,
   maxBytes: number,
   diagnostics: BuildDiagnostic[],
+  skippedBy: SkipCounts,
   cache?: ReadCache,
 ): SourceInput[] {
   const out: SourceInput[] = [];
   for (const rel of d.sourceFiles) {
     const r = readSource(host, d.root + '/' + rel, maxBytes, cache);
-    if ('reason' in r) diagnostics.push({ path: rel, reason: r.reason });
-    else out.push({ path: rel, text: r.text, project: d.owner.get(rel) as Project, sha256: r.sha256 });
+    if ('reason' in r) {
+      diagnostics.push({ path: rel, reason: r.reason });
+      countSkip(skippedBy, r.short);
+    } else out.push({ path: rel, text: r.text, project: d.owner.get(rel) as Project, sha256: r.sha256 });
   }
   return out;
 }

@@ -63,12 +63,12 @@ export function readSource(
   abs: string,
   maxBytes: number,
   cache?: ReadCache,
-): { text: string; sha256: string } | { reason: string } {
+): { text: string; sha256: string } | { reason: string; short: string } {
   let bytes: Uint8Array;
   let stamp: string | undefined;
   try {
     const st = host.stat(abs);
-    if (st && st.size > maxBytes) return { reason: `file too large (${st.size} bytes; the limit is ${maxBytes})` };
+    if (st && st.size > maxBytes) return { reason: `file too large (${st.size} bytes; the limit is ${maxBytes})`, short: 'too large' };
     if (cache && st?.stamp !== undefined && st.changedMs !== undefined) {
       const known = cache.get(abs);
       if (known && known.stamp === st.stamp) return { text: known.text, sha256: known.sha256 };
@@ -79,11 +79,11 @@ export function readSource(
     bytes = host.readFile(abs);
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    return { reason: `unreadable file (${typeof code === 'string' ? code : 'error'})` };
+    return { reason: `unreadable file (${typeof code === 'string' ? code : 'error'})`, short: 'unreadable' };
   }
-  if (bytes.indexOf(0) >= 0) return { reason: 'binary file (contains NUL bytes)' };
+  if (bytes.indexOf(0) >= 0) return { reason: 'binary file (contains NUL bytes)', short: 'binary' };
   let text = decodeUtf8(bytes);
-  if (text === undefined) return { reason: notUtf8Reason(bytes) };
+  if (text === undefined) return { reason: notUtf8Reason(bytes), short: 'not UTF-8' };
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (cache && stamp !== undefined) cache.set(abs, { stamp, text, sha256 });

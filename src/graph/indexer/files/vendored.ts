@@ -89,13 +89,25 @@ const VENDORED_FOLDERS = new Set(['vendor', 'vendors', 'third_party', 'third-par
 /** File names of minified or bundled JavaScript. */
 const VENDORED_NAME = /(?:[.-]min|\.bundle)\.(?:js|mjs|cjs)$/;
 
+/**
+ * Why a file is left out: `why` for its diagnostic, `short` for the build's summary line
+ * ("148 generated, by .gitattributes", skips.ts), and the folder (or file) the reason covers.
+ */
+interface LeftOut {
+  why: string;
+  short: string;
+  at: string;
+}
+
 /** Why a path is vendored by name alone, and the folder (or file) the reason covers; undefined: it is not. */
-export function vendoredByName(rel: string): { why: string; at: string } | undefined {
+export function vendoredByName(rel: string): LeftOut | undefined {
   const parts = rel.split('/');
   for (let i = 0; i < parts.length - 1; i++) {
-    if (VENDORED_FOLDERS.has(parts[i])) return { why: `vendored (a ${parts[i]}/ folder)`, at: parts.slice(0, i + 1).join('/') };
+    if (VENDORED_FOLDERS.has(parts[i]))
+      return { why: `vendored (a ${parts[i]}/ folder)`, short: 'vendored, by folder name', at: parts.slice(0, i + 1).join('/') };
   }
-  if (VENDORED_NAME.test(parts[parts.length - 1])) return { why: 'vendored (a minified or bundled file name)', at: rel };
+  if (VENDORED_NAME.test(parts[parts.length - 1]))
+    return { why: 'vendored (a minified or bundled file name)', short: 'vendored, minified or bundled', at: rel };
   return undefined;
 }
 
@@ -106,11 +118,12 @@ export interface VendoredSettings {
 }
 
 /** Why a file is left out (undefined: it is kept), and the path its diagnostic is grouped under. */
-export function leftOut(rel: string, attributes: Linguist, settings: VendoredSettings): { why: string; at: string } | undefined {
+export function leftOut(rel: string, attributes: Linguist, settings: VendoredSettings): LeftOut | undefined {
   const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '.';
   if (attributes.generated === true && !settings.includeGenerated)
-    return { why: 'generated (linguist-generated in .gitattributes)', at: parent };
+    return { why: 'generated (linguist-generated in .gitattributes)', short: 'generated, by .gitattributes', at: parent };
   if (settings.includeVendored || attributes.vendored === false) return undefined;
-  if (attributes.vendored === true) return { why: 'vendored (linguist-vendored in .gitattributes)', at: parent };
+  if (attributes.vendored === true)
+    return { why: 'vendored (linguist-vendored in .gitattributes)', short: 'vendored, by .gitattributes', at: parent };
   return vendoredByName(rel);
 }

@@ -9,6 +9,7 @@ import { compareStrings } from '../../model';
 import type { EntryType, FileHost } from './file-host';
 import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
 import { GRAPH_DIR } from '../../io/graph-location';
+import { countSkip, type SkipCounts } from './skips';
 import { CONFIG_FILE, configSection, readRepositoryConfig, reportUnknownKeys } from './repository-config';
 import { leftOut, linguistOf, parseGitattributes, type AttributeRule, type VendoredSettings } from './vendored';
 
@@ -64,6 +65,8 @@ export interface WalkResult {
   ignoredByGitignore: number;
   /** How many files the diagnostics stand for (one diagnostic may stand for a vendored folder's files). */
   skippedFiles: number;
+  /** The skipped files counted by short reason (skips.ts); they add up to `skippedFiles`. */
+  skippedBy: SkipCounts;
   /** Source and Markdown files left out as vendored or generated (ADR 98). */
   vendoredFiles: number;
   /** Problems in the repository config's `files` section (nothing was skipped for them). */
@@ -133,6 +136,7 @@ export function walk(host: FileHost, root: string): WalkResult {
     diagnostics: [],
     ignoredByGitignore: 0,
     skippedFiles: 0,
+    skippedBy: {},
     vendoredFiles: 0,
     configDiagnostics: [],
   };
@@ -140,7 +144,12 @@ export function walk(host: FileHost, root: string): WalkResult {
   const attributes = new Map<string, AttributeRule[]>();
   const infoAttributes = readAttributes(host, root + '/.git/info/attributes', '') ?? [];
   /** Vendored or generated files, grouped by the folder (or file) and reason their diagnostic names. */
-  const vendored = new Map<string, { at: string; why: string; files: string[] }>();
+  const vendored = new Map<string, { at: string; why: string; short: string; files: string[] }>();
+  /** Records a diagnostic that stands for one skipped file or folder, counted under `short`. */
+  const skip = (d: BuildDiagnostic, short: string) => {
+    out.diagnostics.push(d);
+    countSkip(out.skippedBy, short);
+  };
   const rules = new Map<string, IgnoreRule[]>();
   try {
     const exclude = new TextDecoder().decode(host.readFile(root + '/.git/info/exclude'));
@@ -156,7 +165,7 @@ export function walk(host: FileHost, root: string): WalkResult {
     try {
       entries = host.readDir(absDir);
     } catch (e) {
-      out.diagnostics.push({ path: dir === '' ? '.' : dir, reason: `unreadable directory (${errorCode(e)})` });
+      skip({ path: dir === '' ? '.' : dir, reason: `unreadable directory (${errorCode(e)})` }, 'unreadable');
       continue;
     }
     entries.sort((a, b) => compareStrings(a.name, b.name));
@@ -166,12 +175,12 @@ export function walk(host: FileHost, root: string): WalkResult {
         const text = new TextDecoder().decode(host.readFile(absDir + '/.gitignore'));
         rules.set(dir, [...(rules.get(dir) ?? []), ...parseGitignore(text, dir)]);
       } catch (e) {
-        out.diagnostics.push({ path: (dir ? dir + '/' : '') + '.gitignore', reason: `unreadable file (${errorCode(e)})` });
+        skip({ path: (dir ? dir + '/' : '') + '.gitignore', reason: `unreadable file (${errorCode(e)})` }, 'unreadable');
       }
     }
     if (entries.some((e) => e.name === '.gitattributes' && e.type === 'file')) {
       const rules = readAttributes(host, absDir + '/.gitattributes', dir);
-      if (rules === undefined) out.diagnostics.push({ path: (dir ? dir + '/' : '') + '.gitattributes', reason: 'unreadable file' });
+      if (rules === undefined) skip({ path: (dir ? dir + '/' : '') + '.gitattributes', reason: 'unreadable file' }, 'unreadable');
       else if (rules.length > 0) attributes.set(dir, rules);
     }
     const listing = { files: [] as string[], directories: [] as string[] };
@@ -181,7 +190,7 @@ export function walk(host: FileHost, root: string): WalkResult {
     for (const entry of entries) {
       const rel = dir === '' ? entry.name : dir + '/' + entry.name;
       if (!entry.validName) {
-        out.diagnostics.push({ path: rel, reason: 'file name is not valid UTF-8' });
+        skip({ path: rel, reason: 'file name is not valid UTF-8' }, 'name not UTF-8');
         continue;
       }
       if (entry.type === 'directory') {
@@ -191,7 +200,7 @@ export function walk(host: FileHost, root: string): WalkResult {
           continue;
         }
         if (entry.name.includes('\\')) {
-          out.diagnostics.push({ path: rel, reason: BACKSLASH });
+          skip({ path: rel, reason: BACKSLASH }, 'backslash in name');
           continue;
         }
         listing.directories.push(entry.name);
@@ -203,18 +212,19 @@ export function walk(host: FileHost, root: string): WalkResult {
         continue;
       }
       if (entry.name.includes('\\')) {
-        if (isSourceFileName(entry.name) || /\.(md|markdown)$/i.test(entry.name)) out.diagnostics.push({ path: rel, reason: BACKSLASH });
+        if (isSourceFileName(entry.name) || /\.(md|markdown)$/i.test(entry.name))
+          skip({ path: rel, reason: BACKSLASH }, 'backslash in name');
         continue;
       }
       if (entry.type === 'symlink') {
         const target = host.stat(root + '/' + rel);
         if (isSourceFileName(entry.name) || target === undefined || target.type === 'directory') {
-          out.diagnostics.push({ path: rel, reason: describeLink(host, root + '/' + rel) });
+          skip({ path: rel, reason: describeLink(host, root + '/' + rel) }, 'symbolic link');
         }
         continue;
       }
       if (entry.type !== 'file') {
-        if (isSourceFileName(entry.name)) out.diagnostics.push({ path: rel, reason: 'not a regular file' });
+        if (isSourceFileName(entry.name)) skip({ path: rel, reason: 'not a regular file' }, 'not a regular file');
         continue;
       }
       const markdown = /\.(md|markdown)$/i.test(entry.name);
@@ -250,6 +260,7 @@ export function walk(host: FileHost, root: string): WalkResult {
   for (const g of vendored.values()) {
     out.vendoredFiles += g.files.length;
     out.skippedFiles += g.files.length;
+    countSkip(out.skippedBy, g.short, g.files.length);
     out.diagnostics.push(
       g.files.length === 1
         ? { path: g.files[0], reason: `skipped: ${g.why}; ${keep.replace('them', 'it')}` }
