@@ -365,6 +365,8 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     assert.equal(facts.clashes, 0, 'no label over another');
     assert.ok(facts.labelled >= 10, `enough labels to read the picture: ${JSON.stringify(facts)}`);
     assert.ok(facts.minLabelPx >= 10, `labels readable at the fitted zoom: ${JSON.stringify(facts)}`);
+    // Each label's box is its text at the font of its zoom step: none drawn clipped (issue 55).
+    assert.deepEqual(facts.clipped, [], 'labels drawn clipped');
     const legend = await wp.page.locator('#legend-nodes .legend-item').allTextContents();
     for (const kind of ['function', 'method', 'class / interface', 'file', 'module', 'unresolved name', 'hub, not expanded'])
       assert.ok(legend.includes(kind), kind);

@@ -4,7 +4,7 @@
 // their labels facing out, and labels placed greedily — most important first — so that none is
 // drawn over the focus or over another label; a hidden label shows on hover and selection.
 
-import cytoscape, { type Core, type LayoutOptions, type NodeSingular } from 'cytoscape';
+import cytoscape, { type Core, type LayoutOptions, type NodeCollection, type NodeSingular } from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import fcose from 'cytoscape-fcose';
 import { readTheme, watchTheme, type Theme } from '../common/theme';
@@ -23,6 +23,26 @@ const NEAR_LABELS = 15;
 const MAX_LABELS = 150;
 
 type Box = { x1: number; y1: number; x2: number; y2: number };
+
+/** The two Cytoscape calls freshLabelBoxes needs: on every collection, not in its typings. */
+interface BoundsCaches {
+  recalculateRenderedStyle(useCache: boolean): void;
+  dirtyBoundingBoxCache(): void;
+}
+
+/**
+ * Label boxes measured at the font the nodes have now. A class that changes the font (the zoom
+ * steps, bold on the path) leaves Cytoscape's measured label size as it was until its renderer's
+ * next frame, and a bounding box read before then is computed from the old size and kept: the
+ * label is then drawn through a texture of that narrower box, clipped at both ends ("nstants",
+ * "v.#fetc") until a resize or a theme change measures again (issue 55), and labels were placed
+ * by boxes smaller than their text. Measured again first, the boxes are the drawn text's.
+ */
+function freshLabelBoxes(nodes: NodeCollection): void {
+  const caches = nodes as unknown as BoundsCaches;
+  caches.recalculateRenderedStyle(false);
+  caches.dirtyBoundingBoxCache();
+}
 const overlaps = (a: Box, b: Box): boolean => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
 
 export interface LayoutPlan {
@@ -232,6 +252,7 @@ export class GraphView {
     const cy = this.cy;
     const nodes = cy.nodes().filter((n) => !n.isParent());
     cy.batch(() => nodes.removeClass('label-off'));
+    freshLabelBoxes(nodes);
     const rank = (n: NodeSingular): number =>
       n.id() === focusId ? 0 : n.hasClass('on-path') ? 1 : n.selected() ? 2 : n.hasClass('match') ? 3 : n.hasClass('hub') ? 4 : 5;
     const ordered = nodes.sort(

@@ -292,6 +292,8 @@ describe('the graph explorer and the path finder on rxjs', () => {
       assert.ok(pic.labelled >= Math.min(10, expected.nodes.length - 1), JSON.stringify(pic));
       // Drawn labels are readable at the fitted zoom, not specks that wait for the panel to be maximized.
       assert.ok(pic.minLabelPx >= 10, JSON.stringify(pic));
+      // At first render, in the Light theme: each label whole, none clipped at both ends (issue 55).
+      assert.deepEqual(pic.clipped, [], JSON.stringify(pic));
       assert.ok((await explorer.locator('#legend-nodes .legend-item').count()) >= 8, 'a node legend');
       await wb.screenshot('light-neighbourhood');
     },
@@ -382,6 +384,9 @@ describe('the graph explorer and the path finder on rxjs', () => {
       const to = nodeById.get(PATH_TO)?.label ?? '';
       await wb.page.locator('.tabs-container .tab', { hasText: `Graph: ${from} → ${to}` }).waitFor({ timeout: 15_000 });
       await wb.page.waitForTimeout(300);
+      // Zoomed to the path, the labels take another size step: each still whole (issue 55).
+      const pathPic = (await explorer.evaluate(READ_PICTURE)) as PictureFacts;
+      assert.deepEqual(pathPic.clipped, [], JSON.stringify(pathPic));
       await wb.screenshot('light-path-mode');
       beforeReload = { nodes: sorted(d.nodes.map((n) => n.id)), onPath: sorted(expected.path) };
     },
