@@ -51,7 +51,7 @@ function print(name: string, r: FindReferencesReport, seconds: number): void {
     `${name}: recall files ${pct(r.recallFiles)} (${r.filesFound} of ${r.filePairs} declaration-file pairs); ` +
       `recall pairs ${pct(r.recallPairs)} (${r.symbolsFound} of ${r.symbolPairs} referrer-declaration pairs, ${r.importSubsumed} by an import's name the file's other edges subsume)`,
     `${name}: sites excluded: ${x.declaration} declarations, ${x.outsideGraph} outside the graph, ${x.comment} in comments, ` +
-      `${x.widened} widened through a base or interface, ${x.self} inside the declaration itself, ` +
+      `${x.widened} widened through a base or interface, ${x.discriminated} object literals' keys of a union's members declared apart (ADR 155), ${x.self} inside the declaration itself, ` +
       `${x.parameter} a constructor's parameter used as the parameter, ${x.destructured} uses of a destructured binding (ADR 141); kept: ${r.dispatchSites} member declarations linked by dispatch`,
     `${name}: ${r.contextualSites} sites are object literals' keys (ADR 155); (declaration, file) pairs only they name: ${r.contextualOnly}, of which the graph has ${r.contextualOnlyFound}`,
     ...r.references.falsePositives.slice(0, 20).map((d) => `  NOT CONFIRMED references ${d.source} -> ${d.target} @ ${d.site}`),

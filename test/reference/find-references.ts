@@ -75,7 +75,7 @@ function isSymbolDeclaration(node: ts.Node): boolean {
   }
 }
 
-type ExclusionReason = 'declaration' | 'outsideGraph' | 'comment' | 'widened' | 'self' | 'parameter' | 'destructured';
+type ExclusionReason = 'declaration' | 'outsideGraph' | 'comment' | 'widened' | 'discriminated' | 'self' | 'parameter' | 'destructured';
 
 interface Disagreement {
   source: string;
@@ -226,6 +226,7 @@ export function compareWithFindReferences(
     outsideGraph: 0,
     comment: 0,
     widened: 0,
+    discriminated: 0,
     self: 0,
     parameter: 0,
     destructured: 0,
@@ -258,6 +259,25 @@ export function compareWithFindReferences(
     }
     return out;
   };
+  /** Whether an object literal's key has a union contextual type whose members declare it apart. */
+  const discriminated = (token: ts.Node): boolean => {
+    const literal = token.parent.parent as ts.ObjectLiteralExpression;
+    const type = checker.getContextualType(literal);
+    if (!type?.isUnion()) return false;
+    const name = (token as ts.Identifier).text;
+    const first = new Set<ts.Declaration>();
+    let seen = false;
+    for (const t of type.types) {
+      const ds = checker.getPropertyOfType(t, name)?.declarations ?? [];
+      if (ds.length === 0) continue;
+      if (!seen) {
+        ds.forEach((d) => first.add(d));
+        seen = true;
+      } else if (ds.length !== first.size || ds.some((d) => !first.has(d))) return true;
+    }
+    return false;
+  };
+
   const ask = (n: GraphNode): Set<string> => {
     const known = farSites.get(n.id);
     if (known) return known;
@@ -346,6 +366,18 @@ export function compareWithFindReferences(
             token.parent && isSymbolDeclaration(token.parent) && ts.getNameOfDeclaration(token.parent as ts.Declaration) === token
               ? idFor(token.parent)
               : undefined;
+          if (
+            decl === undefined &&
+            isObjectLiteralKey(token) &&
+            definedAs(r.fileName, r.textSpan.start).has(n.id) &&
+            discriminated(token)
+          ) {
+            // A key typed by a union whose members declare it apart (`{ code: 'custom' }` of an
+            // issue union): which member the literal is, the checker's discrimination decides, and
+            // neither backend exposes it (ADR 155): counted apart.
+            excluded.discriminated++;
+            continue;
+          }
           if (decl === undefined && isObjectLiteralKey(token) && definedAs(r.fileName, r.textSpan.start).has(n.id)) {
             // `const o: Options = { retries: 3 }`: the literal's own property, which its contextual
             // type relates to the target (go-to-definition there names it): a use from the
