@@ -234,6 +234,8 @@ export function nodeAt(sf: ts.SourceFile, position: number): ts.Node | undefined
 /** The JavaScript type checker of TypeScript 6, one program at a time. */
 export class TsCheckerBackend implements CheckerBackend {
   private readonly checker: ts.TypeChecker;
+  /** Each literal's contextual type, asked once for all its keys. */
+  private readonly contextualTypes = new WeakMap<ts.ObjectLiteralExpression, ts.Type | undefined>();
 
   constructor(private readonly program: ts.Program) {
     this.checker = program.getTypeChecker();
@@ -250,6 +252,10 @@ export class TsCheckerBackend implements CheckerBackend {
 
   private answer(node: ts.Node): SymbolAnswer {
     const checker = this.checker;
+    const key = objectLiteralKey(node);
+    // A key written in full is the literal's own property to `getSymbolAtLocation`: only its
+    // contextual type's property is an answer (ADR 155).
+    if (key && !key.shorthand) return this.refsOf(this.contextualProperty(key.literal, key.name));
     let symbol = node.kind === SyntaxKind.ThisKeyword ? this.classOfThis(node) : checker.getSymbolAtLocation(node);
     if (!symbol) return { kind: 'none', reason: this.isAnyReceiver(node) ? 'any-receiver' : 'no-declaration' };
     let declarations: readonly ts.Declaration[];
@@ -273,13 +279,12 @@ export class TsCheckerBackend implements CheckerBackend {
       if (!property) return { kind: 'none', reason: 'no-declaration' };
       symbol = property;
     }
-    // An object literal's key: the property its contextual type declares (ADR 155); a shorthand
-    // names its value as well.
-    const key = objectLiteralKey(node);
-    if (key) {
-      const contextual = this.contextualProperty(key.literal, key.name);
-      if (contextual.length > 0) declarations = key.shorthand ? [...declarations, ...contextual] : contextual;
-    }
+    // A shorthand names its value and its contextual type's property (ADR 155).
+    if (key) declarations = [...declarations, ...this.contextualProperty(key.literal, key.name)];
+    return this.refsOf(declarations);
+  }
+
+  private refsOf(declarations: readonly ts.Declaration[]): SymbolAnswer {
     if (declarations.length === 0) return { kind: 'none', reason: 'no-declaration' };
     return {
       kind: 'declarations',
@@ -297,7 +302,11 @@ export class TsCheckerBackend implements CheckerBackend {
    * members of a union declare it apart (`unionProperty`).
    */
   private contextualProperty(literal: ts.ObjectLiteralExpression, name: string): ts.Declaration[] {
-    const type = this.checker.getContextualType(literal);
+    let type = this.contextualTypes.get(literal);
+    if (!this.contextualTypes.has(literal)) {
+      type = this.checker.getContextualType(literal);
+      this.contextualTypes.set(literal, type);
+    }
     if (!type || type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return [];
     const members = type.isUnion() ? type.types : [type];
     return unionProperty(members.map((t) => this.checker.getPropertyOfType(t, name)?.declarations ?? []));

@@ -345,13 +345,18 @@ class NativeProjectBackend implements CheckerBackend {
       const key = n && objectLiteralKey(n);
       if (!key) return;
       nsf ??= this.project.program.getSourceFile(file);
-      if (!nsf) return;
+      if (!nsf) {
+        if (!key.shorthand) answers[i] = { kind: 'none', reason: 'no-declaration' };
+        return;
+      }
       let type = typeOf.get(key.literal);
       if (!typeOf.has(key.literal)) {
         const literal = sameNativeNode(nsf, key.literal.pos, key.literal.end, NativeKind.ObjectLiteralExpression);
         type = literal ? this.checker.getContextualType(literal as NativeExpression) : undefined;
         typeOf.set(key.literal, type);
       }
+      // A key written in full is the literal's own property: only its contextual type's is an answer.
+      if (!key.shorthand) answers[i] = { kind: 'none', reason: 'no-declaration' };
       if (!type || type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return;
       const members = type.flags & TypeFlags.Union ? (type as NativeUnionType).getTypes() : [type];
       const refs = unionProperty(
