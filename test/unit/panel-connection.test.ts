@@ -116,6 +116,22 @@ describe('webview connection', () => {
     assert.equal(status.folder, FOLDER);
   });
 
+  it("once its page is hidden, holds messages for the next page's ready (issue 55: a show sent to a gone page was lost)", async () => {
+    const h = harness({});
+    await h.send({ type: 'ready' });
+    h.posted.length = 0;
+    h.c.hidden();
+    assert.equal(h.c.isReady, false);
+    h.c.post({ type: 'show', request: { mode: 'neighbors', id: 'sym:a.ts#g' } });
+    assert.equal(h.posted.length, 0, 'nothing posted to the page that is gone');
+    await h.send({ type: 'ready' });
+    assert.deepEqual(
+      h.posted.map((m) => m.type),
+      ['status', 'show'],
+    );
+    assert.deepEqual((h.posted[1] as Extract<HostMessage, { type: 'show' }>).request, { mode: 'neighbors', id: 'sym:a.ts#g' });
+  });
+
   it('logs and ignores malformed and unknown messages', async () => {
     const h = harness({});
     await h.send({ type: 'ready' });

@@ -67,6 +67,17 @@ export class WebviewConnection implements vscode.Disposable {
     else void this.webview.postMessage(m);
   }
 
+  /**
+   * The webview's page is gone: a panel or view hidden without retainContextWhenHidden (ADR 68)
+   * loses its page, and a message posted to it is dropped. What is posted from now on waits for
+   * the `ready` of the page that is loaded when it is shown again (issue 55: Explore Neighbors run
+   * from an editor in the explorer's own tab group brought the tab forward and drew nothing, its
+   * `show` posted to the page that was gone).
+   */
+  hidden(): void {
+    this.ready = false;
+  }
+
   setFolder(folder: string | undefined): void {
     if (folder === this.folder) return;
     this.folder = folder;

@@ -61,6 +61,11 @@ export class ExplorerPanels implements vscode.Disposable {
     });
     this.connection = connection;
     panel.webview.html = htmlFor(panel.webview, this.extensionUri, 'explorer');
+    // Hidden (another editor of its tab group in front), the panel's page is gone: what is posted
+    // waits for the page loaded when it is revealed (WebviewConnection.hidden).
+    panel.onDidChangeViewState(() => {
+      if (!panel.visible) connection.hidden();
+    });
     panel.onDidDispose(() => {
       connection.dispose();
       if (this.panel === panel) {

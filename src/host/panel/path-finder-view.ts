@@ -45,6 +45,10 @@ export class PathFinderView implements vscode.WebviewViewProvider, vscode.Dispos
     });
     this.connection = connection;
     view.webview.html = htmlFor(view.webview, this.extensionUri, 'path-finder');
+    // Collapsed or its side bar switched away, the view's page is gone (WebviewConnection.hidden).
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) connection.hidden();
+    });
     view.onDidDispose(() => {
       connection.dispose();
       if (this.view === view) {

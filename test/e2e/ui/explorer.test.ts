@@ -559,4 +559,38 @@ describe('the graph explorer and the path finder on rxjs', () => {
       await wb.screenshot('high-contrast-neighbors-after-show-in-explorer');
     },
   );
+
+  itInEditor(
+    "Explore Neighbors from an editor in the explorer's own tab group draws that symbol's neighbourhood",
+    () => wb,
+    async () => {
+      // Issue 55: the graph tab came forward and nothing changed. Hidden behind the editor, the
+      // panel's page is gone; the request must wait for the page loaded when it comes forward.
+      const node = nodeById.get(PATH_TO);
+      assert.ok(node?.sourceFile && node.line, `${PATH_TO} has no source position in graph.json`);
+      const expected = cli.neighbors(PATH_TO);
+      assert.notDeepEqual(sorted(expected.nodes), sorted((await drawn(explorer)).nodes.map((n) => n.id)), 'a picture that differs');
+      const graphTab = wb.page.locator('.tabs-container .tab', { hasText: 'Graph: ' }).first();
+      await graphTab.click();
+      await wb.openFile(node.sourceFile, node.label);
+      // The file opened in the explorer's group, in front of the graph tab.
+      const group = wb.page.locator('.editor-group-container', { has: wb.page.locator('.tab', { hasText: 'Graph: ' }) });
+      await group.locator('.tab.active', { hasText: path.basename(node.sourceFile) }).waitFor({ timeout: 15_000 });
+      await contextMenuOn(wb, node, 'Explore Neighbors');
+      await group.locator('.tab.active', { hasText: `Graph: ${node.label}` }).waitFor({ timeout: 30_000 });
+      // The page is a new one: look for it again on each try.
+      const want = JSON.stringify(sorted(expected.nodes));
+      const end = Date.now() + 60_000;
+      let got: string[] = [];
+      while (Date.now() < end) {
+        explorer = await frameWith(wb, '#cy');
+        got = sorted(((await drawn(explorer).catch(() => undefined))?.nodes ?? []).map((n) => n.id));
+        if (JSON.stringify(got) === want) break;
+        await wb.page.waitForTimeout(250);
+      }
+      assert.deepEqual(got, sorted(expected.nodes), `the explorer never drew kg neighbors ${PATH_TO}`);
+      await wb.page.waitForTimeout(300);
+      await wb.screenshot('explore-neighbors-from-the-same-group');
+    },
+  );
 });
