@@ -16,7 +16,7 @@ import type { FolderGraphState } from './graph-access';
 import { resolveGraphPath } from './graph-path';
 import { registerGraphViews, type GraphViewsApi } from './panel';
 import { GraphService, type EditorGraphAccess } from './graph-service';
-import { registerLanguageModelTools, registerMcpServers } from './lm-tools';
+import { registerLanguageModelTools, registerMcpServers, type McpServerRegistration } from './lm-tools';
 import { RationaleHoverProvider } from './rationale-hover';
 import { editorSurfaces, SOURCE_LANGUAGES } from './modes';
 import { StatusBar } from './status-bar';
@@ -44,6 +44,8 @@ export interface KnowledgeGraphApi {
   configOf(uri: vscode.Uri): { mode: string; autoIndex: boolean } | undefined;
   /** The breaking-change guard's diagnostics on a document now, once no check is pending. */
   guardDiagnostics(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]>;
+  /** Whether `kg mcp` was offered to the editor as an MCP server, and why not (ADR 154). */
+  readonly mcpServer: McpServerRegistration;
   /** Resolves once no autoIndex build waits or runs. */
   autoIndexIdle(): Promise<void>;
   /** "Compare With…" without the pick: the working tree of the folder holding `uri` against `ref`, shown in the view. */
@@ -98,6 +100,11 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
   context.subscriptions.push(compare);
   const status = new StatusBar(graph);
   context.subscriptions.push(status, new GodNodesTree(graph));
+  const mcp = registerMcpServers(
+    vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath,
+    String(context.extension.packageJSON.version),
+    log,
+  );
   // Chat agents in the editor: kg mcp's query tools, and kg mcp itself where the editor takes MCP servers.
   context.subscriptions.push(
     ...registerLanguageModelTools(
@@ -109,11 +116,7 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
       },
       log,
     ),
-    ...registerMcpServers(
-      vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath,
-      String(context.extension.packageJSON.version),
-      log,
-    ),
+    ...mcp.disposables,
   );
   // The explorer and the path finder (src/host/panel): registered now, synchronously, so that a
   // panel restored after a reload finds its serializer.
@@ -156,6 +159,7 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
       await guard.settled();
       return guard.diagnosticsOf(uri);
     },
+    mcpServer: mcp.registration,
     autoIndexIdle: () => autoIndex.idle(),
     compareWith: async (uri, ref) => {
       const folder = vscode.workspace.getWorkspaceFolder(uri);

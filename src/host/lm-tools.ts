@@ -12,6 +12,7 @@ import { languageModelToolName, TOOLS, type QueryTool, type Tool } from '../mcp/
 import { loadStore } from './store-callers';
 import type { BuildOutcome } from './build-service';
 import { resolveGraphPath } from './graph-path';
+import { MCP_SERVER_DEFINITIONS_SINCE, takesMcpServerDefinitions } from './editor-version';
 import type { GraphService } from './graph-service';
 
 /** What the check and build tools need from the extension: its bundled kg, and its own builds. */
@@ -167,18 +168,37 @@ type StdioDefinition = new (
   version?: string,
 ) => { cwd?: vscode.Uri };
 
-/** `kg mcp` for each workspace folder, where the editor has the API (feature-detected). */
-export function registerMcpServers(cli: string, version: string, log: vscode.LogOutputChannel): vscode.Disposable[] {
+/**
+ * Whether `kg mcp` was offered to the editor as an MCP server: `registered`; `unsupported` on an
+ * editor before VS Code 1.101, which is never asked (its proposed API refuses the registration and
+ * logs it, ADR 154); `refused` with the editor's words when a later one refused it anyway.
+ */
+export type McpServerRegistration =
+  { kind: 'registered' } | { kind: 'unsupported'; version: string } | { kind: 'refused'; message: string };
+
+/** `kg mcp` for each workspace folder, where the editor has the API (by version, then by feature). */
+export function registerMcpServers(
+  cli: string,
+  version: string,
+  log: vscode.LogOutputChannel,
+): { disposables: vscode.Disposable[]; registration: McpServerRegistration } {
+  if (!takesMcpServerDefinitions(vscode.version)) {
+    log.debug(`kg mcp is offered as an MCP server from VS Code ${MCP_SERVER_DEFINITIONS_SINCE}; this is ${vscode.version}`);
+    return { disposables: [], registration: { kind: 'unsupported', version: vscode.version } };
+  }
   const register = (vscode.lm as unknown as McpApi).registerMcpServerDefinitionProvider;
   const Definition = (vscode as unknown as { McpStdioServerDefinition?: StdioDefinition }).McpStdioServerDefinition;
-  if (typeof register !== 'function' || typeof Definition !== 'function') return [];
-  // An editor with an earlier shape of the API (1.100 asks for another contribution point) refuses
-  // the registration: the tools above still work, and activation must not fail over it.
+  if (typeof register !== 'function' || typeof Definition !== 'function') {
+    return { disposables: [], registration: { kind: 'unsupported', version: vscode.version } };
+  }
+  // An editor whose API still refuses (a build of another shape) must not fail activation over it:
+  // the language-model tools above still work.
   try {
-    return [registerOne(register, Definition, cli, version)];
+    return { disposables: [registerOne(register, Definition, cli, version)], registration: { kind: 'registered' } };
   } catch (e) {
-    log.info(`kg mcp is not registered as an MCP server here: ${(e as Error).message}`);
-    return [];
+    const message = (e as Error).message;
+    log.info(`kg mcp is not registered as an MCP server here: ${message}`);
+    return { disposables: [], registration: { kind: 'refused', message } };
   }
 }
 

@@ -52,6 +52,14 @@ describe('language-model tools', () => {
     for (const t of ours) if (t.name !== 'knowledgeGraph_build') assert.match(t.description, /EXACT/);
   });
 
+  it('offers kg mcp as an MCP server only to an editor that takes it, and never asks one that does not (ADR 154)', () => {
+    // VS Code 1.100 (the engines floor, code-server 4.100) has a proposed shape of the API that
+    // refuses the registration and logs it: the extension must not ask. A later editor registers it.
+    const [major, minor] = vscode.version.split('.').map(Number) as [number, number];
+    if (major === 1 && minor < 101) assert.deepEqual(api.mcpServer, { kind: 'unsupported', version: vscode.version });
+    else assert.deepEqual(api.mcpServer, { kind: 'registered' });
+  });
+
   it('invokeTool answers what kg prints: callers by name, symbol, impact, find', async () => {
     const greet = 'sym:src/greet.ts#greet';
     const callers = await invoke('callers', { id: 'greet' });
