@@ -327,6 +327,8 @@ describe('autoIndex on rxjs, through the warm build server', () => {
   const CALLER = 'src/internal/operators/map.ts';
   const CALLEE = 'src/internal/util/identity.ts';
   const IDENTITY = 'sym:src/internal/util/identity.ts#identity';
+  /** Saves timed by the autoIndex test (issue 55 item 3: p50 over ten saves on a 500-file package). */
+  const SAVES = 10;
 
   before(async () => {
     state = path.join(E2E.state, `autoindex-${process.pid}`);
@@ -373,7 +375,7 @@ describe('autoIndex on rxjs, through the warm build server', () => {
   });
 
   itInEditor(
-    'a saved edit that adds a call: the callee`s lens shows the new count within 2 s',
+    'ten saved edits that add and remove a call: the callee`s lens shows each new count, p50 within 2 s',
     () => wb,
     async () => {
       const w = wb as Workbench;
@@ -439,7 +441,7 @@ describe('autoIndex on rxjs, through the warm build server', () => {
         await w.page.keyboard.press('Home');
         await w.page.keyboard.press('Home');
       };
-      // Three saves, each timed: the call added, commented out, restored.
+      // Ten saves, each timed (issue 55 item 3): the call added, then commented out and restored in turn.
       const times = [await saveAndTime(before + 1)];
       await w.screenshot('autoindex-lens-updated');
       assert.equal(
@@ -448,25 +450,31 @@ describe('autoIndex on rxjs, through the warm build server', () => {
         before + 1,
         'the CLI reads the same count from the graph',
       );
-      await goTo(line);
-      await w.page.keyboard.type('//');
-      times.push(await saveAndTime(before));
-      await goTo(line);
-      await w.page.keyboard.press('Delete');
-      await w.page.keyboard.press('Delete');
-      times.push(await saveAndTime(before + 1));
-      const median = [...times].sort((a, b) => a - b)[1];
+      while (times.length < SAVES) {
+        await goTo(line);
+        const commented = times.length % 2 === 1;
+        if (commented) await w.page.keyboard.type('//');
+        else {
+          await w.page.keyboard.press('Delete');
+          await w.page.keyboard.press('Delete');
+        }
+        times.push(await saveAndTime(commented ? before : before + 1));
+      }
+      const sorted = [...times].sort((a, b) => a - b);
+      const p50 = (sorted[SAVES / 2 - 1] + sorted[SAVES / 2]) / 2;
       const load = os.loadavg()[0] / os.cpus().length;
-      const line1 = `autoIndex on rxjs, warm build server: save → lens in ${times.join(', ')} ms (median ${median} ms); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`;
+      const line1 = `autoIndex on rxjs, warm build server: save → lens in ${times.join(', ')} ms over ${SAVES} saves (p50 ${p50} ms, max ${sorted[SAVES - 1]} ms); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`;
       console.log(`# ${line1}`);
       fs.writeFileSync(path.join(E2E.artifacts, 'autoindex-latency.txt'), line1 + '\n');
-      // Every save updates the lens; the 2-second budget (ADR-74) holds on a machine that is not
-      // already running more than one process per core — on a busier one it is reported above.
+      // Every save updates the lens, and the median save never takes more than 5 s on any machine;
+      // the 2-second budget (ADR-74) is held on a machine that is not already running more than
+      // one process per core — on a busier one it is reported above.
       assert.ok(
         times.every((t) => t <= 15_000),
         `a lens took more than 15 s: ${times.join(', ')} ms`,
       );
-      if (load <= 1) assert.ok(median <= 2000, `the lens took ${median} ms (median) after a save (budget: 2000 ms)`);
+      assert.ok(p50 <= 5000, `the lens took ${p50} ms (p50 of ${SAVES} saves) after a save (fails above 5000 ms)`);
+      if (load <= 1) assert.ok(p50 <= 2000, `the lens took ${p50} ms (p50 of ${SAVES} saves) after a save (budget: 2000 ms)`);
       else console.log(`# the 2 s budget is not checked: load average ${load.toFixed(1)} per core`);
     },
   );
