@@ -39,3 +39,13 @@ export const RADIUS_RELATIONS: ReadonlySet<Relation> = new Set<Relation>([
  * tier of their own, never merged with its direct callers.
  */
 export const DISPATCH_RELATIONS: ReadonlySet<Relation> = new Set<Relation>(['implements', 'overrides']);
+
+/**
+ * The consumers that use a node without calling it and without dispatch: a reference (a value
+ * passed or stored, a type, a named import), a re-export, a subclass. The callers lens counts
+ * them after the callers, never added to them ("0 callers · 18 referrers"), so that a function
+ * passed as a callback is not shown as a bare "0 callers".
+ */
+export const USE_RELATIONS: ReadonlySet<Relation> = new Set<Relation>(
+  [...CONSUMER_RELATIONS].filter((r) => r !== 'calls' && !DISPATCH_RELATIONS.has(r)),
+);

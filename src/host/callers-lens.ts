@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorGraphAccess } from './graph-service';
 import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
-import { callersTitle, packageCallersTitle, throughTooltip, UNRESOLVED_NAMED_TOOLTIP } from './graph-text';
+import { callersTitle, packageCallersTitle, referrersTooltip, throughTooltip, UNRESOLVED_NAMED_TOOLTIP } from './graph-text';
 import { EditedDeclarations, type TextChange, type TrackedDeclaration } from './line-tracking';
 import { otherCallersTitle, otherCallersTooltip, type OtherCallers, type StoreCallers } from './store-callers';
 
@@ -339,6 +339,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
           : 'Callers proven by the type checker'
         : 'No caller in the graph (proven or guessed)',
       ...throughTooltip(counts),
+      ...referrersTooltip(counts),
       // What the graph cannot see, and why (ADR 153): never counted above.
       ...(counts.unanalysedReason !== undefined ? [counts.unanalysedReason] : []),
       ...(counts.unresolvedNamed !== undefined ? [UNRESOLVED_NAMED_TOOLTIP] : []),

@@ -15,7 +15,8 @@ export function callersTitle(c: CallerCounts, showCandidates: boolean): string {
   const proven = plural(c.callers, 'caller', 'callers');
   const counted = !showCandidates || c.candidates === 0 ? proven : `${proven} · +${plural(c.candidates, 'candidate', 'candidates')}`;
   // The dispatch tier, then what the graph cannot see, after the counts, which stay as they were (ADR 151, ADR 153).
-  return [counted, throughTitle(c), c.unanalysed, c.unresolvedNamed].filter((x) => x !== undefined).join(' · ');
+  const referrers = c.referrers ? plural(c.referrers, 'referrer', 'referrers') : undefined;
+  return [counted, throughTitle(c), referrers, c.unanalysed, c.unresolvedNamed].filter((x) => x !== undefined).join(' · ');
 }
 
 /** The lens tooltip's line about its dispatch tier, if it has one. */
@@ -24,6 +25,15 @@ export function throughTooltip(c: CallerCounts): string[] {
   const who = c.through.callers === 1 ? '1 caller reaches' : `${c.through.callers} callers reach`;
   return [
     `${who} it only through ${c.through.via.join(', ')}, which it implements or overrides: a call there may run this one, so they are counted apart from its own callers.`,
+  ];
+}
+
+/** The lens tooltip's line about the symbols and files that use it without calling it, if any. */
+export function referrersTooltip(c: CallerCounts): string[] {
+  if (!c.referrers) return [];
+  const who = c.referrers === 1 ? '1 symbol or file uses' : `${c.referrers} symbols and files use`;
+  return [
+    `${who} it without calling it (a value passed or stored, a type, a named import, a re-export, a subclass), proven by the type checker: renaming or removing it breaks them too. \`kg affected\` lists them.`,
   ];
 }
 

@@ -83,6 +83,15 @@ describe('what breaks, proven', () => {
     const install = b.breakingChanges.find((c) => c.symbol === 'sym:src/config.ts#install');
     assert.ok(install, JSON.stringify(b.breakingChanges));
     assert.deepEqual(where(install.consumers), ['file:src/d.ts references src/d.ts:2', 'sym:src/c.ts#handlers references src/c.ts:3']);
+    // Its lens is not a bare "0 callers": the file re-exporting it and the object storing it use it
+    // (its own `app.use(install)` is no user of itself).
+    const built = copyFixture('references-breaks');
+    assert.equal(kg(['build', '--apply'], built).code, 0);
+    const load = indexGraph(JSON.parse(fs.readFileSync(path.join(built, '.knowledge-graph', 'graph.json'), 'utf8')) as Graph);
+    assert.ok(load.ok);
+    const [counts] = callerCounts(load.graph, ['sym:src/config.ts#install']);
+    assert.deepEqual(counts, { callers: 0, candidates: 0, referrers: 2 });
+    assert.equal(callersTitle(counts as CallerCounts, true), '0 callers · 2 referrers');
   });
 
   it('a method that implements an interface member: its callers through the interface are a tier of their own', () => {

@@ -24,6 +24,12 @@ describe('the words of the editor surfaces', () => {
     assert.equal(callersTitle({ callers: 1, candidates: 0 }, true), '1 caller');
     assert.equal(callersTitle({ callers: 3, candidates: 0 }, true), '3 callers');
     assert.equal(callersTitle({ callers: 3, candidates: 1 }, true), '3 callers · +1 candidate');
+    // Uses that are not calls come after the callers and the dispatch tier, never added to them.
+    assert.equal(callersTitle({ callers: 0, candidates: 0, referrers: 18 }, true), '0 callers · 18 referrers');
+    assert.equal(
+      callersTitle({ callers: 1, candidates: 0, referrers: 1, through: { callers: 2, via: ['Shape.area'] } }, true),
+      '1 caller · 2 through Shape.area · 1 referrer',
+    );
     assert.equal(callersTitle({ callers: 0, candidates: 2 }, true), '0 callers · +2 candidates');
     assert.equal(callersTitle({ callers: 3, candidates: 2 }, false), '3 callers');
     // The dispatch tier (ADR 151): apart, after the guesses, never added to the proven count.

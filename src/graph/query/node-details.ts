@@ -2,6 +2,7 @@
 // where each call was seen), what it calls (unplaced calls with their reasons), and who cites it.
 // Callers are decided by callers.ts's `callerEdges`, so every count here is the `callers` query's.
 
+import { USE_RELATIONS } from '../consumers';
 import type { GraphNode } from '../model';
 import { CALLS, callerEdges, dispatchVias, inbound } from './callers';
 import { isPackageRank, type IndexedGraph } from './indexed';
@@ -41,6 +42,11 @@ export interface CallerCounts {
    * Absent when there are none.
    */
   through?: { callers: number; via: string[] };
+  /**
+   * Symbols and files that use it without calling it, proven (ADR 151's references, re-exports,
+   * subclasses; `USE_RELATIONS`), none of them a proven caller. Absent when there are none.
+   */
+  referrers?: number;
   /** Files the graph does not read that may call it, in a lens's words ("2 .vue files not analysed", ADR 153). */
   unanalysed?: string;
   /** Why, for the lens's tooltip. */
@@ -127,6 +133,8 @@ export function callerCounts(g: IndexedGraph, ids: readonly string[]): Array<Cal
       via.push(g.nodeAt[rank]?.label ?? g.ids[rank]);
     }
     if (through.size > 0) counts.through = { callers: through.size, via };
+    const referrers = usesApart(g, r, own);
+    if (referrers > 0) counts.referrers = referrers;
     const holes = holesOf(g, r);
     if (holes.unanalysed) {
       counts.unanalysed = shortUnanalysed(holes.unanalysed);
@@ -135,6 +143,28 @@ export function callerCounts(g: IndexedGraph, ids: readonly string[]): Array<Cal
     if (holes.unresolvedNamed) counts.unresolvedNamed = holes.unresolvedNamed.summary;
     return counts;
   });
+}
+
+/**
+ * How many symbols and files use rank `r` without calling it (`USE_RELATIONS`), none of them a
+ * proven caller in `own`. A file's own edge (its named import or re-export) counts only when none
+ * of its symbols calls or uses the node: otherwise the import is how they do, and counting the
+ * file too would say "1 referrer" over every imported function.
+ */
+function usesApart(g: IndexedGraph, r: number, own: ReadonlySet<number>): number {
+  const users = inbound(g, r, USE_RELATIONS, false).proven.filter((s) => !own.has(s));
+  const symbolFiles = new Set<string>();
+  for (const s of [...own, ...users]) {
+    const n = g.nodeAt[s];
+    if (n && n.kind !== 'file' && n.sourceFile !== undefined) symbolFiles.add(n.sourceFile);
+  }
+  const counted = new Set<number>();
+  for (const s of users) {
+    const n = g.nodeAt[s];
+    if (n?.kind === 'file' && n.sourceFile !== undefined && symbolFiles.has(n.sourceFile)) continue;
+    counted.add(s);
+  }
+  return counted.size;
 }
 
 /** The nodes with these ids, in order (undefined where there is none). */

@@ -88,7 +88,7 @@ export const RESULT_SCHEMAS = {
     optionalOf(
       obj(
         { callers: int, candidates: int },
-        { through: obj({ callers: int, via: strings }), unanalysed: str, unanalysedReason: str, unresolvedNamed: str },
+        { through: obj({ callers: int, via: strings }), referrers: int, unanalysed: str, unanalysedReason: str, unresolvedNamed: str },
       ),
     ),
   ),

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { KnowledgeGraphApi } from '../../../src/extension';
 import type { FolderGraphState } from '../../../src/host/graph-access';
 import { activated } from './activated';
+import { expectedLensTitle } from '../expected';
 
 // out/e2e/inhost → the repository
 const LENSES_FIXTURE = path.resolve(__dirname, '..', '..', '..', 'test', 'e2e', 'workspaces', 'lenses', 'src');
@@ -61,6 +62,7 @@ describe('callers lenses, the status bar and the graph states', () => {
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const callers = (id: string): { callers: string[]; candidates: string[] } => JSON.parse(kg('callers', id, '--graph', graphFile).stdout);
+  const graphJson = () => JSON.parse(fs.readFileSync(graphFile, 'utf8')) as Parameters<typeof expectedLensTitle>[0];
 
   before(async () => {
     ({ api, cli } = await activated());
@@ -92,9 +94,7 @@ describe('callers lenses, the status bar and the graph states', () => {
       assert.ok(symbols.length > 0, `${rel} has declarations`);
       for (const s of symbols) {
         const c = callers(s.id);
-        const n = c.callers.length;
-        let expected = `${n} ${n === 1 ? 'caller' : 'callers'}`;
-        if (c.candidates.length > 0) expected += ` · +${c.candidates.length} ${c.candidates.length === 1 ? 'candidate' : 'candidates'}`;
+        const expected = expectedLensTitle(graphJson(), s.id, c.callers, c.candidates);
         assert.equal(titles.get(s.line)?.title, expected, `${s.id} on line ${s.line}`);
         checked++;
       }
@@ -149,9 +149,7 @@ describe('callers lenses, the status bar and the graph states', () => {
     await vscode.window.showTextDocument(doc);
     const title = (id: string) => {
       const c = callers(id);
-      const n = c.callers.length;
-      const m = c.candidates.length;
-      return `${n} ${n === 1 ? 'caller' : 'callers'}${m > 0 ? ` · +${m} ${m === 1 ? 'candidate' : 'candidates'}` : ''}`;
+      return expectedLensTitle(graphJson(), id, c.callers, c.candidates);
     };
     const STALE = 'callers: graph is stale — Rebuild';
     // The web workbench saves a second after an edit by default: these edits stay unsaved until saved here.

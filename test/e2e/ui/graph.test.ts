@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
-import { BUILD_TITLE } from '../expected';
+import { BUILD_TITLE, expectedLensTitle } from '../expected';
 import { itInEditor, makeWorkspace, openWorkbench } from '../harness/context';
 import { lensTextsWhen, showExplorer, type Workbench } from '../harness/workbench';
 
@@ -25,12 +25,11 @@ function kg(...args: string[]): string {
   return r.stdout;
 }
 
-/** The lens title the CLI's `callers` implies for a symbol. */
+/** The lens title the CLI's `callers` and the graph's other uses imply for a symbol. */
 function expectedTitle(ws: string, id: string): string {
   const c = JSON.parse(kg('callers', id, '--graph', graphFile(ws))) as { callers: string[]; candidates: string[] };
-  const n = c.callers.length;
-  const m = c.candidates.length;
-  return `${n} ${n === 1 ? 'caller' : 'callers'}${m > 0 ? ` · +${m} ${m === 1 ? 'candidate' : 'candidates'}` : ''}`;
+  const graph = JSON.parse(fs.readFileSync(graphFile(ws), 'utf8')) as Parameters<typeof expectedLensTitle>[0];
+  return expectedLensTitle(graph, id, c.callers, c.candidates);
 }
 
 function withTheme(ws: string, theme: string): string {

@@ -16,6 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
 import { corpus, threeCorpus } from '../../../bench/corpus';
+import { expectedLensTitle } from '../expected';
 import { kg, PLAIN_TYPING } from '../harness/cli';
 import { E2E, itInEditor, openWorkbench } from '../harness/context';
 import { showExplorer, type Workbench } from '../harness/workbench';
@@ -124,10 +125,6 @@ interface Sample {
   lenses: DrawnLens[];
 }
 
-function title(callers: number, candidates: number): string {
-  return `${callers} ${callers === 1 ? 'caller' : 'callers'}${candidates > 0 ? ` · +${candidates} ${candidates === 1 ? 'candidate' : 'candidates'}` : ''}`;
-}
-
 interface Declaration {
   line: number;
   /** The declared name (a member's own name, without its class). */
@@ -139,14 +136,14 @@ interface Declaration {
 function declarations(graphFile: string): Declaration[] {
   const g = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as {
     nodes: Array<{ id: string; kind: string; label: string; sourceFile?: string; line?: number }>;
-  };
+  } & Parameters<typeof expectedLensTitle>[0];
   const out: Declaration[] = [];
   for (const n of g.nodes) {
     if (n.sourceFile !== FILE || n.line === undefined || !['function', 'class', 'method', 'variable'].includes(n.kind)) continue;
     const c = JSON.parse(kg('callers', n.id, '--graph', graphFile)) as { callers: string[]; candidates: string[] };
     // A variable has a lens only when something calls it (an arrow function bound to a const).
     if (n.kind === 'variable' && c.callers.length + c.candidates.length === 0) continue;
-    out.push({ line: n.line, name: n.label.split('.').pop() ?? n.label, title: title(c.callers.length, c.candidates.length) });
+    out.push({ line: n.line, name: n.label.split('.').pop() ?? n.label, title: expectedLensTitle(g, n.id, c.callers, c.candidates) });
   }
   return out;
 }

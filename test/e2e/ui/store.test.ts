@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
+import { expectedLensTitle } from '../expected';
 import { kg } from '../harness/cli';
 import { E2E, itInEditor, openWorkbench } from '../harness/context';
 import { lensTextsWhen, showExplorer, type Workbench } from '../harness/workbench';
@@ -74,14 +75,13 @@ describe('callers in other repositories, from the organisation store', () => {
     () => wb,
     async () => {
       const graphFile = path.join(acme, '.knowledge-graph', 'graph.json');
+      const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as Parameters<typeof expectedLensTitle>[0];
       const expected = ids.map((id) => {
         const own = JSON.parse(kg('callers', id, '--graph', graphFile)) as { callers: string[]; candidates: string[] };
         const all = JSON.parse(kgStore(pg.url, 'store', 'callers', `${REPO}/${id}`)) as { callers: string[] };
-        const n = own.callers.length;
-        const m = own.candidates.length;
         const elsewhere = all.callers.filter((c) => !c.startsWith(`${REPO}/`)).length;
         return (
-          `${n} ${n === 1 ? 'caller' : 'callers'}${m > 0 ? ` · +${m} ${m === 1 ? 'candidate' : 'candidates'}` : ''}` +
+          expectedLensTitle(graph, id, own.callers, own.candidates) +
           (elsewhere > 0 ? ` · ${elsewhere} in ${elsewhere === 1 ? 'another repository' : 'other repositories'}` : '')
         );
       });
