@@ -97,7 +97,10 @@ export const CATALOGUE = {
                 this one through dispatch. Kept apart, never added to "callers".
 
 A recursive symbol lists itself. Needs the calls layer: on a graph built with --extract-only
-the answer is unavailable, not an empty list.`,
+the answer is unavailable, not an empty list.
+
+Calls only: no caller does not mean unused. A function passed as a callback, a class used as a
+type, a name imported or re-exported is a consumer that "affected" and "impact" list.`,
     faces: ['cli', 'agent', 'store'],
     params: {
       id: ID(
@@ -226,7 +229,7 @@ For a symbol (sym:) it needs the calls layer, as "callers" does.`,
   // The editor's own questions: plain data, never degraded (the worker refuses them without a graph).
   counts: entry<{ ids: string[] }, Array<CallerCounts | undefined>>({
     summary: 'Caller counts of many nodes at once, as `callers` counts them: what the lenses say.',
-    help: 'For each id, the number of proven callers and of guesses, and the callers that reach it only through what it implements or overrides (undefined for an id that is not a node).',
+    help: 'For each id, the number of proven callers and of guesses, the callers that reach it only through what it implements or overrides, and the proven uses that are not calls (referrers) (undefined for an id that is not a node).',
     faces: ['editor'],
     params: { ids: { type: 'strings', summary: 'Node ids.' } },
     result: RESULT_SCHEMAS.counts,
