@@ -26,6 +26,7 @@ import {
   type IndexedGraph,
 } from '../../src/graph';
 import { run } from '../../src/cli/run';
+import { CONSUMER_RELATIONS } from '../../src/graph/consumers';
 import { SNAPSHOTS } from '../helpers/fixtures';
 import { graphOf, indexed, ok } from '../helpers/graphs';
 
@@ -96,6 +97,11 @@ describe('the catalogue', () => {
     assert.equal(v({ available: true, callers: ['a'], evidenceClass: 'GRAPH_DERIVED' }), false, 'candidates missing');
     assert.equal(v({ available: true, callers: [1], candidates: [], evidenceClass: 'GRAPH_DERIVED' }), false, 'a number for an id');
     assert.equal(v({ available: true, callers: [], candidates: [], proven: [], evidenceClass: 'GRAPH_DERIVED' }), false, 'an extra field');
+  });
+
+  it("affected's help names every relation that makes a consumer, as consumers.ts defines them", () => {
+    const help = CATALOGUE.affected.help.replace(/\s+/g, ' ');
+    for (const r of CONSUMER_RELATIONS) assert.match(help, new RegExp(`\\b${r}\\b`), r);
   });
 });
 

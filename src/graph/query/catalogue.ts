@@ -113,7 +113,7 @@ type, a name imported or re-exported is a consumer that "affected" and "impact" 
   affected: entry<{ id: string }, AffectedResult>({
     summary: 'What depends on a node directly, and whether a change breaks it.',
     help: `Lists the direct consumers of a node: sources of inbound calls, imports, re-exports,
-references, extends, implements and inherits edges (the node itself excluded).
+references, extends, implements, inherits and overrides edges (the node itself excluded).
 
   "consumers"   through at least one EXACT edge
   "breaks"      true when there is such a consumer: changing or removing the node breaks it
