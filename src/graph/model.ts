@@ -157,6 +157,11 @@ export interface GraphNode {
   /** True for a class's static members: they override and implement only static members (ADR 151). */
   static?: boolean;
   /**
+   * True for a declaration written with decorators (`@Component class …`, `@Get() list()`): a
+   * framework may reach it by convention, so `kg unused` never calls it unused (ADR 157).
+   */
+  decorated?: boolean;
+  /**
    * On `sym:` nodes: 12 hex characters hashing the declared signature (parameters and their
    * types, return type, type parameters, export; never the body), so a later edit can tell a
    * signature change from an implementation change without the old text (docs/graph-format.md).
@@ -274,6 +279,7 @@ export const NODE_KEY_ORDER = [
   'symbolKinds',
   'exported',
   'static',
+  'decorated',
   'signature',
   'text',
 ] as const;
