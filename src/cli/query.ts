@@ -53,19 +53,29 @@ function numericOf(name: QueryName): Array<[string, Extract<ParamSpec, { type: '
   return paramsOf(name).filter((e): e is [string, Extract<ParamSpec, { type: 'integer' }>] => e[1].type === 'integer');
 }
 
-/** `<id>`-style arguments and `[--budget N]`-style options of a question, for a usage line. */
-export function argumentsOf(name: QueryName): string {
-  return `${positionalsOf(name)
-    .map((p) => ` <${p}>`)
+/** String parameters that are not positional: `--name TEXT` options, with their default. */
+function textOptionsOf(name: QueryName): Array<[string, Extract<ParamSpec, { type: 'string' }>]> {
+  return paramsOf(name).filter((e): e is [string, Extract<ParamSpec, { type: 'string' }>] => e[1].type === 'string' && !e[1].positional);
+}
+
+/** A question's options for a usage line: `[--path TEXT]` then `[--budget N]`. */
+function optionsUsage(name: QueryName): string {
+  return `${textOptionsOf(name)
+    .map(([key]) => ` [--${key} TEXT]`)
     .join('')}${numericOf(name)
     .map(([key]) => ` [--${key} N]`)
     .join('')}`;
 }
 
+/** `<id>`-style arguments and `[--budget N]`-style options of a question, for a usage line. */
+export function argumentsOf(name: QueryName): string {
+  return `${positionalsOf(name)
+    .map((p) => ` <${p}>`)
+    .join('')}${optionsUsage(name)}`;
+}
+
 function usageOf(name: QueryName): string {
-  const numeric = numericOf(name)
-    .map(([key]) => ` [--${key} N]`)
-    .join('');
+  const numeric = optionsUsage(name);
   return `Usage: kg ${name}${positionalsOf(name)
     .map((p) => ` <${p}>`)
     .join('')}${numeric} [--graph FILE]\n`;
@@ -73,6 +83,7 @@ function usageOf(name: QueryName): string {
 
 function helpOf(name: QueryName): string {
   const options = optionLines([
+    ...textOptionsOf(name).map(([key, p]): [string, string] => [`--${key} TEXT`, p.summary]),
     ...numericOf(name).map(([key, p]): [string, string] => [
       `--${key} N`,
       `${p.summary.replace(/\.$/, '')}${p.default !== undefined ? ` (default ${p.default})` : ''}.`,
@@ -98,7 +109,12 @@ export const QUERY_COMMANDS: Command[] = namesFor('cli').map((name) => ({
 function integerOption(flag: string, text: string | undefined, spec: Extract<ParamSpec, { type: 'integer' }>): number | undefined {
   if (text === undefined) return undefined;
   const atMost = spec.max !== undefined ? `, at most ${spec.max}` : '';
-  if (!/^[1-9][0-9]*$/.test(text) || !Number.isSafeInteger(Number(text)) || (spec.max !== undefined && Number(text) > spec.max))
+  if (
+    !/^(0|[1-9][0-9]*)$/.test(text) ||
+    !Number.isSafeInteger(Number(text)) ||
+    Number(text) < spec.min ||
+    (spec.max !== undefined && Number(text) > spec.max)
+  )
     throw new UsageError(`--${flag} must be a whole number, at least ${spec.min}${atMost} (got "${text}")`);
   return Number(text);
 }
@@ -118,6 +134,8 @@ export function parseQueryArgs(
   const options: NonNullable<ParseArgsConfig['options']> = {};
   for (const o of extra) options[o] = { type: 'string' };
   for (const [key] of numeric) options[key] = { type: 'string' };
+  const text = textOptionsOf(name);
+  for (const [key] of text) options[key] = { type: 'string' };
   const parsed = parseCommandArgs(args, options, true);
   const values = parsed.values as Record<string, string | undefined>;
   const p = parsed.positionals;
@@ -130,6 +148,12 @@ export function parseQueryArgs(
       if (p[i].length > MAX_TEXT_PARAM) throw new UsageError(`<${positionals[i]}> is longer than ${MAX_TEXT_PARAM} characters`);
       request[key] = p[i];
     });
+  for (const [key] of text) {
+    const v = values[key];
+    if (v === undefined) continue;
+    if (v.length > MAX_TEXT_PARAM) throw new UsageError(`--${key} is longer than ${MAX_TEXT_PARAM} characters`);
+    request[key] = v;
+  }
   for (const [key, spec] of numeric) {
     const v = integerOption(key, values[key], spec);
     if (v !== undefined) request[key] = v;

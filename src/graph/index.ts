@@ -38,6 +38,7 @@ export { packageFileSymbols } from './query/file-symbols';
 export { queryCallers } from './query/callers';
 export { queryAffected } from './query/affected';
 export { queryImpact } from './query/impact';
+export { queryUnused } from './query/unused';
 export { queryNeighbors } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
 export { queryGodNodes } from './query/god-nodes';

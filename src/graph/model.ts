@@ -157,6 +157,11 @@ export interface GraphNode {
   /** True for a class's static members: they override and implement only static members (ADR 151). */
   static?: boolean;
   /**
+   * True for a declaration written with decorators (`@Component class …`, `@Get() list()`): a
+   * framework may reach it by convention, so `kg unused` never calls it unused (ADR 157).
+   */
+  decorated?: boolean;
+  /**
    * On `sym:` nodes: 12 hex characters hashing the declared signature (parameters and their
    * types, return type, type parameters, export; never the body), so a later edit can tell a
    * signature change from an implementation change without the old text (docs/graph-format.md).
@@ -215,6 +220,20 @@ export interface UnanalysedFile {
   imports?: string[];
 }
 
+/**
+ * A file something outside the code names as a way in (ADR 157): a package.json's `main`,
+ * `module`, `browser`, `types`, `exports` or `bin`, a tsconfig's `files`, or a pattern of the
+ * repository config's `entries`. `path` is the graph's source file it was placed on; when it could
+ * not be placed on one (`unplaced`), `path` is the target as written, resolved against the file
+ * that names it. `from` names that file and `field` the key.
+ */
+export interface EntryFile {
+  path: string;
+  from: string;
+  field: string;
+  unplaced?: true;
+}
+
 export interface Graph {
   schemaVersion: number;
   graphSignature: string;
@@ -228,6 +247,8 @@ export interface Graph {
   diagnostics?: BuildDiagnostic[];
   /** Files of types the graph does not read that may use its code, sorted by path (ADR 153). */
   unanalysed?: UnanalysedFile[];
+  /** Files named as ways in, sorted by path, from, field (ADR 157). */
+  entries?: EntryFile[];
   nodes: GraphNode[];
   edges: GraphEdge[];
 }
@@ -243,6 +264,7 @@ export const GRAPH_KEY_ORDER = [
   'unresolved',
   'diagnostics',
   'unanalysed',
+  'entries',
   'nodes',
   'edges',
 ] as const;
@@ -257,6 +279,7 @@ export const NODE_KEY_ORDER = [
   'symbolKinds',
   'exported',
   'static',
+  'decorated',
   'signature',
   'text',
 ] as const;

@@ -161,6 +161,8 @@ export function nextPageOf(tool: QueryTool, ids: Record<string, string>): NextPa
         ? `call ${toolNameOf('callers')} with id ${id} and offset ${next} for the rest`
         : `call symbol with a larger limit (up to 1000), or neighbors for ${id}`;
   }
+  if (tool.query === 'unused')
+    return (field) => `call unused again with a larger offset for the rest of "${field}" ("totals" counts it), or a narrower path`;
   return () => `ask a narrower question`;
 }
 

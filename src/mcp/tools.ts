@@ -84,7 +84,11 @@ const LIMIT: JsonSchema = {
 function paramSchema(spec: ParamSpec): JsonSchema {
   switch (spec.type) {
     case 'string':
-      return { type: 'string', description: spec.role === 'id' ? `${spec.summary} ${ID_HINT}` : spec.summary };
+      return {
+        type: 'string',
+        ...(spec.default !== undefined ? { default: spec.default } : {}),
+        description: spec.role === 'id' ? `${spec.summary} ${ID_HINT}` : spec.summary,
+      };
     case 'integer':
       return {
         type: 'integer',
@@ -139,7 +143,7 @@ function queryTool(query: QueryName): QueryTool {
     properties.offset = OFFSET;
     properties.limit = LIMIT;
   }
-  const required = params.filter(([, s]) => s.type !== 'integer' || s.default === undefined).map(([k]) => k);
+  const required = params.filter(([, s]) => s.type === 'strings' || s.default === undefined).map(([k]) => k);
   const name = TOOL_NAME[query] ?? query;
   return {
     kind: 'query',

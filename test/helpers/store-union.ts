@@ -71,6 +71,7 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
       request.query === 'path' ? { ...request, from: from.id, to: splitQualified(request.to).id } : { ...request, id: from.id };
     return qualified(from.repository as string, one(from.repository as string, plain));
   }
+  if (request.query === 'unused') return { degrade: 'not of the store face' };
   const id = request.id;
   const holders = repos.filter((repo) => {
     const g = (loads.get(repo) as GraphLoad & { ok: true }).graph;

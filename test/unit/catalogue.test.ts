@@ -85,6 +85,8 @@ describe('the catalogue', () => {
       assertSchema('nodes', answerOn(g, 'nodes', { ids: [...ids, 'sym:nowhere.ts#x'] }), `${name} nodes`);
       assertSchema('god-nodes', answerQuery(load, { query: 'god-nodes' }), `${name} god-nodes`);
       assertSchema('query', answerQuery(load, { query: 'query', text: 'src' }), `${name} query`);
+      assertSchema('unused', answerQuery(load, { query: 'unused' }), `${name} unused`);
+      assertSchema('unused', answerQuery(load, { query: 'unused', path: 'src', offset: 1, limit: 2 }), `${name} unused src`);
       for (const text of ['src', 'a', 'zzz-none']) assertSchema('search', answerOn(g, 'search', { text }), `${name} search ${text}`);
       assertSchema('callers', answerQuery(load, { query: 'callers', id: 'sym:nowhere.ts#x' }), `${name} unknown`);
     }
@@ -114,6 +116,7 @@ describe('arguments from outside', () => {
 
   it('fills in defaults and keeps what was given', () => {
     assert.deepEqual(checkArgs('neighbors', { id: 'x' }), { id: 'x', budget: 40 });
+    assert.deepEqual(checkArgs('unused', {}), { path: '', offset: 0, limit: 100 });
     assert.deepEqual(checkArgs('god-nodes', {}), { top: 10 });
     assert.deepEqual(checkArgs('symbol', { id: 'x', limit: 5 }), { id: 'x', limit: 5 });
   });

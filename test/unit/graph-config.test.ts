@@ -145,7 +145,7 @@ describe('defaults and malformed values', () => {
   it('unknown keys are reported (most often a typo) and ignored', () => {
     const r = resolveGraphConfig({ graph: { enabled: true, mode: 'advisory', humanflip: true }, levle: 8, rationale: {} });
     assert.deepEqual(r.problems, [
-      'unknown key "levle" (known: graph, level, rationale, repository); ignored',
+      'unknown key "levle" (known: entries, graph, level, rationale, repository); ignored',
       'unknown key "graph.humanflip" (known: enabled, mode, humanFlip, autoIndex); ignored',
     ]);
   });

@@ -32,7 +32,7 @@ describe('kg mcp tools', () => {
     }
     assert.deepEqual(
       TOOLS.map((t) => t.name),
-      ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why', 'check', 'build'],
+      ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why', 'unused', 'check', 'build'],
     );
   });
 });

@@ -15,6 +15,7 @@ import {
   queryImpact,
   queryNeighbors,
   queryPath,
+  queryUnused,
   type Graph,
 } from '../../src/graph';
 import { degraded, graphOf, indexed, indexedOf, ok, type EdgeSpec } from '../helpers/graphs';
@@ -487,5 +488,136 @@ describe('index', () => {
     assert.equal(nodeOf(g, sym('__proto__'))?.label, '__proto__');
     assert.equal(nodeOf(g, '__proto__'), undefined);
     assert.equal(nodeOf(g, 'toString'), undefined);
+  });
+});
+
+describe('unused (ADR 157)', () => {
+  // src/index.ts is the package's main; it re-exports src/pub.ts. main (exported there) calls
+  // used and Base.size, guesses guessed by name, makes an unplaced call named `named` and a
+  // computed access. Square.area implements Shape.area; Sub.size overrides Base.size (called);
+  // Lonely.size overrides Quiet.size (nobody calls Quiet.size, but Lonely.size's edge reaches it).
+  // selfish is referenced only by its own member. Ctl is decorated. b.test.ts is a test file.
+  const graph = graphOf(
+    [
+      [sym('main', 'src/index.ts'), sym('used')],
+      [sym('main', 'src/index.ts'), sym('Base.size')],
+      [sym('main', 'src/index.ts'), sym('guessed'), 'calls', 'CANDIDATE'],
+      [sym('main', 'src/index.ts'), 'unresolved:named'],
+      [sym('main', 'src/index.ts'), 'unresolved:[key]'],
+      [sym('Square.area'), sym('Shape.area', 'src/i.ts'), 'implements'],
+      [sym('Sub.size'), sym('Base.size'), 'overrides'],
+      [sym('Lonely.size'), sym('Quiet.size'), 'overrides'],
+      [sym('selfish.inner'), sym('selfish'), 'references'],
+      ['file:src/index.ts', 'file:src/pub.ts', 're-exports'],
+    ],
+    {
+      nodes: [
+        sym('dead'),
+        sym('named'),
+        sym('internal', 'src/index.ts'),
+        sym('api', 'src/pub.ts'),
+        sym('helper', 'src/b.test.ts'),
+        sym('Ctl'),
+        sym('Ctl.get'),
+        sym('Box.open'),
+        sym('d', 'types/env.d.ts'),
+      ],
+    },
+  );
+  const members = new Set([
+    'Base.size',
+    'Sub.size',
+    'Lonely.size',
+    'Quiet.size',
+    'Square.area',
+    'Shape.area',
+    'selfish.inner',
+    'Ctl.get',
+    'Box.open',
+  ]);
+  for (const n of graph.nodes) {
+    if (!n.id.startsWith('sym:')) continue;
+    if (members.has(n.label)) n.kind = 'method';
+    if (['main', 'api', 'helper'].includes(n.label)) n.exported = true;
+    if (n.label === 'Ctl') n.decorated = true;
+  }
+  for (const e of graph.edges) if (e.target === 'unresolved:[key]') e.reason = 'dynamic-access';
+  graph.entries = [{ path: 'src/index.ts', from: 'package.json', field: 'main' }];
+  const g = indexed(graph);
+
+  it('splits what nothing reaches from what a guess or a hole may reach, and never lists a way in', () => {
+    const r = ok(queryUnused(g, '', 0, 100));
+    // Members are possibly reached by the computed access; top-level symbols are not (no export of
+    // a file the access's file imports).
+    assert.deepEqual(
+      r.unused.map((u) => u.id),
+      [sym('dead'), sym('selfish'), sym('internal', 'src/index.ts')].sort(),
+    );
+    assert.deepEqual(
+      r.possiblyUsed.map((u) => [u.id, u.reasons.map((x) => x.reason)]),
+      [
+        [sym('Box.open'), ['dynamic-access']],
+        [sym('Lonely.size'), ['dynamic-access']],
+        [sym('guessed'), ['candidate']],
+        [sym('named'), ['unresolved-named']],
+        [sym('selfish.inner'), ['dynamic-access']],
+      ],
+    );
+    assert.deepEqual(r.possiblyUsed[2].reasons[0].via, [sym('main', 'src/index.ts')]);
+    // 20 symbols: ways in are main, api (re-exported by the entry), helper (a test file's export),
+    // Ctl and Ctl.get (decorated), d (a .d.ts) = 6; reached: used, Base.size, Sub.size (dispatch),
+    // Quiet.size (Lonely.size's override), Square.area (implements), Shape.area = 6; 3 unused, 5 possibly used.
+    assert.deepEqual(r.totals, { symbols: 20, entry: 6, reached: 6, unused: 3, possiblyUsed: 5 });
+    assert.deepEqual(r.notes, []);
+  });
+
+  it('pages both lists, scopes by folder, and counts them all', () => {
+    const r = ok(queryUnused(g, './src/', 1, 1));
+    assert.deepEqual(r.path, 'src');
+    assert.deepEqual(
+      r.unused.map((u) => u.id),
+      [sym('selfish')],
+    );
+    assert.deepEqual(
+      r.possiblyUsed.map((u) => u.id),
+      [sym('Lonely.size')],
+    );
+    assert.equal(r.totals.unused, 3);
+    const one = ok(queryUnused(g, 'src/index.ts', 0, 100));
+    assert.deepEqual([one.totals.symbols, one.unused.map((u) => u.id)], [2, [sym('internal', 'src/index.ts')]]);
+  });
+
+  it('an unread file that imports the file, and a package.json target placed on nothing, make a symbol possibly used', () => {
+    const h = graphOf([], { nodes: [sym('total', 'src/cart.ts'), sym('local', 'src/cart.ts'), sym('go', 'tools/run.ts')] });
+    for (const n of h.nodes) if (n.label === 'total' || n.label === 'go') n.exported = true;
+    h.layers = ['calls', 'references', 'structural'];
+    h.unanalysed = [{ path: 'src/App.vue', imports: ['src/cart.ts'] }];
+    h.entries = [{ path: 'tools/dist/cli.js', from: 'tools/package.json', field: 'bin', unplaced: true }];
+    const r = ok(queryUnused(indexed(h), '', 0, 100));
+    assert.deepEqual(
+      r.unused.map((u) => u.id),
+      [sym('local', 'src/cart.ts')],
+    );
+    assert.deepEqual(
+      r.possiblyUsed.map((u) => [u.id, u.reasons.map((x) => [x.reason, x.via])]),
+      [
+        [sym('total', 'src/cart.ts'), [['unanalysed', ['src/App.vue']]]],
+        // Every export may be used by an unread file, even one whose text the scan found no import in.
+        [
+          sym('go', 'tools/run.ts'),
+          [
+            ['unanalysed', undefined],
+            ['entry-unplaced', undefined],
+          ],
+        ],
+      ],
+    );
+  });
+
+  it('says when no entry point is recorded, and degrades without the references layer', () => {
+    const bare = indexedOf([[sym('a'), sym('b')]]);
+    assert.match(ok(queryUnused(bare, '', 0, 10)).notes[0], /No entry points are recorded/);
+    const old = indexedOf([[sym('a'), sym('b')]], { layers: ['calls', 'structural'] });
+    assert.equal(degraded(queryUnused(old, '', 0, 10)).code, 'LAYER_MISSING');
   });
 });

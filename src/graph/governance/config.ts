@@ -68,9 +68,9 @@ export interface ResolvedGraphConfig {
 const GRAPH_KEYS = ['enabled', 'mode', 'humanFlip', 'autoIndex'] as const;
 /**
  * Top-level keys someone reads: `rationale` is the rationale layer's, `repository` the builder's
- * (the name graph.json records, ADR 108; docs/configuration.md).
+ * (the name graph.json records, ADR 108; docs/configuration.md), `entries` the builder's too (ADR 157).
  */
-const TOP_KEYS = ['$schema', 'graph', 'level', 'rationale', 'repository'] as const;
+const TOP_KEYS = ['$schema', 'entries', 'graph', 'level', 'rationale', 'repository'] as const;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

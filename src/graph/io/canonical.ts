@@ -89,9 +89,17 @@ export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>, pr
   const keys = keysOf(graph);
   const lineOf = (key: string, item: unknown): string => {
     const order =
-      key === 'nodes' ? NODE_KEY_ORDER : key === 'edges' ? EDGE_KEY_ORDER : key === 'unanalysed' ? ['path', 'imports'] : ['path', 'reason'];
+      key === 'nodes'
+        ? NODE_KEY_ORDER
+        : key === 'edges'
+          ? EDGE_KEY_ORDER
+          : key === 'unanalysed'
+            ? ['path', 'imports']
+            : key === 'entries'
+              ? ['path', 'from', 'field', 'unplaced']
+              : ['path', 'reason'];
     const nested = key === 'edges' ? { evidence: EVIDENCE_KEY_ORDER } : undefined;
-    if (!lines || key === 'diagnostics' || key === 'unanalysed') return line(item, order, nested);
+    if (!lines || key === 'diagnostics' || key === 'unanalysed' || key === 'entries') return line(item, order, nested);
     let l = lines.get(item as object);
     if (l === undefined) {
       l = line(item, order, nested);
@@ -99,7 +107,7 @@ export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>, pr
     }
     return l;
   };
-  const isList = (key: string) => key === 'nodes' || key === 'edges' || key === 'diagnostics' || key === 'unanalysed';
+  const isList = (key: string) => key === 'nodes' || key === 'edges' || key === 'diagnostics' || key === 'unanalysed' || key === 'entries';
   const valueText = (value: unknown) => asciiText(canonicalValue(value));
   if (previous && sameSerialization(graph, previous.graph, keys, keysOf(previous.graph), isList, lineOf, valueText)) return previous.text;
   const top = graph as unknown as Record<string, unknown>;
@@ -120,7 +128,8 @@ export function serializeGraph(graph: Graph, lines?: WeakMap<object, string>, pr
       return;
     }
     out.push('[\n');
-    if (blocks && key !== 'diagnostics' && key !== 'unanalysed') pushBlocks(out, items, blocks, (item) => lineOf(key, item));
+    if (blocks && key !== 'diagnostics' && key !== 'unanalysed' && key !== 'entries')
+      pushBlocks(out, items, blocks, (item) => lineOf(key, item));
     else items.forEach((item, i) => out.push(i === 0 ? '    ' : ',\n    ', lineOf(key, item)));
     out.push('\n  ]');
   });

@@ -43,10 +43,12 @@ import {
   type QueryIdsResult,
   type QueryOptions,
   type SymbolResult,
+  type UnusedResult,
   type WhyResult,
 } from './shapes';
 import { queryPath } from './shortest-path';
 import { DEFAULT_SYMBOL_LIMIT, querySymbol } from './symbol';
+import { DEFAULT_UNUSED_LIMIT, queryUnused } from './unused';
 import { queryWhy } from './why';
 
 /**
@@ -62,7 +64,7 @@ const MAX_IDS = 100_000;
 
 /** One parameter of a question. `positional` ones are the CLI's arguments, the rest its `--name N` options. */
 export type ParamSpec =
-  | { type: 'string'; role: 'id' | 'text' | 'path'; summary: string; positional?: true }
+  | { type: 'string'; role: 'id' | 'text' | 'path'; summary: string; positional?: true; default?: string }
   | { type: 'integer'; summary: string; default?: number; min: number; max?: number; positional?: true; flag?: string }
   | { type: 'strings'; summary: string };
 
@@ -225,6 +227,46 @@ For a symbol (sym:) it needs the calls layer, as "callers" does.`,
     result: RESULT_SCHEMAS.symbol,
     answer: (g, a, o) => querySymbol(g, a.id, a.limit, o),
   }),
+  unused: entry<{ path?: string; offset?: number; limit?: number }, UnusedResult>({
+    summary: 'Symbols no proven edge reaches: unused, and possibly used with the reason.',
+    help: `Every symbol (under --path, when given) that no proven edge reaches — no EXACT call,
+reference, import, re-export, heritage or dispatch from outside it — in two lists
+(docs/adr/0157-what-kg-unused-calls-unused.md):
+
+  "unused"        nothing reaches it and nothing the graph cannot see could: no name-match
+                  candidate, no unplaced call of its name, no computed access (obj[key]) that
+                  may name it, no unread file (.vue, .svelte, …) that may import it
+  "possiblyUsed"  nothing proven reaches it, but one of those may: each with its "reasons"
+                  ("candidate", "unresolved-named", "dynamic-access", "unanalysed",
+                  "entry-unplaced"), a summary and what they are ("via")
+
+Never listed (counted in "totals.entry"): the exported symbols, and their members, of the files
+a package.json (main, module, browser, types, exports, bin), a tsconfig's files or the config's
+"entries" name, of test, story, config and file-system route files, and of what those files
+re-export; declarations in .d.ts files; decorated declarations and their members. A member that
+implements an interface's member, or that is reached through a member it overrides, is used.
+"totals" counts every list before the page; "notes" says what the answer could not rely on.
+Needs the calls and references layers.`,
+    faces: ['cli', 'agent'],
+    params: {
+      path: {
+        type: 'string',
+        role: 'path',
+        summary: "Only symbols in this file or folder (repository-relative, e.g. src/cart); '' for all.",
+        default: '',
+      },
+      offset: { type: 'integer', summary: 'Skip this many entries of each list.', default: 0, min: 0 },
+      limit: {
+        type: 'integer',
+        summary: 'At most this many entries in each list ("totals" counts them all).',
+        default: DEFAULT_UNUSED_LIMIT,
+        min: 1,
+        max: 10_000,
+      },
+    },
+    result: RESULT_SCHEMAS.unused,
+    answer: (g, a, o) => queryUnused(g, a.path, a.offset, a.limit, o),
+  }),
 
   // The editor's own questions: plain data, never degraded (the worker refuses them without a graph).
   counts: entry<{ ids: string[] }, Array<CallerCounts | undefined>>({
@@ -312,7 +354,7 @@ export function namesFor(face: Face): CatalogueName[] {
 }
 
 /** The questions of the query contract: what `kg` and the agents ask. */
-export const QUERY_NAMES = ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query', 'why', 'symbol'] as const;
+export const QUERY_NAMES = ['callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'query', 'why', 'symbol', 'unused'] as const;
 export type QueryName = (typeof QUERY_NAMES)[number];
 /** The editor's own questions. */
 export type EditorQueryName = Exclude<CatalogueName, QueryName>;
@@ -349,6 +391,7 @@ function checkValue(name: string, key: string, spec: ParamSpec, v: unknown): str
   const bad = (what: string) => new GraphError('INVALID_ARGUMENT', `${name}: "${key}" ${what}`);
   switch (spec.type) {
     case 'string':
+      if (v === undefined && spec.default !== undefined) return spec.default;
       if (typeof v !== 'string') throw bad('must be a string');
       if (v.length > MAX_TEXT_PARAM) throw bad(`is longer than ${MAX_TEXT_PARAM} characters`);
       return v;
@@ -375,7 +418,7 @@ export function answerOn<K extends CatalogueName>(g: IndexedGraph, name: K, args
 function withDefaults<K extends CatalogueName>(name: K, args: ArgsOf<K>): Required<ArgsOf<K>> {
   const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
   for (const [key, spec] of paramsOf(name))
-    if (out[key] === undefined && spec.type === 'integer' && spec.default !== undefined) out[key] = spec.default;
+    if (out[key] === undefined && spec.type !== 'strings' && spec.default !== undefined) out[key] = spec.default;
   return out as Required<ArgsOf<K>>;
 }
 

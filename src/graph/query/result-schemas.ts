@@ -83,6 +83,28 @@ export const RESULT_SCHEMAS = {
     },
     { location: str, exported: bool, signatureHash: str },
   ),
+  unused: answer({
+    path: str,
+    unused: arr(obj({ id: str, kind: str, label: str }, { location: str })),
+    possiblyUsed: arr(
+      obj(
+        {
+          id: str,
+          kind: str,
+          label: str,
+          reasons: arr(
+            obj(
+              { reason: { enum: ['candidate', 'unresolved-named', 'unanalysed', 'dynamic-access', 'entry-unplaced'] }, summary: str },
+              { via: strings },
+            ),
+          ),
+        },
+        { location: str },
+      ),
+    ),
+    totals: obj({ symbols: int, entry: int, reached: int, unused: int, possiblyUsed: int }),
+    notes: strings,
+  }),
   // The editor's answers travel between threads, where `undefined` stays undefined; in JSON it is null.
   counts: arr(
     optionalOf(

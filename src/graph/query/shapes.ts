@@ -254,6 +254,39 @@ interface SymbolAnswer extends Answered {
   cited: WhyEntry[];
 }
 
+/** A symbol as `unused` lists it (ADR 157). */
+export interface UnusedSymbol {
+  id: string;
+  kind: NodeKind;
+  label: string;
+  /** `path:line:column` of the declaration's name. */
+  location?: string;
+}
+
+/** Why a symbol no proven edge reaches may still be used: a guess or a hole, never proof (ADR 157). */
+export interface PossibleUse {
+  reason: 'candidate' | 'unresolved-named' | 'unanalysed' | 'dynamic-access' | 'entry-unplaced';
+  /** One line for people. */
+  summary: string;
+  /** The guessed consumers (`candidate`) or the unread files whose text imports its file (`unanalysed`). */
+  via?: string[];
+}
+
+/** `unused`: symbols no proven edge reaches, those nothing could reach apart from the rest (ADR 157). */
+interface UnusedAnswer extends Answered {
+  /** The scope asked about, in the graph's form ('' for the whole repository). */
+  path: string;
+  /** Nothing reaches them, and nothing the graph cannot see could: removing one breaks no code the graph reads. */
+  unused: UnusedSymbol[];
+  /** Nothing proven reaches them, but a guess or a hole may: each with its reasons. */
+  possiblyUsed: Array<UnusedSymbol & { reasons: PossibleUse[] }>;
+  /** Symbols in scope, ways in (never listed), reached, and the lengths of both lists before the page. */
+  totals: { symbols: number; entry: number; reached: number; unused: number; possiblyUsed: number };
+  /** What the answer could not rely on, in words. */
+  notes: string[];
+}
+
+export type UnusedResult = UnusedAnswer | Unavailable;
 export type SymbolResult = SymbolAnswer | Unavailable;
 export type CallersResult = CallersAnswer | Unavailable;
 export type AffectedResult = AffectedAnswer | Unavailable;
@@ -264,7 +297,16 @@ export type GodNodesResult = GodNodesAnswer | Unavailable;
 export type QueryIdsResult = QueryIdsAnswer | Unavailable;
 export type WhyResult = WhyAnswer | Unavailable;
 export type QueryResult =
-  CallersResult | AffectedResult | ImpactResult | NeighborsResult | PathResult | GodNodesResult | QueryIdsResult | WhyResult | SymbolResult;
+  | CallersResult
+  | AffectedResult
+  | ImpactResult
+  | NeighborsResult
+  | PathResult
+  | GodNodesResult
+  | QueryIdsResult
+  | WhyResult
+  | SymbolResult
+  | UnusedResult;
 
 /** The result with `stale`/`changedFiles` added when the caller knows them. */
 export function withStaleness<T extends object>(result: T, opts: QueryOptions | undefined): T {

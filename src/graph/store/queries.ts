@@ -641,5 +641,8 @@ export async function answerFromStore(c: ClientBase, request: QueryRequest, repo
     case 'symbol':
       // Not of the catalogue's store face yet: the CLI never asks it (docs/organisation.md).
       throw new GraphError('INVALID_ARGUMENT', 'the store does not answer "symbol" yet: ask it of the repository\'s graph.json');
+    case 'unused':
+      // Not of the catalogue's store face: which symbols no repository reaches is a later question (ADR 157).
+      throw new GraphError('INVALID_ARGUMENT', 'the store does not answer "unused": ask it of the repository\'s graph.json');
   }
 }

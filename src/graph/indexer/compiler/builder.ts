@@ -37,6 +37,7 @@ import { screenSources, type ScreenVerdict } from './screen';
 import { missingConfigFiles } from './missing-files';
 import { repositoryName } from '../files/repository-name';
 import { unanalysedFiles } from './unanalysed';
+import { entryFiles } from './entries';
 
 export interface BuildSink {
   /** A phase's progress: `done` of `total` units. */
@@ -301,6 +302,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     unresolved: summary,
     diagnostics,
     unanalysed,
+    entries: entryFiles(host, d, graphFiles, diagnostics),
     last: options.reuse?.lastGraph,
   });
   return {

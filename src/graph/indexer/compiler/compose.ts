@@ -17,6 +17,7 @@ import {
   type Layer,
   type PackageRef,
   type UnanalysedFile,
+  type EntryFile,
   type UnresolvedSummary,
 } from '../../model';
 import { graphSignature } from '../../io/signature';
@@ -78,6 +79,8 @@ export interface ComposeInput {
   diagnostics?: BuildDiagnostic[];
   /** Files of types the graph does not read that may use its code (ADR 153). */
   unanalysed?: UnanalysedFile[];
+  /** Files named as ways in, sorted (ADR 157). */
+  entries?: EntryFile[];
   /**
    * The last graph: when the composed graph has its node ids and edge tuples in the same order,
    * its signature is that graph's, not hashed again (graphSignature reads nothing else).
@@ -193,6 +196,7 @@ export function compose(input: ComposeInput): Graph {
   if (input.unanalysed && input.unanalysed.length > 0) {
     graph.unanalysed = [...input.unanalysed].sort((a, b) => compareStrings(a.path, b.path));
   }
+  if (input.entries && input.entries.length > 0) graph.entries = input.entries;
   // Re-insert in the canonical field order.
   const {
     schemaVersion,
@@ -203,6 +207,7 @@ export function compose(input: ComposeInput): Graph {
     unresolved,
     diagnostics,
     unanalysed,
+    entries,
     nodes: ns,
     edges: es,
   } = graph;
@@ -216,6 +221,7 @@ export function compose(input: ComposeInput): Graph {
     ...(unresolved ? { unresolved } : {}),
     ...(diagnostics ? { diagnostics } : {}),
     ...(unanalysed ? { unanalysed } : {}),
+    ...(entries ? { entries } : {}),
     nodes: ns,
     edges: es,
   };

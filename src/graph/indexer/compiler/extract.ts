@@ -256,6 +256,10 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       if (exported) node.exported = true;
       collected.set(id, { node, kinds: new Set([kind]), start });
     }
+    // A framework may reach a decorated declaration by convention (ADR 157).
+    if (ts.canHaveDecorators(decl) && (ts.getDecorators(decl)?.length ?? 0) > 0) {
+      (collected.get(id) as Collected).node.decorated = true;
+    }
     edges.push(exactEdge(parent, id, 'contains', 'SYNTAX', { evidence: position, ast: true }));
     declarations.set(start, id);
     return id;

@@ -51,8 +51,8 @@ export function readRepositoryConfig(host: FileHost, root: string): RepositoryCo
   return { value: parsed, diagnostics: [] };
 }
 
-/** The top-level keys of the config a build reads: the walk's, the rationale layer's, the repository name (ADR 126). */
-const BUILD_CONFIG_KEYS = ['files', 'rationale', 'repository'] as const;
+/** The top-level keys of the config a build reads: the walk's, the rationale layer's, the repository name (ADR 126), the entry patterns (ADR 157). */
+const BUILD_CONFIG_KEYS = ['entries', 'files', 'rationale', 'repository'] as const;
 
 /**
  * What of the config a build reads, as text (ADR 126): the build keys' values in a fixed order, or

@@ -1,0 +1,242 @@
+// `unused [--path P]`: the symbols no proven edge reaches, split into those nothing could reach
+// (`unused`) and those something the graph cannot prove may reach (`possiblyUsed`, each with its
+// reasons), with the symbols that are ways in left out of both (docs/adr/0157-what-kg-unused-calls-unused.md).
+//
+// What reaches a symbol is what makes a consumer (src/graph/consumers.ts, the one definition "what
+// breaks" uses): an EXACT edge of a consumer relation from another symbol or file, not from inside
+// the symbol itself; a member that implements an interface's member (the interface requires it);
+// and dispatch: a member reached through a member it overrides or implements that something
+// reaches. What may reach it without proof are the holes every "what breaks" answer names
+// (unanalysed.ts): name-match candidates, unplaced calls carrying its name, files the graph does not
+// read; and two this question adds: a computed access (`obj[key]`) and a package.json target that
+// names no source file.
+
+import { CONSUMER_RELATIONS } from '../consumers';
+import { fileId } from '../ids';
+import type { GraphNode } from '../model';
+import { dispatchVias, inbound } from './callers';
+import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
+import { referencesLayerDegrade } from './lookup';
+import { holesOf } from './unanalysed';
+import { answered, type PossibleUse, type QueryOptions, type UnusedResult, type UnusedSymbol } from './shapes';
+
+export const DEFAULT_UNUSED_LIMIT = 100;
+
+/**
+ * Files a test runner, a framework or a tool loads by its own convention (ADR 157): their exported
+ * symbols are ways in. Test files (node:test, Jest, Vitest, Mocha), stories, config files
+ * (`vite.config.ts`, `.eslintrc.js`), file-system routes (Next.js `pages/` and `app/…/page.tsx`,
+ * `routes/`, `middleware.ts`).
+ */
+const CONVENTIONS: readonly RegExp[] = [
+  /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\//,
+  /\.(test|spec|e2e|bench|stories|story)\.[cm]?[jt]sx?$/,
+  /(^|\/)[^/]+\.config\.[cm]?[jt]s$/,
+  /(^|\/)\.[^/]+rc\.[cm]?[jt]s$/,
+  /(^|\/)(pages|routes)\//,
+  /(^|\/)app\/(.+\/)?(page|layout|route|loading|error|global-error|not-found|template|default|head)\.[cm]?[jt]sx?$/,
+  /(^|\/)middleware\.[cm]?[jt]s$/,
+];
+
+/** A declaration file: it describes code the graph does not hold, so none of its symbols is unused. */
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
+const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property']);
+
+/** Whether `file` is under `scope` ('' is everywhere). */
+function inScope(file: string, scope: string): boolean {
+  return scope === '' || file === scope || file.startsWith(scope + '/');
+}
+
+/** A scope as a person writes it (`./src/`, `src`) in the graph's form (`src`; '' for everywhere). */
+function normaliseScope(raw: string): string {
+  let s = raw.trim().replace(/\/+$/, '');
+  while (s.startsWith('./')) s = s.slice(2);
+  return s === '.' ? '' : s;
+}
+
+/** The id of the top-level declaration holding a member (`sym:a.ts#C.m` → `sym:a.ts#C`), or the id itself. */
+function topLevelId(id: string): string {
+  const hash = id.indexOf('#');
+  const dot = id.indexOf('.', hash + 1);
+  return dot < 0 ? id : id.slice(0, dot);
+}
+
+function locationOf(n: GraphNode): string | undefined {
+  if (n.sourceFile === undefined) return undefined;
+  return n.line !== undefined ? `${n.sourceFile}:${n.line}:${n.column ?? 1}` : n.sourceFile;
+}
+
+interface Roots {
+  /** Files whose exported symbols are ways in: entries, conventions, and what they re-export. */
+  files: Set<string>;
+  /** Folders of packages with a target placed on no source file, with those targets. */
+  unplaced: Map<string, string[]>;
+}
+
+/** The entry files, the convention files and the files they re-export, up the re-export chain. */
+function rootsOf(g: IndexedGraph): Roots {
+  const files = new Set<string>();
+  const unplaced = new Map<string, string[]>();
+  for (const e of g.graph.entries ?? []) {
+    if (e.unplaced) {
+      const dir = e.from.includes('/') ? e.from.slice(0, e.from.lastIndexOf('/')) : '';
+      unplaced.set(dir, [...(unplaced.get(dir) ?? []), `${e.path} (${e.from} ${e.field})`]);
+    } else files.add(e.path);
+  }
+  for (let r = 0; r < g.nodeCount; r++) {
+    const n = g.nodeAt[r];
+    if (n?.kind === 'file' && n.sourceFile !== undefined && CONVENTIONS.some((c) => c.test(n.sourceFile as string)))
+      files.add(n.sourceFile);
+  }
+  const queue = [...files];
+  while (queue.length > 0) {
+    const r = g.rankOf.get(fileId(queue.shift() as string));
+    if (r === undefined) continue;
+    for (let k = g.outStart[r]; k < g.outStart[r + 1]; k++) {
+      const e = g.outEdges[k];
+      if (g.edgeRelation[e] !== 're-exports') continue;
+      const target = g.nodeAt[g.edgeTarget[e]]?.sourceFile;
+      if (target !== undefined && !files.has(target)) {
+        files.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return { files, unplaced };
+}
+
+/**
+ * Where a computed access (`obj[key]`, UNRESOLVED `dynamic-access`) may lead: whether there is any
+ * (it may name any member), and the files the files holding one import (it may name any export
+ * of a module imported whole).
+ */
+function dynamicReach(g: IndexedGraph): { any: number; files: Map<string, number> } {
+  const sites = new Map<string, number>();
+  let any = 0;
+  for (let e = 0; e < g.graph.edges.length; e++) {
+    if (g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED || g.graph.edges[e].reason !== 'dynamic-access') continue;
+    any++;
+    const file = g.nodeAt[g.edgeSource[e]]?.sourceFile;
+    if (file !== undefined) sites.set(file, (sites.get(file) ?? 0) + 1);
+  }
+  const files = new Map<string, number>();
+  for (const [file, n] of sites) {
+    files.set(file, (files.get(file) ?? 0) + n);
+    const r = g.rankOf.get(fileId(file));
+    if (r === undefined) continue;
+    for (let k = g.outStart[r]; k < g.outStart[r + 1]; k++) {
+      const e = g.outEdges[k];
+      const rel = g.edgeRelation[e];
+      if (rel !== 'imports' && rel !== 're-exports') continue;
+      const target = g.nodeAt[g.edgeTarget[e]]?.sourceFile;
+      if (target !== undefined) files.set(target, (files.get(target) ?? 0) + n);
+    }
+  }
+  return { any, files };
+}
+
+/** Whether a proven consumer edge from outside rank `r` itself (not from one of its members) reaches it. */
+function provenFromOutside(g: IndexedGraph, r: number): boolean {
+  const own = g.ids[r] + '.';
+  return inbound(g, r, CONSUMER_RELATIONS, false).proven.some((s) => !g.ids[s].startsWith(own));
+}
+
+/** Whether something proven reaches rank `r`: a consumer, the interface it implements, or dispatch. */
+function reached(g: IndexedGraph, r: number): boolean {
+  if (provenFromOutside(g, r)) return true;
+  const vias = dispatchVias(g, r);
+  // A member that implements an interface's member is required by it: removing it breaks the class.
+  if (vias.some((v) => v.relation === 'implements')) return true;
+  // Reached through dispatch: a member it overrides that something other than `r` reaches.
+  return vias.some((v) => inbound(g, v.rank, CONSUMER_RELATIONS, false).proven.some((s) => s !== r));
+}
+
+export function queryUnused(g: IndexedGraph, path: string, offset: number, limit: number, opts?: QueryOptions): UnusedResult {
+  const noLayer = referencesLayerDegrade(g, opts);
+  if (noLayer) return noLayer;
+  const scope = normaliseScope(path);
+  const roots = rootsOf(g);
+  const dynamic = dynamicReach(g);
+  const unused: UnusedSymbol[] = [];
+  const possiblyUsed: Array<UnusedSymbol & { reasons: PossibleUse[] }> = [];
+  let symbols = 0;
+  let entry = 0;
+  let reachedCount = 0;
+  for (let r = 0; r < g.nodeCount; r++) {
+    const n = g.nodeAt[r];
+    if (!n || !n.id.startsWith('sym:') || n.sourceFile === undefined || !inScope(n.sourceFile, scope)) continue;
+    symbols++;
+    const file = n.sourceFile;
+    const top = g.nodeAt[g.rankOf.get(topLevelId(n.id)) ?? r] ?? n;
+    const exported = top.exported === true;
+    // Ways in: a root file's exported symbols and their members, declaration files, decorated declarations.
+    if (
+      (exported && (roots.files.has(file) || CONVENTIONS.some((c) => c.test(file)))) ||
+      DECLARATION_FILE.test(file) ||
+      n.decorated === true ||
+      top.decorated === true
+    ) {
+      entry++;
+      continue;
+    }
+    if (reached(g, r)) {
+      reachedCount++;
+      continue;
+    }
+    const reasons: PossibleUse[] = [];
+    const guessed = inbound(g, r, CONSUMER_RELATIONS, false).guessed;
+    if (guessed.length > 0)
+      reasons.push({
+        reason: 'candidate',
+        summary: `${guessed.length} name-match candidate${guessed.length === 1 ? '' : 's'} (a guess, not a fact)`,
+        via: guessed.map((s) => g.ids[s]),
+      });
+    const holes = holesOf(g, r);
+    if (holes.unresolvedNamed) reasons.push({ reason: 'unresolved-named', summary: holes.unresolvedNamed.summary });
+    if (holes.unanalysed)
+      reasons.push({
+        reason: 'unanalysed',
+        summary: holes.unanalysed.summary,
+        ...(holes.unanalysed.importers.length > 0 ? { via: holes.unanalysed.importers } : {}),
+      });
+    const computed = MEMBER_KINDS.has(n.kind) ? dynamic.any : exported ? (dynamic.files.get(file) ?? 0) : 0;
+    if (computed > 0)
+      reasons.push({
+        reason: 'dynamic-access',
+        summary: `${computed} computed access${computed === 1 ? '' : 'es'} (\`obj[key]\`) ${MEMBER_KINDS.has(n.kind) ? 'in the repository' : `where ${file} is imported`} may name it`,
+      });
+    if (exported) {
+      for (const [dir, targets] of roots.unplaced) {
+        if (!inScope(file, dir)) continue;
+        reasons.push({
+          reason: 'entry-unplaced',
+          summary: `${dir === '' ? 'the' : `${dir}'s`} package.json names ${targets.length === 1 ? 'a way in' : 'ways in'} placed on no source file (${targets.join(', ')}): its exports may be public`,
+        });
+      }
+    }
+    const row: UnusedSymbol = {
+      id: n.id,
+      kind: n.kind,
+      label: n.label,
+      ...(locationOf(n) !== undefined ? { location: locationOf(n) } : {}),
+    };
+    if (reasons.length > 0) possiblyUsed.push({ ...row, reasons });
+    else unused.push(row);
+  }
+  const notes: string[] = [];
+  if (!g.graph.entries || g.graph.entries.length === 0)
+    notes.push(
+      'No entry points are recorded (no package.json main/module/exports/bin, tsconfig files or configured entries placed on a file; a graph built before ADR 157 records none: rebuild it): only test, config and framework files count as ways in.',
+    );
+  return answered(
+    {
+      path: scope,
+      unused: unused.slice(offset, offset + limit),
+      possiblyUsed: possiblyUsed.slice(offset, offset + limit),
+      totals: { symbols, entry, reached: reachedCount, unused: unused.length, possiblyUsed: possiblyUsed.length },
+      notes,
+    },
+    opts,
+  );
+}
