@@ -14,7 +14,7 @@ import type { KnowledgeGraphApi } from '../../../src/extension';
 import { startPostgres } from '../../helpers/postgres';
 import { activated } from './activated';
 
-const TOOLS = ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why', 'check', 'build'];
+const TOOLS = ['symbol', 'callers', 'affected', 'impact', 'neighbors', 'path', 'god-nodes', 'find', 'why', 'unused', 'check', 'build'];
 
 describe('language-model tools', () => {
   let api: KnowledgeGraphApi;
