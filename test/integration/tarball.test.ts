@@ -16,6 +16,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { copyFixture, REPO, removeTempDirs, tempDir } from '../helpers/fixtures';
 import { makeDiffRepo } from '../helpers/diff-repo';
 
+/** TypeScript 7's binary for this machine, and the version kg is built against. */
+const PLATFORM_PACKAGE = `@typescript/typescript-${process.platform}-${process.arch}`;
+const PINNED_TS7 = (
+  JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies.typescript7.replace(/^npm:typescript@/, '');
+
 /** The packed tarball's budget (ADR 158). */
 const BUDGET_BYTES = 15 * 1024 * 1024;
 
@@ -174,12 +180,38 @@ describe('the kg tarball: npm pack, npm install -g into an empty prefix, every k
     assert.ok(fs.existsSync(path.join(repo, '.knowledge-graph', 'graph.json')));
     // No TypeScript 7 binary is installed beside it: the JavaScript checker served, and said why.
     assert.match(built.stderr, /the JavaScript checker served this project: TypeScript 7's binary .* is not installed/);
+    assert.ok(built.stderr.includes(`npm install -g ${PLATFORM_PACKAGE}@${PINNED_TS7}`), 'the note says how to install it');
     const callers = kg(['callers', 'sym:app.ts#compute'], repo);
     assert.equal(callers.code, 0, callers.stderr);
     const answer = JSON.parse(callers.stdout) as { callers: Array<{ id: string }> };
     assert.ok(answer.callers.length > 0, callers.stdout);
     const doctor = kg(['doctor'], repo);
     assert.equal(doctor.code, 0, doctor.stderr);
+  });
+
+  it('proves calls with TypeScript 7 once its platform package is installed beside kg, as the note says', (t) => {
+    const local = path.join(REPO, 'node_modules', PLATFORM_PACKAGE);
+    if (!fs.existsSync(path.join(local, 'package.json'))) return t.skip(`${PLATFORM_PACKAGE} is not in node_modules on this platform`);
+    // The registry's package, packed from the copy npm installed here: the install stays offline.
+    const out = tempDir('kg-tarball-ts7-');
+    execFileSync('npm', ['pack', '--pack-destination', out, '--cache', path.join(home, 'cache'), local], { cwd: out, env, stdio: 'pipe' });
+    const ts7 = path.join(out, fs.readdirSync(out).find((f) => f.endsWith('.tgz')) as string);
+    const nativePrefix = tempDir('kg-tarball-prefix-native-');
+    timed('npm install -g kg and TypeScript 7', () =>
+      execFileSync(
+        'npm',
+        ['install', '--global', '--prefix', nativePrefix, '--offline', '--cache', path.join(home, 'native-cache'), tgz, ts7],
+        { cwd: home, env, stdio: 'pipe' },
+      ),
+    );
+    const repo = copyFixture('calls-callers');
+    const r = spawnSync(path.join(nativePrefix, 'bin', 'kg'), ['build', '--apply', '--checker', 'native'], {
+      cwd: repo,
+      env,
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /calls proven by the native checker \(TypeScript 7\) in all 1 project/);
   });
 
   it("serves MCP: the SDK's client initializes and lists the tools", async () => {
