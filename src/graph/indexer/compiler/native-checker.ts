@@ -21,6 +21,7 @@ import type {
   UnionType as NativeUnionType,
 } from 'typescript7/unstable/sync';
 import { SyntaxKind as NativeKind } from 'typescript7/unstable/ast';
+import { version as PINNED_VERSION } from 'typescript7';
 import type { Expression as NativeExpression, Node as NativeNode, SourceFile as NativeSourceFile } from 'typescript7/unstable/ast';
 import {
   DESTRUCTURING_HOPS,
@@ -75,8 +76,10 @@ export function nativeBinary(): { exe: string; version: string } | { missing: st
     try {
       pkgJson = require.resolve(`${PLATFORM_PACKAGE}/package.json`);
     } catch {
+      // A universal .vsix has only the JavaScript checker; beside a kg installed with npm (ADR 158)
+      // the platform package, installed the same way, is found by the resolve above.
       return {
-        missing: `TypeScript 7's binary for ${process.platform}-${process.arch} (${PLATFORM_PACKAGE}) is not installed (a universal package has only the JavaScript checker)`,
+        missing: `TypeScript 7's binary for ${process.platform}-${process.arch} (${PLATFORM_PACKAGE}) is not installed (a universal package has only the JavaScript checker; beside a kg installed with npm: npm install -g ${PLATFORM_PACKAGE}@${PINNED_VERSION})`,
       };
     }
   }
