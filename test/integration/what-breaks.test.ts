@@ -70,7 +70,23 @@ describe('what breaks, proven', () => {
     assert.deepEqual(where(retries.consumers), [
       'sym:src/e.ts#defaults references src/e.ts:3', // { retries: 3 } typed by a declaration
       'sym:src/e.ts#withRetries references src/e.ts:6', // { retries } typed by a return type
+      'sym:src/f.ts#fromHandlers references src/f.ts:7', // { retries: 0, onDone } typed by a return type
     ]);
+  });
+
+  it('a default in a pattern hides neither the property its key reads nor the one a shorthand of it names (ADR 155)', () => {
+    const a = checkAfter('src/options.ts', '  onDone(): void;', '  onFinish(): void;');
+    const onDone = a.breakingChanges.find((c) => c.symbol === 'sym:src/options.ts#Options.onDone');
+    assert.ok(onDone, JSON.stringify(a.breakingChanges));
+    assert.deepEqual(where(onDone.consumers), [
+      'sym:src/e.ts#defaults references src/e.ts:3', // { onDone() {} }
+      'sym:src/e.ts#withRetries references src/e.ts:6', // { onDone: () => undefined }
+      'sym:src/f.ts#fromHandlers references src/f.ts:7', // { onDone }, whose value is a local with a default
+    ]);
+    const b = checkAfter('src/options.ts', '  onDone?: () => void;', '  onFinish?: () => void;');
+    const handlers = b.breakingChanges.find((c) => c.symbol === 'sym:src/options.ts#Handlers.onDone');
+    assert.ok(handlers, JSON.stringify(b.breakingChanges));
+    assert.deepEqual(where(handlers.consumers), ['sym:src/f.ts#fromHandlers references src/f.ts:6']); // const { onDone = … } = h
   });
 
   it('renaming a function passed as a callback and stored as a handler breaks where it is passed', () => {

@@ -155,16 +155,27 @@ export function isCallableDeclaration(decl: ts.Declaration): boolean {
  * default value (the property or the default), an element of an array pattern — a value, as a
  * local holding a function is.
  */
-export function destructuredProperty(decl: ts.Node): { pattern: ts.ObjectBindingPattern; name: string } | 'unprovable' | undefined {
+export function destructuredProperty(
+  decl: ts.Node,
+  readsKey = false,
+): { pattern: ts.ObjectBindingPattern; name: string } | 'unprovable' | undefined {
   if (!isBindingElement(decl)) return undefined;
   let root: ts.Node = decl.parent;
   while (isBindingElement(root) || isObjectBindingPattern(root) || isArrayBindingPattern(root)) root = root.parent;
   if (!isVariableDeclaration(root)) return undefined;
   const pattern = decl.parent;
-  if (!isObjectBindingPattern(pattern) || decl.dotDotDotToken || decl.initializer) return 'unprovable';
+  // The pattern's own key (`meta` of `const { meta = null } = config`) reads the property whatever
+  // the default: only what the local holds afterwards is the property or the default.
+  if (!isObjectBindingPattern(pattern) || decl.dotDotDotToken || (decl.initializer && !readsKey)) return 'unprovable';
   const key = decl.propertyName ?? decl.name;
   if (isIdentifier(key) || isStringLiteral(key) || isNumericLiteral(key)) return { pattern, name: key.text };
   return 'unprovable';
+}
+
+/** Whether a name is the key of a shorthand element of an object binding pattern (`{ meta = null } = config`'s `meta`). */
+export function isPatternKey(node: ts.Node): boolean {
+  const parent = node.parent;
+  return !!parent && isBindingElement(parent) && !parent.propertyName && parent.name === node && isObjectBindingPattern(parent.parent);
 }
 
 /**
@@ -256,8 +267,15 @@ export class TsCheckerBackend implements CheckerBackend {
     // A key written in full is the literal's own property to `getSymbolAtLocation`: only its
     // contextual type's property is an answer (ADR 155).
     if (key && !key.shorthand) return this.refsOf(this.contextualProperty(key.literal, key.name));
+    const readsKey = isPatternKey(node);
+    // A shorthand names its value and its contextual type's property (ADR 155): the property is an
+    // answer even where the value is not one.
+    const orKey = (none: SymbolAnswer): SymbolAnswer => {
+      const property = key ? this.contextualProperty(key.literal, key.name) : [];
+      return property.length > 0 ? this.refsOf(property) : none;
+    };
     let symbol = node.kind === SyntaxKind.ThisKeyword ? this.classOfThis(node) : checker.getSymbolAtLocation(node);
-    if (!symbol) return { kind: 'none', reason: this.isAnyReceiver(node) ? 'any-receiver' : 'no-declaration' };
+    if (!symbol) return orKey({ kind: 'none', reason: this.isAnyReceiver(node) ? 'any-receiver' : 'no-declaration' });
     let declarations: readonly ts.Declaration[];
     for (let hops = 0; ; hops++) {
       // Follow import/export aliases and re-export chains to the real declaration.
@@ -270,13 +288,13 @@ export class TsCheckerBackend implements CheckerBackend {
         declarations = resolved.flatMap((s) => s.declarations ?? []);
       }
       // A destructured name holds a property of the value destructured: follow it (ADR 141).
-      const taken = declarations.length === 1 ? destructuredProperty(declarations[0]) : undefined;
+      const taken = declarations.length === 1 ? destructuredProperty(declarations[0], readsKey && hops === 0) : undefined;
       if (taken === undefined) break;
-      if (taken === 'unprovable' || hops === DESTRUCTURING_HOPS) return { kind: 'none', reason: 'indirect' };
+      if (taken === 'unprovable' || hops === DESTRUCTURING_HOPS) return orKey({ kind: 'none', reason: 'indirect' });
       const type = checker.getTypeAtLocation(taken.pattern);
-      if (type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return { kind: 'none', reason: 'any-receiver' };
+      if (type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return orKey({ kind: 'none', reason: 'any-receiver' });
       const property = checker.getPropertyOfType(type, taken.name);
-      if (!property) return { kind: 'none', reason: 'no-declaration' };
+      if (!property) return orKey({ kind: 'none', reason: 'no-declaration' });
       symbol = property;
     }
     // A shorthand names its value and its contextual type's property (ADR 155).

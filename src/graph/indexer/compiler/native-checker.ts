@@ -26,6 +26,7 @@ import type { Expression as NativeExpression, Node as NativeNode, SourceFile as 
 import {
   DESTRUCTURING_HOPS,
   destructuredProperty,
+  isPatternKey,
   distinctDeclarations,
   isCallableDeclaration,
   nodeAt,
@@ -330,7 +331,7 @@ class NativeProjectBackend implements CheckerBackend {
         answers[i] = { kind: 'none', reason: anyReceiver.has(i) ? 'any-receiver' : 'no-declaration' };
         return;
       }
-      answers[i] = this.answerOf(symbol);
+      answers[i] = this.answerOf(symbol, isPatternKey(n));
     });
     this.contextualKeys(file, nodes, answers);
     return answers;
@@ -414,7 +415,7 @@ class NativeProjectBackend implements CheckerBackend {
   }
 
   /** The declarations a symbol denotes, followed as TsCheckerBackend.answer follows them. */
-  private answerOf(symbol: NativeSymbol): SymbolAnswer {
+  private answerOf(symbol: NativeSymbol, readsKey = false): SymbolAnswer {
     let s = symbol;
     let handles: readonly NodeHandle[];
     for (let hops = 0; ; hops++) {
@@ -432,7 +433,10 @@ class NativeProjectBackend implements CheckerBackend {
         handles = values;
       }
       // A destructured name holds a property of the value destructured: follow it (ADR 141).
-      const taken = handles.length === 1 && handles[0].kind === NativeKind.BindingElement ? this.destructured(handles[0]) : undefined;
+      const taken =
+        handles.length === 1 && handles[0].kind === NativeKind.BindingElement
+          ? this.destructured(handles[0], readsKey && hops === 0)
+          : undefined;
       if (taken === undefined) break;
       if (taken === 'unprovable' || hops === DESTRUCTURING_HOPS) return { kind: 'none', reason: 'indirect' };
       const type = this.checker.getTypeAtLocation(taken.pattern);
@@ -451,11 +455,11 @@ class NativeProjectBackend implements CheckerBackend {
    * builder's (outside the graph: the declaration is reported as it is, as the JavaScript backend's
    * lands outside the graph too).
    */
-  private destructured(h: NodeHandle): { pattern: NativeNode; name: string } | 'unprovable' | undefined {
+  private destructured(h: NodeHandle, readsKey: boolean): { pattern: NativeNode; name: string } | 'unprovable' | undefined {
     const sf = this.check.sourceFile(h.path as string);
     const node = sf && h.resolve(this.project);
     const decl = node && sameNode(sf, node.pos, node.end, ts.SyntaxKind.BindingElement);
-    const taken = decl && destructuredProperty(decl);
+    const taken = decl && destructuredProperty(decl, readsKey);
     if (taken === undefined || taken === 'unprovable') return taken;
     const pattern = (node as NativeNode).parent;
     if (pattern.kind !== NativeKind.ObjectBindingPattern || pattern.pos !== taken.pattern.pos || pattern.end !== taken.pattern.end)
