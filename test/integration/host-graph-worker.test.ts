@@ -56,8 +56,16 @@ describe('the graph worker (the editor`s graph, off the host`s thread)', () => {
     syms.forEach((s, i) => {
       const a = answerQuery(load, { query: 'callers', id: s.id });
       assert.ok(a.available && 'callers' in a);
-      assert.deepEqual(counts[i], { callers: a.callers.length, candidates: a.candidates.length }, s.id);
+      const { referrers, ...callerPart } = counts[i] ?? { callers: -1, candidates: -1 };
+      assert.deepEqual(callerPart, { callers: a.callers.length, candidates: a.candidates.length }, s.id);
+      // The uses that are not calls: the consumers "affected" lists, less the callers (ADR 151).
+      const affected = answerQuery(load, { query: 'affected', id: s.id });
+      assert.ok(affected.available && 'consumers' in affected);
+      const others = affected.consumers.filter((c) => !a.callers.includes(c) && !c.startsWith('file:'));
+      assert.equal(referrers ?? 0, others.length, s.id);
     });
+    // By hand: Circle is a parameter's type in draw and twice (src/draw.ts), never called.
+    assert.deepEqual(counts[0], { callers: 0, candidates: 0, referrers: 2 });
     assert.deepEqual(counts[1], { callers: 1, candidates: 1 });
     assert.equal(counts[4], undefined);
   });
