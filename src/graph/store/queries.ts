@@ -93,12 +93,16 @@ async function holes(c: ClientBase, scope: Scope, repos: string[], id: string): 
   );
   if (rows.rows.length === 0) return {};
   const node = rows.rows[0].doc;
-  const file = fileToImport(node);
+  // Each repository's node says whether its files may import it (an id several repositories hold
+  // may be exported in one and not in another): only those repositories' unread files count.
+  let file: string | undefined;
   const importers: string[] = [];
   const files: UnanalysedFile[] = [];
   for (const row of rows.rows) {
+    const own = fileToImport(row.doc);
+    if (own === undefined || row.unanalysed.length === 0) continue;
+    file ??= own;
     files.push(...row.unanalysed);
-    if (file === undefined || row.unanalysed.length === 0) continue;
     const chain = await c.query<{ file: string }>(
       `WITH RECURSIVE chain(file) AS (
          SELECT $2::text
@@ -109,7 +113,7 @@ async function holes(c: ClientBase, scope: Scope, repos: string[], id: string): 
          JOIN kg_nodes s ON s.repository = $1 AND s.id = e.source
          WHERE s.source_file IS NOT NULL
        ) SELECT file FROM chain`,
-      [row.repository, file],
+      [row.repository, own],
     );
     const reached = new Set(chain.rows.map((x) => x.file));
     for (const f of row.unanalysed) if ((f.imports ?? []).some((to) => reached.has(to))) importers.push(scope.name(row.repository, f.path));
