@@ -11,6 +11,16 @@ export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 export const NODE_KINDS = ['module', 'file', ...SYMBOL_KINDS, 'rationale', 'doc-concept'] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
+/** A decision record's status: the first word of its `Status:` line (ADR 160). */
+export const RECORD_STATUSES = ['accepted', 'proposed', 'amended', 'superseded', 'deprecated', 'rejected'] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
+/**
+ * What a record's status line says of another record, carried as the `context` of its `cites`
+ * edge to it: this record amends it, supersedes it, is amended by it, is superseded by it (ADR 160).
+ */
+export type StatusRelation = 'amends' | 'supersedes' | 'amended-by' | 'superseded-by';
+
 export const RELATIONS = [
   'contains',
   'imports',
@@ -172,6 +182,11 @@ export interface GraphNode {
    * lines joined with `\n`, at most 2000 UTF-16 units (a longer note ends with `…`).
    */
   text?: string;
+  /**
+   * On decision records (`adr:` nodes): the first word of the record's `Status:` line when it is
+   * one of the statuses ADR 160 lists; absent otherwise.
+   */
+  status?: RecordStatus;
 }
 
 export interface GraphEdge {
@@ -282,6 +297,7 @@ export const NODE_KEY_ORDER = [
   'decorated',
   'signature',
   'text',
+  'status',
 ] as const;
 export const EDGE_KEY_ORDER = [
   'source',

@@ -289,6 +289,38 @@ describe('rationale layer', () => {
     assert.equal(positionInText(ts, 'ADR-1').column, 36, 'each emoji is two UTF-16 columns (34 if counted by code point)');
   });
 
+  it("reads a record's status line: the node's status, and what it says of other records on the cites edges (ADR 160)", () => {
+    const g = buildTree({
+      'a.ts': 'export {};\n',
+      'docs/adr/0001-old.md': '# Old\n\nStatus: superseded by [ADR 3](0003-new.md); amended by ADR 2\n',
+      'docs/adr/0002-part.md': '# Part\n\nStatus: accepted (amends the order of ADR 1; see ADR 3)\n',
+      'docs/adr/0003-new.md': '# New\n\nStatus: accepted (supersedes ADR 1\nand refines ADR-2: its `x`)\n',
+      'docs/adr/0004-plain.md': '# Plain\n\n```\nStatus: rejected\n```\n\nStatus: Proposed. Names ADR 1.\n',
+      'docs/adr/0005-none.md': '# None\n\nStatus: draft, amends ADR 1\n',
+    });
+    assert.deepEqual(
+      g.nodes.filter((n) => n.id.startsWith('adr:')).map((n) => `${n.id} ${n.status ?? '-'}`),
+      ['adr:1 superseded', 'adr:2 accepted', 'adr:3 accepted', 'adr:4 proposed', 'adr:5 -'],
+      'the first word, when it is a status; a fenced line is code',
+    );
+    assert.deepEqual(
+      cites(g)
+        .filter((e) => e.target.startsWith('adr:'))
+        .map((e) => `${e.source} ${e.target} ${e.context ?? '-'}`),
+      [
+        'adr:1 adr:2 amended-by',
+        'adr:1 adr:3 superseded-by',
+        'adr:2 adr:1 amends',
+        'adr:2 adr:3 -',
+        'adr:3 adr:1 supersedes',
+        'adr:3 adr:2 amends',
+        'adr:4 adr:1 -',
+        'adr:5 adr:1 amends',
+      ],
+      'a relation word relates the records named after it in its clause; refines is amends',
+    );
+  });
+
   it("gives the project's own graph a rationale layer: its source cites its decision records", () => {
     const { graph } = buildGraph({ root: REPO, extractOnly: true });
     assertValidGraph(JSON.parse(JSON.stringify(graph)));

@@ -3,7 +3,8 @@
 // source code to the records its comments name. Markdown files become `file:` nodes, so they sit
 // in modules like sources. The decisions behind this file: ADR-40 (what is a record, what is a
 // documentation file), ADR-41 (comments), ADR-42 (what a record's markdown cites), ADR-88 (stamped
-// notes: `rationale:` nodes from `WHY(area@stamp): …` comments in sources and markdown).
+// notes: `rationale:` nodes from `WHY(area@stamp): …` comments in sources and markdown), ADR-160
+// (a record's status line: its node's `status`, and the relation its `cites` edges to other records carry).
 
 import * as path from 'node:path';
 import type * as ts from 'typescript';
@@ -18,6 +19,7 @@ import { decodeUtf8, notUtf8Reason } from '../files/read';
 import { parseMarkdown, slugify, type MdDocument } from './markdown';
 import type { MdPathRef } from '../facts';
 import { markdownNotes, type SourceNote } from './notes';
+import { parseStatusLine, statusParagraph, type StatusLine } from './status';
 
 /** Where decision records live when the config does not say (ADR 40). */
 const DEFAULT_RECORD_FOLDERS: readonly string[] = ['adr', 'decisions', 'doc/adr', 'docs/adr', 'docs/decisions'];
@@ -66,6 +68,8 @@ interface MarkdownInput {
 interface DecisionRecord extends MarkdownInput {
   num: number;
   node: GraphNode;
+  /** What its status line says (ADR 160). */
+  statusLine: StatusLine;
 }
 
 /** What the rationale layer adds to the graph, and the markdown files it made file nodes for. */
@@ -174,6 +178,7 @@ export class RationaleLayer {
         layer.docFiles.push(input);
         continue;
       }
+      const status = statusParagraph(text);
       layer.recordFiles.push(input);
       const winner = layer.records.get(num);
       if (winner) {
@@ -183,12 +188,15 @@ export class RationaleLayer {
         });
         continue;
       }
-      layer.records.set(num, layer.recordNode(input, num));
+      layer.records.set(
+        num,
+        layer.recordNode(input, num, status === undefined ? { status: undefined, relations: [] } : parseStatusLine(status)),
+      );
     }
     return layer;
   }
 
-  private recordNode(input: MarkdownInput, num: number): DecisionRecord {
+  private recordNode(input: MarkdownInput, num: number, statusLine: StatusLine): DecisionRecord {
     const first = input.doc.headings[0];
     const label = first?.text || path.posix.basename(input.path).replace(/\.(md|markdown)$/i, '');
     const node: GraphNode = {
@@ -198,6 +206,7 @@ export class RationaleLayer {
       sourceFile: input.path,
       line: first?.line ?? 1,
       column: first?.column ?? 1,
+      ...(statusLine.status !== undefined ? { status: statusLine.status } : {}),
     };
     const named = /^ADR[-: ]0*(\d{1,9})(?!\w)/i.exec(label);
     if (named && Number(named[1]) !== num) {
@@ -206,7 +215,7 @@ export class RationaleLayer {
         reason: `the heading names ADR ${Number(named[1])} but the file name numbers it ${num}; the file name decides (${adrId(num)})`,
       });
     }
-    return { ...input, num, node };
+    return { ...input, num, node, statusLine };
   }
 
   private unresolved(source: string, name: string, reason: UnresolvedReason, evidence: Evidence): GraphEdge {
@@ -298,6 +307,7 @@ export class RationaleLayer {
     const resolver = this.pathResolver(resolverNodes, out.files, anchors);
     for (const r of this.records.values()) {
       const source = r.node.id;
+      const first = out.edges.length;
       const at = (x: { line: number; column: number }): Evidence => ({ file: r.path, line: x.line, column: x.column });
       for (const ref of r.doc.refs) {
         const res = resolver(ref, r.path);
@@ -310,6 +320,12 @@ export class RationaleLayer {
         }
       }
       for (const m of r.doc.mentions) if (m.num !== r.num) out.edges.push(this.recordCitation(source, m.num, at(m)));
+      // What the status line says of another record rides on every citation of it (ADR 160).
+      const related = new Map(r.statusLine.relations.map((x) => [adrId(x.num), x.relation]));
+      for (let k = first; k < out.edges.length; k++) {
+        const relation = related.get(out.edges[k].target);
+        if (relation !== undefined) out.edges[k] = { ...out.edges[k], context: relation };
+      }
     }
     for (const [p, list] of notes) for (const n of list) this.emitNote(out, p, n, resolver);
     return out;
