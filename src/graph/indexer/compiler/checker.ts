@@ -10,6 +10,10 @@ import type { Project } from './discover';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {
+  ModifierFlags,
+  NodeFlags,
+  ObjectFlags,
+  SignatureKind,
   SymbolFlags,
   SyntaxKind,
   TypeFlags,
@@ -18,12 +22,17 @@ const {
   isArrowFunction,
   isAsExpression,
   isBindingElement,
+  isCallExpression,
+  isClassDeclaration,
   isClassExpression,
+  isConstructorDeclaration,
   isElementAccessExpression,
   isFunctionExpression,
+  getCombinedModifierFlags,
   isGetAccessor,
   isIdentifier,
   isMethodDeclaration,
+  isNewExpression,
   isNumericLiteral,
   isObjectBindingPattern,
   isObjectLiteralExpression,
@@ -35,9 +44,18 @@ const {
   isSatisfiesExpression,
   isSetAccessor,
   isShorthandPropertyAssignment,
+  isSpreadElement,
   isStringLiteral,
   isVariableDeclaration,
 } = ts;
+
+// What the compiler knows and its declarations leave internal, read the same once: a signature's
+// flags and a node's flag for code inside `with` (whose contextual type is none), for
+// `declaredArgumentType`.
+const { HasRestParameter: SIGNATURE_HAS_REST, Abstract: SIGNATURE_ABSTRACT } = (
+  ts as unknown as { SignatureFlags: { HasRestParameter: number; Abstract: number } }
+).SignatureFlags;
+const IN_WITH_STATEMENT = (NodeFlags as unknown as { InWithStatement: number }).InWithStatement;
 
 /** A question: which declaration does the name at `position` (in the file asked about) denote? */
 export interface SymbolQuery {
@@ -247,6 +265,8 @@ export class TsCheckerBackend implements CheckerBackend {
   private readonly checker: ts.TypeChecker;
   /** Each literal's contextual type, asked once for all its keys. */
   private readonly contextualTypes = new WeakMap<ts.ObjectLiteralExpression, ts.Type | undefined>();
+  /** Interfaces whose properties no type argument changes (`plainInterface`), by declared type. */
+  private readonly plainInterfaces = new WeakMap<ts.Type, boolean>();
 
   constructor(private readonly program: ts.Program) {
     this.checker = program.getTypeChecker();
@@ -322,12 +342,89 @@ export class TsCheckerBackend implements CheckerBackend {
   private contextualProperty(literal: ts.ObjectLiteralExpression, name: string): ts.Declaration[] {
     let type = this.contextualTypes.get(literal);
     if (!this.contextualTypes.has(literal)) {
-      type = this.checker.getContextualType(literal);
+      type = this.declaredArgumentType(literal) ?? this.checker.getContextualType(literal);
       this.contextualTypes.set(literal, type);
     }
     if (!type || type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return [];
     const members = type.isUnion() ? type.types : [type];
     return unionProperty(members.map((t) => this.checker.getPropertyOfType(t, name)?.declarations ?? []));
+  }
+
+  /**
+   * A type with the properties of an object literal's contextual type, where the literal is passed
+   * to a call or `new` whose callee has one signature, found without resolving the call. The
+   * checker's `getContextualType` resolves it: it chooses the signature, infers its type
+   * arguments and checks every argument against it, which is most of what object literals' keys
+   * cost (ADR 159). With one candidate the signature the call resolves to is that candidate,
+   * whether the arguments fit or not, instantiated when it is generic (with the call's type
+   * arguments, or inferred). Without type parameters the literal's contextual type is the
+   * candidate's parameter type at the literal's place, the very type. With them, that parameter type instantiated: where it is an interface, or such
+   * interfaces and `undefined` (`plainInterface`), any instantiation declares each property by
+   * the same declarations, which are all a key's answer reads; the declared type is returned.
+   * Undefined wherever the checker could resolve to anything else (another signature, an error's
+   * signature) or the type could depend on inference: a rest parameter, a spread argument, an
+   * optional chain, `super(...)`, a constructor that is abstract or not public, a
+   * JavaScript declaration. The checker is then asked.
+   */
+  private declaredArgumentType(literal: ts.ObjectLiteralExpression): ts.Type | undefined {
+    const call = literal.parent;
+    if (!(isCallExpression(call) || isNewExpression(call)) || !call.arguments) return undefined;
+    if (literal.flags & IN_WITH_STATEMENT) return undefined;
+    const index = call.arguments.indexOf(literal);
+    if (index < 0 || call.arguments.some(isSpreadElement)) return undefined;
+    const callee = call.expression;
+    if (callee.kind === SyntaxKind.SuperKeyword || callee.kind === SyntaxKind.ImportKeyword || call.flags & NodeFlags.OptionalChain)
+      return undefined;
+    const checker = this.checker;
+    // An untyped callee (`any`, or a name the checker could not type) resolves to a signature
+    // without parameters, whose type at any place is `any`: no key has an answer.
+    const type = checker.getApparentType(checker.getTypeAtLocation(callee));
+    if (type.flags & TypeFlags.Any) return type;
+    if (type.flags & TypeFlags.Union) return undefined;
+    const isNew = isNewExpression(call);
+    const signatures = checker.getSignaturesOfType(type, isNew ? SignatureKind.Construct : SignatureKind.Call);
+    if (signatures.length !== 1) return undefined;
+    const signature = signatures[0];
+    const flags = (signature as unknown as { flags: number }).flags;
+    if (flags & (SIGNATURE_HAS_REST | SIGNATURE_ABSTRACT) || index >= signature.parameters.length) return undefined;
+    const declaration = signature.declaration;
+    if (declaration && declaration.flags & NodeFlags.JavaScriptFile) return undefined;
+    if (isNew) {
+      if (
+        declaration &&
+        isConstructorDeclaration(declaration) &&
+        getCombinedModifierFlags(declaration) & ModifierFlags.NonPublicAccessibilityModifier
+      )
+        return undefined;
+      const classes = type.getSymbol()?.declarations ?? [];
+      if (classes.some((d) => (isClassDeclaration(d) || isClassExpression(d)) && getCombinedModifierFlags(d) & ModifierFlags.Abstract))
+        return undefined;
+    }
+    // The checker's `getTypeAtPosition`, which its declarations do not list.
+    const parameter = (checker as unknown as { getParameterType(s: ts.Signature, i: number): ts.Type }).getParameterType(signature, index);
+    if (!signature.typeParameters) return parameter;
+    const members = parameter.isUnion() ? parameter.types : [parameter];
+    return members.every((t) => t.flags & (TypeFlags.Undefined | TypeFlags.Null) || this.plainInterface(t)) ? parameter : undefined;
+  }
+
+  /**
+   * Whether a type is an interface, or a reference to a generic one, whose bases are such
+   * interfaces too: its properties are the interfaces' declared members whatever its type
+   * arguments (an interface's base may be a type parameter, `interface A<T> extends T`, whose
+   * members would not be).
+   */
+  private plainInterface(type: ts.Type): boolean {
+    if (!(type.flags & TypeFlags.Object)) return false;
+    const object = type as ts.ObjectType;
+    const target = object.objectFlags & ObjectFlags.Reference ? (type as ts.TypeReference).target : object;
+    if ((target.objectFlags & (ObjectFlags.Interface | ObjectFlags.Class)) !== ObjectFlags.Interface) return false;
+    let plain = this.plainInterfaces.get(target);
+    if (plain === undefined) {
+      this.plainInterfaces.set(target, false);
+      plain = (this.checker.getBaseTypes(target as ts.InterfaceType) ?? []).every((b) => this.plainInterface(b));
+      this.plainInterfaces.set(target, plain);
+    }
+    return plain;
   }
 
   /**
