@@ -4,7 +4,6 @@
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SaxesParser } from 'saxes';
 import {
   diffMarkdown,
   diffReport,
@@ -21,6 +20,7 @@ import {
 import { DIFF_PICTURE_MAX_NODES, diffPicture } from '../../src/graph/diff/picture';
 import { arrange, describeNode, displayText } from '../../src/graph/picture/picture';
 import { graphOf, indexedOf, ok, type EdgeSpec } from '../helpers/graphs';
+import { all, parseXml, type El } from '../helpers/xml';
 
 /** f calls g (proven, and once more as a guess) and calls h, which nothing declares. */
 const SMALL: Picture = {
@@ -38,45 +38,6 @@ const SMALL: Picture = {
   ],
   notes: ['2 more nodes left out'],
 };
-
-/** A parsed XML element: its name, attributes, text and children. */
-interface El {
-  name: string;
-  attributes: Record<string, string>;
-  text: string;
-  children: El[];
-}
-
-/** Parses with a real XML parser (saxes): throws on anything that is not well-formed. */
-function parseXml(xml: string): El {
-  const parser = new SaxesParser();
-  const root: El = { name: '#document', attributes: {}, text: '', children: [] };
-  const stack: El[] = [root];
-  parser.on('error', (e) => {
-    throw e;
-  });
-  parser.on('opentag', (t) => {
-    const el: El = { name: t.name, attributes: t.attributes as Record<string, string>, text: '', children: [] };
-    stack[stack.length - 1].children.push(el);
-    stack.push(el);
-  });
-  parser.on('closetag', () => void stack.pop());
-  parser.on('text', (t) => {
-    stack[stack.length - 1].text += t;
-  });
-  parser.write(xml).close();
-  return root.children[0];
-}
-
-function all(el: El, name: string): El[] {
-  const out: El[] = [];
-  const walk = (e: El) => {
-    if (e.name === name) out.push(e);
-    e.children.forEach(walk);
-  };
-  walk(el);
-  return out;
-}
 
 describe('pictures: what is drawn, in which order', () => {
   it('nodes by id as n0, n1 …; edges by source, target, relation, confidence; duplicates and dangling edges dropped', () => {
