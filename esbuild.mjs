@@ -55,6 +55,27 @@ const splitStore = {
   },
 };
 
+/**
+ * dagre (the SVG pictures' layout, ADR 156) is CommonJS, which esbuild keeps wherever it is
+ * imported, used or not. It has no side effects when loaded: marked so, it is dropped from the
+ * bundles that never draw an SVG (the extension and its worker), and only dist/cli.js carries it.
+ */
+const dagreHasNoSideEffects = {
+  name: 'dagre-has-no-side-effects',
+  setup(build) {
+    build.onResolve({ filter: /^@dagrejs\// }, async (args) => {
+      if (args.pluginData?.dagre) return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { dagre: true },
+      });
+      return resolved.errors.length > 0 ? undefined : { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
 fs.rmSync(outdir, { recursive: true, force: true });
 
 await Promise.all([
@@ -66,7 +87,7 @@ await Promise.all([
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
-    plugins: [splitBuilder, splitStore],
+    plugins: [splitBuilder, splitStore, dagreHasNoSideEffects],
   }),
   // The organisation store for the editor (src/graph/store), loaded only when a store is set.
   bundle({
@@ -86,7 +107,7 @@ await Promise.all([
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    plugins: [splitBuilder, splitStore],
+    plugins: [splitBuilder, splitStore, dagreHasNoSideEffects],
   }),
   bundle({
     ...common,

@@ -63,6 +63,11 @@ const DIFF_PURE = {
   group: ['../indexer/**', '../io/*', '../index', '../doctor', '../query/*', '../governance/*', '../status', '../../*'],
   message: 'The diff engine is pure: two parsed graphs in, one report out — no file system, no compiler, no builder (ADR 104).',
 };
+const PICTURE_PURE = {
+  group: ['../indexer/**', '../io/*', '../index', '../doctor', '../query/*', '../diff/*', '../governance/*', '../status', '../../*'],
+  message:
+    'Pictures are pure: a picture in, text out — no file system, no graph loading, no queries (the CLI and the diff comment hand them what to draw; ADR 156).',
+};
 const WEBVIEW_NO_ENGINE = {
   group: ['**/src/graph/index', '**/src/graph/indexer/**', '**/src/graph/io/*', '**/src/graph/query/*', '**/src/host/*', '**/src/cli/*'],
   message: 'The webview runs in a browser sandbox: it may share only src/graph/model.ts and src/protocol with the host.',
@@ -156,6 +161,10 @@ export default tseslint.config(
   {
     files: ['src/graph/diff/**/*.ts'],
     rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE, DIFF_PURE),
+  },
+  {
+    files: ['src/graph/picture/**/*.ts'],
+    rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE, PICTURE_PURE),
   },
   { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
   {

@@ -66,7 +66,7 @@ const COMMANDS: readonly Command[] = [
   {
     name: 'export',
     group: 'command',
-    summary: 'Write the graph for another tool: --format neo4j (bulk-import CSVs, Cypher).',
+    summary: 'Write the graph for another tool (neo4j), or draw part of it (mermaid, dot, svg).',
     help: EXPORT_HELP,
     run: (args, io) => runExport(args, io),
   },

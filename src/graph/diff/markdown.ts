@@ -16,6 +16,8 @@ import type {
   SymbolRef,
 } from './report';
 import { breaks } from './report';
+import { DIFF_PICTURE_MAX_NODES, diffPicture } from './picture';
+import { mermaidPicture } from '../picture/mermaid';
 
 export const MARKDOWN_LIMIT = 60_000;
 const COMMENT_MARKER = '<!-- knowledge-graph:diff -->';
@@ -103,7 +105,7 @@ interface Section {
   intro?: string[];
 }
 
-function render(report: DiffReport, sections: Section[], top: number): string {
+function render(report: DiffReport, sections: Section[], top: number, picture: string[]): string {
   const s = report.summary;
   const side = (d: DiffSide) => code(d.commit !== undefined ? d.commit.slice(0, 12) : d.spec);
   const parts: string[] = [];
@@ -124,6 +126,7 @@ function render(report: DiffReport, sections: Section[], top: number): string {
     '',
     `${parts.join(' · ')} — ${side(report.base)} → ${side(report.head)}`,
     '',
+    ...picture,
   ];
   for (const sec of sections) {
     if (sec.total === 0) continue;
@@ -148,6 +151,32 @@ function countsIntro(counts: EdgeCounts): string[] {
         .map(([conf, n]) => `${n} ${conf}`)
         .join(', ')}`,
   );
+}
+
+/**
+ * The picture of the changed symbols and their consumers (diff/picture.ts), as a Mermaid block
+ * GitHub draws; when it would be too large to read, one line that says so. Its text holds no
+ * backtick (mermaid.ts writes each as an entity), so no name can close the fence.
+ */
+function pictureLines(report: DiffReport): string[] {
+  const p = diffPicture(report);
+  if (p.picture === undefined)
+    return p.nodes === 0
+      ? []
+      : [
+          `<sub>No picture: the changed symbols and their consumers are ${p.nodes} nodes, more than ${DIFF_PICTURE_MAX_NODES}; \`kg export --format mermaid --node <id>\` draws one symbol's neighbourhood.</sub>`,
+          '',
+        ];
+  return [
+    `<details open><summary>Picture: the changed symbols and what uses them (${plural(p.nodes, 'node')})</summary>`,
+    '',
+    '```mermaid',
+    mermaidPicture(p.picture).trimEnd(),
+    '```',
+    '',
+    '</details>',
+    '',
+  ];
 }
 
 export function diffMarkdown(report: DiffReport, opts: MarkdownOptions = {}): string {
@@ -226,8 +255,9 @@ export function diffMarkdown(report: DiffReport, opts: MarkdownOptions = {}): st
     { title: 'Edges removed', total: report.summary.edges.removed, entries: [], intro: countsIntro(report.edges.removed.counts) },
   ];
   // Fewer entries per section until the comment fits; at the last resort, only counts.
+  const picture = pictureLines(report);
   for (let top = TOP; ; top = Math.floor(top / 2)) {
-    const out = render(report, sections, top);
+    const out = render(report, sections, top, picture);
     if (out.length <= limit || top === 0) return out.length <= limit ? out : out.slice(0, limit - 40) + '\n\n… (cut to fit)\n';
   }
 }

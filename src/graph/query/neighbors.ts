@@ -46,7 +46,7 @@ export function queryNeighbors(g: IndexedGraph, id: string, budget = DEFAULT_BUD
 }
 
 /** Every edge whose two ends are in `ranks`, sorted by source, target, relation. */
-function edgesAmong(g: IndexedGraph, ranks: readonly number[]): EdgeRef[] {
+export function edgesAmong(g: IndexedGraph, ranks: readonly number[]): EdgeRef[] {
   const inSet = new Set(ranks);
   const found: number[] = [];
   for (const r of ranks) {
