@@ -49,6 +49,10 @@ function positionalsOf(name: QueryName): string[] {
     .map(([key]) => (name === 'query' ? 'substring' : key));
 }
 
+function switchesOf(name: QueryName): Array<[string, Extract<ParamSpec, { type: 'boolean' }>]> {
+  return paramsOf(name).filter((e): e is [string, Extract<ParamSpec, { type: 'boolean' }>] => e[1].type === 'boolean');
+}
+
 function numericOf(name: QueryName): Array<[string, Extract<ParamSpec, { type: 'integer' }>]> {
   return paramsOf(name).filter((e): e is [string, Extract<ParamSpec, { type: 'integer' }>] => e[1].type === 'integer');
 }
@@ -59,13 +63,13 @@ export function argumentsOf(name: QueryName): string {
     .map((p) => ` <${p}>`)
     .join('')}${numericOf(name)
     .map(([key]) => ` [--${key} N]`)
+    .join('')}${switchesOf(name)
+    .map(([key]) => ` [--${key}]`)
     .join('')}`;
 }
 
 function usageOf(name: QueryName): string {
-  const numeric = numericOf(name)
-    .map(([key]) => ` [--${key} N]`)
-    .join('');
+  const numeric = [...numericOf(name).map(([key]) => ` [--${key} N]`), ...switchesOf(name).map(([key]) => ` [--${key}]`)].join('');
   return `Usage: kg ${name}${positionalsOf(name)
     .map((p) => ` <${p}>`)
     .join('')}${numeric} [--graph FILE]\n`;
@@ -77,6 +81,7 @@ function helpOf(name: QueryName): string {
       `--${key} N`,
       `${p.summary.replace(/\.$/, '')}${p.default !== undefined ? ` (default ${p.default})` : ''}.`,
     ]),
+    ...switchesOf(name).map(([key, p]): [string, string] => [`--${key}`, p.summary]),
     [
       '--graph FILE',
       `The graph to read (default: ${DEFAULT_GRAPH_PATH} in the repository around\nthe working directory: the nearest folder above with ${GRAPH_DIR} or .git).`,
@@ -118,8 +123,10 @@ export function parseQueryArgs(
   const options: NonNullable<ParseArgsConfig['options']> = {};
   for (const o of extra) options[o] = { type: 'string' };
   for (const [key] of numeric) options[key] = { type: 'string' };
+  for (const [key] of switchesOf(name)) options[key] = { type: 'boolean' };
   const parsed = parseCommandArgs(args, options, true);
   const values = parsed.values as Record<string, string | undefined>;
+  const switches = parsed.values as Record<string, unknown>;
   const p = parsed.positionals;
   if (p.length < positionals.length) throw new UsageError(`missing <${positionals[p.length]}>`);
   if (p.length > positionals.length) throw new UsageError(`unexpected argument "${p[positionals.length]}"`);
@@ -134,6 +141,7 @@ export function parseQueryArgs(
     const v = integerOption(key, values[key], spec);
     if (v !== undefined) request[key] = v;
   }
+  for (const [key] of switchesOf(name)) if (switches[key] === true) request[key] = true;
   return { request: request as QueryRequest, values };
 }
 

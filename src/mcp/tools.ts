@@ -95,6 +95,8 @@ function paramSchema(spec: ParamSpec): JsonSchema {
       };
     case 'strings':
       return { type: 'array', items: { type: 'string' }, description: spec.summary };
+    case 'boolean':
+      return { type: 'boolean', default: false, description: spec.summary };
   }
 }
 
@@ -139,7 +141,7 @@ function queryTool(query: QueryName): QueryTool {
     properties.offset = OFFSET;
     properties.limit = LIMIT;
   }
-  const required = params.filter(([, s]) => s.type !== 'integer' || s.default === undefined).map(([k]) => k);
+  const required = params.filter(([, s]) => s.type !== 'boolean' && (s.type !== 'integer' || s.default === undefined)).map(([k]) => k);
   const name = TOOL_NAME[query] ?? query;
   return {
     kind: 'query',

@@ -64,7 +64,9 @@ const MAX_IDS = 100_000;
 export type ParamSpec =
   | { type: 'string'; role: 'id' | 'text' | 'path'; summary: string; positional?: true }
   | { type: 'integer'; summary: string; default?: number; min: number; max?: number; positional?: true; flag?: string }
-  | { type: 'strings'; summary: string };
+  | { type: 'strings'; summary: string }
+  /** A switch, off unless given: the CLI's `--name`, a boolean elsewhere. */
+  | { type: 'boolean'; summary: string };
 
 interface EntrySpec<A, R> {
   summary: string;
@@ -152,16 +154,28 @@ the returned nodes. An unresolved: target is reached but never walked through.`,
     result: RESULT_SCHEMAS.neighbors,
     answer: (g, a, o) => queryNeighbors(g, a.id, a.budget, o),
   }),
-  path: entry<{ from: string; to: string }, PathResult>({
-    summary: 'A shortest path between two nodes (either edge direction).',
-    help: `A shortest path (fewest hops) between two nodes, edges taken in either direction; among
-equally short paths, the first in sorted id order. "edges" gives the edge of each hop in its
-real direction. Not connected is an answer: "path": []. Paths never pass through an
-unresolved: target (unplaced calls that merely share a name).`,
+  path: entry<{ from: string; to: string; undirected?: boolean }, PathResult>({
+    summary: 'How one node reaches another: a chain of proven calls, else a shortest connection.',
+    help: `How "from" reaches "to", fewest hops:
+
+  "directed": true    a chain of proven calls: from calls … calls to (EXACT calls edges, in
+                      that direction; guesses, references and dispatch are not links)
+  "directed": false   there is no such chain: a shortest path with edges taken in either
+                      direction, and "note" says so. Two callers of one helper are connected
+                      this way; neither reaches the other.
+
+"edges" gives the edge of each hop in its real direction. Among equally short paths, the first
+in sorted id order. Not connected is an answer: "path": []. Paths never pass through an
+unresolved: target (unplaced calls that merely share a name). "undirected" skips the chain and
+asks for the shortest connection in either direction.`,
     faces: ['cli', 'agent', 'store'],
-    params: { from: ID('Where the path starts.'), to: ID('Where it ends.') },
+    params: {
+      from: ID('Where the path starts.'),
+      to: ID('Where it ends.'),
+      undirected: { type: 'boolean', summary: 'Any shortest connection, edges in either direction, instead of a call chain first.' },
+    },
     result: RESULT_SCHEMAS.path,
-    answer: (g, a, o) => queryPath(g, a.from, a.to, o),
+    answer: (g, a, o) => queryPath(g, a.from, a.to, a.undirected, o),
   }),
   'god-nodes': entry<{ top?: number }, GodNodesResult>({
     summary: 'The most connected nodes, by in + out degree.',
@@ -345,12 +359,16 @@ export function checkArgs<K extends CatalogueName>(name: K, raw: unknown): Requi
   return out as Required<ArgsOf<K>>;
 }
 
-function checkValue(name: string, key: string, spec: ParamSpec, v: unknown): string | string[] | number {
+function checkValue(name: string, key: string, spec: ParamSpec, v: unknown): string | string[] | number | boolean {
   const bad = (what: string) => new GraphError('INVALID_ARGUMENT', `${name}: "${key}" ${what}`);
   switch (spec.type) {
     case 'string':
       if (typeof v !== 'string') throw bad('must be a string');
       if (v.length > MAX_TEXT_PARAM) throw bad(`is longer than ${MAX_TEXT_PARAM} characters`);
+      return v;
+    case 'boolean':
+      if (v === undefined) return false;
+      if (typeof v !== 'boolean') throw bad('must be true or false');
       return v;
     case 'strings':
       if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw bad('must be an array of strings');
@@ -376,6 +394,7 @@ function withDefaults<K extends CatalogueName>(name: K, args: ArgsOf<K>): Requir
   const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
   for (const [key, spec] of paramsOf(name))
     if (out[key] === undefined && spec.type === 'integer' && spec.default !== undefined) out[key] = spec.default;
+    else if (out[key] === undefined && spec.type === 'boolean') out[key] = false;
   return out as Required<ArgsOf<K>>;
 }
 
