@@ -82,6 +82,23 @@ describe('kg mcp answers', () => {
     assert.deepEqual([...guesses].sort(), Array.from({ length: 30 }, (_, i) => caller(500 + i)).sort());
   });
 
+  it('a client that pages until "omitted" leaves the list out stops, having read every caller once (issue 48)', async () => {
+    const client = await serve(repo(edges));
+    const seen: string[] = [];
+    let calls = 0;
+    for (let offset = 0; calls < 20; calls++) {
+      const r = (await client.callTool({ name: 'callers', arguments: { id: TARGET, offset, limit: 100 } })) as CallToolResult;
+      const v = r.structuredContent as { callers: string[]; omitted?: Record<string, number> };
+      seen.push(...v.callers);
+      offset += v.callers.length;
+      // What is after this page, never what came before it.
+      assert.equal(v.omitted?.callers ?? 0, 500 - offset, `offset ${offset}`);
+      if (!v.omitted?.callers) break;
+    }
+    assert.ok(calls < 20, 'paging ended');
+    assert.deepEqual(seen, Array.from({ length: 500 }, (_, i) => caller(i)).sort());
+  });
+
   it('no graph, or one without call edges, is a tool error that says what to run', async () => {
     const empty = tempDir('kg-mcp-unit-');
     const none = (await (await serve(empty)).callTool({ name: 'callers', arguments: { id: 'x' } })) as CallToolResult;
