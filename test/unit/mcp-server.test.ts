@@ -99,6 +99,17 @@ describe('kg mcp answers', () => {
     assert.deepEqual(seen, Array.from({ length: 500 }, (_, i) => caller(i)).sort());
   });
 
+  it('an absolute path inside the repository names its node; one outside is refused with the reason (issue 48)', async () => {
+    const root = repo([['file:src/core.ts', TARGET, 'contains']]);
+    const client = await serve(root);
+    const inside = (await client.callTool({ name: 'why', arguments: { id: path.join(root, 'src', 'core.ts') } })) as CallToolResult;
+    assert.notEqual(inside.isError, true, text(inside));
+    assert.equal((inside.structuredContent as { id: string }).id, 'file:src/core.ts');
+    const outside = (await client.callTool({ name: 'why', arguments: { id: '/elsewhere/src/core.ts:3' } })) as CallToolResult;
+    assert.equal(outside.isError, true);
+    assert.match(text(outside), /\/elsewhere\/src\/core\.ts:3 is outside the repository/);
+  });
+
   it('no graph, or one without call edges, is a tool error that says what to run', async () => {
     const empty = tempDir('kg-mcp-unit-');
     const none = (await (await serve(empty)).callTool({ name: 'callers', arguments: { id: 'x' } })) as CallToolResult;

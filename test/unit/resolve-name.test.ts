@@ -69,6 +69,22 @@ describe('resolveTarget', () => {
     assert.deepEqual((some as { suggestions: string[] }).suggestions, [sym('saveOne')]);
   });
 
+  it('takes an absolute path inside the repository, and says an absolute path outside it is outside (issue 48)', () => {
+    const roots = ['/home/me/repo', '/real/repo'];
+    assert.equal(node(resolveTarget(g, '/home/me/repo/model.ts:22', { roots })), sym('saveOne'));
+    assert.equal(node(resolveTarget(g, '/real/repo/model.ts:22:17', { roots })), sym('saveOne'));
+    assert.deepEqual(resolveTarget(g, '/home/me/repo/model.ts', { roots }), { kind: 'node', id: 'file:model.ts', via: 'path' });
+    assert.equal(node(resolveTarget(g, 'C:\\Repo\\model.ts:22', { roots: ['c:\\repo'] })), sym('saveOne'));
+    // A leading slash alone is still read from the repository's root.
+    assert.equal(node(resolveTarget(g, '/model.ts:22', { roots })), sym('saveOne'));
+    const outside = resolveTarget(g, '/home/me/other/model.ts:22', { roots });
+    assert.equal(outside.kind, 'none');
+    assert.equal(
+      (outside as { why: string }).why,
+      '/home/me/other/model.ts:22 is outside the repository (/home/me/repo): the graph holds only its files',
+    );
+  });
+
   it('refuses a megabyte of text before looking it up, and an empty name', () => {
     const huge = resolveTarget(g, 'x'.repeat(1 << 20));
     assert.equal(huge.kind, 'none');
