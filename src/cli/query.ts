@@ -133,8 +133,10 @@ export function parseQueryArgs(
   const request: Record<string, unknown> = { query: name };
   paramsOf(name)
     .filter(([, spec]) => spec.type === 'string' && spec.positional)
-    .forEach(([key], i) => {
+    .forEach(([key, spec], i) => {
       if (p[i].length > MAX_TEXT_PARAM) throw new UsageError(`<${positionals[i]}> is longer than ${MAX_TEXT_PARAM} characters`);
+      if (p[i] === '' && spec.type === 'string' && spec.nonEmpty)
+        throw new UsageError(`<${positionals[i]}> is empty: every id would match; give part of a name or path`);
       request[key] = p[i];
     });
   for (const [key, spec] of numeric) {

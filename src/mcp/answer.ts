@@ -169,7 +169,9 @@ export function checkedArgs(call: Pick<QueryCall, 'tool' | 'args'>): Record<stri
   try {
     return checkArgs(call.tool.query, call.args) as Record<string, unknown>;
   } catch (e) {
-    if (isGraphError(e)) throw new ArgumentError(e.message);
+    // The tool's name prefixes the message once (server.ts): the catalogue's own prefix goes.
+    if (isGraphError(e))
+      throw new ArgumentError(e.message.startsWith(`${call.tool.query}: `) ? e.message.slice(call.tool.query.length + 2) : e.message);
     throw e;
   }
 }

@@ -231,6 +231,7 @@ describe('kg query commands', () => {
   const usage: Array<[string[], RegExp]> = [
     [['callers'], /kg callers: missing <id>/],
     [['path', MAIN], /kg path: missing <to>/],
+    [['query', ''], /kg query: <substring> is empty: every id would match/],
     [['callers', MAIN, HELPER], /unexpected argument "sym:src\/util\.ts#helper"/],
     [['neighbors', MAIN, '--budget', '0'], /--budget must be a whole number, at least 1 \(got "0"\)/],
     [['god-nodes', '--top', '2.5'], /--top must be a whole number, at least 1 \(got "2\.5"\)/],

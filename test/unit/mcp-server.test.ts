@@ -110,6 +110,18 @@ describe('kg mcp answers', () => {
     assert.match(text(outside), /\/elsewhere\/src\/core\.ts:3 is outside the repository/);
   });
 
+  it('a bad argument is named once, a missing one is called missing, and find "" is refused (issue 48)', async () => {
+    const client = await serve(repo(edges));
+    const missing = (await client.callTool({ name: 'callers', arguments: {} })) as CallToolResult;
+    assert.equal(missing.isError, true);
+    assert.equal(text(missing), `callers: "id" is missing. See the tool's input schema.`);
+    const wrong = (await client.callTool({ name: 'callers', arguments: { id: 7 } })) as CallToolResult;
+    assert.equal(text(wrong), `callers: "id" must be a string. See the tool's input schema.`);
+    const empty = (await client.callTool({ name: 'find', arguments: { text: '' } })) as CallToolResult;
+    assert.equal(empty.isError, true);
+    assert.match(text(empty), /^find: "text" is empty: every id would match/);
+  });
+
   it('no graph, or one without call edges, is a tool error that says what to run', async () => {
     const empty = tempDir('kg-mcp-unit-');
     const none = (await (await serve(empty)).callTool({ name: 'callers', arguments: { id: 'x' } })) as CallToolResult;

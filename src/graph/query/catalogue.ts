@@ -62,7 +62,7 @@ const MAX_IDS = 100_000;
 
 /** One parameter of a question. `positional` ones are the CLI's arguments, the rest its `--name N` options. */
 export type ParamSpec =
-  | { type: 'string'; role: 'id' | 'text' | 'path'; summary: string; positional?: true }
+  | { type: 'string'; role: 'id' | 'text' | 'path'; summary: string; positional?: true; nonEmpty?: true }
   | { type: 'integer'; summary: string; default?: number; min: number; max?: number; positional?: true; flag?: string }
   | { type: 'strings'; summary: string }
   /** A switch, off unless given: the CLI's `--name`, a boolean elsewhere. */
@@ -190,7 +190,8 @@ asks for the shortest connection in either direction.`,
     help: `Node ids that contain the text (case-sensitive, as the ids are written — e.g. "#" inside a
 name is "%23"), sorted, at most ${QUERY_LIMIT}; "truncated" says whether there were more.`,
     faces: ['cli', 'agent', 'store'],
-    params: { text: { type: 'string', role: 'text', summary: 'The substring to look for.', positional: true } },
+    // Every id contains "": an empty text would answer 50 arbitrary ids.
+    params: { text: { type: 'string', role: 'text', summary: 'The substring to look for (not empty).', positional: true, nonEmpty: true } },
     result: RESULT_SCHEMAS.query,
     answer: (g, a, o) => queryIds(g, a.text, o),
   }),
@@ -363,7 +364,9 @@ function checkValue(name: string, key: string, spec: ParamSpec, v: unknown): str
   const bad = (what: string) => new GraphError('INVALID_ARGUMENT', `${name}: "${key}" ${what}`);
   switch (spec.type) {
     case 'string':
+      if (v === undefined) throw bad('is missing');
       if (typeof v !== 'string') throw bad('must be a string');
+      if (v === '' && spec.nonEmpty) throw bad('is empty: every id would match; give part of a name or path');
       if (v.length > MAX_TEXT_PARAM) throw bad(`is longer than ${MAX_TEXT_PARAM} characters`);
       return v;
     case 'boolean':
@@ -371,11 +374,13 @@ function checkValue(name: string, key: string, spec: ParamSpec, v: unknown): str
       if (typeof v !== 'boolean') throw bad('must be true or false');
       return v;
     case 'strings':
+      if (v === undefined) throw bad('is missing');
       if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw bad('must be an array of strings');
       if (v.length > MAX_IDS) throw bad(`holds more than ${MAX_IDS} entries`);
       return v as string[];
     case 'integer': {
       if (v === undefined && spec.default !== undefined) return spec.default;
+      if (v === undefined) throw bad('is missing');
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw bad('must be a whole number');
       if (v < spec.min) throw bad(`must be at least ${spec.min}`);
       if (spec.max !== undefined && v > spec.max) throw bad(`must be at most ${spec.max}`);
