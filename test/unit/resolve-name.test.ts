@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { parseGraphText, resolveTarget, type IndexedGraph, type Target } from '../../src/graph';
+import { indexedOf } from '../helpers/graphs';
 
 function graphOf(fixture: string): IndexedGraph {
   const load = parseGraphText(fs.readFileSync(path.join(__dirname, '..', 'snapshots', fixture, 'graph.json'), 'utf8'));
@@ -83,6 +84,13 @@ describe('resolveTarget', () => {
       (outside as { why: string }).why,
       '/home/me/other/model.ts:22 is outside the repository (/home/me/repo): the graph holds only its files',
     );
+  });
+
+  it('takes an id whose private name is written with its # as typed, not escaped (issue 48)', () => {
+    const priv = indexedOf([['sym:src/ky.ts#Ky.%23retry', 'sym:src/ky.ts#Ky.fetch']]);
+    assert.deepEqual(resolveTarget(priv, 'sym:src/ky.ts#Ky.#retry'), { kind: 'node', id: 'sym:src/ky.ts#Ky.%23retry', via: 'id' });
+    assert.equal(node(resolveTarget(priv, 'src/ky.ts#Ky.#retry')), 'sym:src/ky.ts#Ky.%23retry');
+    assert.equal(node(resolveTarget(priv, 'sym:src/ky.ts#Ky.%23retry')), 'sym:src/ky.ts#Ky.%23retry');
   });
 
   it('refuses a megabyte of text before looking it up, and an empty name', () => {

@@ -197,6 +197,14 @@ function resolveText(g: IndexedGraph, text: string, opts: ResolveOptions): Targe
   if (text === '') return { kind: 'none', asked, why: 'empty: give an id, a name or path:line', suggestions: [] };
   const ix = nameIndex(g);
 
+  // `sym:path#name` with the name unescaped (`sym:src/ky.ts#Ky.#retry`, a private name's `#`
+  // typed as written): the first `#` ends the path, the rest is the name.
+  if (text.startsWith('sym:') && text.indexOf('#') > 4) {
+    const at = text.indexOf('#');
+    const id = symbolId(text.slice(4, at), text.slice(at + 1));
+    if (g.rankOf.has(id)) return { kind: 'node', id, via: 'id' };
+  }
+
   // `path#name`, as ids write it but unescaped and without the prefix.
   const hash = text.indexOf('#');
   if (hash > 0 && !text.includes(':')) {
