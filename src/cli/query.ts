@@ -49,6 +49,10 @@ function positionalsOf(name: QueryName): string[] {
     .map(([key]) => (name === 'query' ? 'substring' : key));
 }
 
+function switchesOf(name: QueryName): Array<[string, Extract<ParamSpec, { type: 'boolean' }>]> {
+  return paramsOf(name).filter((e): e is [string, Extract<ParamSpec, { type: 'boolean' }>] => e[1].type === 'boolean');
+}
+
 function numericOf(name: QueryName): Array<[string, Extract<ParamSpec, { type: 'integer' }>]> {
   return paramsOf(name).filter((e): e is [string, Extract<ParamSpec, { type: 'integer' }>] => e[1].type === 'integer');
 }
@@ -64,6 +68,8 @@ function optionsUsage(name: QueryName): string {
     .map(([key]) => ` [--${key} TEXT]`)
     .join('')}${numericOf(name)
     .map(([key]) => ` [--${key} N]`)
+    .join('')}${switchesOf(name)
+    .map(([key]) => ` [--${key}]`)
     .join('')}`;
 }
 
@@ -88,6 +94,7 @@ function helpOf(name: QueryName): string {
       `--${key} N`,
       `${p.summary.replace(/\.$/, '')}${p.default !== undefined ? ` (default ${p.default})` : ''}.`,
     ]),
+    ...switchesOf(name).map(([key, p]): [string, string] => [`--${key}`, p.summary]),
     [
       '--graph FILE',
       `The graph to read (default: ${DEFAULT_GRAPH_PATH} in the repository around\nthe working directory: the nearest folder above with ${GRAPH_DIR} or .git).`,
@@ -136,16 +143,20 @@ export function parseQueryArgs(
   for (const [key] of numeric) options[key] = { type: 'string' };
   const text = textOptionsOf(name);
   for (const [key] of text) options[key] = { type: 'string' };
+  for (const [key] of switchesOf(name)) options[key] = { type: 'boolean' };
   const parsed = parseCommandArgs(args, options, true);
   const values = parsed.values as Record<string, string | undefined>;
+  const switches = parsed.values as Record<string, unknown>;
   const p = parsed.positionals;
   if (p.length < positionals.length) throw new UsageError(`missing <${positionals[p.length]}>`);
   if (p.length > positionals.length) throw new UsageError(`unexpected argument "${p[positionals.length]}"`);
   const request: Record<string, unknown> = { query: name };
   paramsOf(name)
     .filter(([, spec]) => spec.type === 'string' && spec.positional)
-    .forEach(([key], i) => {
+    .forEach(([key, spec], i) => {
       if (p[i].length > MAX_TEXT_PARAM) throw new UsageError(`<${positionals[i]}> is longer than ${MAX_TEXT_PARAM} characters`);
+      if (p[i] === '' && spec.type === 'string' && spec.nonEmpty)
+        throw new UsageError(`<${positionals[i]}> is empty: every id would match; give part of a name or path`);
       request[key] = p[i];
     });
   for (const [key] of text) {
@@ -158,6 +169,7 @@ export function parseQueryArgs(
     const v = integerOption(key, values[key], spec);
     if (v !== undefined) request[key] = v;
   }
+  for (const [key] of switchesOf(name)) if (switches[key] === true) request[key] = true;
   return { request: request as QueryRequest, values };
 }
 

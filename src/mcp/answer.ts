@@ -171,7 +171,9 @@ export function checkedArgs(call: Pick<QueryCall, 'tool' | 'args'>): Record<stri
   try {
     return checkArgs(call.tool.query, call.args) as Record<string, unknown>;
   } catch (e) {
-    if (isGraphError(e)) throw new ArgumentError(e.message);
+    // The tool's name prefixes the message once (server.ts): the catalogue's own prefix goes.
+    if (isGraphError(e))
+      throw new ArgumentError(e.message.startsWith(`${call.tool.query}: `) ? e.message.slice(call.tool.query.length + 2) : e.message);
     throw e;
   }
 }
@@ -191,10 +193,13 @@ export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
   const g = rg.load.graph;
   const args = checkedArgs(call);
   const resolved: Record<string, { asked: string; id: string; via: string; alsoNamed?: string[] }> = {};
+  // An absolute path inside the repository names its file (`/home/me/repo/src/a.ts:42`), links followed or not.
+  const real = realFolder(rg.root);
+  const roots = real !== undefined && real !== rg.root ? [rg.root, real] : [rg.root];
   for (const [key, spec] of paramsOf(tool.query)) {
     if (spec.type !== 'string' || spec.role !== 'id') continue;
     const asked = args[key] as string;
-    const t = resolveTarget(g, asked);
+    const t = resolveTarget(g, asked, { roots });
     if (t.kind !== 'node') return fail(unresolvedText(g, key, t));
     args[key] = t.id;
     if (t.id !== asked || t.alsoNamed)

@@ -1,6 +1,7 @@
 // Answers written for a context window (docs/adr/0103-answers-for-a-context-window.md): every list
 // of an answer is cut to a page (`offset`, `limit`), then, while the answer is still over its byte
-// budget, the longest list is halved; what was left out is counted per list in `omitted`, and
+// budget, the longest list is halved; what is left after the page is counted per list in `omitted`
+// (entries before `offset` are not: docs/adr/0161-directed-paths-ambiguous-names-and-pages.md), and
 // `more` says, in a sentence, how to ask for the rest. Each node the answer names is placed in
 // `locations` as `path:line:column`. The answer's own fields are never renamed or reshaped, so
 // what remains is exactly the CLI's answer, shorter.
@@ -42,7 +43,7 @@ function namedIds(answer: Record<string, unknown>, isId: (s: string) => boolean)
 
 export interface Fitted {
   answer: Record<string, unknown>;
-  /** Per list, how many entries are not shown (before the page and after it). */
+  /** Per list, how many entries come after the page and are not shown (ADR 161). */
   omitted: Record<string, number>;
 }
 
@@ -75,7 +76,9 @@ export function fitAnswer(
   const withExtras = (): Record<string, unknown> => {
     for (const k of lists) {
       const shown = (out[k] as unknown[]).length;
-      const left = totals[k] - shown;
+      // What is after the page: the entries before `offset` were read already (ADR 161), so a
+      // client paging until nothing is omitted stops.
+      const left = totals[k] - page.offset - shown;
       if (left > 0) omitted[k] = left;
       else delete omitted[k];
     }

@@ -59,7 +59,7 @@ const TIERS = `Tiers: EXACT means the TypeScript type checker proved it — a fa
 
 const ID_HINT = `Give a node id (sym:src/util.ts#helper), a name as written in code (helper, Subscriber.next, Ky.fetch), a path#name, a file path, or path:line[:column]. An ambiguous name is answered with the candidates to choose from — call again with one of their ids.`;
 
-const ANSWER_NOTES = `Every node the answer names is placed in "locations" (path:line:column). Long lists are cut to fit a context window: "omitted" counts what was left out and "more" says how to ask for it. "stale": true means files changed since the graph was built ("changedFiles"): call build if your question is about them. When there is no usable graph the tool fails with what to do.`;
+const ANSWER_NOTES = `Every node the answer names is placed in "locations" (path:line:column). Long lists are cut to fit a context window: "omitted" counts, per list, the entries after this page that were left out (none left: the list is absent from it) and "more" says how to ask for them. "stale": true means files changed since the graph was built ("changedFiles"): call build if your question is about them. When there is no usable graph the tool fails with what to do.`;
 
 const ROOT: JsonSchema = {
   type: 'string',
@@ -99,6 +99,8 @@ function paramSchema(spec: ParamSpec): JsonSchema {
       };
     case 'strings':
       return { type: 'array', items: { type: 'string' }, description: spec.summary };
+    case 'boolean':
+      return { type: 'boolean', default: false, description: spec.summary };
   }
 }
 
@@ -119,7 +121,11 @@ const EXTRAS: Record<string, JsonSchema> = {
     },
   },
   locations: { type: 'object', additionalProperties: { type: 'string' }, description: 'path:line:column of each node the answer names.' },
-  omitted: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Per list, how many entries are not shown.' },
+  omitted: {
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Per list, how many entries after this page are not shown (those before offset are not counted).',
+  },
   more: { type: 'string', description: 'How to ask for what was left out.' },
   stalenessUnknown: { type: 'string', description: 'Why the graph could not be compared with the working tree.' },
 };
@@ -143,7 +149,7 @@ function queryTool(query: QueryName): QueryTool {
     properties.offset = OFFSET;
     properties.limit = LIMIT;
   }
-  const required = params.filter(([, s]) => s.type === 'strings' || s.default === undefined).map(([k]) => k);
+  const required = params.filter(([, s]) => s.type === 'strings' || (s.type !== 'boolean' && s.default === undefined)).map(([k]) => k);
   const name = TOOL_NAME[query] ?? query;
   return {
     kind: 'query',

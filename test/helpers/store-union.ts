@@ -6,6 +6,7 @@
 import { answerQuery, compareStrings, type GraphLoad, type QueryRequest, type QueryResult } from '../../src/graph';
 import { qualify, splitQualified } from '../../src/graph/store';
 import type { GraphNode } from '../../src/graph/model';
+import { pathVerdict } from '../../src/graph/query/shortest-path';
 import { referrersOf, unresolvedNamedOf, type UnanalysedReferrers, type UnresolvedNamed } from '../../src/graph/query/unanalysed';
 
 type Loads = ReadonlyMap<string, GraphLoad & { ok: true }>;
@@ -13,7 +14,7 @@ type Loads = ReadonlyMap<string, GraphLoad & { ok: true }>;
 const ID_LISTS = ['callers', 'candidates', 'consumers', 'matches', 'nodes', 'excludedHubs', 'path'] as const;
 
 /** A file answer with every id qualified by `repo` (its lists keep their order). */
-function qualified(repo: string, result: QueryResult): QueryResult {
+function qualified(repo: string, result: QueryResult, asked?: QueryRequest): QueryResult {
   if (!result.available) return result;
   const out = { ...result } as Record<string, unknown>;
   const q = (id: string) => qualify(repo, id);
@@ -33,6 +34,11 @@ function qualified(repo: string, result: QueryResult): QueryResult {
   // The files the graph does not read (ADR 153) are named by repository too: `<repository>/<path>`.
   const u = out.unanalysed as UnanalysedReferrers | undefined;
   if (u) out.unanalysed = referrersOf(u.file, u.importers.map(q), u.total);
+  // A path's note names its ends as the answer does (ADR 161).
+  if (typeof out.note === 'string' && asked?.query === 'path') {
+    const { note } = pathVerdict(q(asked.from), q(asked.to), out.path as string[], false, asked.undirected ? 'undirected' : 'directed');
+    out.note = note;
+  }
   return out as unknown as QueryResult;
 }
 
@@ -69,7 +75,7 @@ export function unionAnswer(loads: Loads, request: QueryRequest): QueryResult | 
     const from = splitQualified(request.query === 'path' ? request.from : request.id);
     const plain: QueryRequest =
       request.query === 'path' ? { ...request, from: from.id, to: splitQualified(request.to).id } : { ...request, id: from.id };
-    return qualified(from.repository as string, one(from.repository as string, plain));
+    return qualified(from.repository as string, one(from.repository as string, plain), plain);
   }
   if (request.query === 'unused') return { degrade: 'not of the store face' };
   const id = request.id;

@@ -72,6 +72,7 @@ describe('kg query commands', () => {
     assert.equal(pathResult.code, 0);
     // Two routes of two hops (through main.ts#main or through util.ts); the first in sorted order.
     assert.deepEqual(pathResult.json().path, ['file:src/main.ts', 'file:src/util.ts', HELPER]);
+    assert.equal(pathResult.json().directed, false);
 
     const god = kg(['god-nodes', '--top', '1'], cwd).json();
     assert.deepEqual(god.godNodes, [{ id: HELPER, degree: 3 }]);
@@ -115,6 +116,20 @@ describe('kg query commands', () => {
     assert.equal(unknown.code, 3);
     assert.equal(unknown.json().code, 'UNKNOWN_NODE');
     assert.equal(kg(['why'], cwd).code, 2);
+  });
+
+  it('kg path: the chain of proven calls first, the connection in either direction only with --undirected or as a fallback (ADR 161)', () => {
+    const cwd = repoWithGraph();
+    const chain = kg(['path', MAIN, HELPER], cwd);
+    assert.equal(chain.code, 0, chain.stderr);
+    assert.deepEqual([chain.json().path, chain.json().directed, chain.json().note], [[MAIN, HELPER], true, undefined]);
+    // main and guess both call helper: connected, but main does not reach guess.
+    const back = kg(['path', MAIN, GUESS], cwd).json();
+    assert.deepEqual([back.path, back.directed], [[MAIN, HELPER, GUESS], false]);
+    assert.match(back.note, /^no chain of proven calls from sym:src\/main\.ts#main to sym:src\/any\.ts#guess; connected by 2 hop/);
+    const any = kg(['path', MAIN, HELPER, '--undirected'], cwd).json();
+    assert.deepEqual([any.path, any.directed], [[MAIN, HELPER], false]);
+    assert.match(kg(['path', '--help'], cwd).stdout, /--undirected/);
   });
 
   it('an empty answer is still exit 0', () => {
@@ -216,6 +231,7 @@ describe('kg query commands', () => {
   const usage: Array<[string[], RegExp]> = [
     [['callers'], /kg callers: missing <id>/],
     [['path', MAIN], /kg path: missing <to>/],
+    [['query', ''], /kg query: <substring> is empty: every id would match/],
     [['callers', MAIN, HELPER], /unexpected argument "sym:src\/util\.ts#helper"/],
     [['neighbors', MAIN, '--budget', '0'], /--budget must be a whole number, at least 1 \(got "0"\)/],
     [['god-nodes', '--top', '2.5'], /--top must be a whole number, at least 1 \(got "2\.5"\)/],

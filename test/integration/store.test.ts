@@ -207,6 +207,25 @@ describe('kg store on a real PostgreSQL', () => {
     }
     assert.ok(compared > 200);
     assert.ok(withDispatch >= 4, `${withDispatch} answers with a dispatch tier compared`);
+    // Call chains (ADR 161): the ends of two and three proven calls in a row, asked both ways and
+    // undirected — the store walks the chain as the file query does, and falls back the same way.
+    const calls = g.graph.edges.filter((e) => e.relation === 'calls' && e.confidence === 'EXACT' && e.source !== e.target);
+    const callees = new Map<string, string[]>();
+    for (const e of calls) callees.set(e.source, [...(callees.get(e.source) ?? []), e.target]);
+    let directed = 0;
+    for (const e of sample(calls, 40, rand)) {
+      const next = callees.get(e.target)?.find((t) => t !== e.source);
+      if (next === undefined) continue;
+      const further = callees.get(next)?.[0];
+      for (const [from, to] of [[e.source, next], [next, e.source], ...(further ? [[e.source, further]] : [])])
+        for (const undirected of [false, true]) {
+          const request: QueryRequest = { query: 'path', from, to, ...(undirected ? { undirected } : {}) };
+          const expected = answerQuery(load, request);
+          assert.equal(json(await answerFromStore(client, request, 'rxjs')), json(expected), json(request));
+          if ('directed' in expected && expected.directed && expected.path.length > 2) directed++;
+        }
+    }
+    assert.ok(directed >= 10, `${directed} call chains compared`);
     // Pushed again unchanged: nothing is withdrawn, and the answers stay.
     const again = JSON.parse(kg(['store', 'push', '--graph', rxjsGraph, '--repo', 'rxjs']).stdout) as {
       filesWritten: number;

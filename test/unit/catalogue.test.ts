@@ -124,7 +124,8 @@ describe('arguments from outside', () => {
   it('refuses unknown arguments, wrong types, texts past the limit and numbers out of range', () => {
     bad('callers', { id: 'x', depth: 2 }, /unknown argument "depth"/);
     bad('callers', { id: 7 }, /"id" must be a string/);
-    bad('callers', {}, /"id" must be a string/);
+    bad('callers', {}, /^callers: "id" is missing$/);
+    bad('query', { text: '' }, /"text" is empty/);
     bad('callers', { id: 'x'.repeat(MAX_TEXT_PARAM + 1) }, /longer than/);
     bad('neighbors', { id: 'x', budget: 0 }, /at least 1/);
     bad('neighbors', { id: 'x', budget: 1.5 }, /whole number/);

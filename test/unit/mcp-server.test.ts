@@ -82,6 +82,46 @@ describe('kg mcp answers', () => {
     assert.deepEqual([...guesses].sort(), Array.from({ length: 30 }, (_, i) => caller(500 + i)).sort());
   });
 
+  it('a client that pages until "omitted" leaves the list out stops, having read every caller once (issue 48)', async () => {
+    const client = await serve(repo(edges));
+    const seen: string[] = [];
+    let calls = 0;
+    for (let offset = 0; calls < 20; calls++) {
+      const r = (await client.callTool({ name: 'callers', arguments: { id: TARGET, offset, limit: 100 } })) as CallToolResult;
+      const v = r.structuredContent as { callers: string[]; omitted?: Record<string, number> };
+      seen.push(...v.callers);
+      offset += v.callers.length;
+      // What is after this page, never what came before it.
+      assert.equal(v.omitted?.callers ?? 0, 500 - offset, `offset ${offset}`);
+      if (!v.omitted?.callers) break;
+    }
+    assert.ok(calls < 20, 'paging ended');
+    assert.deepEqual(seen, Array.from({ length: 500 }, (_, i) => caller(i)).sort());
+  });
+
+  it('an absolute path inside the repository names its node; one outside is refused with the reason (issue 48)', async () => {
+    const root = repo([['file:src/core.ts', TARGET, 'contains']]);
+    const client = await serve(root);
+    const inside = (await client.callTool({ name: 'why', arguments: { id: path.join(root, 'src', 'core.ts') } })) as CallToolResult;
+    assert.notEqual(inside.isError, true, text(inside));
+    assert.equal((inside.structuredContent as { id: string }).id, 'file:src/core.ts');
+    const outside = (await client.callTool({ name: 'why', arguments: { id: '/elsewhere/src/core.ts:3' } })) as CallToolResult;
+    assert.equal(outside.isError, true);
+    assert.match(text(outside), /\/elsewhere\/src\/core\.ts:3 is outside the repository/);
+  });
+
+  it('a bad argument is named once, a missing one is called missing, and find "" is refused (issue 48)', async () => {
+    const client = await serve(repo(edges));
+    const missing = (await client.callTool({ name: 'callers', arguments: {} })) as CallToolResult;
+    assert.equal(missing.isError, true);
+    assert.equal(text(missing), `callers: "id" is missing. See the tool's input schema.`);
+    const wrong = (await client.callTool({ name: 'callers', arguments: { id: 7 } })) as CallToolResult;
+    assert.equal(text(wrong), `callers: "id" must be a string. See the tool's input schema.`);
+    const empty = (await client.callTool({ name: 'find', arguments: { text: '' } })) as CallToolResult;
+    assert.equal(empty.isError, true);
+    assert.match(text(empty), /^find: "text" is empty: every id would match/);
+  });
+
   it('no graph, or one without call edges, is a tool error that says what to run', async () => {
     const empty = tempDir('kg-mcp-unit-');
     const none = (await (await serve(empty)).callTool({ name: 'callers', arguments: { id: 'x' } })) as CallToolResult;

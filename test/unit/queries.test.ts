@@ -308,6 +308,77 @@ describe('path', () => {
     assert.deepEqual(ok(queryPath(indexed(graph), spoke(7), spoke(9))).path, [spoke(7), hub, spoke(9)]);
   });
 
+  it('prefers a chain of proven calls in the direction asked over a shorter path against it', () => {
+    // a calls b calls c calls d (3 hops, forward); a and d are also both called by x (2 hops, but
+    // x→a is against the direction). The chain is the answer; the two-hop connection is not.
+    const g = indexedOf([
+      [sym('a'), sym('b')],
+      [sym('b'), sym('c')],
+      [sym('c'), sym('d')],
+      [sym('x'), sym('a')],
+      [sym('x'), sym('d')],
+    ]);
+    const r = ok(queryPath(g, sym('a'), sym('d')));
+    assert.deepEqual(r.path, [sym('a'), sym('b'), sym('c'), sym('d')]);
+    assert.equal(r.directed, true);
+    assert.equal(r.note, undefined);
+    assert.deepEqual(
+      r.edges.map((e) => [e.source, e.target]),
+      [
+        [sym('a'), sym('b')],
+        [sym('b'), sym('c')],
+        [sym('c'), sym('d')],
+      ],
+    );
+    // Asked the other way, d reaches nothing: the connection through x, said to be no chain.
+    const back = ok(queryPath(g, sym('d'), sym('a')));
+    assert.deepEqual(back.path, [sym('d'), sym('x'), sym('a')]);
+    assert.equal(back.directed, false);
+    assert.equal(
+      back.note,
+      `no chain of proven calls from ${sym('d')} to ${sym('a')}; connected by 2 hop(s) with edges taken in either direction: not a call chain (each hop's edge says which way it goes)`,
+    );
+    // undirected: the shortest connection whatever the direction, and it says so.
+    const any = ok(queryPath(g, sym('a'), sym('d'), true));
+    assert.deepEqual([any.path, any.directed], [[sym('a'), sym('x'), sym('d')], false]);
+    assert.match(any.note ?? '', /as asked \(undirected\): not a call chain/);
+  });
+
+  it('two callers of one logging helper are connected, and the answer says neither reaches the other', () => {
+    const g = indexedOf([
+      [sym('save'), sym('log')],
+      [sym('load'), sym('log')],
+    ]);
+    const r = ok(queryPath(g, sym('save'), sym('load')));
+    assert.deepEqual([r.path, r.directed], [[sym('save'), sym('log'), sym('load')], false]);
+    assert.match(r.note ?? '', /^no chain of proven calls from sym:src\/a.ts#save to sym:src\/a.ts#load; connected/);
+  });
+
+  it('a guess, a reference or an import is not a link of a chain', () => {
+    // a→b is CANDIDATE, b references c, c's file imports d's: connected, never a chain.
+    const g = indexedOf([
+      [sym('a'), sym('b'), 'calls', 'CANDIDATE'],
+      [sym('b'), sym('c'), 'references'],
+      [sym('c'), sym('d')],
+    ]);
+    const r = ok(queryPath(g, sym('a'), sym('d')));
+    assert.deepEqual([r.path, r.directed], [[sym('a'), sym('b'), sym('c'), sym('d')], false]);
+    const none = ok(
+      queryPath(
+        indexedOf([
+          [sym('a'), sym('b')],
+          [sym('x'), sym('y')],
+        ]),
+        sym('a'),
+        sym('y'),
+      ),
+    );
+    assert.deepEqual([none.path, none.directed], [[], false]);
+    assert.equal(none.note, `no chain of proven calls from ${sym('a')} to ${sym('y')}, and they are not connected in either direction`);
+    // A node reaches itself.
+    assert.deepEqual(ok(queryPath(g, sym('a'), sym('a'))).directed, true);
+  });
+
   it('an unknown end is unavailable and names it', () => {
     const g = indexedOf([[sym('a'), sym('b')]]);
     assert.equal(degraded(queryPath(g, sym('a'), sym('nope'))).reason, `unknown node: ${sym('nope')}`);
@@ -448,6 +519,7 @@ describe('staleness and the dispatcher', () => {
       'available',
       'path',
       'edges',
+      'directed',
       'evidenceClass',
     ]);
     assert.deepEqual(keys(answerQuery(load, { query: 'god-nodes' })), ['available', 'godNodes', 'evidenceClass']);

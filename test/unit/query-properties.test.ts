@@ -143,6 +143,30 @@ function expectedNeighbors(m: ReturnType<typeof model>, start: string, budget: n
   return order;
 }
 
+/** The first shortest chain of EXACT calls from `from` to `to` in sorted id order (ADR 161), [] when none. */
+function expectedChain(graph: Graph, from: string, to: string): string[] {
+  if (from === to) return [from];
+  const callers = new Map<string, string[]>();
+  const callees = new Map<string, string[]>();
+  for (const e of graph.edges) {
+    if (e.relation !== 'calls' || e.confidence !== 'EXACT') continue;
+    callers.set(e.target, [...(callers.get(e.target) ?? []), e.source]);
+    callees.set(e.source, [...(callees.get(e.source) ?? []), e.target]);
+  }
+  const dist = new Map([[to, 0]]);
+  const queue = [to];
+  for (let i = 0; i < queue.length; i++)
+    for (const u of callers.get(queue[i]) ?? [])
+      if (!dist.has(u)) {
+        dist.set(u, dist.get(queue[i])! + 1);
+        queue.push(u);
+      }
+  if (!dist.has(from)) return [];
+  const path = [from];
+  for (let u = from; u !== to; path.push(u)) u = [...(callees.get(u) ?? [])].sort().find((v) => dist.get(v) === dist.get(u)! - 1)!;
+  return path;
+}
+
 const pick = (graph: Graph, k: number) => model(graph).all[k % model(graph).all.length];
 
 describe('path (property)', () => {
@@ -150,14 +174,21 @@ describe('path (property)', () => {
     ['small graphs', smallGraph],
     ['graphs with hubs', hubbyGraph],
   ] as const) {
-    it(`is a valid shortest path, the first in sorted order, or empty when not connected — ${name}`, () => {
+    it(`is the first shortest call chain, else a valid shortest path in either direction, the first in sorted order, or empty when not connected — ${name}`, () => {
       fc.assert(
         fc.property(arb, fc.nat(), fc.nat(), (graph, i, j) => {
           const m = model(graph);
           const g = indexed(graph);
           const from = pick(graph, i);
           const to = pick(graph, j);
-          const r = ok(queryPath(g, from, to));
+          // The default answer: the chain of proven calls when there is one (ADR 161).
+          const chain = expectedChain(graph, from, to);
+          const directedAnswer = ok(queryPath(g, from, to));
+          if (chain.length > 0) assert.deepEqual([directedAnswer.path, directedAnswer.directed], [chain, true]);
+          else assert.deepEqual([directedAnswer.path, directedAnswer.directed], [expectedPath(m, from, to), false]);
+          // Undirected: the connection in either direction, always.
+          const r = ok(queryPath(g, from, to, true));
+          assert.equal(r.directed, false);
           const expected = expectedPath(m, from, to);
           if (expected.length === 0) {
             assert.deepEqual([r.path, r.edges], [[], []]);

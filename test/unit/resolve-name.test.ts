@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { parseGraphText, resolveTarget, type IndexedGraph, type Target } from '../../src/graph';
+import { indexedOf } from '../helpers/graphs';
 
 function graphOf(fixture: string): IndexedGraph {
   const load = parseGraphText(fs.readFileSync(path.join(__dirname, '..', 'snapshots', fixture, 'graph.json'), 'utf8'));
@@ -67,6 +68,29 @@ describe('resolveTarget', () => {
     const some = resolveTarget(g, 'saveO');
     assert.equal(some.kind, 'none');
     assert.deepEqual((some as { suggestions: string[] }).suggestions, [sym('saveOne')]);
+  });
+
+  it('takes an absolute path inside the repository, and says an absolute path outside it is outside (issue 48)', () => {
+    const roots = ['/home/me/repo', '/real/repo'];
+    assert.equal(node(resolveTarget(g, '/home/me/repo/model.ts:22', { roots })), sym('saveOne'));
+    assert.equal(node(resolveTarget(g, '/real/repo/model.ts:22:17', { roots })), sym('saveOne'));
+    assert.deepEqual(resolveTarget(g, '/home/me/repo/model.ts', { roots }), { kind: 'node', id: 'file:model.ts', via: 'path' });
+    assert.equal(node(resolveTarget(g, 'C:\\Repo\\model.ts:22', { roots: ['c:\\repo'] })), sym('saveOne'));
+    // A leading slash alone is still read from the repository's root.
+    assert.equal(node(resolveTarget(g, '/model.ts:22', { roots })), sym('saveOne'));
+    const outside = resolveTarget(g, '/home/me/other/model.ts:22', { roots });
+    assert.equal(outside.kind, 'none');
+    assert.equal(
+      (outside as { why: string }).why,
+      '/home/me/other/model.ts:22 is outside the repository (/home/me/repo): the graph holds only its files',
+    );
+  });
+
+  it('takes an id whose private name is written with its # as typed, not escaped (issue 48)', () => {
+    const priv = indexedOf([['sym:src/ky.ts#Ky.%23retry', 'sym:src/ky.ts#Ky.fetch']]);
+    assert.deepEqual(resolveTarget(priv, 'sym:src/ky.ts#Ky.#retry'), { kind: 'node', id: 'sym:src/ky.ts#Ky.%23retry', via: 'id' });
+    assert.equal(node(resolveTarget(priv, 'src/ky.ts#Ky.#retry')), 'sym:src/ky.ts#Ky.%23retry');
+    assert.equal(node(resolveTarget(priv, 'sym:src/ky.ts#Ky.%23retry')), 'sym:src/ky.ts#Ky.%23retry');
   });
 
   it('refuses a megabyte of text before looking it up, and an empty name', () => {

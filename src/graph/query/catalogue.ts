@@ -64,9 +64,11 @@ const MAX_IDS = 100_000;
 
 /** One parameter of a question. `positional` ones are the CLI's arguments, the rest its `--name N` options. */
 export type ParamSpec =
-  | { type: 'string'; role: 'id' | 'text' | 'path'; summary: string; positional?: true; default?: string }
+  | { type: 'string'; role: 'id' | 'text' | 'path'; summary: string; positional?: true; default?: string; nonEmpty?: true }
   | { type: 'integer'; summary: string; default?: number; min: number; max?: number; positional?: true; flag?: string }
-  | { type: 'strings'; summary: string };
+  | { type: 'strings'; summary: string }
+  /** A switch, off unless given: the CLI's `--name`, a boolean elsewhere. */
+  | { type: 'boolean'; summary: string };
 
 interface EntrySpec<A, R> {
   summary: string;
@@ -154,16 +156,28 @@ the returned nodes. An unresolved: target is reached but never walked through.`,
     result: RESULT_SCHEMAS.neighbors,
     answer: (g, a, o) => queryNeighbors(g, a.id, a.budget, o),
   }),
-  path: entry<{ from: string; to: string }, PathResult>({
-    summary: 'A shortest path between two nodes (either edge direction).',
-    help: `A shortest path (fewest hops) between two nodes, edges taken in either direction; among
-equally short paths, the first in sorted id order. "edges" gives the edge of each hop in its
-real direction. Not connected is an answer: "path": []. Paths never pass through an
-unresolved: target (unplaced calls that merely share a name).`,
+  path: entry<{ from: string; to: string; undirected?: boolean }, PathResult>({
+    summary: 'How one node reaches another: a chain of proven calls, else a shortest connection.',
+    help: `How "from" reaches "to", fewest hops:
+
+  "directed": true    a chain of proven calls: from calls … calls to (EXACT calls edges, in
+                      that direction; guesses, references and dispatch are not links)
+  "directed": false   there is no such chain: a shortest path with edges taken in either
+                      direction, and "note" says so. Two callers of one helper are connected
+                      this way; neither reaches the other.
+
+"edges" gives the edge of each hop in its real direction. Among equally short paths, the first
+in sorted id order. Not connected is an answer: "path": []. Paths never pass through an
+unresolved: target (unplaced calls that merely share a name). "undirected" skips the chain and
+asks for the shortest connection in either direction.`,
     faces: ['cli', 'agent', 'store'],
-    params: { from: ID('Where the path starts.'), to: ID('Where it ends.') },
+    params: {
+      from: ID('Where the path starts.'),
+      to: ID('Where it ends.'),
+      undirected: { type: 'boolean', summary: 'Any shortest connection, edges in either direction, instead of a call chain first.' },
+    },
     result: RESULT_SCHEMAS.path,
-    answer: (g, a, o) => queryPath(g, a.from, a.to, o),
+    answer: (g, a, o) => queryPath(g, a.from, a.to, a.undirected, o),
   }),
   'god-nodes': entry<{ top?: number }, GodNodesResult>({
     summary: 'The most connected nodes, by in + out degree.',
@@ -178,7 +192,8 @@ unresolved: target (unplaced calls that merely share a name).`,
     help: `Node ids that contain the text (case-sensitive, as the ids are written — e.g. "#" inside a
 name is "%23"), sorted, at most ${QUERY_LIMIT}; "truncated" says whether there were more.`,
     faces: ['cli', 'agent', 'store'],
-    params: { text: { type: 'string', role: 'text', summary: 'The substring to look for.', positional: true } },
+    // Every id contains "": an empty text would answer 50 arbitrary ids.
+    params: { text: { type: 'string', role: 'text', summary: 'The substring to look for (not empty).', positional: true, nonEmpty: true } },
     result: RESULT_SCHEMAS.query,
     answer: (g, a, o) => queryIds(g, a.text, o),
   }),
@@ -387,20 +402,28 @@ export function checkArgs<K extends CatalogueName>(name: K, raw: unknown): Requi
   return out as Required<ArgsOf<K>>;
 }
 
-function checkValue(name: string, key: string, spec: ParamSpec, v: unknown): string | string[] | number {
+function checkValue(name: string, key: string, spec: ParamSpec, v: unknown): string | string[] | number | boolean {
   const bad = (what: string) => new GraphError('INVALID_ARGUMENT', `${name}: "${key}" ${what}`);
   switch (spec.type) {
     case 'string':
       if (v === undefined && spec.default !== undefined) return spec.default;
+      if (v === undefined) throw bad('is missing');
       if (typeof v !== 'string') throw bad('must be a string');
+      if (v === '' && spec.nonEmpty) throw bad('is empty: every id would match; give part of a name or path');
       if (v.length > MAX_TEXT_PARAM) throw bad(`is longer than ${MAX_TEXT_PARAM} characters`);
       return v;
+    case 'boolean':
+      if (v === undefined) return false;
+      if (typeof v !== 'boolean') throw bad('must be true or false');
+      return v;
     case 'strings':
+      if (v === undefined) throw bad('is missing');
       if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw bad('must be an array of strings');
       if (v.length > MAX_IDS) throw bad(`holds more than ${MAX_IDS} entries`);
       return v as string[];
     case 'integer': {
       if (v === undefined && spec.default !== undefined) return spec.default;
+      if (v === undefined) throw bad('is missing');
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw bad('must be a whole number');
       if (v < spec.min) throw bad(`must be at least ${spec.min}`);
       if (spec.max !== undefined && v > spec.max) throw bad(`must be at most ${spec.max}`);
@@ -418,7 +441,9 @@ export function answerOn<K extends CatalogueName>(g: IndexedGraph, name: K, args
 function withDefaults<K extends CatalogueName>(name: K, args: ArgsOf<K>): Required<ArgsOf<K>> {
   const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
   for (const [key, spec] of paramsOf(name))
-    if (out[key] === undefined && spec.type !== 'strings' && spec.default !== undefined) out[key] = spec.default;
+    if (out[key] === undefined && (spec.type === 'integer' || spec.type === 'string') && spec.default !== undefined)
+      out[key] = spec.default;
+    else if (out[key] === undefined && spec.type === 'boolean') out[key] = false;
   return out as Required<ArgsOf<K>>;
 }
 

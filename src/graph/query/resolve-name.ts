@@ -139,8 +139,49 @@ function atLocation(g: IndexedGraph, ix: NameIndex, asked: string, file: number,
   };
 }
 
+/** Where the repository is: an absolute path inside it is read as the repo-relative path it names. */
+interface ResolveOptions {
+  /** The repository's folder, as given and as its real path (links followed): any of them. */
+  roots?: readonly string[];
+}
+
+/** `/home/me/repo/src/a.ts:42`, `C:\\repo\\src\\a.ts`: an absolute path (a leading `/` alone may be repo-relative). */
+const ABSOLUTE = /^(?:[A-Za-z]:[\\/]|[\\/]{2}|\/)/;
+
+/**
+ * An absolute path inside one of `roots` as the repo-relative text after it (`src/a.ts:42`);
+ * `outside` when it is absolute and under none of them; the text itself otherwise.
+ */
+function underRoot(text: string, roots: readonly string[]): { text: string; outside: boolean } {
+  if (roots.length === 0 || !ABSOLUTE.test(text)) return { text, outside: false };
+  const slashed = text.replace(/\\/g, '/');
+  for (const root of roots) {
+    const r = root.replace(/\\/g, '/').replace(/\/+$/, '');
+    if (r === '') continue;
+    // Windows paths compare without case, as the file system does.
+    const fold = /^[A-Za-z]:/.test(r) ? (s: string) => s.toLowerCase() : (s: string) => s;
+    if (fold(slashed).startsWith(fold(r + '/'))) return { text: slashed.slice(r.length + 1), outside: false };
+  }
+  return { text, outside: true };
+}
+
 /** The node `text` names, or the candidates to choose from, or why there is none. */
-export function resolveTarget(g: IndexedGraph, text: string): Target {
+export function resolveTarget(g: IndexedGraph, text: string, opts: ResolveOptions = {}): Target {
+  const t = resolveText(g, text, opts);
+  if (t.kind !== 'none' || text.length > MAX_TARGET_LENGTH) return t;
+  const roots = opts.roots ?? [];
+  // A path that is absolute and outside the repository names nothing in its graph: say so, not "no node is named".
+  if (underRoot(text.trim(), roots).outside)
+    return {
+      kind: 'none',
+      asked: text,
+      why: `${text.trim()} is outside the repository (${roots[0]}): the graph holds only its files`,
+      suggestions: [],
+    };
+  return t;
+}
+
+function resolveText(g: IndexedGraph, text: string, opts: ResolveOptions): Target {
   const asked = text;
   if (text.length > MAX_TARGET_LENGTH)
     return {
@@ -152,8 +193,17 @@ export function resolveTarget(g: IndexedGraph, text: string): Target {
   if (g.rankOf.has(text)) return { kind: 'node', id: text, via: 'id' };
   text = text.trim();
   if (g.rankOf.has(text)) return { kind: 'node', id: text, via: 'id' };
+  text = underRoot(text, opts.roots ?? []).text;
   if (text === '') return { kind: 'none', asked, why: 'empty: give an id, a name or path:line', suggestions: [] };
   const ix = nameIndex(g);
+
+  // `sym:path#name` with the name unescaped (`sym:src/ky.ts#Ky.#retry`, a private name's `#`
+  // typed as written): the first `#` ends the path, the rest is the name.
+  if (text.startsWith('sym:') && text.indexOf('#') > 4) {
+    const at = text.indexOf('#');
+    const id = symbolId(text.slice(4, at), text.slice(at + 1));
+    if (g.rankOf.has(id)) return { kind: 'node', id, via: 'id' };
+  }
 
   // `path#name`, as ids write it but unescaped and without the prefix.
   const hash = text.indexOf('#');

@@ -63,7 +63,7 @@ export const RESULT_SCHEMAS = {
     { dispatched, ...holes },
   ),
   neighbors: answer({ nodes: strings, excludedHubs: strings, hubThreshold: int, edges: arr(edgeRef) }),
-  path: answer({ path: strings, edges: arr(edgeRef) }),
+  path: answer({ path: strings, edges: arr(edgeRef), directed: bool }, { note: str }),
   'god-nodes': answer({ godNodes: arr(obj({ id: str, degree: int })) }),
   query: answer({ matches: strings, truncated: bool }),
   why: whyAnswer,

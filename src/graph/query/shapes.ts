@@ -166,10 +166,14 @@ export interface NeighborsAnswer extends Answered {
 }
 
 export interface PathAnswer extends Answered {
-  /** A shortest path on the undirected view, from first to last; [] when not connected. */
+  /** A chain of proven calls, else a shortest path on the undirected view, from first to last; [] when not connected. */
   path: string[];
   /** The edge taken for each hop (in its real direction), one fewer than `path`. */
   edges: EdgeRef[];
+  /** Whether `path` is a chain of proven calls from its first node to its last (ADR 161). */
+  directed: boolean;
+  /** When it is not: what it is instead. */
+  note?: string;
 }
 
 interface GodNodesAnswer extends Answered {

@@ -1,26 +1,117 @@
-// `path <from> <to>`: a shortest path (in hops) between two nodes on the undirected view of the
-// edges. Among several, the lexicographically smallest (compared id by id from `from`) — what a
-// breadth-first search visiting neighbours in sorted id order returns — so the same graph always
-// gives the same path. Not connected is a real answer: `[]`.
+// `path <from> <to>`: how `from` reaches `to`. First a chain of proven calls in the direction
+// asked — `from` calls … calls `to`, EXACT `calls` edges only, followed source to target — and
+// only when there is none, a shortest path on the undirected view of all the edges, answered as
+// what it is: `directed: false` and a note that says it is not a call chain (ADR 161). A guess
+// (CANDIDATE) is never a link of a chain, a reference (a function passed, a type named) is a use
+// and not a run, and dispatch through an interface is not followed: the chain is what the checker
+// proved runs. Among several shortest paths of either kind, the lexicographically smallest
+// (compared id by id from `from`) — what a breadth-first search visiting neighbours in sorted id
+// order returns — so the same graph always gives the same path. Not connected is a real answer:
+// `[]`.
 //
 // Hubs are walked through — a path is about connection, and the shortest one often runs through a
 // hub — but `unresolved:` targets are not: every unplaced call to `foo` shares `unresolved:foo`,
 // so a path through it would connect code that only shares a name. It can still be an endpoint.
 // The rules are ADR-22's.
 
-import { edgeRef, isUnresolvedRank, type IndexedGraph } from './indexed';
+import { CONFIDENCE_CODE, edgeRef, isUnresolvedRank, type IndexedGraph } from './indexed';
 import { rankOrDegrade } from './lookup';
 import { answered, type EdgeRef, type PathResult, type QueryOptions } from './shapes';
 
-export function queryPath(g: IndexedGraph, from: string, to: string, opts?: QueryOptions): PathResult {
+/**
+ * What a path answer says besides the path: whether it is a chain of proven calls from `from` to
+ * `to`, and when it is not, a note that says so. The store's path (src/graph/store/queries.ts)
+ * says the same words.
+ */
+export function pathVerdict(
+  from: string,
+  to: string,
+  path: readonly string[],
+  directed: boolean,
+  asked: 'directed' | 'undirected',
+): { directed: boolean; note?: string } {
+  if (directed) return { directed };
+  if (asked === 'undirected')
+    return {
+      directed,
+      note:
+        path.length === 0
+          ? `${from} and ${to} are not connected, in either direction`
+          : `edges in either direction, as asked (undirected): not a call chain; each hop's edge says which way it goes`,
+    };
+  return {
+    directed,
+    note:
+      path.length === 0
+        ? `no chain of proven calls from ${from} to ${to}, and they are not connected in either direction`
+        : `no chain of proven calls from ${from} to ${to}; connected by ${path.length - 1} hop(s) with edges taken in either direction: not a call chain (each hop's edge says which way it goes)`,
+  };
+}
+
+export function queryPath(g: IndexedGraph, from: string, to: string, undirected = false, opts?: QueryOptions): PathResult {
   const a = rankOrDegrade(g, from, opts, true);
   if (typeof a !== 'number') return a;
   const b = rankOrDegrade(g, to, opts, true);
   if (typeof b !== 'number') return b;
-  const ranks = shortestPath(g, a, b);
+  const chain = undirected ? [] : callChain(g, a, b);
+  const directed = chain.length > 0;
+  const ranks = directed ? chain : shortestPath(g, a, b);
   const edges: EdgeRef[] = [];
-  for (let i = 1; i < ranks.length; i++) edges.push(edgeRef(g, hopEdge(g, ranks[i - 1], ranks[i])));
-  return answered({ path: ranks.map((r) => g.ids[r]), edges }, opts);
+  for (let i = 1; i < ranks.length; i++)
+    edges.push(edgeRef(g, directed ? callEdge(g, ranks[i - 1], ranks[i]) : hopEdge(g, ranks[i - 1], ranks[i])));
+  const path = ranks.map((r) => g.ids[r]);
+  return answered({ path, edges, ...pathVerdict(g.ids[a], g.ids[b], path, directed, undirected ? 'undirected' : 'directed') }, opts);
+}
+
+/** Whether edge e is a link of a call chain: a proven call. */
+const provenCall = (g: IndexedGraph, e: number): boolean => g.edgeRelation[e] === 'calls' && g.edgeConfidence[e] === CONFIDENCE_CODE.EXACT;
+
+/**
+ * Ranks along the lexicographically smallest shortest chain of proven calls from `a` to `b`, or []
+ * when there is none. Distances to `b` are labelled walking calls backwards from `b` (until `a` is
+ * reached), then the chain is walked from `a`, taking at each step the smallest-id callee one
+ * step nearer. A node is its own chain of length 0.
+ */
+function callChain(g: IndexedGraph, a: number, b: number): number[] {
+  if (a === b) return [a];
+  const dist = new Map<number, number>([[b, 0]]);
+  let level = [b];
+  for (let d = 1; level.length > 0 && !dist.has(a); d++) {
+    const next: number[] = [];
+    for (const v of level) {
+      for (let k = g.inStart[v]; k < g.inStart[v + 1]; k++) {
+        const e = g.inEdges[k];
+        const u = g.edgeSource[e];
+        if (!dist.has(u) && provenCall(g, e)) {
+          dist.set(u, d);
+          next.push(u);
+        }
+      }
+    }
+    level = next;
+  }
+  const total = dist.get(a);
+  if (total === undefined) return [];
+  const path = [a];
+  for (let u = a, d = total - 1; d >= 0; d--) {
+    // Out-rows are by target rank (sorted id order): the first callee one step nearer is the smallest.
+    for (let k = g.outStart[u]; k < g.outStart[u + 1]; k++) {
+      const e = g.outEdges[k];
+      if (provenCall(g, e) && dist.get(g.edgeTarget[e]) === d) {
+        u = g.edgeTarget[e];
+        break;
+      }
+    }
+    path.push(u);
+  }
+  return path;
+}
+
+/** The proven calls edge u→v of a chain's hop. */
+function callEdge(g: IndexedGraph, u: number, v: number): number {
+  for (let k = g.outStart[u]; k < g.outStart[u + 1]; k++)
+    if (g.edgeTarget[g.outEdges[k]] === v && provenCall(g, g.outEdges[k])) return g.outEdges[k];
+  throw new Error(`no proven call from ${g.ids[u]} to ${g.ids[v]}`);
 }
 
 /** One side of the search: labels (valid where `mark` equals `gen`), distances, and a queue by level. */

@@ -17,6 +17,7 @@ import type { QueryRequest } from '../query/catalogue';
 import { DEFAULT_TOP } from '../query/god-nodes';
 import { DEFAULT_BUDGET } from '../query/neighbors';
 import { QUERY_LIMIT } from '../query/search-ids';
+import { pathVerdict } from '../query/shortest-path';
 import {
   answered,
   REASONS,
@@ -485,14 +486,30 @@ function namedEdge(scope: Scope, repo: string, e: EdgeRef): EdgeRef {
   return { source: scope.name(repo, e.source), target: scope.name(repo, e.target), relation: e.relation, confidence: e.confidence };
 }
 
-async function path(c: ClientBase, scope: Scope, from: string, to: string): Promise<QueryResult> {
+async function path(c: ClientBase, scope: Scope, from: string, to: string, undirected = false): Promise<QueryResult> {
   const a = await walkStart(c, scope, from);
   if ('available' in a) return a;
   const b = await walkStart(c, scope, to);
   if ('available' in b) return b;
+  const asked = undirected ? 'undirected' : 'directed';
   // No edge joins two repositories yet (ADR 111): ends in different repositories are not connected.
-  if (a.held.repository !== b.held.repository) return answered({ path: [], edges: [] });
+  if (a.held.repository !== b.held.repository)
+    return answered({
+      path: [],
+      edges: [],
+      ...pathVerdict(scope.name(a.held.repository, a.id), scope.name(b.held.repository, b.id), [], false, asked),
+    });
   const repo = a.held.repository;
+  // A chain of proven calls first (ADR 161), as the file query walks it.
+  const chain = undirected ? [] : await callChain(c, repo, a.id, b.id);
+  if (chain.length > 0) {
+    const edges = chain.slice(1).map((v, i): EdgeRef => ({ source: chain[i], target: v, relation: 'calls', confidence: 'EXACT' }));
+    return answered({
+      path: chain.map((id) => scope.name(repo, id)),
+      edges: edges.map((e) => namedEdge(scope, repo, e)),
+      ...pathVerdict(scope.name(repo, a.id), scope.name(repo, b.id), chain, true, asked),
+    });
+  }
   // kg_path keeps its breadth-first labels in a temporary table: one transaction holds it.
   await c.query('BEGIN');
   let ids: string[];
@@ -518,7 +535,48 @@ async function path(c: ClientBase, scope: Scope, from: string, to: string): Prom
     await c.query('ROLLBACK').catch(() => undefined);
     throw e;
   }
-  return answered({ path: ids.map((id) => scope.name(repo, id)), edges: hops.map((e) => namedEdge(scope, repo, e)) });
+  const named = ids.map((id) => scope.name(repo, id));
+  return answered({
+    path: named,
+    edges: hops.map((e) => namedEdge(scope, repo, e)),
+    ...pathVerdict(scope.name(repo, a.id), scope.name(repo, b.id), ids, false, asked),
+  });
+}
+
+/**
+ * The chain of proven calls from `a` to `b` (ids), or [] — the file query's callChain
+ * (src/graph/query/shortest-path.ts) one level per statement: distances to `b` labelled walking
+ * EXACT calls backwards until `a` is reached, then from `a` the smallest-id callee one step nearer.
+ */
+async function callChain(c: ClientBase, repo: string, a: string, b: string): Promise<string[]> {
+  if (a === b) return [a];
+  const seen = new Set([b]);
+  /** levels[d]: the ids whose shortest chain to `b` is d calls long. */
+  const levels = [[b]];
+  while (!seen.has(a) && levels[levels.length - 1].length > 0) {
+    const callers = await c.query<{ source: string }>(
+      `SELECT DISTINCT source FROM kg_edges
+       WHERE repository = $1 AND target = ANY($2::text[]) AND relation = 'calls' AND confidence = 'EXACT'`,
+      [repo, levels[levels.length - 1]],
+    );
+    const level = callers.rows.map((x) => x.source).filter((id) => !seen.has(id));
+    for (const id of level) seen.add(id);
+    levels.push(level);
+  }
+  if (!seen.has(a)) return [];
+  const chain = [a];
+  for (let u = a, d = levels.length - 2; d >= 0; d--) {
+    const nearer = levels[d];
+    const next = await c.query<{ target: string }>(
+      `SELECT target FROM kg_edges
+       WHERE repository = $1 AND source = $2 AND target = ANY($3::text[]) AND relation = 'calls' AND confidence = 'EXACT'
+       ORDER BY target COLLATE "C" LIMIT 1`,
+      [repo, u, nearer],
+    );
+    u = next.rows[0].target;
+    chain.push(u);
+  }
+  return chain;
 }
 
 async function godNodes(c: ClientBase, scope: Scope, top = DEFAULT_TOP): Promise<QueryResult> {
@@ -635,7 +693,7 @@ export async function answerFromStore(c: ClientBase, request: QueryRequest, repo
     case 'neighbors':
       return neighbors(c, scope, request.id, request.budget);
     case 'path':
-      return path(c, scope, request.from, request.to);
+      return path(c, scope, request.from, request.to, request.undirected);
     case 'god-nodes':
       return godNodes(c, scope, request.top);
     case 'query':
