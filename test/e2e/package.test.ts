@@ -12,10 +12,11 @@ const VSIX = process.env.KG_E2E_VSIX ?? path.join(__dirname, '..', '..', 'knowle
 
 /**
  * The size budget (ADR 32): the package a user downloads, and what it unpacks to. The file count
- * follows the decision records the package ships with its docs (78 of them after the third wave,
- * 27 more than before): 260 leaves room for the next ones without letting a stray folder in.
+ * follows the decision records the package ships with its docs and their index (160 records in
+ * the package after the twenty-first session, 262 files): 300 leaves room for the next ones
+ * without letting a stray folder in.
  */
-export const BUDGET = { vsixBytes: 3 * 1024 * 1024, unpackedBytes: 12 * 1024 * 1024, files: 260 };
+export const BUDGET = { vsixBytes: 3 * 1024 * 1024, unpackedBytes: 12 * 1024 * 1024, files: 300 };
 
 /**
  * A platform-specific package (npm run package:native, ADR 115) adds TypeScript 7's binary for its
@@ -85,7 +86,7 @@ const ALLOWED = [
   /^extension\/dist\/webview\/codicon(\.ttf|-LICENSE\.txt)$/,
   /^extension\/schema\/graph\.schema\.json$/,
   /^extension\/schema\/config\.schema\.json$/,
-  /^extension\/docs\/([\w-]+\.md|adr\/\d{4}-[\w-]+\.md)$/,
+  /^extension\/docs\/([\w-]+\.md|adr\/\d{4}-[\w-]+\.md|adr\/README\.md)$/,
 ];
 
 for (const vsix of [VSIX, ...PLATFORM_VSIXES]) describePackage(vsix);
