@@ -229,8 +229,18 @@ export class Workbench {
 
   /** Opens a file through Quick Open and waits for its editor to show text. */
   async openFile(relativePath: string, expectText: string | RegExp): Promise<void> {
-    await this.page.keyboard.press('Control+P');
-    await this.quickInput().waitFor({ state: 'visible', timeout: 15_000 });
+    // A webview that has just taken the focus (a graph tab brought forward) may swallow the first
+    // Ctrl+P, or close Quick Open as it loads: ask again, three times at most.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('Control+P');
+      try {
+        await this.quickInput().waitFor({ state: 'visible', timeout: 5_000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await this.page.keyboard.press('Escape');
+      }
+    }
     await this.quickInput().fill(relativePath);
     await this.page
       .locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(relativePath) })
