@@ -30,6 +30,9 @@ export const REBUILD_COMMAND = 'knowledgeGraph.rebuild';
 const STALE_TITLE = 'callers: graph is stale — Rebuild';
 /** How long a lens waits for the store's count before it shows its own and refreshes when the count comes. */
 const STORE_WAIT_MS = 1_500;
+/** A lens resolved without counts asks for the lenses again after this long, at most REASK_LIMIT times per graph. */
+const REASK_DELAY_MS = 500;
+const REASK_LIMIT = 3;
 
 class CallersLens extends vscode.CodeLens {
   constructor(
@@ -120,6 +123,9 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
    * carried through every edit since (ADR 90, ADR 147).
    */
   private readonly tracked = new Map<string, EditedDeclarations<TrackedSymbol>>();
+  /** How often the lenses were asked again, per folder and graph, after resolving without counts. */
+  private readonly reasked = new Map<string, number>();
+  private reaskTimer: NodeJS.Timeout | undefined;
 
   /** Lenses waiting for the store's counts (ADR 123); flushed as one question per store and repository. */
   private readonly storeCounts = new Batcher<OtherCallers>(
@@ -304,6 +310,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
             command: '',
           }
         : { title: 'callers: unknown (the graph is reloading)', command: '' };
+      if (!counts) this.askAgain(lens.folder);
       return lens;
     }
     if (!(lens instanceof CallersLens)) return lens;
@@ -321,6 +328,7 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     }
     if (!counts) {
       lens.command = { title: 'callers: unknown (the graph is reloading)', command: '' };
+      this.askAgain(lens.folder);
       return lens;
     }
     const showCandidates = vscode.workspace.getConfiguration('knowledgeGraph.codeLens', lens.uri).get<boolean>('showCandidates', true);
@@ -380,7 +388,27 @@ export class CallersLensProvider implements vscode.CodeLensProvider, vscode.Disp
     return { repository, other: { kind: 'unknown', reason: 'the store has not answered yet; the lens refreshes when it does' } };
   }
 
+  /**
+   * A lens resolved without counts: its graph was replaced while it waited, or the worker could not
+   * answer. The editor is asked for the lenses again shortly, a few times per graph, so that
+   * "reloading" never stays drawn once the new graph answers — whether or not the editor acted on
+   * the change event the new graph fired while its lenses were in flight.
+   */
+  private askAgain(folder: string): void {
+    const graphNo = this.graph.graphOf(folder);
+    const key = `${folder}\u0000${graphNo}`;
+    const asked = this.reasked.get(key) ?? 0;
+    if (asked >= REASK_LIMIT || this.reaskTimer) return;
+    for (const k of this.reasked.keys()) if (k.startsWith(`${folder}\u0000`)) this.reasked.delete(k);
+    this.reasked.set(key, asked + 1);
+    this.reaskTimer = setTimeout(() => {
+      this.reaskTimer = undefined;
+      this.changed.fire();
+    }, REASK_DELAY_MS);
+  }
+
   dispose(): void {
+    if (this.reaskTimer) clearTimeout(this.reaskTimer);
     this.subscriptions.forEach((d) => d.dispose());
   }
 }

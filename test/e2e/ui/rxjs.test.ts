@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe } from 'node:test';
 import { corpus } from '../../../bench/corpus';
+import { expectedLensTitle } from '../expected';
 import { kg } from '../harness/cli';
 import { E2E, itInEditor, openWorkbench } from '../harness/context';
 import { showExplorer, type Workbench } from '../harness/workbench';
@@ -33,14 +34,14 @@ describe('rxjs in the editor (dark theme)', () => {
     `every lens of ${FILE} is what kg callers prints`,
     () => wb,
     async () => {
-      const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as { nodes: Array<{ id: string; kind: string; sourceFile?: string }> };
+      const graph = JSON.parse(fs.readFileSync(graphFile, 'utf8')) as Parameters<typeof expectedLensTitle>[0] & {
+        nodes: Array<{ id: string; kind: string; sourceFile?: string }>;
+      };
       const ids = graph.nodes.filter((n) => n.sourceFile === FILE && ['function', 'class', 'method'].includes(n.kind)).map((n) => n.id);
       assert.ok(ids.length > 0);
       const expected = ids.map((id) => {
         const c = JSON.parse(kg('callers', id, '--graph', graphFile)) as { callers: string[]; candidates: string[] };
-        const n = c.callers.length;
-        const m = c.candidates.length;
-        return `${n} ${n === 1 ? 'caller' : 'callers'}${m > 0 ? ` · +${m} ${m === 1 ? 'candidate' : 'candidates'}` : ''}`;
+        return expectedLensTitle(graph, id, c.callers, c.candidates);
       });
       await wb.openFile(FILE, 'export function map');
       await wb.waitForCodeLens(expected[0]);
