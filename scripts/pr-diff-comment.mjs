@@ -108,8 +108,10 @@ function flag(value, name, fallback) {
  */
 function runKg(kg, args, cwd, env) {
   /** @type {NodeJS.ProcessEnv} */
-  const kgEnv = { CI: 'true', KG_SERVER: 'off' };
+  const kgEnv = {};
   for (const [k, v] of Object.entries(env)) if (k !== 'GITHUB_TOKEN' && !k.startsWith('INPUT_')) kgEnv[k] = v;
+  // As in CI wherever it runs: no build server is started, so nothing outlives the job.
+  Object.assign(kgEnv, { CI: 'true', KG_SERVER: 'off' });
   const r = spawnSync(process.execPath, [kg, ...args], { cwd, env: kgEnv, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.error) throw r.error;
   process.stderr.write(r.stderr);
