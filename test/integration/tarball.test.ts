@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { copyFixture, REPO, removeTempDirs, tempDir } from '../helpers/fixtures';
 import { makeDiffRepo } from '../helpers/diff-repo';
+import { npmEnv, packKg } from '../helpers/kg-tarball';
 
 /** TypeScript 7's binary for this machine, and the version kg is built against. */
 const PLATFORM_PACKAGE = `@typescript/typescript-${process.platform}-${process.arch}`;
@@ -34,25 +35,6 @@ const ALLOWED = [
   /^package\/schema\/(graph|config)\.schema\.json$/,
 ];
 
-/**
- * npm without the settings of whoever runs the tests: no npm_config_* inherited from `npm run`,
- * no user or global npmrc, no update check; kg without a build server.
- */
-function npmEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
-  return {
-    ...env,
-    HOME: home,
-    npm_config_userconfig: path.join(home, '.npmrc'),
-    npm_config_globalconfig: path.join(home, 'npmrc-global'),
-    npm_config_update_notifier: 'false',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    KG_SERVER: 'off',
-  };
-}
-
 /** The entries of a .tgz (ustar, as npm writes it): name, size, mode. */
 function tarEntries(tgz: string): Array<{ name: string; size: number; mode: number }> {
   const buf = zlib.gunzipSync(fs.readFileSync(tgz));
@@ -68,18 +50,6 @@ function tarEntries(tgz: string): Array<{ name: string; size: number; mode: numb
     p += 512 + Math.ceil(size / 512) * 512;
   }
   return out;
-}
-
-/** A clean copy of the repository: the files git tracks or would track, with the installed node_modules beside them. */
-function cleanCopy(into: string): void {
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' });
-  for (const rel of listed.split('\0').filter(Boolean)) {
-    const from = path.join(REPO, rel);
-    if (!fs.existsSync(from)) continue; // deleted in the working tree, not yet committed
-    fs.mkdirSync(path.join(into, path.dirname(rel)), { recursive: true });
-    fs.copyFileSync(from, path.join(into, rel));
-  }
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(into, 'node_modules'), 'dir');
 }
 
 describe('the kg tarball: npm pack, npm install -g into an empty prefix, every kind of command', () => {
@@ -99,15 +69,7 @@ describe('the kg tarball: npm pack, npm install -g into an empty prefix, every k
   before(() => {
     home = tempDir('kg-tarball-home-');
     env = npmEnv(home);
-    const copy = tempDir('kg-tarball-clone-');
-    cleanCopy(copy);
-    const out = tempDir('kg-tarball-out-');
-    timed('npm pack (with the production build)', () =>
-      execFileSync('npm', ['pack', '--pack-destination', out, '--cache', path.join(home, 'cache')], { cwd: copy, env, stdio: 'pipe' }),
-    );
-    const packed = fs.readdirSync(out).filter((f) => f.endsWith('.tgz'));
-    assert.equal(packed.length, 1, `one tarball: ${packed.join(', ')}`);
-    tgz = path.join(out, packed[0]);
+    tgz = timed('npm pack (with the production build)', () => packKg(env, path.join(home, 'cache')));
     prefix = tempDir('kg-tarball-prefix-');
     // An empty cache and --offline: the install can only succeed if the tarball needs nothing else.
     timed('npm install -g --offline', () =>
