@@ -29,7 +29,11 @@ interface Manifest {
   publisher: string;
   version: string;
   scripts: Record<string, string>;
-  contributes: { commands: Command[]; menus: { commandPalette?: Array<{ command: string; when?: string }> } };
+  contributes: {
+    commands: Command[];
+    menus: { commandPalette?: Array<{ command: string; when?: string }> };
+    views?: Record<string, Array<{ id: string; name: string }>>;
+  };
 }
 
 const manifest = (): Manifest => JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Manifest;
@@ -123,12 +127,18 @@ describe('the .vsix installed as a user installs it, in a clean profile, on rxjs
       const end = Date.now() + 60_000;
       for (;;) {
         listed = await listedCommands(w, prefix);
-        if (JSON.stringify(listed) === JSON.stringify(shown) || Date.now() > end) break;
+        if (shown.every((t) => listed.includes(t)) || Date.now() > end) break;
         await w.page.waitForTimeout(1_000);
       }
       await w.screenshot('palette-every-command');
       await w.closePalette();
-      assert.deepEqual(listed, shown);
+      // Besides the commands, the workbench lists a "Focus on … View" command of its own for each
+      // view the container shows (the Structural Diff view shows only during a comparison).
+      const views = (manifest().contributes.views?.knowledgeGraph ?? []).map((v) => `${prefix}: Focus on ${v.name} View`);
+      assert.deepEqual(
+        listed.filter((t) => !views.includes(t)),
+        shown,
+      );
       assert.deepEqual(
         hidden.filter((h) => listed.includes(h)),
         [],
@@ -145,8 +155,18 @@ describe('the .vsix installed as a user installs it, in a clean profile, on rxjs
       const alts = [...source.matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g)].map((p) => p[1]);
       const lead = /\*\*(Who calls this function\?[^*]*)\*\*/.exec(source)?.[1];
       assert.ok(lead, 'the page leads with its question');
-      await w.runCommand('Extensions: Show Installed Extensions');
-      await w.page.locator('.extension-list-item', { hasText: 'Knowledge Graph' }).first().click();
+      // The Extensions view (Ctrl+Shift+X) lists what is installed when nothing is searched.
+      const item = w.page.locator('.extension-list-item', { hasText: 'Knowledge Graph' }).first();
+      for (let attempt = 1; ; attempt++) {
+        await w.page.keyboard.press('Control+Shift+X');
+        try {
+          await item.waitFor({ timeout: 15_000 });
+          break;
+        } catch (e) {
+          if (attempt === 3) throw e;
+        }
+      }
+      await item.click();
       await w.page.locator('.tabs-container .tab', { hasText: 'Extension: Knowledge Graph' }).first().waitFor({ timeout: 30_000 });
       const end = Date.now() + 60_000;
       let page: Awaited<ReturnType<typeof readPage>> | undefined;
@@ -161,9 +181,13 @@ describe('the .vsix installed as a user installs it, in a clean profile, on rxjs
         page.images.map((i) => i.alt),
         alts,
       );
-      // What the editor does with a relative picture (ADR 163): said, for the record.
+      // The editor's page loads only https pictures (its CSP), so the package does not carry them
+      // (ADR 163). The day a relative one loads, that reason is gone: this fails, to revisit it.
       console.log(`# the extension page: ${page.images.filter((i) => i.loaded).length} of ${page.images.length} pictures loaded`);
-      console.log(`# ${JSON.stringify(page.images)}`);
+      assert.deepEqual(
+        page.images.filter((i) => i.loaded),
+        [],
+      );
     },
   );
 
