@@ -15,6 +15,8 @@ run('npx', [
   '--target',
   target,
   '--no-dependencies',
+  '--readme-path',
+  'docs/marketplace/README.md',
   '--no-rewrite-relative-links',
   '--out',
   `knowledge-graph-${target}.vsix`,

@@ -197,6 +197,24 @@ function describePackage(vsix: string): void {
       assert.equal(png.readUInt32BE(20), 128, 'icon height');
     });
 
+    it("carries the marketplace page (docs/marketplace/README.md) as its README, and leaves the page's screenshots out (ADR 163)", () => {
+      const repo = path.join(__dirname, '..', '..');
+      const readme = /--readme-path (\S+)/.exec(
+        (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.package,
+      )?.[1];
+      assert.ok(readme, 'npm run package names its README');
+      assert.equal(get('extension/readme.md').data().toString('utf8'), fs.readFileSync(path.join(repo, readme), 'utf8'));
+      // The editor's extension page shows only https pictures; the Marketplace shows them from the
+      // URLs vsce writes at publishing. In the package they would be bytes nobody displays.
+      assert.deepEqual(
+        names.filter((n) => /\.(png|jpe?g|gif)$/i.test(n) && n !== 'extension/media/icon.png'),
+        [],
+      );
+      const xml = get('extension.vsixmanifest').data().toString('utf8');
+      for (const id of ['Links.Source', 'Links.Support', 'Links.Learn', 'Branding.Color', 'Branding.Theme'])
+        assert.match(xml, new RegExp(`<Property Id="Microsoft\\.VisualStudio\\.Services\\.${id.replace('.', '\\.')}" Value="[^"]+"`), id);
+    });
+
     it(`stays within the size budget (≤ ${budget.vsixBytes} bytes packed, ≤ ${budget.unpackedBytes} unpacked, ≤ ${budget.files} files)`, () => {
       const unpacked = entries.reduce((s, e) => s + e.size, 0);
       console.log(`${path.basename(vsix)}: ${bytes.length} bytes, ${unpacked} unpacked, ${entries.length} files`);

@@ -4,7 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { it } from 'node:test';
-import { Workbench } from './workbench';
+import { startServer, type RunningServer } from './server';
+import { showExplorer, Workbench } from './workbench';
 
 function need(name: string): string {
   const v = process.env[name];
@@ -57,4 +58,25 @@ export function itInEditor(title: string, workbench: () => Workbench | undefined
     if (!wb) throw new Error('the workbench did not open (see the before hook)');
     await wb.step(title, body);
   });
+}
+
+/** An editor of the test's own: code-server on `state` (its profile and extensions folder) with `folder` open, the Explorer shown. */
+export async function ownEditor(state: string, folder: string, name: string): Promise<{ server: RunningServer; wb: Workbench }> {
+  const server = await startServer({ csDir: E2E.csDir, stateDir: state }, folder);
+  try {
+    const wb = await Workbench.open({ url: server.url, folder, artifacts: path.join(E2E.artifacts, 'screenshots'), name });
+    await showExplorer(wb);
+    return { server, wb };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+}
+
+/** Stops an editor of the test's own and keeps its code-server logs beside the run's (logs/<name>-code-server). */
+export async function closeOwnEditor(state: string, name: string, editor: { server?: RunningServer; wb?: Workbench }): Promise<void> {
+  await editor.wb?.close();
+  await editor.server?.stop();
+  const logs = path.join(state, 'data', 'logs');
+  if (fs.existsSync(logs)) fs.cpSync(logs, path.join(E2E.artifacts, 'logs', `${name}-code-server`), { recursive: true });
 }

@@ -80,6 +80,21 @@ export function installVsix(p: ServerPaths, vsix: string, extensionId: string): 
   return path.join(p.stateDir, 'extensions', dir);
 }
 
+/** What `code-server --list-extensions --show-versions` says is installed: `publisher.name@version` lines. */
+export function listExtensions(p: ServerPaths): string[] {
+  const r = spawnSync(nodeFor(p.csDir), [...csArgs(p), '--list-extensions', '--show-versions'], {
+    env: serverEnv(p.stateDir),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.status !== 0)
+    throw new Error(`code-server --list-extensions failed (${r.status ?? r.signal}):\n${r.stdout ?? ''}${r.stderr ?? ''}`);
+  return r.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^[\w-]+\.[\w-]+@/.test(l));
+}
+
 function writeUserSettings(stateDir: string, extra: Record<string, unknown> = {}): void {
   const dir = path.join(stateDir, 'data', 'User');
   fs.mkdirSync(dir, { recursive: true });

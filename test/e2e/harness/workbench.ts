@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Frame, type FrameLocator, type Locator, type Page } from 'playwright-core';
 
 /** The command palette's own placeholder (VS Code 1.100). */
 const PALETTE_PLACEHOLDER = 'Type the name of a command to run.';
@@ -343,6 +343,22 @@ export class Workbench {
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The frame (of the nested webview iframes) whose document holds `selector`. */
+export async function frameWith(wb: Workbench, selector: string, timeout = 60_000): Promise<Frame> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    for (const f of wb.page.frames()) {
+      const n = await f
+        .locator(selector)
+        .count()
+        .catch(() => 0);
+      if (n > 0) return f;
+    }
+    if (Date.now() > end) throw new Error(`no webview frame holds ${selector}`);
+    await wb.page.waitForTimeout(250);
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Frame } from 'playwright-core';
 import { corpus } from '../../../bench/corpus';
 import { loadGraphFile, searchNodes } from '../../../src/graph';
 import { E2E, itInEditor, openWorkbench } from '../harness/context';
-import { showExplorer, type Workbench } from '../harness/workbench';
+import { frameWith, showExplorer, type Workbench } from '../harness/workbench';
 import { READ_PICTURE, type PictureFacts } from '../../helpers/explorer-picture';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
@@ -87,22 +87,6 @@ function edgeKeys(edges: Edge[]): string[] {
   const byEnds = new Map<string, Edge>();
   for (const e of edges) byEnds.set(`${e.source}\u0000${e.target}\u0000${e.relation}`, e);
   return sorted([...byEnds.values()].map(edgeKey));
-}
-
-/** The frame (of the nested webview iframes) whose document holds `selector`. */
-async function frameWith(wb: Workbench, selector: string, timeout = 60_000): Promise<Frame> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    for (const f of wb.page.frames()) {
-      const n = await f
-        .locator(selector)
-        .count()
-        .catch(() => 0);
-      if (n > 0) return f;
-    }
-    if (Date.now() > end) throw new Error(`no webview frame holds ${selector}`);
-    await wb.page.waitForTimeout(250);
-  }
 }
 
 // The explorer keeps its Cytoscape instance where Cytoscape registers it: on the container.
