@@ -10,7 +10,6 @@ import {
   answerOn,
   checkArgs,
   isGraphError,
-  MAX_CANDIDATES,
   nodeOf,
   paramsOf,
   resolveTarget,
@@ -125,17 +124,18 @@ function locationOf(n: GraphNode | undefined): string | undefined {
   return n.line !== undefined && n.column !== undefined ? `${n.sourceFile}:${n.line}:${n.column}` : n.sourceFile;
 }
 
-function describe(g: IndexedGraph, id: string): string {
+function describe(g: IndexedGraph, id: string, callers?: number): string {
   const n = nodeOf(g, id);
   const at = locationOf(n);
-  return `- ${id}${n ? ` (${n.kind}${at ? `, ${at}` : ''})` : ''}`;
+  const count = callers === undefined ? '' : `, ${callers} proven caller${callers === 1 ? '' : 's'}`;
+  return `- ${id}${n ? ` (${n.kind}${at ? `, ${at}` : ''}${count})` : ''}`;
 }
 
 function unresolvedText(g: IndexedGraph, key: string, t: Exclude<Target, { kind: 'node' }>): string {
   if (t.kind === 'ambiguous') {
     const more =
       t.total > t.candidates.length ? `\n(${t.total - t.candidates.length} more: give a longer name, a path#name or path:line)` : '';
-    return `"${t.asked}" (${key}) is ambiguous: ${t.why}. Call again with one of these ids as ${key}:\n${t.candidates.map((c) => describe(g, c)).join('\n')}${more}`;
+    return `"${t.asked}" (${key}) is ambiguous: ${t.why}. Call again with one of these ids as ${key}:\n${t.candidates.map((c, i) => describe(g, c, t.callers[i])).join('\n')}${more}`;
   }
   const tail =
     t.suggestions.length > 0
@@ -192,7 +192,7 @@ export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
   if (!rg.load.ok) return fail(degradeText(rg.load.unavailable, rg));
   const g = rg.load.graph;
   const args = checkedArgs(call);
-  const resolved: Record<string, { asked: string; id: string; via: string; alsoNamed?: string[] }> = {};
+  const resolved: Record<string, { asked: string; id: string; via: string }> = {};
   // An absolute path inside the repository names its file (`/home/me/repo/src/a.ts:42`), links followed or not.
   const real = realFolder(rg.root);
   const roots = real !== undefined && real !== rg.root ? [rg.root, real] : [rg.root];
@@ -202,8 +202,7 @@ export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
     const t = resolveTarget(g, asked, { roots });
     if (t.kind !== 'node') return fail(unresolvedText(g, key, t));
     args[key] = t.id;
-    if (t.id !== asked || t.alsoNamed)
-      resolved[key] = { asked, id: t.id, via: t.via, ...(t.alsoNamed ? { alsoNamed: t.alsoNamed.slice(0, MAX_CANDIDATES) } : {}) };
+    if (t.id !== asked) resolved[key] = { asked, id: t.id, via: t.via };
   }
   const result = answerOn(g, tool.query as QueryName, args as never, rg.staleness ? { staleness: rg.staleness } : undefined) as
     Unavailable | Record<string, unknown>;

@@ -115,7 +115,6 @@ const EXTRAS: Record<string, JsonSchema> = {
         asked: { type: 'string' },
         id: { type: 'string' },
         via: { type: 'string' },
-        alsoNamed: { type: 'array', items: { type: 'string' } },
       },
       required: ['asked', 'id', 'via'],
     },
