@@ -117,6 +117,16 @@ describe('resolveTarget', () => {
     assert.equal(node(resolveTarget(shared, 'src/util.ts#get')), 'sym:src/util.ts#get');
   });
 
+  it("places an overload's every line on the merged node: each signature and the implementation (issue 48)", () => {
+    // test/fixtures/overloads-merging/merge.ts: format on lines 1, 2 (signatures) and 3 (implementation);
+    // Overloaded.run on 27, 28 and 29 (its name at column 3).
+    const o = graphOf('overloads-merging');
+    for (const line of [1, 2, 3]) assert.equal(node(resolveTarget(o, `merge.ts:${line}`)), 'sym:merge.ts#format', `line ${line}`);
+    for (const line of [27, 28, 29])
+      assert.equal(node(resolveTarget(o, `merge.ts:${line}:3`)), 'sym:merge.ts#Overloaded.run', `line ${line}`);
+    assert.equal(resolveTarget(o, 'merge.ts:4').kind, 'ambiguous', 'a line inside the body is still not a declaration');
+  });
+
   it('refuses a megabyte of text before looking it up, and an empty name', () => {
     const huge = resolveTarget(g, 'x'.repeat(1 << 20));
     assert.equal(huge.kind, 'none');

@@ -125,11 +125,13 @@ function fileRank(ix: NameIndex, text: string): number | number[] | undefined {
 function atLocation(g: IndexedGraph, ix: NameIndex, asked: string, file: number, line: number, column: number | undefined): Target {
   const path = (parseId(g.ids[file]) as { path: string }).path;
   const syms = ix.symbolsOf.get(path) ?? [];
-  const onLine = syms.filter((r) => g.nodeAt[r]?.line === line);
+  // An overloaded or merged symbol is one node on each of its declarations' lines (issue 48).
+  const onLine = syms.filter((r) => g.nodeAt[r]?.line === line || g.nodeAt[r]?.declarationLines?.includes(line) === true);
   const spans = (r: number): boolean => {
     const n = g.nodeAt[r];
     const p = parseId(g.ids[r]);
-    if (column === undefined || n?.column === undefined || p?.prefix !== 'sym') return true;
+    // The graph keeps the column of the first declaration only: on another one's line any column is its.
+    if (column === undefined || n?.column === undefined || n.line !== line || p?.prefix !== 'sym') return true;
     const name = p.name.slice(p.name.lastIndexOf('.') + 1);
     return column >= n.column && column <= n.column + Math.max(1, name.length);
   };
