@@ -2,12 +2,14 @@
 // repository as every kg command does (ADR 79), and serves on the process's stdin/stdout, which
 // main.ts hands over: the protocol owns stdout from here on, so nothing else is written there.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { defaultGraphFile, GraphError, nodeFileHost } from '../graph';
 import { MCP_HELP, serveStdio } from '../mcp/server';
 import { findRepositoryRoot } from './find-root';
-import type { ServerContext } from './server';
+import { serverPid, type ServerContext } from './server';
+import { isServerProcess, serverDirProblem, serverPaths } from './server-client';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs } from './usage';
 
@@ -45,6 +47,21 @@ export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined
       store: values.store ?? io.env?.KG_STORE,
       log: (line) => io.stderr.write(line + '\n'),
       onStop: (handler) => server.onStop(handler),
+      buildServers: {
+        running(r) {
+          if (server.off !== undefined) return undefined;
+          try {
+            const paths = serverPaths(server, fs.realpathSync(r));
+            return serverDirProblem(path.dirname(paths.lockFile)) === undefined ? serverPid(paths) : undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        stop(pid) {
+          // Only a build server: a pid the system gave to another process since is left alone.
+          if (isServerProcess(pid)) process.kill(pid, 'SIGTERM');
+        },
+      },
     },
     stdio.stdin,
     stdio.stdout,

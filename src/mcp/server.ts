@@ -50,7 +50,8 @@ Options:
   -h, --help     Show this help.
 
 The check and build tools run one kg process per repository at a time: a call that comes while
-one runs waits for it, and the calls that waited share the next run.
+one runs waits for it, and the calls that waited share the next run. A build server (kg server
+--help) that the build tool started ends with the session; one that ran before it is left running.
 
 Runs until the client closes stdin. Exit codes: 0 the client went away, 2 bad usage.
 `;
@@ -78,7 +79,15 @@ export interface McpOptions {
   log: (line: string) => void;
   /** Registers what to do when the process is told to stop (SIGTERM, SIGINT): clients send it after closing stdin. */
   onStop?: (handler: () => void) => void;
+  /**
+   * The repositories' build servers (ADR 57): the pid of the one running for a root, and how to
+   * stop one. A build server that a session's build started ends with the session (ADR 164).
+   */
+  buildServers?: { running(root: string): number | undefined; stop(pid: number): void };
 }
+
+/** How long a session's end waits for a build server its last build started to be seen. */
+const SERVER_SEEN_MS = 1500;
 
 /** A command tool's arguments: only those its schema names (the catalogue's check does this for queries). */
 function rejectUnknown(schema: { properties?: unknown }, args: Record<string, unknown>): void {
@@ -93,7 +102,7 @@ function toResult(a: ToolAnswer): CallToolResult {
 }
 
 /** The SDK Server with kg's tools, not yet connected (tests connect it to an in-memory transport). */
-export function createMcpServer(options: McpOptions): { server: Server; close: () => void } {
+export function createMcpServer(options: McpOptions): { server: Server; close: () => void; endSession: () => Promise<void> } {
   const graphs = new Graphs(options.graphFileOf);
   const runs = new OneAtATime();
   const roots = options.roots ?? [options.defaultRoot];
@@ -103,6 +112,8 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
   const inFlight = new Set<AbortController>();
   /** Set once the client has gone: calls that arrive after it start nothing. */
   let stopped = false;
+  /** Roots where no build server ran when this session built: the one its build starts is the session's. */
+  const ownServers = new Set<string>();
   const server = new Server(
     { name: 'knowledge-graph', title: 'Knowledge Graph', version: KG_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -148,6 +159,8 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
             : answerQueryTool({ tool, args, shared, graphs });
       } else {
         rejectUnknown(tool.inputSchema, args);
+        if (tool.kind === 'build' && options.buildServers && options.buildServers.running(shared.root) === undefined)
+          ownServers.add(shared.root);
         answer = await answerCommandTool(tool, args, shared, options.kg, abort.signal, runs, (l) => log(`kg mcp: ${name}: ${l}`));
       }
       log(`kg mcp: ${name} ${answer.ok ? 'answered' : 'failed'} in ${(performance.now() - started).toFixed(1)} ms`);
@@ -169,12 +182,29 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
     stopped = true;
     for (const a of inFlight) a.abort();
   };
-  return { server, close };
+  /** Stops the build servers this session's builds started (a server starts in the background, so it may take a moment to be seen). */
+  const endSession = async () => {
+    const servers = options.buildServers;
+    if (!servers) return;
+    for (const root of ownServers) {
+      const until = Date.now() + SERVER_SEEN_MS;
+      let pid = servers.running(root);
+      while (pid === undefined && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+        pid = servers.running(root);
+      }
+      if (pid === undefined) continue;
+      servers.stop(pid);
+      log(`kg mcp: stopped the build server (pid ${pid}) that this session's build started for ${root}`);
+    }
+    ownServers.clear();
+  };
+  return { server, close, endSession };
 }
 
 /** Serves over stdin/stdout until the client closes stdin (or the transport fails). */
 export async function serveStdio(options: McpOptions, stdin: Readable, stdout: Writable): Promise<void> {
-  const { server, close } = createMcpServer(options);
+  const { server, close, endSession } = createMcpServer(options);
   const transport: Transport = new LineTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
@@ -199,4 +229,5 @@ export async function serveStdio(options: McpOptions, stdin: Readable, stdout: W
   close();
   await server.close().catch(() => undefined);
   stdin.destroy();
+  await endSession();
 }
