@@ -188,6 +188,12 @@ ${ANSWER_NOTES}`,
       breaks: { type: 'boolean' },
       failed: { type: 'boolean' },
       checkedFiles: { type: 'integer' },
+      consumersUnseenIn: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'Code files changed or added since the graph was built: consumers written there since are not in the graph, so not checked.',
+      },
       breakingChanges: { type: 'array', items: { type: 'object' } },
       problems: { type: 'array', items: { type: 'string' } },
       evidenceClass: { const: 'GRAPH_DERIVED' },
