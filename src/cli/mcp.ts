@@ -26,6 +26,7 @@ export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined
     root: { type: 'string', multiple: true },
     graph: { type: 'string' },
     store: { type: 'string' },
+    'all-tools': { type: 'boolean', default: false },
   });
   if (!stdio || !server) throw new GraphError('ROOT_NOT_FOUND', 'kg mcp serves on the process stdin/stdout: run it as a command');
   // The repositories the server answers about (ADR 146): each --root, else the one around the
@@ -45,6 +46,7 @@ export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined
       findRoot: (dir) => findRepositoryRoot(dir).root,
       kg: { execPath: server.execPath, script: server.script },
       store: values.store ?? io.env?.KG_STORE,
+      allTools: values['all-tools'] || (io.env?.KG_MCP_TOOLS ?? '').toLowerCase() === 'all',
       log: (line) => io.stderr.write(line + '\n'),
       onStop: (handler) => server.onStop(handler),
       buildServers: {

@@ -17,26 +17,29 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { jsonForPeople, KG_VERSION, redactCredentials, visible } from '../graph';
-import { answerQueryTool, ArgumentError, sharedArgs, type ToolAnswer } from './answer';
+import { answerQueryTool, ArgumentError, entryRequest, sharedArgs, type QueryCall, type ToolAnswer } from './answer';
 import { answerCommandTool, OneAtATime, type KgProcess } from './commands';
 import { Graphs } from './graphs';
 import { answerOrganisationTool, scopeArg } from './organisation';
-import { TOOL_BY_NAME, TOOLS } from './tools';
+import { ASKS, ENTRY_NAME, toolsFor, type QueryTool, type Tool } from './tools';
 import { LineTransport } from './transport';
 
-export const MCP_HELP = `Usage: kg mcp [--root DIR]... [--graph FILE] [--store URL]
+export const MCP_HELP = `Usage: kg mcp [--root DIR]... [--graph FILE] [--store URL] [--all-tools]
 
 Serves the knowledge graph to coding agents over the Model Context Protocol (stdio): JSON-RPC on
 stdin and stdout, logs on stderr. Register it with an MCP client as the command "kg" with the
 argument "mcp" (docs/agents.md has a snippet for each common client).
 
-Tools: symbol (start here), callers, affected, impact, neighbors, path, god-nodes, find, why,
-check, build. Every answer keeps proof (EXACT), guesses (CANDIDATE) and unplaced calls
-(UNRESOLVED, with the reason) apart, places nodes as path:line:column, says "stale" with the
-changed files when the graph is older than the working tree, and stays under about 4,000
-tokens ("omitted" and "more" say what was cut and how to ask for it). Node arguments take an
-id, a name as written in code (map, Subscriber.next) or path:line. The graph is read again
-whenever graph.json changes; the build tool rebuilds it (kg build --apply).
+Tools: explore_code, whose "ask" is one of symbol (start here), callers, impact, path, find or
+why, each answered as the tool of that name answers it; check; build. With --all-tools (or
+KG_MCP_TOOLS=all) every single-purpose tool is listed too: symbol, callers, affected, impact,
+neighbors, path, god-nodes, find, why, unused. Every answer keeps proof (EXACT), guesses
+(CANDIDATE) and unplaced calls (UNRESOLVED, with the reason) apart, places nodes as
+path:line:column, says "stale" with the changed files when the graph is older than the working
+tree, and stays under about 4,000 tokens ("omitted" and "more" say what was cut and how to ask
+for it). Node arguments take an id, a name as written in code (map, Subscriber.next) or
+path:line. The graph is read again whenever graph.json changes; the build tool rebuilds it (kg
+build --apply).
 
 Options:
   --root DIR     A repository the tools answer about; repeat it for more. The first is the one a
@@ -45,8 +48,10 @@ Options:
                  inside one: any other folder is refused, never read or written.
   --graph FILE   The graph of that repository (default: <root>/.knowledge-graph/graph.json).
   --store URL    The organisation's store, a PostgreSQL connection string (default: $KG_STORE):
-                 callers, affected, impact, neighbors, path, god-nodes, find and why then take
-                 scope "organisation" and answer across every repository in it (kg store).
+                 explore_code (and callers, affected, impact, neighbors, path, god-nodes, find
+                 and why) then take scope "organisation" and answer across every repository in
+                 it (kg store). Without a store no tool takes scope.
+  --all-tools    List every single-purpose tool beside explore_code (also KG_MCP_TOOLS=all).
   -h, --help     Show this help.
 
 The check and build tools run one kg process per repository at a time: a call that comes while
@@ -56,7 +61,7 @@ one runs waits for it, and the calls that waited share the next run. A build ser
 Runs until the client closes stdin. Exit codes: 0 the client went away, 2 bad usage.
 `;
 
-const INSTRUCTIONS = `This server answers questions about a TypeScript/JavaScript repository from its knowledge graph, where a call is EXACT only when the TypeScript type checker proved it; name matches are CANDIDATE (guesses — check the code before relying on one) and calls nobody could place are UNRESOLVED with the reason. Start with the symbol tool for any function, class or method you are about to read or change (it takes a name as written in code, or path:line); use callers/impact before changing a signature, find to look up ids, and check after editing to see which proven consumers your edits break. If an answer says "stale": true about files you edited, call build, then ask again.`;
+const INSTRUCTIONS = `This server answers questions about a TypeScript/JavaScript repository from its knowledge graph, where a call is EXACT only when the TypeScript type checker proved it; name matches are CANDIDATE (guesses — check the code before relying on one) and calls nobody could place are UNRESOLVED with the reason. Call ${ENTRY_NAME} with ask "symbol" for any function, class or method you are about to read or change (target takes a name as written in code, or path:line); ask "impact" before changing a signature, "find" to look up ids, and call check after editing to see which proven consumers your edits break. If an answer says "stale": true about files you edited, call build, then ask again.`;
 
 export interface McpOptions {
   /** The repository a call without `root` asks about. */
@@ -84,6 +89,8 @@ export interface McpOptions {
    * stop one. A build server that a session's build started ends with the session (ADR 164).
    */
   buildServers?: { running(root: string): number | undefined; stop(pid: number): void };
+  /** List every single-purpose tool beside the entry point (kg mcp --all-tools, KG_MCP_TOOLS=all; ADR 164). */
+  allTools?: boolean;
 }
 
 /** How long a session's end waits for a build server its last build started to be seen. */
@@ -119,8 +126,18 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
 
+  const store = options.store !== undefined && options.store !== '';
+  const tools: Tool[] = toolsFor({ all: options.allTools === true, store });
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  /** The tools the entry point's asks are answered by, listed or not. */
+  const answerers = new Map(
+    toolsFor({ all: true, store })
+      .filter((t): t is QueryTool => t.kind === 'query')
+      .map((t) => [t.query, t]),
+  );
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map((t) => ({
+    tools: tools.map((t) => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -132,13 +149,13 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
-    const tool = TOOL_BY_NAME.get(name);
-    if (!tool)
+    const listed = byName.get(name);
+    if (!listed)
       throw new McpError(
         ErrorCode.InvalidParams,
-        `unknown tool "${name.slice(0, 100)}"; the tools are: ${TOOLS.map((t) => t.name).join(', ')}`,
+        `unknown tool "${name.slice(0, 100)}"; the tools are: ${tools.map((t) => t.name).join(', ')}${options.allTools ? '' : ` (kg mcp --all-tools lists the single-purpose ones)`}`,
       );
-    const args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
+    let args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
     const abort = new AbortController();
     // A call the SDK hands over after the client went away starts nothing (no check or build child).
     if (stopped) abort.abort();
@@ -147,16 +164,23 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
     inFlight.add(abort);
     const started = performance.now();
     try {
+      // The entry point asks the single-purpose tool that answers its question (ADR 164).
+      let tool: Exclude<Tool, { kind: 'entry' }>;
+      let entry: string | undefined;
+      if (listed.kind === 'entry') {
+        const request = entryRequest(args);
+        tool = answerers.get(ASKS[request.ask]) as QueryTool;
+        args = request.args;
+        entry = listed.name;
+      } else tool = listed;
       // Only tools that page take offset/limit; anywhere else they are unknown arguments.
       const paged = tool.kind === 'check' || (tool.kind === 'query' && tool.paged);
       const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged, roots);
       let answer: ToolAnswer;
       if (tool.kind === 'query') {
         const scope = scopeArg(args, tool.scoped);
-        answer =
-          scope === 'organisation'
-            ? await answerOrganisationTool({ tool, args, shared }, options.store)
-            : answerQueryTool({ tool, args, shared, graphs });
+        const call: QueryCall = { tool, args, shared, ...(entry !== undefined ? { entry } : {}) };
+        answer = scope === 'organisation' ? await answerOrganisationTool(call, options.store) : answerQueryTool({ ...call, graphs });
       } else {
         rejectUnknown(tool.inputSchema, args);
         if (tool.kind === 'build' && options.buildServers && options.buildServers.running(shared.root) === undefined)
@@ -222,7 +246,7 @@ export async function serveStdio(options: McpOptions, stdin: Readable, stdout: W
   const others = (options.roots ?? []).filter((r) => r !== options.defaultRoot);
   options.log(
     visible(
-      `kg mcp: serving ${options.defaultRoot}${others.length > 0 ? ` and ${others.join(', ')}` : ''} (${TOOLS.length} tools) on stdio`,
+      `kg mcp: serving ${options.defaultRoot}${others.length > 0 ? ` and ${others.join(', ')}` : ''} (${toolsFor({ all: options.allTools === true, store: options.store !== undefined && options.store !== '' }).length} tools) on stdio`,
     ),
   );
   await closed;

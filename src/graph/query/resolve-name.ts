@@ -10,7 +10,7 @@ import type { IndexedGraph } from './indexed';
 import { matchIds } from './search-ids';
 
 /** How many candidates an ambiguous name lists (the total is reported beside them). */
-export const MAX_CANDIDATES = 20;
+const MAX_CANDIDATES = 20;
 
 /** Longer than any id a real repository has; longer text is refused before any lookup. */
 const MAX_TARGET_LENGTH = 4096;
