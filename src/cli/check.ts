@@ -15,12 +15,17 @@ import {
   declaredSymbols,
   defaultGraphFile,
   diffReport,
+  fingerprintTree,
   formatBreakingChange,
+  graphStatus,
   guardedFiles,
   headFromDeclared,
   loadGraphFile,
   nodeFileHost,
+  parseManifest,
   readGraphConfig,
+  readPrevious,
+  staleness,
   type BreakingChange,
   type DeclaredSymbol,
   GraphError,
@@ -55,6 +60,10 @@ prove. When a scan of their text finds an import of a changed file, the changes 
 makes breaking are listed as "unanalysed": [{"symbol", "change", "file", "importers"}]: a guess,
 never failing the check, but "breaks": false then does not mean safe.
 
+The graph holds the calls and imports of the tree it was built from. Code files changed or added
+since (the graph's manifest against the working tree) may hold consumers written since, which it
+cannot see: they are listed as "consumersUnseenIn": ["src/app.ts", …], never failing the check.
+
 Options:
 ${optionLines([COMMON_OPTIONS.root], 15)}
   --base FILE    The graph to compare with (default: <root>/.knowledge-graph/graph.json, the graph
@@ -77,6 +86,28 @@ interface UnanalysedChange {
 }
 
 const MEMBER_KINDS = new Set(['method', 'property']);
+
+/** Files that can call, import or reference a symbol: the sources the graph reads. */
+const CODE_FILE = /\.(?:[cm]?[jt]sx?)$/;
+
+/**
+ * The code files changed or added since `base` was built (its manifest against the working tree):
+ * what they use now is not in the graph, so a change is not checked against consumers written
+ * there since (issue 48). A string when that cannot be told.
+ */
+function changedSinceBuild(root: string, base: string): string[] | string {
+  try {
+    const previous = readPrevious(base);
+    const status = graphStatus(root, previous, nodeFileHost);
+    if (!status.available) return status.reason;
+    const parsed = parseManifest(previous.manifestText ?? '');
+    if (!('manifest' in parsed)) return parsed.problem;
+    const report = staleness(parsed.manifest, fingerprintTree(root, parsed.manifest, nodeFileHost));
+    return [...report.changed, ...report.added].filter((f) => CODE_FILE.test(f)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
 
 /**
  * The removed, renamed, unexported and re-signed symbols that no proven consumer makes a breaking
@@ -164,10 +195,15 @@ export function runCheck(args: string[], io: CliIo): number {
     { base: side, head: { ...side, spec: 'working tree', kind: 'worktree' } },
   );
   const changes: BreakingChange[] = breakingFromReport(report);
-  for (const p of problems) io.stderr.write(`kg: note: ${visible(p)}\n`);
 
   const unseen = unanalysedChanges(report, changes, importers);
   const totalUnanalysed = baseGraph.unanalysed?.length ?? 0;
+  const since = changedSinceBuild(root, base);
+  const unseenIn = Array.isArray(since) ? since : [];
+  if (typeof since === 'string')
+    problems.push(`which files changed since the graph was built is unknown (${since}): consumers written since are not checked`);
+
+  for (const p of problems) io.stderr.write(`kg: note: ${visible(p)}\n`);
 
   const mode = config.resolved.mode;
   const breaks = changes.length > 0;
@@ -184,6 +220,7 @@ export function runCheck(args: string[], io: CliIo): number {
       checkedFiles: files.length,
       breakingChanges: changes,
       ...(unseen.length > 0 ? { unanalysed: unseen } : {}),
+      ...(unseenIn.length > 0 ? { consumersUnseenIn: unseenIn } : {}),
       problems: [...config.problems, ...problems],
       evidenceClass: 'GRAPH_DERIVED',
     }) + '\n',
@@ -193,6 +230,13 @@ export function runCheck(args: string[], io: CliIo): number {
     io.stderr.write(
       `kg: check: ${visible(`${u.file}: ${u.symbol} ${u.change}: ${u.importers.length} file${u.importers.length === 1 ? '' : 's'} not analysed import${u.importers.length === 1 ? 's' : ''} ${u.file} (${u.importers.join(', ')}), a text scan: not checked`)}\n`,
     );
+  if (unseenIn.length > 0) {
+    const n = unseenIn.length;
+    const shownFiles = unseenIn.slice(0, 10).join(', ') + (n > 10 ? `, … ${n - 10} more` : '');
+    io.stderr.write(
+      `kg: check: ${visible(`${n} file${n === 1 ? '' : 's'} changed since the graph was built (${shownFiles}): what ${n === 1 ? 'it uses' : 'they use'} now is not in the graph, so a consumer written there since is not checked (listed in "consumersUnseenIn")`)}\n`,
+    );
+  }
   const consumers = changes.reduce((n, c) => n + consumerCount(c), 0);
   io.stderr.write(
     breaks

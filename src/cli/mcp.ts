@@ -2,12 +2,14 @@
 // repository as every kg command does (ADR 79), and serves on the process's stdin/stdout, which
 // main.ts hands over: the protocol owns stdout from here on, so nothing else is written there.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { defaultGraphFile, GraphError, nodeFileHost } from '../graph';
 import { MCP_HELP, serveStdio } from '../mcp/server';
 import { findRepositoryRoot } from './find-root';
-import type { ServerContext } from './server';
+import { serverPid, type ServerContext } from './server';
+import { isServerProcess, serverDirProblem, serverPaths } from './server-client';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs } from './usage';
 
@@ -24,6 +26,7 @@ export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined
     root: { type: 'string', multiple: true },
     graph: { type: 'string' },
     store: { type: 'string' },
+    'all-tools': { type: 'boolean', default: false },
   });
   if (!stdio || !server) throw new GraphError('ROOT_NOT_FOUND', 'kg mcp serves on the process stdin/stdout: run it as a command');
   // The repositories the server answers about (ADR 146): each --root, else the one around the
@@ -43,8 +46,24 @@ export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined
       findRoot: (dir) => findRepositoryRoot(dir).root,
       kg: { execPath: server.execPath, script: server.script },
       store: values.store ?? io.env?.KG_STORE,
+      allTools: values['all-tools'] || (io.env?.KG_MCP_TOOLS ?? '').toLowerCase() === 'all',
       log: (line) => io.stderr.write(line + '\n'),
       onStop: (handler) => server.onStop(handler),
+      buildServers: {
+        running(r) {
+          if (server.off !== undefined) return undefined;
+          try {
+            const paths = serverPaths(server, fs.realpathSync(r));
+            return serverDirProblem(path.dirname(paths.lockFile)) === undefined ? serverPid(paths) : undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        stop(pid) {
+          // Only a build server: a pid the system gave to another process since is left alone.
+          if (isServerProcess(pid)) process.kill(pid, 'SIGTERM');
+        },
+      },
     },
     stdio.stdin,
     stdio.stdout,

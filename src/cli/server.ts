@@ -88,7 +88,7 @@ function privateDir(dir: string): string | undefined {
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
 /** The pid of the live server of these paths (starting or listening), if any. */
-function serverPid(paths: ServerPaths): number | undefined {
+export function serverPid(paths: ServerPaths): number | undefined {
   const pid = lockHolder(paths.lockFile)?.pid;
   return pid !== undefined && isServerProcess(pid) ? pid : undefined;
 }

@@ -50,7 +50,7 @@ export { queryGodNodes } from './query/god-nodes';
 export { queryIds, QUERY_LIMIT } from './query/search-ids';
 export { searchNodes, type NodeSearch } from './query/search-ranked';
 export { symbolAt } from './query/why';
-export { resolveTarget, MAX_CANDIDATES, type Target } from './query/resolve-name';
+export { resolveTarget, type Target } from './query/resolve-name';
 export type { JsonSchema } from './query/result-schemas';
 export type * from './query/shapes';
 export { describeUnavailable } from './query/shapes';

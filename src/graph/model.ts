@@ -162,6 +162,8 @@ export interface GraphNode {
   declarationCount?: number;
   /** The distinct kinds of the collapsed declarations, sorted, when they differ. */
   symbolKinds?: SymbolKind[];
+  /** The lines of the collapsed declarations' names, ascending, when they are on more than one line. */
+  declarationLines?: number[];
   /** True for declarations exported from their file. */
   exported?: boolean;
   /** True for a class's static members: they override and implement only static members (ADR 151). */
@@ -292,6 +294,7 @@ export const NODE_KEY_ORDER = [
   'column',
   'declarationCount',
   'symbolKinds',
+  'declarationLines',
   'exported',
   'static',
   'decorated',

@@ -10,7 +10,6 @@ import {
   answerOn,
   checkArgs,
   isGraphError,
-  MAX_CANDIDATES,
   nodeOf,
   paramsOf,
   resolveTarget,
@@ -22,7 +21,7 @@ import {
 } from '../graph';
 import { DEFAULT_LIMIT, DEFAULT_MAX_BYTES, fitAnswer, MAX_LIMIT, type NextPage } from './budget';
 import type { Graphs, RootGraph } from './graphs';
-import { toolNameOf, type QueryTool } from './tools';
+import { ASKS, TARGET_PARAM, toolNameOf, type Ask, type QueryTool } from './tools';
 
 /** A tool's answer: JSON for the model, or an error that says what to do. */
 export type ToolAnswer = { ok: true; value: Record<string, unknown> } | { ok: false; text: string };
@@ -125,17 +124,19 @@ function locationOf(n: GraphNode | undefined): string | undefined {
   return n.line !== undefined && n.column !== undefined ? `${n.sourceFile}:${n.line}:${n.column}` : n.sourceFile;
 }
 
-function describe(g: IndexedGraph, id: string): string {
+function describe(g: IndexedGraph, id: string, callers?: number): string {
   const n = nodeOf(g, id);
   const at = locationOf(n);
-  return `- ${id}${n ? ` (${n.kind}${at ? `, ${at}` : ''})` : ''}`;
+  const count = callers === undefined ? '' : `, ${callers} proven caller${callers === 1 ? '' : 's'}`;
+  return `- ${id}${n ? ` (${n.kind}${at ? `, ${at}` : ''}${count})` : ''}`;
 }
 
-function unresolvedText(g: IndexedGraph, key: string, t: Exclude<Target, { kind: 'node' }>): string {
+function unresolvedText(g: IndexedGraph, key: string, t: Exclude<Target, { kind: 'node' }>, entry?: string): string {
+  if (entry !== undefined) key = ENTRY_WORDS[key] ?? key;
   if (t.kind === 'ambiguous') {
     const more =
       t.total > t.candidates.length ? `\n(${t.total - t.candidates.length} more: give a longer name, a path#name or path:line)` : '';
-    return `"${t.asked}" (${key}) is ambiguous: ${t.why}. Call again with one of these ids as ${key}:\n${t.candidates.map((c) => describe(g, c)).join('\n')}${more}`;
+    return `"${t.asked}" (${key}) is ambiguous: ${t.why}. Call again with one of these ids as ${key}:\n${t.candidates.map((c, i) => describe(g, c, t.callers[i])).join('\n')}${more}`;
   }
   const tail =
     t.suggestions.length > 0
@@ -149,13 +150,63 @@ export interface QueryCall {
   args: Record<string, unknown>;
   shared: Shared;
   maxBytes?: number;
+  /** Asked through the entry point (ADR 164): its name, for what the answer tells to call next. */
+  entry?: string;
+}
+
+/** The entry point's words for a single-purpose tool's node parameters. */
+const ENTRY_WORDS: Record<string, string> = { id: 'target', from: 'target', text: 'target' };
+
+/** Asks that page their lists with `offset`. */
+const PAGED_ASKS: ReadonlySet<Ask> = new Set(['callers', 'impact', 'why']);
+
+/**
+ * The entry point's request (`ask`, `target`, …) as the call of the single-purpose tool that
+ * answers it, with that tool's arguments: the answer is that tool's. An argument the question
+ * does not take is refused with what it is for.
+ */
+export function entryRequest(raw: Record<string, unknown>): { ask: Ask; args: Record<string, unknown> } {
+  const { ask, target, to, offset, limit, ...rest } = raw;
+  const asks = Object.keys(ASKS).join(', ');
+  if (ask === undefined) throw new ArgumentError(`"ask" is missing: the question, one of ${asks}`);
+  if (typeof ask !== 'string' || !Object.hasOwn(ASKS, ask))
+    throw new ArgumentError(`"ask" must be one of ${asks} (got ${JSON.stringify(ask)?.slice(0, 40)})`);
+  const a = ask as Ask;
+  if (target === undefined)
+    throw new ArgumentError(
+      a === 'find'
+        ? '"target" is missing: the text to look for'
+        : '"target" is missing: the symbol asked about (a name, an id or path:line)',
+    );
+  if (typeof target !== 'string') throw new ArgumentError(`"target" must be text (got ${JSON.stringify(target)?.slice(0, 40)})`);
+  const args: Record<string, unknown> = { ...rest, [TARGET_PARAM[a]]: target };
+  if (a === 'path') {
+    if (to === undefined) throw new ArgumentError('"to" is missing: with ask "path", where the path ends');
+    if (typeof to !== 'string') throw new ArgumentError(`"to" must be text (got ${JSON.stringify(to)?.slice(0, 40)})`);
+    args.to = to;
+  } else if (to !== undefined) throw new ArgumentError(`"to" is only for ask "path"`);
+  if (offset !== undefined) {
+    if (!PAGED_ASKS.has(a)) throw new ArgumentError(`"offset" is only for ask callers, impact or why: ${a} answers in one page`);
+    args.offset = offset;
+  }
+  if (limit !== undefined) {
+    if (a === 'path' || a === 'find') throw new ArgumentError(`"limit" is not for ask "${a}"`);
+    args.limit = limit;
+  }
+  return { ask: a, args };
 }
 
 /** How to get the rest of a list, by the tool that pages it. */
-export function nextPageOf(tool: QueryTool, ids: Record<string, string>): NextPage {
+export function nextPageOf(tool: QueryTool, ids: Record<string, string>, entry?: string): NextPage {
+  if (entry !== undefined && tool.paged) return (_field, next) => `call ${entry} again with the same ask and target, and offset ${next}`;
   if (tool.paged) return (_field, next) => `call ${tool.name} again with offset ${next}`;
   if (tool.query === 'symbol') {
     const id = ids.id ?? '';
+    if (entry !== undefined)
+      return (field, next) =>
+        field === 'callers' || field === 'candidates'
+          ? `call ${entry} with ask "callers", target ${id} and offset ${next} for the rest`
+          : `call ${entry} again with a larger limit (up to 1000)`;
     return (field, next) =>
       field === 'callers' || field === 'candidates'
         ? `call ${toolNameOf('callers')} with id ${id} and offset ${next} for the rest`
@@ -192,7 +243,7 @@ export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
   if (!rg.load.ok) return fail(degradeText(rg.load.unavailable, rg));
   const g = rg.load.graph;
   const args = checkedArgs(call);
-  const resolved: Record<string, { asked: string; id: string; via: string; alsoNamed?: string[] }> = {};
+  const resolved: Record<string, { asked: string; id: string; via: string }> = {};
   // An absolute path inside the repository names its file (`/home/me/repo/src/a.ts:42`), links followed or not.
   const real = realFolder(rg.root);
   const roots = real !== undefined && real !== rg.root ? [rg.root, real] : [rg.root];
@@ -200,10 +251,9 @@ export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
     if (spec.type !== 'string' || spec.role !== 'id') continue;
     const asked = args[key] as string;
     const t = resolveTarget(g, asked, { roots });
-    if (t.kind !== 'node') return fail(unresolvedText(g, key, t));
+    if (t.kind !== 'node') return fail(unresolvedText(g, key, t, call.entry));
     args[key] = t.id;
-    if (t.id !== asked || t.alsoNamed)
-      resolved[key] = { asked, id: t.id, via: t.via, ...(t.alsoNamed ? { alsoNamed: t.alsoNamed.slice(0, MAX_CANDIDATES) } : {}) };
+    if (t.id !== asked) resolved[call.entry !== undefined ? (ENTRY_WORDS[key] ?? key) : key] = { asked, id: t.id, via: t.via };
   }
   const result = answerOn(g, tool.query as QueryName, args as never, rg.staleness ? { staleness: rg.staleness } : undefined) as
     Unavailable | Record<string, unknown>;
@@ -212,7 +262,7 @@ export function answerQueryOn(call: QueryCall, rg: RootGraph): ToolAnswer {
     result as Record<string, unknown>,
     { offset: shared.offset, limit: tool.paged ? shared.limit : MAX_LIMIT, maxBytes: call.maxBytes ?? DEFAULT_MAX_BYTES },
     (id) => locationOf(nodeOf(g, id)),
-    nextPageOf(tool, args as Record<string, string>),
+    nextPageOf(tool, args as Record<string, string>, call.entry),
   );
   const value = { ...fitted.answer };
   if (Object.keys(resolved).length > 0) value.resolved = resolved;

@@ -65,7 +65,7 @@ export async function answerOrganisationTool(
     { offset: shared.offset, limit: tool.paged ? shared.limit : MAX_LIMIT, maxBytes: call.maxBytes ?? DEFAULT_MAX_BYTES },
     // The store has no working tree to place nodes in: the answer's ids name their repositories.
     () => undefined,
-    nextPageOf(tool, args as Record<string, string>),
+    nextPageOf(tool, args as Record<string, string>, call.entry),
   );
   const value: Record<string, unknown> = { ...fitted.answer };
   // Nothing is placed (no working tree): an empty map would only say so at length.

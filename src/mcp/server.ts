@@ -17,26 +17,29 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { jsonForPeople, KG_VERSION, redactCredentials, visible } from '../graph';
-import { answerQueryTool, ArgumentError, sharedArgs, type ToolAnswer } from './answer';
+import { answerQueryTool, ArgumentError, entryRequest, sharedArgs, type QueryCall, type ToolAnswer } from './answer';
 import { answerCommandTool, OneAtATime, type KgProcess } from './commands';
 import { Graphs } from './graphs';
 import { answerOrganisationTool, scopeArg } from './organisation';
-import { TOOL_BY_NAME, TOOLS } from './tools';
+import { ASKS, ENTRY_NAME, toolsFor, type QueryTool, type Tool } from './tools';
 import { LineTransport } from './transport';
 
-export const MCP_HELP = `Usage: kg mcp [--root DIR]... [--graph FILE] [--store URL]
+export const MCP_HELP = `Usage: kg mcp [--root DIR]... [--graph FILE] [--store URL] [--all-tools]
 
 Serves the knowledge graph to coding agents over the Model Context Protocol (stdio): JSON-RPC on
 stdin and stdout, logs on stderr. Register it with an MCP client as the command "kg" with the
 argument "mcp" (docs/agents.md has a snippet for each common client).
 
-Tools: symbol (start here), callers, affected, impact, neighbors, path, god-nodes, find, why,
-check, build. Every answer keeps proof (EXACT), guesses (CANDIDATE) and unplaced calls
-(UNRESOLVED, with the reason) apart, places nodes as path:line:column, says "stale" with the
-changed files when the graph is older than the working tree, and stays under about 4,000
-tokens ("omitted" and "more" say what was cut and how to ask for it). Node arguments take an
-id, a name as written in code (map, Subscriber.next) or path:line. The graph is read again
-whenever graph.json changes; the build tool rebuilds it (kg build --apply).
+Tools: explore_code, whose "ask" is one of symbol (start here), callers, impact, path, find or
+why, each answered as the tool of that name answers it; check; build. With --all-tools (or
+KG_MCP_TOOLS=all) every single-purpose tool is listed too: symbol, callers, affected, impact,
+neighbors, path, god-nodes, find, why, unused. Every answer keeps proof (EXACT), guesses
+(CANDIDATE) and unplaced calls (UNRESOLVED, with the reason) apart, places nodes as
+path:line:column, says "stale" with the changed files when the graph is older than the working
+tree, and stays under about 4,000 tokens ("omitted" and "more" say what was cut and how to ask
+for it). Node arguments take an id, a name as written in code (map, Subscriber.next) or
+path:line. The graph is read again whenever graph.json changes; the build tool rebuilds it (kg
+build --apply).
 
 Options:
   --root DIR     A repository the tools answer about; repeat it for more. The first is the one a
@@ -45,17 +48,20 @@ Options:
                  inside one: any other folder is refused, never read or written.
   --graph FILE   The graph of that repository (default: <root>/.knowledge-graph/graph.json).
   --store URL    The organisation's store, a PostgreSQL connection string (default: $KG_STORE):
-                 callers, affected, impact, neighbors, path, god-nodes, find and why then take
-                 scope "organisation" and answer across every repository in it (kg store).
+                 explore_code (and callers, affected, impact, neighbors, path, god-nodes, find
+                 and why) then take scope "organisation" and answer across every repository in
+                 it (kg store). Without a store no tool takes scope.
+  --all-tools    List every single-purpose tool beside explore_code (also KG_MCP_TOOLS=all).
   -h, --help     Show this help.
 
 The check and build tools run one kg process per repository at a time: a call that comes while
-one runs waits for it, and the calls that waited share the next run.
+one runs waits for it, and the calls that waited share the next run. A build server (kg server
+--help) that the build tool started ends with the session; one that ran before it is left running.
 
 Runs until the client closes stdin. Exit codes: 0 the client went away, 2 bad usage.
 `;
 
-const INSTRUCTIONS = `This server answers questions about a TypeScript/JavaScript repository from its knowledge graph, where a call is EXACT only when the TypeScript type checker proved it; name matches are CANDIDATE (guesses — check the code before relying on one) and calls nobody could place are UNRESOLVED with the reason. Start with the symbol tool for any function, class or method you are about to read or change (it takes a name as written in code, or path:line); use callers/impact before changing a signature, find to look up ids, and check after editing to see which proven consumers your edits break. If an answer says "stale": true about files you edited, call build, then ask again.`;
+const INSTRUCTIONS = `This server answers questions about a TypeScript/JavaScript repository from its knowledge graph, where a call is EXACT only when the TypeScript type checker proved it; name matches are CANDIDATE (guesses — check the code before relying on one) and calls nobody could place are UNRESOLVED with the reason. Call ${ENTRY_NAME} with ask "symbol" for any function, class or method you are about to read or change (target takes a name as written in code, or path:line); ask "impact" before changing a signature, "find" to look up ids, and call check after editing to see which proven consumers your edits break. If an answer says "stale": true about files you edited, call build, then ask again.`;
 
 export interface McpOptions {
   /** The repository a call without `root` asks about. */
@@ -78,7 +84,17 @@ export interface McpOptions {
   log: (line: string) => void;
   /** Registers what to do when the process is told to stop (SIGTERM, SIGINT): clients send it after closing stdin. */
   onStop?: (handler: () => void) => void;
+  /**
+   * The repositories' build servers (ADR 57): the pid of the one running for a root, and how to
+   * stop one. A build server that a session's build started ends with the session (ADR 164).
+   */
+  buildServers?: { running(root: string): number | undefined; stop(pid: number): void };
+  /** List every single-purpose tool beside the entry point (kg mcp --all-tools, KG_MCP_TOOLS=all; ADR 164). */
+  allTools?: boolean;
 }
+
+/** How long a session's end waits for a build server its last build started to be seen. */
+const SERVER_SEEN_MS = 1500;
 
 /** A command tool's arguments: only those its schema names (the catalogue's check does this for queries). */
 function rejectUnknown(schema: { properties?: unknown }, args: Record<string, unknown>): void {
@@ -93,7 +109,7 @@ function toResult(a: ToolAnswer): CallToolResult {
 }
 
 /** The SDK Server with kg's tools, not yet connected (tests connect it to an in-memory transport). */
-export function createMcpServer(options: McpOptions): { server: Server; close: () => void } {
+export function createMcpServer(options: McpOptions): { server: Server; close: () => void; endSession: () => Promise<void> } {
   const graphs = new Graphs(options.graphFileOf);
   const runs = new OneAtATime();
   const roots = options.roots ?? [options.defaultRoot];
@@ -103,13 +119,25 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
   const inFlight = new Set<AbortController>();
   /** Set once the client has gone: calls that arrive after it start nothing. */
   let stopped = false;
+  /** Roots where no build server ran when this session built: the one its build starts is the session's. */
+  const ownServers = new Set<string>();
   const server = new Server(
     { name: 'knowledge-graph', title: 'Knowledge Graph', version: KG_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
 
+  const store = options.store !== undefined && options.store !== '';
+  const tools: Tool[] = toolsFor({ all: options.allTools === true, store });
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  /** The tools the entry point's asks are answered by, listed or not. */
+  const answerers = new Map(
+    toolsFor({ all: true, store })
+      .filter((t): t is QueryTool => t.kind === 'query')
+      .map((t) => [t.query, t]),
+  );
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map((t) => ({
+    tools: tools.map((t) => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -121,13 +149,13 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
-    const tool = TOOL_BY_NAME.get(name);
-    if (!tool)
+    const listed = byName.get(name);
+    if (!listed)
       throw new McpError(
         ErrorCode.InvalidParams,
-        `unknown tool "${name.slice(0, 100)}"; the tools are: ${TOOLS.map((t) => t.name).join(', ')}`,
+        `unknown tool "${name.slice(0, 100)}"; the tools are: ${tools.map((t) => t.name).join(', ')}${options.allTools ? '' : ` (kg mcp --all-tools lists the single-purpose ones)`}`,
       );
-    const args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
+    let args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
     const abort = new AbortController();
     // A call the SDK hands over after the client went away starts nothing (no check or build child).
     if (stopped) abort.abort();
@@ -136,18 +164,27 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
     inFlight.add(abort);
     const started = performance.now();
     try {
+      // The entry point asks the single-purpose tool that answers its question (ADR 164).
+      let tool: Exclude<Tool, { kind: 'entry' }>;
+      let entry: string | undefined;
+      if (listed.kind === 'entry') {
+        const request = entryRequest(args);
+        tool = answerers.get(ASKS[request.ask]) as QueryTool;
+        args = request.args;
+        entry = listed.name;
+      } else tool = listed;
       // Only tools that page take offset/limit; anywhere else they are unknown arguments.
       const paged = tool.kind === 'check' || (tool.kind === 'query' && tool.paged);
       const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged, roots);
       let answer: ToolAnswer;
       if (tool.kind === 'query') {
         const scope = scopeArg(args, tool.scoped);
-        answer =
-          scope === 'organisation'
-            ? await answerOrganisationTool({ tool, args, shared }, options.store)
-            : answerQueryTool({ tool, args, shared, graphs });
+        const call: QueryCall = { tool, args, shared, ...(entry !== undefined ? { entry } : {}) };
+        answer = scope === 'organisation' ? await answerOrganisationTool(call, options.store) : answerQueryTool({ ...call, graphs });
       } else {
         rejectUnknown(tool.inputSchema, args);
+        if (tool.kind === 'build' && options.buildServers && options.buildServers.running(shared.root) === undefined)
+          ownServers.add(shared.root);
         answer = await answerCommandTool(tool, args, shared, options.kg, abort.signal, runs, (l) => log(`kg mcp: ${name}: ${l}`));
       }
       log(`kg mcp: ${name} ${answer.ok ? 'answered' : 'failed'} in ${(performance.now() - started).toFixed(1)} ms`);
@@ -169,12 +206,29 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
     stopped = true;
     for (const a of inFlight) a.abort();
   };
-  return { server, close };
+  /** Stops the build servers this session's builds started (a server starts in the background, so it may take a moment to be seen). */
+  const endSession = async () => {
+    const servers = options.buildServers;
+    if (!servers) return;
+    for (const root of ownServers) {
+      const until = Date.now() + SERVER_SEEN_MS;
+      let pid = servers.running(root);
+      while (pid === undefined && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+        pid = servers.running(root);
+      }
+      if (pid === undefined) continue;
+      servers.stop(pid);
+      log(`kg mcp: stopped the build server (pid ${pid}) that this session's build started for ${root}`);
+    }
+    ownServers.clear();
+  };
+  return { server, close, endSession };
 }
 
 /** Serves over stdin/stdout until the client closes stdin (or the transport fails). */
 export async function serveStdio(options: McpOptions, stdin: Readable, stdout: Writable): Promise<void> {
-  const { server, close } = createMcpServer(options);
+  const { server, close, endSession } = createMcpServer(options);
   const transport: Transport = new LineTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
@@ -192,11 +246,12 @@ export async function serveStdio(options: McpOptions, stdin: Readable, stdout: W
   const others = (options.roots ?? []).filter((r) => r !== options.defaultRoot);
   options.log(
     visible(
-      `kg mcp: serving ${options.defaultRoot}${others.length > 0 ? ` and ${others.join(', ')}` : ''} (${TOOLS.length} tools) on stdio`,
+      `kg mcp: serving ${options.defaultRoot}${others.length > 0 ? ` and ${others.join(', ')}` : ''} (${toolsFor({ all: options.allTools === true, store: options.store !== undefined && options.store !== '' }).length} tools) on stdio`,
     ),
   );
   await closed;
   close();
   await server.close().catch(() => undefined);
   stdin.destroy();
+  await endSession();
 }

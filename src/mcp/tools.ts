@@ -4,6 +4,12 @@
 // question's result schema — plus the arguments every tool shares (which repository, which page)
 // and the two tools that are not graph questions: `check` (the guard `kg check` runs) and `build`
 // (`kg build --apply`, through the build server). docs/agents.md lists them.
+//
+// What `tools/list` offers by default is smaller (ADR 164): one entry point, explore_code, whose
+// `ask` chooses among the questions agents ask most (symbol, callers, impact, path, find, why) and
+// answers each exactly as the tool of that name does, plus check and build. Every single-purpose
+// tool stays available behind `kg mcp --all-tools` (or KG_MCP_TOOLS=all), and the editor's
+// language-model tools are those single-purpose tools.
 
 import {
   CATALOGUE,
@@ -41,7 +47,17 @@ export interface CommandTool {
   outputSchema: JsonSchema;
 }
 
-export type Tool = QueryTool | CommandTool;
+/** The entry point: one of several questions, chosen by `ask`, each answered by its query tool. */
+interface EntryTool {
+  kind: 'entry';
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+}
+
+export type Tool = QueryTool | CommandTool | EntryTool;
 
 /** A tool's name where it differs from its question's: `query` reads as "find" to a model. */
 const TOOL_NAME: Partial<Record<QueryName, string>> = { query: 'find' };
@@ -65,6 +81,8 @@ const ROOT: JsonSchema = {
   type: 'string',
   description: `The repository to ask about: a folder (absolute, or relative to the server's working folder). Default: the repository the server was started in. Only the repositories the server was started for (kg mcp --root) and folders inside them are accepted. Its graph is ${DEFAULT_GRAPH_PATH}.`,
 };
+/** `root` where explore_code says what it is: said once in a listing (ADR 164). */
+const ROOT_AS_EXPLORE: JsonSchema = { type: 'string', description: "The repository, as explore_code's root." };
 const SCOPE: JsonSchema = {
   type: 'string',
   enum: ['repository', 'organisation'],
@@ -115,7 +133,6 @@ const EXTRAS: Record<string, JsonSchema> = {
         asked: { type: 'string' },
         id: { type: 'string' },
         via: { type: 'string' },
-        alsoNamed: { type: 'array', items: { type: 'string' } },
       },
       required: ['asked', 'id', 'via'],
     },
@@ -136,14 +153,14 @@ function withExtras(schema: JsonSchema): JsonSchema {
   return { ...schema, properties };
 }
 
-function queryTool(query: QueryName): QueryTool {
+function queryTool(query: QueryName, store = true): QueryTool {
   const entry = CATALOGUE[query];
   const paged = PAGED.has(query);
   const params = paramsOf(query);
   const properties: Record<string, JsonSchema> = {};
   for (const [key, spec] of params) properties[key] = paramSchema(spec);
   properties.root = ROOT;
-  const scoped = STORE_FACE.has(query);
+  const scoped = store && STORE_FACE.has(query);
   if (scoped) properties.scope = SCOPE;
   if (paged) {
     properties.offset = OFFSET;
@@ -176,10 +193,8 @@ const CHECK: CommandTool = {
   kind: 'check',
   name: 'check',
   title: 'What the working tree breaks',
-  description: `What your edits break: compares the working tree with the graph it was built from (the guard \`kg check\` runs) and lists every symbol with EXACT consumers in other files that was removed, renamed, unexported, or whose declared signature changed (parameters, their types, return type, type parameters — never a body), each with the consumers it breaks. Call it after editing and before you finish: "breaks": false means no proven consumer is broken. It reads files with the parser only and writes nothing.
-
-${ANSWER_NOTES}`,
-  inputSchema: { type: 'object', properties: { root: ROOT, offset: OFFSET, limit: LIMIT }, additionalProperties: false },
+  description: `What your edits break: compares the working tree with the graph it was built from (the guard \`kg check\` runs) and lists every symbol with EXACT consumers in other files that was removed, renamed, unexported, or whose declared signature changed (parameters, their types, return type, type parameters — never a body), each with the consumers it breaks. Call it after editing and before you finish: "breaks": false means no proven consumer is broken, and "consumersUnseenIn" names the files changed since the build, whose new consumers the graph cannot see. It reads files with the parser only and writes nothing.`,
+  inputSchema: { type: 'object', properties: { root: ROOT_AS_EXPLORE, offset: OFFSET, limit: LIMIT }, additionalProperties: false },
   outputSchema: {
     type: 'object',
     properties: {
@@ -189,6 +204,12 @@ ${ANSWER_NOTES}`,
       breaks: { type: 'boolean' },
       failed: { type: 'boolean' },
       checkedFiles: { type: 'integer' },
+      consumersUnseenIn: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'Code files changed or added since the graph was built: consumers written there since are not in the graph, so not checked.',
+      },
       breakingChanges: { type: 'array', items: { type: 'object' } },
       problems: { type: 'array', items: { type: 'string' } },
       evidenceClass: { const: 'GRAPH_DERIVED' },
@@ -205,7 +226,10 @@ const BUILD: CommandTool = {
   description: `Rebuilds the repository's graph (\`kg build --apply\`): incremental — only what your edits can affect is analysed again, through the repository's build server when one runs — and the next answer of every tool comes from the new graph. Call it when an answer says "stale": true about files you care about, or when a tool fails with "no graph". It runs the TypeScript compiler over the repository's files (never the repository's own code) and writes only ${DEFAULT_GRAPH_PATH} and its manifest. "full": true rebuilds from scratch.`,
   inputSchema: {
     type: 'object',
-    properties: { root: ROOT, full: { type: 'boolean', default: false, description: 'Rebuild from scratch instead of incrementally.' } },
+    properties: {
+      root: { type: 'string', description: "Which repository to rebuild (as explore_code's root)." },
+      full: { type: 'boolean', default: false, description: 'Rebuild from scratch instead of incrementally.' },
+    },
     additionalProperties: false,
   },
   outputSchema: {
@@ -221,17 +245,92 @@ const BUILD: CommandTool = {
   },
 };
 
-/** The tools, in the order an agent should read them: `symbol` first, `check` and `build` last. */
-export const TOOLS: readonly Tool[] = [
-  queryTool(FIRST),
-  ...namesFor('agent')
-    .filter((n): n is QueryName => n !== FIRST && n in RESULT_SCHEMAS)
-    .map((n) => queryTool(n as QueryName)),
-  CHECK,
-  BUILD,
-];
+/** The questions `ask` chooses among, and the catalogue question that answers each. */
+export const ASKS = { symbol: 'symbol', callers: 'callers', impact: 'impact', path: 'path', find: 'query', why: 'why' } as const;
+export type Ask = keyof typeof ASKS;
+
+/** The entry point's name: what an agent about to read or change code looks for (ADR 164). */
+export const ENTRY_NAME = 'explore_code';
+
+/** The parameters of each single-purpose tool that the entry point's `target` stands for. */
+export const TARGET_PARAM: Record<Ask, string> = { symbol: 'id', callers: 'id', impact: 'id', path: 'from', find: 'text', why: 'id' };
+
+function entryTool(store: boolean): EntryTool {
+  const properties: Record<string, JsonSchema> = {
+    ask: {
+      type: 'string',
+      enum: Object.keys(ASKS),
+      description: 'The question (listed in the description).',
+    },
+    target: { type: 'string', description: `The symbol asked about; with find, the text to look for. ${ID_HINT}` },
+    to: { type: 'string', description: 'With path: where the path ends, written as target is.' },
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+      description: 'With callers, impact or why: skip this many entries of each list (the next page).',
+    },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      description: `At most this many entries of each list (default ${DEFAULT_LIMIT}; symbol's own default is smaller). Every answer also stays under about ${DEFAULT_MAX_BYTES} bytes.`,
+    },
+    root: ROOT,
+  };
+  if (store) properties.scope = SCOPE;
+  return {
+    kind: 'entry',
+    name: ENTRY_NAME,
+    title: 'Explore the code graph',
+    description: `Who calls a function, what breaks if it changes, how one piece of code reaches another — answered from this TypeScript/JavaScript repository's knowledge graph, proven by the type checker: ask it before grep or reading files. "ask" picks the question; "target" names the symbol:
+
+- symbol: its whole picture — declaration, callers, callees, unplaced calls, rationale. Start here.
+- callers: who calls it.
+- impact: what breaks if it changes — callers and every other consumer, with the blast radius.
+- path: how it reaches "to": a chain of proven calls, else a connection that says it is not one.
+- find: node ids containing the text (a private #name as written, or %23name).
+- why: the notes and decision records about it.
+
+${TIERS}
+
+${ANSWER_NOTES}`,
+    inputSchema: { type: 'object', properties, required: ['ask', 'target'], additionalProperties: false },
+    outputSchema: {
+      type: 'object',
+      description: 'The answer of the question asked: what the single-purpose tool of that name answers (kg mcp --all-tools lists them).',
+      properties: { available: { const: true }, stale: { type: 'boolean' } },
+      required: ['available'],
+    },
+  };
+}
+
+/** The single-purpose tools, in the order an agent should read them: `symbol` first, `check` and `build` last. */
+function singleTools(store: boolean): Tool[] {
+  return [
+    queryTool(FIRST, store),
+    ...namesFor('agent')
+      .filter((n): n is QueryName => n !== FIRST && n in RESULT_SCHEMAS)
+      .map((n) => queryTool(n as QueryName, store)),
+    CHECK,
+    BUILD,
+  ];
+}
+
+/** Every single-purpose tool, `scope` included: what the editor offers (it has its store setting). */
+export const TOOLS: readonly Tool[] = singleTools(true);
 
 export const TOOL_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((t) => [t.name, t]));
+
+/**
+ * What `kg mcp` lists: the entry point, check and build; with `all`, every single-purpose tool
+ * too. `scope` only where an organisation store is configured (`store`).
+ */
+export function toolsFor(opts: { all: boolean; store: boolean }): Tool[] {
+  const singles = singleTools(opts.store);
+  const entry = entryTool(opts.store);
+  return opts.all ? [entry, ...singles] : [entry, ...singles.filter((t) => t.kind !== 'query')];
+}
 
 /** The tool that asks a catalogue question (for `more` sentences that point to another tool). */
 export function toolNameOf(query: QueryName): string {

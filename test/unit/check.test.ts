@@ -124,6 +124,38 @@ describe('kg check', () => {
     assert.deepEqual(r.json.breakingChanges, []);
   });
 
+  it('names the files changed since the build, whose consumers it cannot see: a call added there is not checked (issue 48)', async () => {
+    // unused() changes its parameter; app.ts and a new file call it since the build: the graph
+    // knows neither call, so nothing proven breaks — and the answer says where it did not look.
+    const root = edited((t) => t.replace('unused(x: string): string', 'unused(x: number): number'));
+    const app = path.join(root, 'src', 'app.ts');
+    fs.writeFileSync(
+      app,
+      fs
+        .readFileSync(app, 'utf8')
+        .replace("import { add, total, Shape } from './lib';", "import { add, total, Shape, unused } from './lib';\nunused('a');"),
+    );
+    writeTree(root, { 'src/later.ts': "import { unused } from './lib';\nexport const y = unused('b');\n" });
+    const r = await kg(['check'], root);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual([r.json.breaks, r.json.breakingChanges], [false, []]);
+    assert.deepEqual(r.json.consumersUnseenIn, ['src/app.ts', 'src/later.ts', 'src/lib.ts']);
+    assert.match(
+      r.stderr,
+      /3 files changed since the graph was built \(src\/app\.ts, src\/later\.ts, src\/lib\.ts\): what they use now is not in the graph/,
+    );
+    // An unchanged tree has none to name.
+    assert.equal(
+      (
+        await kg(
+          ['check'],
+          edited((t) => t),
+        )
+      ).json.consumersUnseenIn,
+      undefined,
+    );
+  });
+
   it('below strict the report is the same and the exit is 0; the mode and its rule are reported', async () => {
     const guarded = JSON.stringify({ graph: { enabled: true, mode: 'guarded', humanFlip: true }, level: 7 });
     const noFlip = JSON.stringify({ graph: { enabled: true, mode: 'strict' }, level: 9 });

@@ -108,6 +108,10 @@ describe('extraction', () => {
     assert.equal(node(g, symbolId(m, 'tagged')).kind, 'function', 'the first declaration decides the kind');
     assert.deepEqual(node(g, symbolId(m, 'Point')).symbolKinds, ['class', 'interface']);
     assert.equal(node(g, symbolId(m, 'Overloaded.run')).declarationCount, 3);
+    // Every declaration's line, read off merge.ts: the two overload signatures and the implementation.
+    assert.deepEqual(format.declarationLines, [1, 2, 3]);
+    assert.deepEqual(node(g, symbolId(m, 'Overloaded.run')).declarationLines, [27, 28, 29]);
+    assert.equal(node(g, symbolId(m, 'tagged.label')).declarationLines, undefined, 'one declaration: no lines');
     assert.equal(node(g, symbolId(m, 'tagged.label')).kind, 'variable');
     const inv = 'invalid.ts';
     assert.equal(node(g, symbolId(inv, 'dup')).declarationCount, 2);

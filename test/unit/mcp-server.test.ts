@@ -18,8 +18,9 @@ import { graphOf, type EdgeSpec } from '../helpers/graphs';
 const TARGET = 'sym:src/core.ts#target';
 const caller = (i: number) => `sym:src/callers/c${String(i).padStart(3, '0')}.ts#call${i}`;
 
-async function serve(root: string): Promise<Client> {
+async function serve(root: string, allTools = true): Promise<Client> {
   const { server } = createMcpServer({
+    allTools,
     defaultRoot: root,
     cwd: root,
     findRoot: (dir) => dir,
@@ -131,5 +132,38 @@ describe('kg mcp answers', () => {
     const r = (await (await serve(extractOnly)).callTool({ name: 'callers', arguments: { id: 'f' } })) as CallToolResult;
     assert.equal(r.isError, true);
     assert.match(text(r), /without call edges.*full: true/);
+  });
+
+  it('explore_code: its arguments are named in its own words, pages point back to it, and ambiguous names list the callers of each (ADR 164)', async () => {
+    const client = await serve(repo([...edges, [caller(0), 'sym:src/other.ts#Box.target']]), false);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual(names, ['explore_code', 'check', 'build']);
+    const ask = async (args: Record<string, unknown>) =>
+      (await client.callTool({ name: 'explore_code', arguments: args })) as CallToolResult;
+    assert.equal(
+      text(await ask({ target: 'x' })),
+      `explore_code: "ask" is missing: the question, one of symbol, callers, impact, path, find, why. See the tool's input schema.`,
+    );
+    assert.match(text(await ask({ ask: 'callers' })), /^explore_code: "target" is missing: the symbol asked about/);
+    assert.match(text(await ask({ ask: 'symbol', target: TARGET, offset: 5 })), /"offset" is only for ask callers, impact or why/);
+    assert.match(text(await ask({ ask: 'path', target: TARGET })), /"to" is missing: with ask "path"/);
+    assert.match(text(await ask({ ask: 'callers', target: TARGET, to: TARGET })), /"to" is only for ask "path"/);
+    // `target` names both a function with 500 callers and a method with one: ambiguous, the busiest first.
+    const both = text(await ask({ ask: 'callers', target: 'target' }));
+    assert.match(both, /^"target" \(target\) is ambiguous: 2 symbols are named target \(1 top-level, 1 member\)/);
+    assert.ok(
+      both.indexOf(`${TARGET} (function, src/core.ts, 500 proven callers)`) <
+        both.indexOf('sym:src/other.ts#Box.target (function, src/other.ts, 1 proven caller)'),
+      both,
+    );
+    const page = await ask({ ask: 'callers', target: TARGET, limit: 10 });
+    assert.match((page.structuredContent as { more: string }).more, /call explore_code again with the same ask and target, and offset 10/);
+    const sym = await ask({ ask: 'symbol', target: TARGET });
+    assert.match(
+      (sym.structuredContent as { more: string }).more,
+      /call explore_code with ask "callers", target sym:src\/core\.ts#target and offset \d+/,
+    );
+    // Single-purpose tools are not listed, so not callable either.
+    await assert.rejects(client.callTool({ name: 'callers', arguments: { id: TARGET } }), /unknown tool "callers".*--all-tools/);
   });
 });

@@ -451,6 +451,21 @@ describe('query', () => {
     assert.deepEqual(ok(queryIds(g, 'Missing')).matches, []);
   });
 
+  it('matches a private name as it is written, # and all, beside the escaped id (issue 48)', () => {
+    const priv = indexedOf([
+      [sym('Ky.%23retry', 'src/ky.ts'), sym('Ky.fetch', 'src/ky.ts')],
+      [sym('retry', 'src/b.ts'), sym('Ky.%23retryCount', 'src/ky.ts')],
+    ]);
+    assert.deepEqual(ok(queryIds(priv, '#retry')).matches, [
+      sym('retry', 'src/b.ts'),
+      sym('Ky.%23retry', 'src/ky.ts'),
+      sym('Ky.%23retryCount', 'src/ky.ts'),
+    ]);
+    assert.deepEqual(ok(queryIds(priv, 'Ky.#retry')).matches, [sym('Ky.%23retry', 'src/ky.ts'), sym('Ky.%23retryCount', 'src/ky.ts')]);
+    assert.deepEqual(ok(queryIds(priv, 'ky.ts#Ky.#retryC')).matches, [sym('Ky.%23retryCount', 'src/ky.ts')]);
+    assert.deepEqual(ok(queryIds(priv, 'Ky.%23retryC')).matches, [sym('Ky.%23retryCount', 'src/ky.ts')], 'the escaped form still matches');
+  });
+
   it('no match is a real, empty answer', () => {
     assert.deepEqual(ok(queryIds(g, 'nothing-like-this')), {
       available: true,

@@ -93,6 +93,40 @@ describe('resolveTarget', () => {
     assert.equal(node(resolveTarget(priv, 'sym:src/ky.ts#Ky.%23retry')), 'sym:src/ky.ts#Ky.%23retry');
   });
 
+  it('answers a bare name that a function and methods share as ambiguous, busiest first, each with its proven callers (issue 48)', () => {
+    // get() in util.ts has one caller; Store.get has three (one of them a guess, not counted); Cache.get none.
+    const shared = indexedOf([
+      ['sym:src/a.ts#useUtil', 'sym:src/util.ts#get'],
+      ['sym:src/a.ts#one', 'sym:src/store.ts#Store.get'],
+      ['sym:src/a.ts#two', 'sym:src/store.ts#Store.get'],
+      ['sym:src/b.ts#three', 'sym:src/store.ts#Store.get'],
+      ['sym:src/b.ts#guess', 'sym:src/store.ts#Store.get', 'calls', 'CANDIDATE'],
+      ['sym:src/cache.ts#Cache.get', 'sym:src/cache.ts#Cache'],
+    ]);
+    const t = resolveTarget(shared, 'get');
+    assert.deepEqual(t, {
+      kind: 'ambiguous',
+      asked: 'get',
+      why: '3 symbols are named get (1 top-level, 2 members)',
+      candidates: ['sym:src/store.ts#Store.get', 'sym:src/util.ts#get', 'sym:src/cache.ts#Cache.get'],
+      callers: [3, 1, 0],
+      total: 3,
+    });
+    // A longer name still names one.
+    assert.equal(node(resolveTarget(shared, 'Store.get')), 'sym:src/store.ts#Store.get');
+    assert.equal(node(resolveTarget(shared, 'src/util.ts#get')), 'sym:src/util.ts#get');
+  });
+
+  it("places an overload's every line on the merged node: each signature and the implementation (issue 48)", () => {
+    // test/fixtures/overloads-merging/merge.ts: format on lines 1, 2 (signatures) and 3 (implementation);
+    // Overloaded.run on 27, 28 and 29 (its name at column 3).
+    const o = graphOf('overloads-merging');
+    for (const line of [1, 2, 3]) assert.equal(node(resolveTarget(o, `merge.ts:${line}`)), 'sym:merge.ts#format', `line ${line}`);
+    for (const line of [27, 28, 29])
+      assert.equal(node(resolveTarget(o, `merge.ts:${line}:3`)), 'sym:merge.ts#Overloaded.run', `line ${line}`);
+    assert.equal(resolveTarget(o, 'merge.ts:4').kind, 'ambiguous', 'a line inside the body is still not a declaration');
+  });
+
   it('refuses a megabyte of text before looking it up, and an empty name', () => {
     const huge = resolveTarget(g, 'x'.repeat(1 << 20));
     assert.equal(huge.kind, 'none');

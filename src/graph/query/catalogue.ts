@@ -189,8 +189,9 @@ asks for the shortest connection in either direction.`,
   }),
   query: entry<{ text: string }, QueryIdsResult>({
     summary: 'Node ids containing a substring.',
-    help: `Node ids that contain the text (case-sensitive, as the ids are written — e.g. "#" inside a
-name is "%23"), sorted, at most ${QUERY_LIMIT}; "truncated" says whether there were more.`,
+    help: `Node ids that contain the text (case-sensitive), sorted, at most ${QUERY_LIMIT}; "truncated" says
+whether there were more. A private name's "#" matches typed as written (#retry, Ky.#retry) or as
+ids escape it (%23retry).`,
     faces: ['cli', 'agent', 'store'],
     // Every id contains "": an empty text would answer 50 arbitrary ids.
     params: { text: { type: 'string', role: 'text', summary: 'The substring to look for (not empty).', positional: true, nonEmpty: true } },

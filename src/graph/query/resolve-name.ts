@@ -5,20 +5,25 @@
 // several (docs/adr/0101-names-as-people-write-them.md). The CLI and the MCP server share it.
 
 import { parseId, symbolId } from '../ids';
+import { callerEdges } from './callers';
 import type { IndexedGraph } from './indexed';
 import { matchIds } from './search-ids';
 
 /** How many candidates an ambiguous name lists (the total is reported beside them). */
-export const MAX_CANDIDATES = 20;
+const MAX_CANDIDATES = 20;
 
 /** Longer than any id a real repository has; longer text is refused before any lookup. */
 const MAX_TARGET_LENGTH = 4096;
 
 export type Target =
-  /** One node. `alsoNamed` counts other nodes a looser reading of the name would have matched. */
-  | { kind: 'node'; id: string; via: 'id' | 'name' | 'path' | 'location'; alsoNamed?: string[] }
-  /** Several nodes fit: the first MAX_CANDIDATES in id order, `total` how many there were. */
-  | { kind: 'ambiguous'; asked: string; why: string; candidates: string[]; total: number }
+  /** One node. */
+  | { kind: 'node'; id: string; via: 'id' | 'name' | 'path' | 'location' }
+  /**
+   * Several nodes fit: at most MAX_CANDIDATES — for a name, those with the most proven callers
+   * first, then in id order; for a place, the nearest first — `callers` the proven caller count
+   * of each, `total` how many fit.
+   */
+  | { kind: 'ambiguous'; asked: string; why: string; candidates: string[]; callers: number[]; total: number }
   /** Nothing fits; `suggestions` are ids containing the text, when there are any. */
   | { kind: 'none'; asked: string; why: string; suggestions: string[] };
 
@@ -76,10 +81,25 @@ function nameIndex(g: IndexedGraph): NameIndex {
 
 const ids = (g: IndexedGraph, ranks: readonly number[]): string[] => [...new Set(ranks)].sort((a, b) => a - b).map((r) => g.ids[r]);
 
+/** Proven callers of rank `r`, as `callers` counts them. */
+const provenCallers = (g: IndexedGraph, r: number): number => callerEdges(g, r).proven.length;
+
+/** Candidates in the order given, each with its proven caller count. */
+function ambiguous(g: IndexedGraph, asked: string, why: string, ranks: readonly number[], total = ranks.length): Target {
+  const shown = ranks.slice(0, MAX_CANDIDATES);
+  return { kind: 'ambiguous', asked, why, candidates: shown.map((r) => g.ids[r]), callers: shown.map((r) => provenCallers(g, r)), total };
+}
+
+/**
+ * One node, or the candidates: the busiest (most proven callers) first, then in id order, so a
+ * method with hundreds of callers is never hidden behind a helper of the same name.
+ */
 function many(g: IndexedGraph, asked: string, why: string, ranks: readonly number[]): Target {
-  const all = ids(g, ranks);
-  if (all.length === 1) return { kind: 'node', id: all[0], via: 'name' };
-  return { kind: 'ambiguous', asked, why, candidates: all.slice(0, MAX_CANDIDATES), total: all.length };
+  const all = [...new Set(ranks)];
+  if (all.length === 1) return { kind: 'node', id: g.ids[all[0]], via: 'name' };
+  const count = new Map(all.map((r) => [r, provenCallers(g, r)]));
+  all.sort((a, b) => (count.get(b) ?? 0) - (count.get(a) ?? 0) || a - b);
+  return ambiguous(g, asked, why, all);
 }
 
 /** `./src/a.ts`, `src\a.ts` and `/src/a.ts` as the repo-relative POSIX path the graph uses. */
@@ -105,24 +125,25 @@ function fileRank(ix: NameIndex, text: string): number | number[] | undefined {
 function atLocation(g: IndexedGraph, ix: NameIndex, asked: string, file: number, line: number, column: number | undefined): Target {
   const path = (parseId(g.ids[file]) as { path: string }).path;
   const syms = ix.symbolsOf.get(path) ?? [];
-  const onLine = syms.filter((r) => g.nodeAt[r]?.line === line);
+  // An overloaded or merged symbol is one node on each of its declarations' lines (issue 48).
+  const onLine = syms.filter((r) => g.nodeAt[r]?.line === line || g.nodeAt[r]?.declarationLines?.includes(line) === true);
   const spans = (r: number): boolean => {
     const n = g.nodeAt[r];
     const p = parseId(g.ids[r]);
-    if (column === undefined || n?.column === undefined || p?.prefix !== 'sym') return true;
+    // The graph keeps the column of the first declaration only: on another one's line any column is its.
+    if (column === undefined || n?.column === undefined || n.line !== line || p?.prefix !== 'sym') return true;
     const name = p.name.slice(p.name.lastIndexOf('.') + 1);
     return column >= n.column && column <= n.column + Math.max(1, name.length);
   };
   const hit = column === undefined ? onLine : onLine.filter(spans);
   if (hit.length === 1) return { kind: 'node', id: g.ids[hit[0]], via: 'location' };
   if (hit.length > 1)
-    return {
-      kind: 'ambiguous',
+    return ambiguous(
+      g,
       asked,
-      why: `${hit.length} declarations start on line ${line} of ${path}`,
-      candidates: ids(g, hit),
-      total: hit.length,
-    };
+      `${hit.length} declarations start on line ${line} of ${path}`,
+      [...new Set(hit)].sort((a, b) => a - b),
+    );
   // No declaration starts there. Nodes carry where a declaration starts, not where it ends, so the
   // enclosing one is not known: the nearest declarations above are offered, not chosen.
   const above = syms
@@ -130,13 +151,12 @@ function atLocation(g: IndexedGraph, ix: NameIndex, asked: string, file: number,
     .sort((a, b) => (g.nodeAt[b]?.line ?? 0) - (g.nodeAt[a]?.line ?? 0) || a - b)
     .slice(0, 5);
   if (above.length === 0) return { kind: 'node', id: g.ids[file], via: 'path' };
-  return {
-    kind: 'ambiguous',
+  return ambiguous(
+    g,
     asked,
-    why: `no declaration starts at ${path}:${line}${column === undefined ? '' : ':' + column}; the nearest declarations above it are listed (the graph records where declarations start, not where they end), and ${g.ids[file]} is the file itself`,
-    candidates: above.map((r) => g.ids[r]),
-    total: above.length,
-  };
+    `no declaration starts at ${path}:${line}${column === undefined ? '' : ':' + column}; the nearest declarations above it are listed (the graph records where declarations start, not where they end), and ${g.ids[file]} is the file itself`,
+    above,
+  );
 }
 
 /** Where the repository is: an absolute path inside it is read as the repo-relative path it names. */
@@ -217,13 +237,12 @@ function resolveText(g: IndexedGraph, text: string, opts: ResolveOptions): Targe
   if (loc) {
     const f = fileRank(ix, loc[1]);
     if (Array.isArray(f))
-      return {
-        kind: 'ambiguous',
+      return ambiguous(
+        g,
         asked,
-        why: `${f.length} files end with ${loc[1]}`,
-        candidates: ids(g, f).slice(0, MAX_CANDIDATES),
-        total: f.length,
-      };
+        `${f.length} files end with ${loc[1]}`,
+        [...f].sort((a, b) => a - b),
+      );
     if (f !== undefined) return atLocation(g, ix, asked, f, Number(loc[2]), loc[3] === undefined ? undefined : Number(loc[3]));
   }
 
@@ -231,23 +250,28 @@ function resolveText(g: IndexedGraph, text: string, opts: ResolveOptions): Targe
   const f = fileRank(ix, text);
   if (typeof f === 'number') return { kind: 'node', id: g.ids[f], via: 'path' };
   if (Array.isArray(f))
-    return {
-      kind: 'ambiguous',
+    return ambiguous(
+      g,
       asked,
-      why: `${f.length} files end with ${text}`,
-      candidates: ids(g, f).slice(0, MAX_CANDIDATES),
-      total: f.length,
-    };
+      `${f.length} files end with ${text}`,
+      [...f].sort((a, b) => a - b),
+    );
 
   // A name: `map`, `Subscriber.next`, `Model.save()`, `this.next`.
   const name = text.replace(/\(\s*\)$/, '').replace(/^this\./, '');
   const full = ix.byName.get(name) ?? [];
   const member = name.includes('.') ? [] : (ix.byMember.get(name) ?? []);
-  if (full.length > 0) {
-    const t = many(g, asked, `${ids(g, full).length} symbols are named ${name}`, full);
-    if (t.kind === 'node' && member.length > 0) return { ...t, alsoNamed: ids(g, member).slice(0, MAX_CANDIDATES) };
-    return t;
+  // A bare name that top-level symbols and members share (`get`) is all of them: which one was
+  // meant is the asker's to say, with each one's callers to go by (issue 48).
+  if (full.length > 0 && member.length > 0) {
+    const top = new Set(full).size;
+    const members = new Set(member).size;
+    return many(g, asked, `${top + members} symbols are named ${name} (${top} top-level, ${members} member${members === 1 ? '' : 's'})`, [
+      ...full,
+      ...member,
+    ]);
   }
+  if (full.length > 0) return many(g, asked, `${ids(g, full).length} symbols are named ${name}`, full);
   if (member.length > 0) return many(g, asked, `${ids(g, member).length} members are named ${name}`, member);
   // `Class.method` where the class part names the end of a longer dotted name (`Outer.Inner.m`).
   if (name.includes('.')) {

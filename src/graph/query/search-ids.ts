@@ -1,7 +1,8 @@
 // `query <substring>`: node ids containing the text, sorted, at most 50. Exact, case-sensitive
-// substring over the ids as stored (escaped: `#` inside a name is `%23`) — no fuzzy or semantic
-// matching, so the same text always finds the same ids. `unresolved:` targets are not nodes and
-// are not searched.
+// substring over the ids as stored — no fuzzy or semantic matching, so the same text always finds
+// the same ids. Ids escape a `#` inside a name as `%23` (a private `#retry`); text typed with the
+// `#` as written matches those ids too (issue 48). `unresolved:` targets are not nodes and are not
+// searched.
 
 import { gramBucket, type IndexedGraph } from './indexed';
 import { answered, type QueryIdsResult, type QueryOptions } from './shapes';
@@ -43,7 +44,30 @@ function rarestTrigramRow(g: IndexedGraph, text: string): { start: number; end: 
   return { start, end };
 }
 
+/**
+ * The ways an id may spell what was typed: as typed, and with each `#` that could be part of a
+ * name escaped as ids write it — every one (`#retry`, `Ky.#retry`), or all but the first, which
+ * may be the `#` between path and name (`ky.ts#Ky.#retry`).
+ */
+function spellings(text: string): string[] {
+  const first = text.indexOf('#');
+  if (first < 0) return [text];
+  const all = text.replace(/#/g, '%23');
+  const afterFirst = text.slice(0, first + 1) + text.slice(first + 1).replace(/#/g, '%23');
+  return [...new Set([text, all, afterFirst])];
+}
+
 export function queryIds(g: IndexedGraph, text: string, opts?: QueryOptions): QueryIdsResult {
-  const { matches, truncated } = matchIds(g, text, QUERY_LIMIT);
-  return answered({ matches, truncated }, opts);
+  const variants = spellings(text);
+  if (variants.length === 1) return answered(matchIds(g, text, QUERY_LIMIT), opts);
+  // Each spelling's first QUERY_LIMIT matches in id order hold the union's first QUERY_LIMIT.
+  const found = new Set<string>();
+  let cut = false;
+  for (const v of variants) {
+    const m = matchIds(g, v, QUERY_LIMIT);
+    cut ||= m.truncated;
+    for (const id of m.matches) found.add(id);
+  }
+  const sorted = [...found].sort((a, b) => (g.rankOf.get(a) ?? 0) - (g.rankOf.get(b) ?? 0));
+  return answered({ matches: sorted.slice(0, QUERY_LIMIT), truncated: cut || sorted.length > QUERY_LIMIT }, opts);
 }

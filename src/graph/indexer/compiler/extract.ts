@@ -208,6 +208,8 @@ interface Collected {
   kinds: Set<SymbolKind>;
   /** Name start of the declaration the node sits at: the earliest one. */
   start: number;
+  /** The line of every declaration's name (overload signatures, an implementation, merged declarations). */
+  lines: number[];
 }
 
 /**
@@ -241,6 +243,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     const existing = collected.get(id);
     if (existing) {
       existing.kinds.add(kind);
+      existing.lines.push(position.line);
       existing.node.declarationCount = (existing.node.declarationCount ?? 1) + 1;
       if (exported) existing.node.exported = true;
       // Static members are declared after the rest of the file (see `declareMembers`), so the
@@ -254,7 +257,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     } else {
       const node: GraphNode = { id, kind, label: name, sourceFile: relPath, line: position.line, column: position.column };
       if (exported) node.exported = true;
-      collected.set(id, { node, kinds: new Set([kind]), start });
+      collected.set(id, { node, kinds: new Set([kind]), start, lines: [position.line] });
     }
     // A framework may reach a decorated declaration by convention (ADR 157).
     if (ts.canHaveDecorators(decl) && (ts.getDecorators(decl)?.length ?? 0) > 0) {
@@ -416,8 +419,11 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
   }
 
   const nodes: GraphNode[] = [{ id: fid, kind: 'file', label: path.posix.basename(relPath), sourceFile: relPath }];
-  for (const { node, kinds } of collected.values()) {
+  for (const { node, kinds, lines } of collected.values()) {
     if (kinds.size > 1) node.symbolKinds = [...kinds].sort(compareStrings);
+    // Each line a collapsed declaration is on, so `path:line` on any of them places this node (issue 48).
+    const distinct = [...new Set(lines)].sort((a, b) => a - b);
+    if (distinct.length > 1) node.declarationLines = distinct;
     nodes.push(node);
   }
   signDeclarations(sf, nodes, (n) => registeredId(n, sf, declarations));
