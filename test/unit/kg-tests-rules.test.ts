@@ -3,8 +3,9 @@
 // tokens, without comments, white space, its members' code or the file's binding imports).
 
 import * as assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { codeHashes, testFileRule } from '../../src/graph';
+import { after, describe, it } from 'node:test';
+import { buildGraph, codeHashes, indexGraph, selectTests, testFileRule } from '../../src/graph';
+import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 describe('test files', () => {
   it("the runners' conventions, and not their fixtures, mocks, snapshots or declaration files", () => {
@@ -90,5 +91,71 @@ describe('what an edit touched', () => {
   it("top-level statements and side-effect imports are the file's own code", () => {
     assert.deepEqual(changed(before.replace('register(f);', 'register(f, true);')), ['file:src/a.ts']);
     assert.deepEqual(changed(before.replace("import './setup';", "import './setup2';")), ['file:src/a.ts']);
+  });
+});
+
+describe('the walk', () => {
+  after(removeTempDirs);
+
+  const select = (files: Record<string, string>, touched: string[]) => {
+    const root = tempDir('kg-tests-walk-');
+    writeTree(root, { 'tsconfig.json': '{ "compilerOptions": { "strict": true, "target": "ES2022" } }\n', ...files });
+    const load = indexGraph(buildGraph({ root }).graph);
+    assert.ok(load.ok);
+    const headFiles = new Set(Object.keys(files));
+    return selectTests({ head: load.graph, touched, removed: [], isTest: testFileRule(), headFiles });
+  };
+
+  it("reaches a method's callers through the interface member it implements, and not a sibling's", () => {
+    const s = select(
+      {
+        'src/shape.ts': 'export interface Shape {\n  area(): number;\n}\n',
+        'src/square.ts':
+          "import type { Shape } from './shape';\n\nexport class Square implements Shape {\n  area(): number {\n    return 4;\n  }\n}\n",
+        'src/circle.ts':
+          "import type { Shape } from './shape';\n\nexport class Circle implements Shape {\n  area(): number {\n    return 3;\n  }\n}\n",
+        'src/total.ts':
+          "import type { Shape } from './shape';\n\nexport function total(shapes: Shape[]): number {\n  return shapes.reduce((n, s) => n + s.area(), 0);\n}\n",
+        'src/total.test.ts': "import { total } from './total';\n\ntotal([]);\n",
+        'src/circle.test.ts': "import { Circle } from './circle';\n\nnew Circle().area();\n",
+      },
+      ['sym:src/square.ts#Square.area'],
+    );
+    assert.deepEqual(s.proven, [
+      {
+        file: 'src/total.test.ts',
+        change: 'sym:src/square.ts#Square.area',
+        path: ['sym:src/square.ts#Square.area', 'sym:src/shape.ts#Shape.area', 'sym:src/total.ts#total', 'file:src/total.test.ts'],
+        steps: [
+          { relation: 'dispatch', confidence: 'EXACT' },
+          { relation: 'calls', confidence: 'EXACT' },
+          { relation: 'calls', confidence: 'EXACT' },
+        ],
+      },
+    ]);
+    assert.deepEqual([s.guessed, s.holes], [[], []]);
+  });
+
+  it('an unplaced call carrying the name is a hole, never proof', () => {
+    const s = select(
+      {
+        // Eleven functions of one name: more than a site's ten guesses (ADR 6), so no guess at all.
+        ...Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`src/reset${i}.ts`, 'export function resetAll(): void {}\n'])),
+        // No import: the call names a function the checker finds no declaration of.
+        'test/reset.test.js': 'resetAll();\n',
+      },
+      ['sym:src/reset3.ts#resetAll'],
+    );
+    assert.deepEqual([s.proven, s.guessed], [[], []]);
+    assert.deepEqual(
+      s.holes.map((t) => [t.file, t.path, t.steps]),
+      [
+        [
+          'test/reset.test.js',
+          ['sym:src/reset3.ts#resetAll', 'file:test/reset.test.js'],
+          [{ relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' }],
+        ],
+      ],
+    );
   });
 });
