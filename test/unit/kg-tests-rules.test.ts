@@ -136,6 +136,24 @@ describe('the walk', () => {
     assert.deepEqual([s.guessed, s.holes], [[], []]);
   });
 
+  it("a barrel's re-export is no top-level use: its importers that use something else are not reached", () => {
+    const s = select(
+      {
+        'src/f.ts': 'export function f(): number {\n  return 1;\n}\n',
+        'src/g.ts': 'export function g(): number {\n  return 2;\n}\n',
+        'src/index.ts': "export { f } from './f';\nexport { g } from './g';\n",
+        'src/f.test.ts': "import { f } from './index';\n\nf();\n",
+        'src/g.test.ts': "import { g } from './index';\n\ng();\n",
+      },
+      ['sym:src/f.ts#f'],
+    );
+    assert.deepEqual(
+      s.proven.map((t) => [t.file, t.path]),
+      [['src/f.test.ts', ['sym:src/f.ts#f', 'file:src/f.test.ts']]],
+    );
+    assert.deepEqual([s.guessed, s.holes], [[], []]);
+  });
+
   it('an unplaced call carrying the name is a hole, never proof', () => {
     const s = select(
       {

@@ -145,6 +145,10 @@ function walk(
       if (conf === CONFIDENCE_CODE.UNRESOLVED) continue;
       const source = g.edgeSource[e];
       if (source === r) continue;
+      // A barrel's `export { x } from './x'` names x at top level; its importers reach x itself
+      // (the checker follows the alias), so the barrel's importers are no hole.
+      if (relation === 'references' && file !== undefined && reexportsFrom(g, source, file) && !isTest(g.nodeAt[source]?.sourceFile ?? ''))
+        continue;
       let cls = conf === CONFIDENCE_CODE.EXACT ? 0 : 1;
       let hole: TestStep['hole'];
       // An importer of a file whose top-level code only names the change may not run it: a hole.
@@ -166,6 +170,16 @@ function walk(
     }
   }
   return found;
+}
+
+/** Whether rank `source` is a file's node with a `re-exports` edge to `file`. */
+function reexportsFrom(g: IndexedGraph, source: number, file: string): boolean {
+  if (g.nodeAt[source]?.kind !== 'file') return false;
+  for (let k = g.outStart[source]; k < g.outStart[source + 1]; k++) {
+    const e = g.outEdges[k];
+    if (g.edgeRelation[e] === 're-exports' && g.nodeAt[g.edgeTarget[e]]?.sourceFile === file) return true;
+  }
+  return false;
 }
 
 /** The test files a change can reach, by tier, each with its chain (ADR 165). */
