@@ -85,7 +85,19 @@ describe('what an edit touched', () => {
   it("a method's body is the method's, not its class's; a new declaration is only itself", () => {
     assert.deepEqual(changed(before.replace('return 1;', 'return 2;')), ['sym:src/a.ts#C.m']);
     assert.deepEqual(changed(before + 'export const later = 3;\n'), ['sym:src/a.ts#later']);
-    assert.deepEqual(changed(before.replace('export const k', 'export let k')), ['sym:src/a.ts#k']);
+    // The statement's keywords are both its declarations'.
+    assert.deepEqual(changed(before.replace('export const k', 'export let k')), ['sym:src/a.ts#j', 'sym:src/a.ts#k']);
+  });
+
+  it('a destructuring binds each name alone: a new name is only itself, a new source is every name', () => {
+    const src = "import * as lib from './lib';\nconst { a, b } = lib;\nexport function f() { return a() + b(); }\n";
+    const a = codeHashes('src/d.ts', src);
+    const diff = (after: string) => {
+      const b = codeHashes('src/d.ts', after);
+      return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((id) => a[id] !== b[id]).sort();
+    };
+    assert.deepEqual(diff(src.replace('{ a, b }', '{ a, b, c }')), ['sym:src/d.ts#c']);
+    assert.deepEqual(diff(src.replace('= lib;', '= other;')), ['sym:src/d.ts#a', 'sym:src/d.ts#b']);
   });
 
   it("top-level statements and side-effect imports are the file's own code", () => {
