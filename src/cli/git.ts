@@ -163,8 +163,8 @@ export function pathsBetween(root: string, a: string, b: string): string[] {
 
 /**
  * The paths of the working tree that differ from `tree`: tracked files changed or removed (`git
- * diff-index`, by content: a file whose stat changed is read again, the index is not written) and
- * files git does not track and does not ignore. Sorted.
+ * diff-index`; a file only touched may be listed too, and its code then compares equal; the index is
+ * not written) and files git does not track and does not ignore. Sorted.
  */
 export function worktreePathsFrom(root: string, tree: string): string[] {
   const tracked = run(root, ['diff-index', '-z', '--name-only', '--no-renames', '--no-textconv', '--no-ext-diff', tree, '--']);
