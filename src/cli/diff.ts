@@ -71,6 +71,17 @@ function baseReadsQuickly(root: string, baseSpec: string | undefined, baseFile: 
   return baseSpec !== undefined && isCachedRef(root, baseSpec);
 }
 
+/** BASE when none is named: the merge base of `headRef` with the default branch (origin's HEAD, else main, else master). */
+export async function mergeBaseSide(headRef: string, ctx: SideContext): Promise<SideGraph> {
+  const branch = defaultBranch(ctx.root);
+  if (branch === undefined) throw new RefError('no default branch (origin/HEAD, main or master) to compare with: name BASE', 'unavailable');
+  const mb = mergeBase(ctx.root, branch, headRef);
+  ctx.log(`BASE is the merge base of ${headRef} with ${branch}: ${mb.slice(0, 12)}`);
+  const side = await refSide(mb, ctx);
+  side.side.spec = `merge-base(${branch}, ${headRef})`;
+  return side;
+}
+
 export async function runDiff(args: string[], io: CliIo, server?: ServerContext): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
@@ -99,15 +110,7 @@ export async function runDiff(args: string[], io: CliIo, server?: ServerContext)
     const readBase = async (): Promise<SideGraph> => {
       if (baseFile !== undefined) return graphSide(baseSpec as string, baseFile);
       if (baseSpec !== undefined) return refSide(baseSpec, ctx);
-      const branch = defaultBranch(root);
-      if (branch === undefined)
-        throw new RefError('no default branch (origin/HEAD, main or master) to compare with: name BASE', 'unavailable');
-      const headRef = headSpec !== undefined && headFile === undefined ? headSpec : 'HEAD';
-      const mb = mergeBase(root, branch, headRef);
-      log(`BASE is the merge base of ${headRef} with ${branch}: ${mb.slice(0, 12)}`);
-      const side = await refSide(mb, ctx);
-      side.side.spec = `merge-base(${branch}, ${headRef})`;
-      return side;
+      return mergeBaseSide(headSpec !== undefined && headFile === undefined ? headSpec : 'HEAD', ctx);
     };
     const headIsRef = headFile === undefined && headSpec !== undefined;
     let base: SideGraph;
@@ -151,10 +154,18 @@ export async function runDiff(args: string[], io: CliIo, server?: ServerContext)
     );
     return EXIT.OK;
   } catch (e) {
-    if (!(e instanceof RefError)) throw e;
-    io.stderr.write(`kg: diff: ${e.message}\n`);
-    if (e.kind === 'usage') return EXIT.USAGE;
-    io.stdout.write(JSON.stringify({ available: false, reason: e.message, evidenceClass: 'GRAPH_DERIVED' }) + '\n');
-    return EXIT.UNAVAILABLE;
+    return sideErrorExit(e, io, 'diff');
   }
+}
+
+/**
+ * A side that cannot be read (RefError): its message on stderr and the exit code, with a degrade
+ * on stdout when it is unavailable rather than misused. Anything else is rethrown.
+ */
+export function sideErrorExit(e: unknown, io: CliIo, command: string): number {
+  if (!(e instanceof RefError)) throw e;
+  io.stderr.write(`kg: ${command}: ${e.message}\n`);
+  if (e.kind === 'usage') return EXIT.USAGE;
+  io.stdout.write(JSON.stringify({ available: false, reason: e.message, evidenceClass: 'GRAPH_DERIVED' }) + '\n');
+  return EXIT.UNAVAILABLE;
 }

@@ -154,6 +154,41 @@ export function identicalMoves(root: string, a: string, b: string): Array<{ from
   return moves;
 }
 
+/** The paths that differ between two trees (`git diff-tree -r`), sorted; throws when either is missing. */
+export function pathsBetween(root: string, a: string, b: string): string[] {
+  const r = run(root, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--no-textconv', '--no-ext-diff', a, b]);
+  if (r.status !== 0) throw new RefError(`cannot compare the trees ${a} and ${b}: ${r.stderr.toString('utf8').trim()}`, 'unavailable');
+  return splitPaths(r.stdout);
+}
+
+/**
+ * The paths of the working tree that differ from `tree`: tracked files changed or removed (`git
+ * diff-index`; a file only touched may be listed too, and its code then compares equal; the index is
+ * not written) and files git does not track and does not ignore. Sorted.
+ */
+export function worktreePathsFrom(root: string, tree: string): string[] {
+  const tracked = run(root, ['diff-index', '-z', '--name-only', '--no-renames', '--no-textconv', '--no-ext-diff', tree, '--']);
+  if (tracked.status !== 0)
+    throw new RefError(`cannot compare the working tree with ${tree}: ${tracked.stderr.toString('utf8').trim()}`, 'unavailable');
+  const untracked = run(root, ['ls-files', '-z', '--others', '--exclude-standard']);
+  if (untracked.status !== 0) throw new RefError(`cannot list untracked files: ${untracked.stderr.toString('utf8').trim()}`, 'unavailable');
+  return [...new Set([...splitPaths(tracked.stdout), ...splitPaths(untracked.stdout)])].sort();
+}
+
+function splitPaths(out: Buffer): string[] {
+  return out
+    .toString('utf8')
+    .split('\0')
+    .filter((s) => s !== '')
+    .sort();
+}
+
+/** The text of `file` in `tree` (UTF-8), or undefined when the tree holds no such file. Read from the object store, no filter. */
+export function textAt(root: string, tree: string, file: string): string | undefined {
+  const r = run(root, ['cat-file', 'blob', `${tree}:${file}`]);
+  return r.status === 0 ? r.stdout.toString('utf8') : undefined;
+}
+
 function safeRelative(p: string): boolean {
   if (p === '' || p.startsWith('/') || p.includes('\\') || p.includes('\0')) return false;
   return p.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');

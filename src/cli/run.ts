@@ -15,6 +15,7 @@ import type { Command, RunContext } from './command';
 import { SERVER_HELP, runServerCommand } from './server';
 import { STATUS_HELP, runStatus } from './status';
 import { STORE_HELP, runStore } from './store';
+import { TESTS_HELP, runTests } from './tests';
 import { EXIT, type CliIo } from './streams';
 
 import { asksForHelp, UsageError, usageErrorText, wrap } from './usage';
@@ -90,6 +91,13 @@ const COMMANDS: readonly Command[] = [
     summary: 'What a change does to the graph, between two graphs or git refs (JSON or a PR comment).',
     help: DIFF_HELP,
     run: (args, io, ctx) => runDiff(args, io, ctx.server),
+  },
+  {
+    name: 'tests',
+    group: 'command',
+    summary: 'The test files a change can reach, proven, guessed and through holes, with the path to each.',
+    help: TESTS_HELP,
+    run: (args, io, ctx) => runTests(args, io, ctx.server),
   },
   ...QUERY_COMMANDS,
 ];

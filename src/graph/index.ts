@@ -43,6 +43,7 @@ export { queryCallers } from './query/callers';
 export { queryAffected } from './query/affected';
 export { queryImpact } from './query/impact';
 export { queryUnused } from './query/unused';
+export { selectTests, testFileRule, type SelectedTest, type TestConfig, type TestSelection } from './query/affected-tests';
 export { queryNeighbors } from './query/neighbors';
 export { queryPath } from './query/shortest-path';
 export { queryNeighborhood } from './query/neighborhood';
@@ -111,6 +112,15 @@ function loadEngine(): typeof Engine {
  */
 export function declaredSymbols(relPath: string, text: string): DeclaredSymbol[] {
   return loadEngine().declaredSymbols(relPath, text);
+}
+
+/**
+ * One file's code hashed by the symbol it belongs to (and the file's own top-level code under its
+ * file id), from its text with the parser alone: what `kg tests` compares between two sides to
+ * find the symbols a change touched (ADR 165). Loads the compiler bundle on first use.
+ */
+export function codeHashes(relPath: string, text: string): Record<string, string> {
+  return loadEngine().codeHashes(relPath, text);
 }
 
 /**

@@ -205,6 +205,26 @@ function unresolvedNamed(g: IndexedGraph, r: number): UnresolvedNamed | undefine
 }
 
 /**
+ * The sources of the UNRESOLVED calls that may reach symbol rank `r` (those `unresolvedNamed`
+ * counts: a name or a member reached through the reasons it allows), in source rank order.
+ */
+export function unresolvedNamedSources(g: IndexedGraph, r: number): number[] {
+  const n = g.nodeAt[r];
+  const target = unresolvedTargetOf(n);
+  const t = target === undefined ? undefined : g.rankOf.get(target);
+  if (t === undefined || n === undefined) return [];
+  const allowed = MEMBER_KINDS.has(n.kind) ? MEMBER_REASONS : NAME_REASONS;
+  const out: number[] = [];
+  for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
+    const e = g.inEdges[k];
+    if (g.edgeRelation[e] !== 'calls' || g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) continue;
+    const reason = g.graph.edges[e].reason;
+    if (reason !== undefined && allowed.has(reason) && out[out.length - 1] !== g.edgeSource[e]) out.push(g.edgeSource[e]);
+  }
+  return out;
+}
+
+/**
  * The unplaced calls that may reach symbol `n`, from the reasons of the UNRESOLVED `calls` edges
  * into its name's `unresolved:` target: those a member or a name can be reached through.
  */

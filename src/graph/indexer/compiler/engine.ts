@@ -5,4 +5,4 @@
 
 export { buildGraph } from './builder';
 export { BuildSession, buildTracked } from './incremental';
-export { declaredSymbols } from './file-symbols';
+export { codeHashes, declaredSymbols } from './file-symbols';

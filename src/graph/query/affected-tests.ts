@@ -1,0 +1,336 @@
+// `kg tests [BASE] [HEAD]`: the test files whose code can reach what a change touched, in three
+// tiers kept apart (docs/adr/0165-the-tests-a-change-can-reach.md): proven (every step an EXACT
+// edge), guessed (a step is a CANDIDATE name match) and holes (a step goes through what the graph
+// cannot see: an UNRESOLVED call carrying the name, or a module's top-level use of the change,
+// which its importers may run). Each selected test comes with the shortest chain of ids from a
+// changed symbol to the test file's code, found breadth-first from the changed ids in id order,
+// so the same two sides always give the same chain.
+//
+// The walk goes inbound along the consumer relations (src/graph/consumers.ts): calls and the uses
+// (references, imports, re-exports, heritage). Dispatch goes the other way: a changed method is run
+// by every call to a member it implements or overrides, so the walk steps up to that member and
+// on to its consumers. An `implements`/`overrides` edge into a changed member is not followed: a
+// sibling implementation does not run it. A file's node is reached when its top-level code uses
+// the change. Loading that file runs the change only through a call (or when the file's own code
+// changed, or it imports a file that does): then its importers are reached, proven. A top-level
+// use that is not a call (`app.use(handler)`, or only the named import) may or may not run it, so
+// its importers are a hole.
+
+import { USE_RELATIONS } from '../consumers';
+import type { Confidence } from '../model';
+import { dispatchVias } from './callers';
+import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
+import { unanalysedImporters, unresolvedNamedSources } from './unanalysed';
+
+/** What the walk follows inbound: calls and the uses (USE_RELATIONS has no dispatch: it is followed outbound). */
+const WALKED: ReadonlySet<string> = new Set(['calls', ...USE_RELATIONS]);
+
+/** Relations by which a file that reaches a loading file loads it too. */
+const LOADS_THROUGH: ReadonlySet<string> = new Set(['calls', 'imports', 're-exports']);
+
+interface TestStep {
+  /** A relation of the graph, `dispatch` (up to a member it implements or overrides) or `unresolved-named`. */
+  relation: string;
+  confidence: Confidence;
+  /** Why a step of the holes tier is one: `unresolved-named`, or `top-level-use` (an importer of a file whose top-level code names the change). */
+  hole?: 'unresolved-named' | 'top-level-use';
+}
+
+export interface SelectedTest {
+  file: string;
+  /** The changed id the chain starts from. */
+  change: string;
+  /** The chain of ids from the change to code of the test file; `steps[i]` leads from `path[i]` to `path[i + 1]`. */
+  path: string[];
+  steps: TestStep[];
+  /** `base` when the chain is in BASE's graph (from a symbol the change removed). */
+  graph?: 'base';
+}
+
+interface UnreadUse {
+  /** A file of a type the graph does not read whose text imports the file of `via` (ADR 153). */
+  file: string;
+  via: string;
+}
+
+export interface TestSelection {
+  proven: SelectedTest[];
+  guessed: SelectedTest[];
+  holes: SelectedTest[];
+  /** Files the graph does not read that import reached code: tests that load them are not followed. */
+  unread: UnreadUse[];
+}
+
+export interface TestSelectionInput {
+  head: IndexedGraph;
+  /** BASE's graph, walked from the removed ids. */
+  base?: IndexedGraph;
+  /** Ids of HEAD's graph the change added or modified (symbols; files whose own top-level code changed). */
+  touched: readonly string[];
+  /** Ids of BASE's graph the change removed. */
+  removed: readonly string[];
+  /** Whether a file is a test file (testFileRule). */
+  isTest: (file: string) => boolean;
+  /** HEAD's files: a test only BASE has cannot run. */
+  headFiles: ReadonlySet<string>;
+}
+
+const TIER_OF = ['proven', 'guessed', 'holes'] as const;
+
+interface Hit {
+  tier: number;
+  test: SelectedTest;
+}
+
+/**
+ * One breadth-first walk of `g` from `starts` using steps of class at most `maxClass` (0 EXACT,
+ * 1 CANDIDATE, 2 hole). States are a rank and, for a file's node, whether loading the file runs
+ * the change (`loads`): state = rank * 2 + loads. Returns the first state reached in each test file.
+ */
+function walk(
+  g: IndexedGraph,
+  starts: readonly number[],
+  maxClass: number,
+  isTest: (file: string) => boolean,
+  unread?: Map<string, UnreadUse>,
+  unreadFiles?: Map<string, string[]>,
+): Map<string, { path: string[]; steps: TestStep[] }> {
+  const n = g.ids.length * 2;
+  const seen = new Uint8Array(n);
+  const parent = new Int32Array(n).fill(-1);
+  const stepOf: Array<TestStep | undefined> = new Array<TestStep | undefined>(n);
+  const queue: number[] = [];
+  const found = new Map<string, { path: string[]; steps: TestStep[] }>();
+  for (const r of starts) {
+    const s = r * 2 + (g.nodeAt[r]?.kind === 'file' ? 1 : 0);
+    if (seen[s]) continue;
+    seen[s] = 1;
+    queue.push(s);
+  }
+  const chain = (s: number): { path: string[]; steps: TestStep[] } => {
+    const path: string[] = [];
+    const steps: TestStep[] = [];
+    for (let at = s; at >= 0; at = parent[at]) {
+      path.push(g.ids[at >> 1]);
+      const step = stepOf[at];
+      if (step) steps.push(step);
+    }
+    return { path: path.reverse(), steps: steps.reverse() };
+  };
+  const reach = (from: number, r: number, loads: boolean, step: TestStep) => {
+    const s = r * 2 + (loads && g.nodeAt[r]?.kind === 'file' ? 1 : 0);
+    if (seen[s]) return;
+    seen[s] = 1;
+    parent[s] = from;
+    stepOf[s] = step;
+    queue.push(s);
+  };
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q];
+    const r = s >> 1;
+    const loads = (s & 1) === 1;
+    const node = g.nodeAt[r];
+    if (!node) continue;
+    const file = node.sourceFile;
+    if (file !== undefined && isTest(file) && !found.has(file)) found.set(file, chain(s));
+    if (unread && unreadFiles && file !== undefined) {
+      for (const u of unreadFiles.get(file) ?? []) if (!unread.has(u)) unread.set(u, { file: u, via: g.ids[r] });
+    }
+    const isFile = node.kind === 'file';
+    for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
+      const e = g.inEdges[k];
+      const relation = g.edgeRelation[e];
+      if (!WALKED.has(relation)) continue;
+      const conf = g.edgeConfidence[e];
+      if (conf === CONFIDENCE_CODE.UNRESOLVED) continue;
+      const source = g.edgeSource[e];
+      if (source === r) continue;
+      // A barrel's `export { x } from './x'` names x at top level; its importers reach x itself
+      // (the checker follows the alias), so the barrel's importers are no hole.
+      if (relation === 'references' && file !== undefined && reexportsFrom(g, source, file) && !isTest(g.nodeAt[source]?.sourceFile ?? ''))
+        continue;
+      let cls = conf === CONFIDENCE_CODE.EXACT ? 0 : 1;
+      let hole: TestStep['hole'];
+      // An importer of a file whose top-level code only names the change may not run it: a hole.
+      if (isFile && !loads && (relation === 'imports' || relation === 're-exports')) {
+        cls = 2;
+        hole = 'top-level-use';
+      }
+      if (cls > maxClass) continue;
+      const step: TestStep = { relation, confidence: conf === CONFIDENCE_CODE.EXACT ? 'EXACT' : 'CANDIDATE' };
+      if (hole) step.hole = hole;
+      // A file that calls the change at top level, or imports a file reached, runs it when loaded.
+      reach(s, source, LOADS_THROUGH.has(relation), step);
+    }
+    if (node.id.startsWith('sym:')) {
+      for (const v of dispatchVias(g, r)) reach(s, v.rank, false, { relation: 'dispatch', confidence: 'EXACT' });
+      if (maxClass >= 2)
+        for (const source of unresolvedNamedSources(g, r))
+          reach(s, source, true, { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' });
+    }
+  }
+  return found;
+}
+
+/** Whether rank `source` is a file's node with a `re-exports` edge to `file`. */
+function reexportsFrom(g: IndexedGraph, source: number, file: string): boolean {
+  if (g.nodeAt[source]?.kind !== 'file') return false;
+  for (let k = g.outStart[source]; k < g.outStart[source + 1]; k++) {
+    const e = g.outEdges[k];
+    if (g.edgeRelation[e] === 're-exports' && g.nodeAt[g.edgeTarget[e]]?.sourceFile === file) return true;
+  }
+  return false;
+}
+
+/** The test files a change can reach, by tier, each with its chain (ADR 165). */
+export function selectTests(input: TestSelectionInput): TestSelection {
+  const best = new Map<string, Hit>();
+  const unread = new Map<string, UnreadUse>();
+  const sides: Array<{ g: IndexedGraph; ids: readonly string[]; side?: 'base' }> = [{ g: input.head, ids: input.touched }];
+  if (input.base) sides.push({ g: input.base, ids: input.removed, side: 'base' });
+  for (const { g, ids, side } of sides) {
+    const starts = [...new Set(ids)]
+      .map((id) => g.rankOf.get(id))
+      .filter((r): r is number => r !== undefined && r < g.nodeCount)
+      .sort((a, b) => a - b);
+    if (starts.length === 0) continue;
+    const unreadFiles = unreadByFile(g);
+    for (let tier = 0; tier < 3; tier++) {
+      const found = walk(g, starts, tier, input.isTest, tier === 2 ? unread : undefined, unreadFiles);
+      for (const [file, { path, steps }] of found) {
+        if (!input.headFiles.has(file)) continue;
+        const had = best.get(file);
+        if (had && had.tier <= tier) continue;
+        const test: SelectedTest = { file, change: path[0], path, steps };
+        if (side) test.graph = side;
+        best.set(file, { tier, test });
+      }
+    }
+  }
+  const out: TestSelection = { proven: [], guessed: [], holes: [], unread: [] };
+  for (const file of [...best.keys()].sort()) {
+    const hit = best.get(file) as Hit;
+    out[TIER_OF[hit.tier]].push(hit.test);
+  }
+  out.unread = [...unread.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return out;
+}
+
+/** File → the unanalysed files whose text imports it (through re-exports too), ADR 153. */
+function unreadByFile(g: IndexedGraph): Map<string, string[]> {
+  return unanalysedImporters(g.graph);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which files are tests.
+
+/**
+ * The test runners' own conventions (ADR 165): Jest's and Vitest's `*.test.*`/`*.spec.*` and
+ * `__tests__/`; Playwright's `*.spec.*`/`*.test.*`; node:test's `*.test.*`, `*-test.*`, `*_test.*`,
+ * `test-*.*`, `test.*` and every file under a `test/` folder; Mocha's files under `test/` (and
+ * `tests/`, which many projects name). Fixtures, mocks and snapshots under those folders are data,
+ * not tests. Declaration files never are.
+ */
+const TEST_NAME = /(^|\/)([^/]+[.\-_](test|spec)|test-[^/]+|test)\.[cm]?[jt]sx?$/;
+const TEST_FOLDER = /(^|\/)(__tests__|tests?)\//;
+const NOT_TESTS = /(^|\/)(__fixtures__|fixtures?|__mocks__|__snapshots__|snapshots?)\//;
+const SOURCE = /\.[cm]?[jt]sx?$/;
+const DECLARATION = /\.d\.[cm]?ts$/;
+
+/** Runner configuration read from the repository (package.json `jest.testMatch`/`testRegex`). */
+export interface TestConfig {
+  /** Globs, as Jest writes them (`**`, `*`, `?`, `{a,b}`, `[ab]`, `?(x)`, `+(a|b)`, `@(a|b)`, `*(x)`; `<rootDir>/`). */
+  globs?: readonly string[];
+  /** Regular expressions, matched against `/` + the repository-relative path. */
+  regexes?: readonly string[];
+}
+
+/** Whether a repository-relative path is a test file: a convention, or the configuration's patterns. */
+export function testFileRule(config: TestConfig = {}): (file: string) => boolean {
+  const extra: RegExp[] = [];
+  for (const g of config.globs ?? []) {
+    const re = globRegex(g);
+    if (re) extra.push(re);
+  }
+  for (const r of config.regexes ?? []) {
+    try {
+      extra.push(new RegExp(r));
+    } catch {
+      // a pattern this engine cannot read adds nothing; the conventions still apply
+    }
+  }
+  return (file: string) => {
+    if (!SOURCE.test(file) || DECLARATION.test(file)) return false;
+    if (extra.some((re) => re.test('/' + file))) return true;
+    if (NOT_TESTS.test(file)) return false;
+    return TEST_NAME.test(file) || TEST_FOLDER.test(file);
+  };
+}
+
+/** A Jest glob as a regular expression over `/` + the path, or undefined for one it cannot read. */
+function globRegex(glob: string): RegExp | undefined {
+  let g = glob.replace(/^<rootDir>\//, '').replace(/^\.\//, '');
+  if (g.startsWith('!')) return undefined;
+  if (!g.startsWith('/')) g = '/' + g;
+  let out = '';
+  let i = 0;
+  const groups: string[] = [];
+  while (i < g.length) {
+    const c = g[i];
+    const next = g[i + 1];
+    if ('?+@*!'.includes(c) && next === '(') {
+      groups.push(c);
+      out += '(?:';
+      i += 2;
+    } else if (c === ')' && groups.length > 0) {
+      const op = groups.pop() as string;
+      out += op === '?' ? ')?' : op === '+' ? ')+' : op === '*' ? ')*' : ')';
+      i++;
+    } else if (c === '|' && groups.length > 0) {
+      out += '|';
+      i++;
+    } else if (c === '/' && g.startsWith('/**/', i)) {
+      out += '/(?:.*/)?';
+      i += 4;
+    } else if (c === '*' && next === '*') {
+      out += '.*';
+      i += 2;
+    } else if (c === '*') {
+      out += '[^/]*';
+      i++;
+    } else if (c === '?') {
+      out += '[^/]';
+      i++;
+    } else if (c === '{') {
+      const end = g.indexOf('}', i);
+      if (end < 0) return undefined;
+      out +=
+        '(?:' +
+        g
+          .slice(i + 1, end)
+          .split(',')
+          .map(escape)
+          .join('|') +
+        ')';
+      i = end + 1;
+    } else if (c === '[') {
+      const end = g.indexOf(']', i);
+      if (end < 0) return undefined;
+      out += g.slice(i, end + 1).replace(/\\/g, '\\\\');
+      i = end + 1;
+    } else {
+      out += escape(c);
+      i++;
+    }
+  }
+  if (groups.length > 0) return undefined;
+  try {
+    return new RegExp('^' + out + '$');
+  } catch {
+    return undefined;
+  }
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

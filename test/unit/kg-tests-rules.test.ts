@@ -1,0 +1,191 @@
+// The two rules under `kg tests` (ADR 165): which files are tests (the runners' conventions and
+// package.json's Jest patterns), and which symbols an edit touched (codeHashes: a symbol's own
+// tokens, without comments, white space, its members' code or the file's binding imports).
+
+import * as assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { buildGraph, codeHashes, indexGraph, selectTests, testFileRule } from '../../src/graph';
+import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+
+describe('test files', () => {
+  it("the runners' conventions, and not their fixtures, mocks, snapshots or declaration files", () => {
+    const isTest = testFileRule();
+    const tests = [
+      'src/a.test.ts',
+      'src/a.spec.tsx',
+      'lib/a.test.mjs',
+      'a-test.js',
+      'a_test.cjs',
+      'test-a.js',
+      'test.js',
+      'src/__tests__/a.ts',
+      'test/a.js',
+      'packages/x/tests/deep/b.ts',
+      'e2e/login.spec.ts',
+    ];
+    const not = [
+      'src/a.ts',
+      'src/latest.ts',
+      'src/contest.ts',
+      'test/fixtures/a.ts',
+      'src/__tests__/__mocks__/a.ts',
+      'test/__snapshots__/a.js',
+      'src/a.test.d.ts',
+      'test/data.json',
+      'src/testing/a.ts',
+    ];
+    assert.deepEqual(
+      tests.filter((f) => !isTest(f)),
+      [],
+    );
+    assert.deepEqual(not.filter(isTest), []);
+  });
+
+  it("package.json's jest.testMatch globs (extglobs too) and testRegex add files, even under fixtures", () => {
+    const isTest = testFileRule({
+      globs: ['<rootDir>/checks/**/*.ts', '**/?(*.)+(check|verify).[jt]s?(x)'],
+      regexes: ['/fixtures/.*-case\\.js$', '('],
+    });
+    assert.equal(isTest('checks/a.ts'), true);
+    assert.equal(isTest('checks/deep/b.ts'), true);
+    assert.equal(isTest('src/a.check.tsx'), true);
+    assert.equal(isTest('src/a.verify.js'), true);
+    assert.equal(isTest('test/fixtures/one-case.js'), true);
+    assert.equal(isTest('src/checks/a.ts'), false);
+    assert.equal(isTest('src/a.checker.ts'), false);
+  });
+});
+
+describe('what an edit touched', () => {
+  const before = [
+    "import { x } from './x';",
+    "import './setup';",
+    '/** Doubles. */',
+    'export function f(a: number) { return a + 1; }',
+    'export class C { m() { return 1; } n = 2; }',
+    'export const k = 1, j = () => 2;',
+    'register(f);',
+    '',
+  ].join('\n');
+
+  const changed = (after: string): string[] => {
+    const a = codeHashes('src/a.ts', before);
+    const b = codeHashes('src/a.ts', after);
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((id) => a[id] !== b[id]).sort();
+  };
+
+  it('comments, white space and a new binding import change nothing', () => {
+    const after = before
+      .replace('/** Doubles. */', '// twice')
+      .replace('{ return a + 1; }', '{\n  return a + 1;\n}')
+      .replace("import { x } from './x';", "import { x, y } from './x';\nimport type { T } from './t';");
+    assert.deepEqual(changed(after), []);
+  });
+
+  it("a method's body is the method's, not its class's; a new declaration is only itself", () => {
+    assert.deepEqual(changed(before.replace('return 1;', 'return 2;')), ['sym:src/a.ts#C.m']);
+    assert.deepEqual(changed(before + 'export const later = 3;\n'), ['sym:src/a.ts#later']);
+    // The statement's keywords are both its declarations'.
+    assert.deepEqual(changed(before.replace('export const k', 'export let k')), ['sym:src/a.ts#j', 'sym:src/a.ts#k']);
+  });
+
+  it('a destructuring binds each name alone: a new name is only itself, a new source is every name', () => {
+    const src = "import * as lib from './lib';\nconst { a, b } = lib;\nexport function f() { return a() + b(); }\n";
+    const a = codeHashes('src/d.ts', src);
+    const diff = (after: string) => {
+      const b = codeHashes('src/d.ts', after);
+      return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((id) => a[id] !== b[id]).sort();
+    };
+    assert.deepEqual(diff(src.replace('{ a, b }', '{ a, b, c }')), ['sym:src/d.ts#c']);
+    assert.deepEqual(diff(src.replace('= lib;', '= other;')), ['sym:src/d.ts#a', 'sym:src/d.ts#b']);
+  });
+
+  it("top-level statements and side-effect imports are the file's own code", () => {
+    assert.deepEqual(changed(before.replace('register(f);', 'register(f, true);')), ['file:src/a.ts']);
+    assert.deepEqual(changed(before.replace("import './setup';", "import './setup2';")), ['file:src/a.ts']);
+  });
+});
+
+describe('the walk', () => {
+  after(removeTempDirs);
+
+  const select = (files: Record<string, string>, touched: string[]) => {
+    const root = tempDir('kg-tests-walk-');
+    writeTree(root, { 'tsconfig.json': '{ "compilerOptions": { "strict": true, "target": "ES2022" } }\n', ...files });
+    const load = indexGraph(buildGraph({ root }).graph);
+    assert.ok(load.ok);
+    const headFiles = new Set(Object.keys(files));
+    return selectTests({ head: load.graph, touched, removed: [], isTest: testFileRule(), headFiles });
+  };
+
+  it("reaches a method's callers through the interface member it implements, and not a sibling's", () => {
+    const s = select(
+      {
+        'src/shape.ts': 'export interface Shape {\n  area(): number;\n}\n',
+        'src/square.ts':
+          "import type { Shape } from './shape';\n\nexport class Square implements Shape {\n  area(): number {\n    return 4;\n  }\n}\n",
+        'src/circle.ts':
+          "import type { Shape } from './shape';\n\nexport class Circle implements Shape {\n  area(): number {\n    return 3;\n  }\n}\n",
+        'src/total.ts':
+          "import type { Shape } from './shape';\n\nexport function total(shapes: Shape[]): number {\n  return shapes.reduce((n, s) => n + s.area(), 0);\n}\n",
+        'src/total.test.ts': "import { total } from './total';\n\ntotal([]);\n",
+        'src/circle.test.ts': "import { Circle } from './circle';\n\nnew Circle().area();\n",
+      },
+      ['sym:src/square.ts#Square.area'],
+    );
+    assert.deepEqual(s.proven, [
+      {
+        file: 'src/total.test.ts',
+        change: 'sym:src/square.ts#Square.area',
+        path: ['sym:src/square.ts#Square.area', 'sym:src/shape.ts#Shape.area', 'sym:src/total.ts#total', 'file:src/total.test.ts'],
+        steps: [
+          { relation: 'dispatch', confidence: 'EXACT' },
+          { relation: 'calls', confidence: 'EXACT' },
+          { relation: 'calls', confidence: 'EXACT' },
+        ],
+      },
+    ]);
+    assert.deepEqual([s.guessed, s.holes], [[], []]);
+  });
+
+  it("a barrel's re-export is no top-level use: its importers that use something else are not reached", () => {
+    const s = select(
+      {
+        'src/f.ts': 'export function f(): number {\n  return 1;\n}\n',
+        'src/g.ts': 'export function g(): number {\n  return 2;\n}\n',
+        'src/index.ts': "export { f } from './f';\nexport { g } from './g';\n",
+        'src/f.test.ts': "import { f } from './index';\n\nf();\n",
+        'src/g.test.ts': "import { g } from './index';\n\ng();\n",
+      },
+      ['sym:src/f.ts#f'],
+    );
+    assert.deepEqual(
+      s.proven.map((t) => [t.file, t.path]),
+      [['src/f.test.ts', ['sym:src/f.ts#f', 'file:src/f.test.ts']]],
+    );
+    assert.deepEqual([s.guessed, s.holes], [[], []]);
+  });
+
+  it('an unplaced call carrying the name is a hole, never proof', () => {
+    const s = select(
+      {
+        // Eleven functions of one name: more than a site's ten guesses (ADR 6), so no guess at all.
+        ...Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`src/reset${i}.ts`, 'export function resetAll(): void {}\n'])),
+        // No import: the call names a function the checker finds no declaration of.
+        'test/reset.test.js': 'resetAll();\n',
+      },
+      ['sym:src/reset3.ts#resetAll'],
+    );
+    assert.deepEqual([s.proven, s.guessed], [[], []]);
+    assert.deepEqual(
+      s.holes.map((t) => [t.file, t.path, t.steps]),
+      [
+        [
+          'test/reset.test.js',
+          ['sym:src/reset3.ts#resetAll', 'file:test/reset.test.js'],
+          [{ relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' }],
+        ],
+      ],
+    );
+  });
+});
