@@ -277,7 +277,7 @@ function phantomBench(name: CorpusName) {
 async function stdioClient(args: string[], cwd: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', ...args],
+    args: [CLI, 'mcp', '--all-tools', ...args],
     cwd,
     stderr: 'ignore',
     env: { ...(process.env as Record<string, string>), KG_SERVER: 'off' },

@@ -55,7 +55,13 @@ describe('a graph.json linked out of its repository is refused by the CLI and th
   });
 
   it('the MCP server: a tool error that says why, no byte of the file sent to the agent', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo, env: ENV, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--all-tools'],
+      cwd: repo,
+      env: ENV,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'kg-test', version: '1.0.0' });

@@ -83,7 +83,7 @@ const errorText = (r: CallToolResult) => {
 
 /** A client that writes raw lines to `kg mcp` and reads its answers by id: what the SDK's client never sends. */
 function rawServer(cwd: string) {
-  const child = spawn(process.execPath, [CLI, 'mcp'], { cwd, env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'mcp', '--all-tools'], { cwd, env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

@@ -88,7 +88,7 @@ describe('a store password in the connection string, and a wrong one', () => {
     for (const url of wrongs) {
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: [CLI, 'mcp', '--root', root, '--store', url],
+        args: [CLI, 'mcp', '--all-tools', '--root', root, '--store', url],
         cwd: root,
         env: { ...(process.env as Record<string, string>), KG_SERVER: 'off' },
         stderr: 'pipe',

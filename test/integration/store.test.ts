@@ -385,7 +385,13 @@ describe('kg store on a real PostgreSQL', () => {
       const env: Record<string, string> = { ...(process.env as Record<string, string>), KG_SERVER: 'off' };
       if (store === undefined) delete env.KG_STORE;
       else env.KG_STORE = store;
-      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, env, stderr: 'pipe' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--all-tools'],
+        cwd,
+        env,
+        stderr: 'pipe',
+      });
       const mcp = new McpClient({ name: 'kg-store-test', version: '1.0.0' });
       await mcp.connect(transport);
       return mcp;

@@ -181,7 +181,7 @@ describe('the kg tarball: npm pack, npm install -g into an empty prefix, every k
     assert.equal(kg(['build', '--apply'], repo).code, 0);
     const transport = new StdioClientTransport({
       command: kgBin,
-      args: ['mcp'],
+      args: ['mcp', '--all-tools'],
       cwd: repo,
       env: env as Record<string, string>,
       stderr: 'pipe',
