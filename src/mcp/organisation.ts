@@ -12,9 +12,11 @@ import { DEFAULT_MAX_BYTES, fitAnswer, MAX_LIMIT } from './budget';
 export type Scope = 'repository' | 'organisation';
 
 /** The `scope` argument out of `args` (removed from it). */
-export function scopeArg(args: Record<string, unknown>, scoped: boolean): Scope {
+export function scopeArg(args: Record<string, unknown>, scoped: boolean, storeFace = false): Scope {
   const v = args.scope;
   if (v === undefined) return 'repository';
+  // A question the store could answer, asked of the organisation with no store configured: how to configure one.
+  if (!scoped && storeFace && v === 'organisation') throw new ArgumentError(NO_STORE);
   if (!scoped) throw new ArgumentError('unknown argument "scope"');
   if (v !== 'repository' && v !== 'organisation') throw new ArgumentError('"scope" must be "repository" or "organisation"');
   delete args.scope;

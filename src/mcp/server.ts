@@ -178,7 +178,7 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
       const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged, roots);
       let answer: ToolAnswer;
       if (tool.kind === 'query') {
-        const scope = scopeArg(args, tool.scoped);
+        const scope = scopeArg(args, tool.scoped, tool.storeFace);
         const call: QueryCall = { tool, args, shared, ...(entry !== undefined ? { entry } : {}) };
         answer = scope === 'organisation' ? await answerOrganisationTool(call, options.store) : answerQueryTool({ ...call, graphs });
       } else {

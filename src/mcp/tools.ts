@@ -30,6 +30,8 @@ export interface QueryTool {
   query: QueryName;
   /** Whether it takes `scope` (the store answers its question: the catalogue's `store` face). */
   scoped: boolean;
+  /** Whether the store could answer it, were one configured: `scope: "organisation"` then says how to configure one. */
+  storeFace: boolean;
   /** Whether `offset` and `limit` page its lists (questions with a limit of their own do not). */
   paged: boolean;
   title: string;
@@ -173,6 +175,7 @@ function queryTool(query: QueryName, store = true): QueryTool {
     name,
     query,
     scoped,
+    storeFace: STORE_FACE.has(query),
     paged,
     title: entry.summary.replace(/[.:].*$/, ''),
     description: [

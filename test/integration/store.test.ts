@@ -401,7 +401,8 @@ describe('kg store on a real PostgreSQL', () => {
     try {
       const tools = (await mcp.listTools()).tools;
       const scoped = tools.filter((t) => 'scope' in ((t.inputSchema.properties ?? {}) as object)).map((t) => t.name);
-      assert.deepEqual(scoped.sort(), ['affected', 'callers', 'find', 'god-nodes', 'impact', 'neighbors', 'path', 'why']);
+      // Every query tool that can ask the store, the entry point among them (ADR 164): never check or build.
+      assert.deepEqual(scoped.sort(), ['affected', 'callers', 'explore_code', 'find', 'god-nodes', 'impact', 'neighbors', 'path', 'why']);
       const call = async (name: string, args: Record<string, unknown>) => (await mcp.callTool({ name, arguments: args })) as CallToolResult;
 
       // Who calls rxjs's busiest function, anywhere: every page, in order, is kg store's list.
