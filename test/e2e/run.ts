@@ -90,10 +90,12 @@ function runUiTests(server: RunningServer, state: string, extensionDir: string, 
     text += c;
     process.stdout.write(c);
   });
+  // A bound for a hung run, not a budget: the UI suite takes 12–13 minutes on an idle two-core
+  // machine, and a shared one under load took more than 15 (session 23), with every test passing.
   const timer = setTimeout(() => {
-    log('UI tests exceeded 15 minutes: stopping them');
+    log('UI tests exceeded 25 minutes: stopping them');
     void killGroup(pgid);
-  }, 15 * 60_000);
+  }, 25 * 60_000);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
