@@ -1,6 +1,7 @@
-// One script, six bundles: the extension host (vscode external), its graph worker, the CLI
+// One script, seven bundles: the extension host (vscode external), its graph worker, the CLI
 // (self-contained), the builder with the TypeScript compiler (loaded lazily by all three), the
-// organisation store for the editor (loaded lazily), and the webviews (browser). `--production` minifies and drops maps.
+// organisation store for the editor (loaded lazily), the component tools (loaded by the builder
+// only for `.vue`/`.svelte` files), and the webviews (browser). `--production` minifies and drops maps.
 
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
@@ -76,6 +77,37 @@ const dagreHasNoSideEffects = {
   },
 };
 
+/**
+ * The component tools (Vue's and Svelte's language tools, ADR 169) are a bundle of their own,
+ * dist/component-tools.js, which the builder loads only when a build meets a `.vue` or `.svelte`
+ * file: the builder's `require('./tools')` becomes a run-time load of it.
+ */
+const splitComponentTools = {
+  name: 'split-component-tools',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/tools$/ }, (args) =>
+      args.kind === 'require-call' && args.importer.endsWith(path.join('components', 'transform.ts'))
+        ? { path: './component-tools.js', external: true }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * Inside dist/component-tools.js, `typescript` is the builder's own compiler, handed over at load
+ * (src/graph/indexer/components/transform.ts): the tools never carry a second one.
+ */
+const sharedTypeScript = {
+  name: 'shared-typescript',
+  setup(build) {
+    build.onResolve({ filter: /^typescript$/ }, () => ({ path: 'typescript', namespace: 'kg-shared-typescript' }));
+    build.onLoad({ filter: /.*/, namespace: 'kg-shared-typescript' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_t, k) => globalThis[Symbol.for('knowledge-graph.typescript')][k] });",
+      loader: 'js',
+    }));
+  },
+};
+
 fs.rmSync(outdir, { recursive: true, force: true });
 
 await Promise.all([
@@ -129,6 +161,16 @@ await Promise.all([
     platform: 'node',
     target: 'node20',
     format: 'cjs',
+    plugins: [splitComponentTools],
+  }),
+  bundle({
+    ...common,
+    entryPoints: ['src/graph/indexer/components/tools.ts'],
+    outfile: `${outdir}/component-tools.js`,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    plugins: [sharedTypeScript],
   }),
   bundle({
     ...common,
@@ -146,6 +188,10 @@ for (const f of fs.readdirSync(tsLib)) {
   if (/^lib(\..*)?\.d\.ts$/.test(f)) fs.copyFileSync(path.join(tsLib, f), path.join(outdir, f));
 }
 fs.copyFileSync(path.join(tsLib, '..', 'LICENSE.txt'), path.join(outdir, 'typescript-LICENSE.txt'));
+// Vue's template helper types, which the code Vue's tools write references (ADR 169).
+const vueTypes = path.join(path.dirname(require.resolve('@vue/language-core/package.json')), 'types');
+fs.mkdirSync(path.join(outdir, 'component-types', 'vue'), { recursive: true });
+for (const f of fs.readdirSync(vueTypes)) fs.copyFileSync(path.join(vueTypes, f), path.join(outdir, 'component-types', 'vue', f));
 // The editor's own icon font for the webviews' banners (media/webview.css loads it under the CSP's
 // font-src; docs/adr/0068-webview-security.md), with its licence (CC-BY-4.0) beside it.
 const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.ttf'));

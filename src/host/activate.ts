@@ -19,6 +19,15 @@ import { GraphService, type EditorGraphAccess } from './graph-service';
 import { registerLanguageModelTools, registerMcpServers, type McpServerRegistration } from './lm-tools';
 import { RationaleHoverProvider } from './rationale-hover';
 import { editorSurfaces, SOURCE_LANGUAGES } from './modes';
+
+/**
+ * The documents the graph places lenses and hovers in: scripts by language, and Vue and Svelte
+ * components by name, whatever language extension the user has (ADR 169).
+ */
+const GRAPH_DOCUMENTS: vscode.DocumentFilter[] = [
+  ...SOURCE_LANGUAGES.map((language) => ({ language, scheme: 'file' })),
+  { scheme: 'file', pattern: '**/*.{vue,svelte}' },
+];
 import { StatusBar } from './status-bar';
 
 export type { BuildOutcome } from './build-service';
@@ -82,15 +91,9 @@ function activateHost(context: vscode.ExtensionContext): KnowledgeGraphApi {
   );
   context.subscriptions.push(
     lenses,
-    vscode.languages.registerCodeLensProvider(
-      SOURCE_LANGUAGES.map((language) => ({ language, scheme: 'file' })),
-      lenses,
-    ),
+    vscode.languages.registerCodeLensProvider(GRAPH_DOCUMENTS, lenses),
     // Stamped notes and decision records on a declaration (ADR 88, ADR 89).
-    vscode.languages.registerHoverProvider(
-      SOURCE_LANGUAGES.map((language) => ({ language, scheme: 'file' })),
-      new RationaleHoverProvider(graph),
-    ),
+    vscode.languages.registerHoverProvider(GRAPH_DOCUMENTS, new RationaleHoverProvider(graph)),
   );
   const guard = new BreakingChangeGuard(graph, configs, log);
   const autoIndex = new AutoIndex(graph, configs, builds, log);

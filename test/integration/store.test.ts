@@ -254,7 +254,7 @@ describe('kg store on a real PostgreSQL', () => {
     const count = new Map<string, number>();
     for (const l of loads.values()) for (const id of l.graph.ids.slice(0, l.graph.nodeCount)) count.set(id, (count.get(id) ?? 0) + 1);
     const shared = [...count].filter(([, n]) => n > 1).map(([id]) => id);
-    // And what the answers cannot see (ADR 153): a function used only from .vue and .svelte files,
+    // And what the answers cannot see (ADR 153): a function used only from .astro and .mdx files,
     // a method an `any` receiver's call may reach, a file several fixtures hold.
     const holes = ['sym:src/cart.ts#addToCart', 'sym:src/engines.ts#Engine1.stop', 'file:src/main.ts', 'file:src/cart.ts'];
     const ids = [...sample(shared, 30, rand), ...sample([...count.keys()], 30, rand), 'sym:nowhere.ts#x', ...holes];

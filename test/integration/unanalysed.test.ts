@@ -1,6 +1,6 @@
 // Files the graph does not read, as a user meets them through the real CLI (ADR 153): the fixture
 // test/fixtures/unanalysed-referrers copied to a temporary repository, built with the bundled kg,
-// asked who calls a function only a .vue and a .svelte file use, and checked after an edit.
+// asked who calls a function only an .astro and an .mdx file use, and checked after an edit.
 // Expected counts come from the fixture's files, never from kg's own output.
 
 import * as assert from 'node:assert/strict';
@@ -17,11 +17,11 @@ function kg(args: string[], cwd: string) {
 
 const FIXTURE = path.join(FIXTURES, 'unanalysed-referrers');
 
-/** The fixture's .vue and .svelte files whose text imports src/cart.ts or the file re-exporting it. */
+/** The fixture's .astro and .mdx files whose text imports src/cart.ts or the file re-exporting it. */
 function importersOfCart(): string[] {
   return fs
     .readdirSync(path.join(FIXTURE, 'src'))
-    .filter((f) => /\.(vue|svelte)$/.test(f))
+    .filter((f) => /\.(astro|mdx)$/.test(f))
     .filter((f) => /from '\.\/(cart|index)'/.test(fs.readFileSync(path.join(FIXTURE, 'src', f), 'utf8')))
     .map((f) => `src/${f}`)
     .sort();
@@ -47,7 +47,7 @@ describe('files the graph does not read, through the CLI', () => {
     assert.deepEqual(answer.callers, []);
     assert.deepEqual(answer.unanalysed.importers, expected);
     assert.match(answer.unanalysed.reason, /text scan is a guess/);
-    assert.match(callers.stderr, /kg callers: 0 proven · 1 \.svelte file and 1 \.vue file import src\/cart\.ts, not analysed/);
+    assert.match(callers.stderr, /kg callers: 0 proven · 1 \.astro file and 1 \.mdx file import src\/cart\.ts, not analysed/);
 
     const affected = kg(['affected', 'sym:src/cart.ts#addToCart'], root);
     assert.equal(affected.code, 0, affected.stderr);
@@ -81,9 +81,9 @@ describe('files the graph does not read, through the CLI', () => {
 
   it('editing an unread file makes the graph stale', () => {
     const root = built();
-    fs.appendFileSync(path.join(root, 'src', 'Empty.vue'), "<script>import { total } from './cart';</script>\n");
+    fs.appendFileSync(path.join(root, 'src', 'Empty.astro'), "<script>import { total } from './cart';</script>\n");
     const r = kg(['status'], root);
-    assert.match(r.stdout + r.stderr, /src\/Empty\.vue/);
+    assert.match(r.stdout + r.stderr, /src\/Empty\.astro/);
   });
 
   it('gives identical bytes from two directories and creation orders', () => {

@@ -14,7 +14,7 @@ import { callersTitle } from '../../src/host/graph-text';
 import { FIXTURES, copyFixture, removeTempDirs } from '../helpers/fixtures';
 
 const FIXTURE = path.join(FIXTURES, 'unanalysed-referrers');
-const UNREAD = /\.(vue|svelte|astro|html?|mdx)$/i;
+const UNREAD = /\.(astro|html?|mdx)$/i;
 
 /** The fixture's files of the types the graph does not read, found by listing it. */
 function unreadFiles(dir = FIXTURE, rel = ''): string[] {
@@ -74,12 +74,12 @@ describe('files the graph does not read (ADR 153)', () => {
       unreadFiles(),
     );
     const imports = Object.fromEntries((g.unanalysed ?? []).map((f) => [f.path, f.imports ?? []]));
-    // As the fixture writes them: App.vue imports './cart', Widget.svelte './index', index.html
-    // loads '/src/main.ts', Empty.vue imports nothing.
-    assert.deepEqual(imports['src/App.vue'], ['src/cart.ts']);
-    assert.deepEqual(imports['src/Widget.svelte'], ['src/index.ts']);
+    // As the fixture writes them: App.astro imports './cart', Widget.mdx './index', index.html
+    // loads '/src/main.ts', Empty.astro imports nothing.
+    assert.deepEqual(imports['src/App.astro'], ['src/cart.ts']);
+    assert.deepEqual(imports['src/Widget.mdx'], ['src/index.ts']);
     assert.deepEqual(imports['index.html'], ['src/main.ts']);
-    assert.deepEqual(imports['src/Empty.vue'], []);
+    assert.deepEqual(imports['src/Empty.astro'], []);
     // Never an edge: no node or edge names an unread file.
     const text = JSON.stringify({ nodes: g.nodes, edges: g.edges });
     for (const f of unreadFiles()) assert.ok(!text.includes(f), `${f} is in no node or edge`);
@@ -94,7 +94,7 @@ describe('files the graph does not read (ADR 153)', () => {
     assert.ok(callers.available);
     assert.deepEqual(callers.callers, []);
     assert.deepEqual(callers.unanalysed?.importers, expected);
-    assert.match(callers.unanalysed?.summary ?? '', /^1 \.svelte file and 1 \.vue file import src\/cart\.ts, not analysed$/);
+    assert.match(callers.unanalysed?.summary ?? '', /^1 \.astro file and 1 \.mdx file import src\/cart\.ts, not analysed$/);
     assert.match(callers.unanalysed?.reason ?? '', /text scan is a guess/);
     const total = unreadFiles().length;
     assert.equal(
@@ -119,7 +119,7 @@ describe('files the graph does not read (ADR 153)', () => {
     const stop = queryCallers(g, 'sym:src/engines.ts#Engine1.stop');
     assert.ok(stop.available);
     assert.deepEqual(stop.unanalysed?.importers, []);
-    assert.equal(stop.unanalysed?.summary, '1 .html file, 1 .svelte file and 2 .vue files not analysed');
+    assert.equal(stop.unanalysed?.summary, '2 .astro files, 1 .html file and 1 .mdx file not analysed');
   });
 
   it('calls on an `any` receiver beyond the guesses a site may list are counted for every symbol of that name', () => {
@@ -144,10 +144,10 @@ describe('files the graph does not read (ADR 153)', () => {
     const [counts] = callerCounts(graph(), ['sym:src/cart.ts#addToCart']);
     assert.ok(counts);
     const title = callersTitle(counts, true);
-    assert.equal(title, '0 callers · 1 .svelte file and 1 .vue file not analysed');
+    assert.equal(title, '0 callers · 1 .astro file and 1 .mdx file not analysed');
     // What the e2e tests parse still parses.
     assert.match(title, /^(\d+) callers?( · \+(\d+) candidates?)?( · |$)/);
-    assert.match(counts.unanalysedReason ?? '', /src\/App\.vue, src\/Widget\.svelte/);
+    assert.match(counts.unanalysedReason ?? '', /src\/App\.astro, src\/Widget\.mdx/);
     assert.equal(
       callersTitle(
         {

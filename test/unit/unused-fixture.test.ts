@@ -63,9 +63,9 @@ describe('kg unused on a built fixture', () => {
       ['sym:src/callbacks.ts#leftOver', 'sym:src/callbacks.ts#neverCalled'],
     );
     const reasons = Object.fromEntries(r.possiblyUsed.map((u) => [u.id, u.reasons.map((x) => x.reason)]));
-    // App.vue's text imports cart.ts: a guess, so possibly used, with the file named.
+    // App.astro's text imports cart.ts: a guess, so possibly used, with the file named.
     assert.deepEqual(reasons['sym:src/cart.ts#cartTotal'], ['unanalysed']);
-    assert.deepEqual(r.possiblyUsed.find((u) => u.id === 'sym:src/cart.ts#cartTotal')?.reasons[0].via, ['src/App.vue']);
+    assert.deepEqual(r.possiblyUsed.find((u) => u.id === 'sym:src/cart.ts#cartTotal')?.reasons[0].via, ['src/App.astro']);
     // `x.start()` on an `any` receiver: a name-match candidate.
     assert.deepEqual(reasons['sym:src/loose.ts#Engine.start'], ['candidate', 'unanalysed']);
     const listed = new Set([...r.unused, ...r.possiblyUsed].map((u) => u.id));

@@ -36,6 +36,9 @@ const CONVENTIONS: readonly RegExp[] = [
   /(^|\/)(pages|routes)\//,
   /(^|\/)app\/(.+\/)?(page|layout|route|loading|error|global-error|not-found|template|default|head)\.[cm]?[jt]sx?$/,
   /(^|\/)middleware\.[cm]?[jt]s$/,
+  // A component may be reached by a file convention or an auto-import (Nuxt, unplugin-vue-components,
+  // SvelteKit) with no import to see; a Svelte component's props are set by whoever uses it (ADR 169).
+  /\.(vue|svelte)$/,
 ];
 
 /** A declaration file: it describes code the graph does not hold, so none of its symbols is unused. */

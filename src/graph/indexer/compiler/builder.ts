@@ -37,6 +37,7 @@ import { screenSources, type ScreenVerdict } from './screen';
 import { missingConfigFiles } from './missing-files';
 import { repositoryName } from '../files/repository-name';
 import { unanalysedFiles } from './unanalysed';
+import { componentKind, componentTools } from '../components/component-code';
 import { entryFiles } from './entries';
 
 export interface BuildSink {
@@ -296,7 +297,8 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const graph = compose({
     nodeLayers: [tier.nodes, notes.nodes, modules.nodes],
     edges: [...tier.edges, ...notes.edges, ...modules.edges],
-    grammarVersions: { typescript: ts.version },
+    // The language tools that wrote a component's code, when the graph holds one (ADR 169).
+    grammarVersions: { typescript: ts.version, ...componentTools(graphFiles) },
     built: options.extractOnly ? [] : ['calls', 'references'],
     repository: repositoryName(host, root, diagnostics),
     unresolved: summary,
@@ -436,7 +438,8 @@ function resolutionTier(ctx: TierContext): TierOutput {
   const blanked = new Set<string>();
   if (!store && !ctx.checker && reuse?.blankable) {
     for (const i of inputs) {
-      const blank = reuse.blankable(i);
+      // A component's code is read whole: its map is for that text, and it stands for the component (ADR 169).
+      const blank = componentKind(i.path) === undefined ? reuse.blankable(i) : undefined;
       if (!blank) continue;
       texts.set(root + '/' + i.path, blankBodies(i.text, blank));
       blanked.add(root + '/' + i.path);

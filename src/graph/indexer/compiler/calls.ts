@@ -6,10 +6,11 @@
 // checker's question (checker.ts), not this file's.
 
 import * as ts from 'typescript';
-import { fileId } from '../../ids';
+import { fileId, symbolId } from '../../ids';
 import type { Relation } from '../../model';
 import { isOuterExpression, registeredId, skipOuter, type FileExtraction } from './extract';
 import { objectLiteralKey } from './checker';
+import { componentOf, isAuthored } from '../components/component-code';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {
@@ -116,6 +117,26 @@ function holdsCode(init: ts.Expression | undefined): boolean {
  * the class's constructor, field initializers and static blocks belong to that node
  * (docs/graph-format.md, "Callers").
  */
+/**
+ * The callee a component's template call names: Vue's tools write `{{ f(x) }}` as
+ * `__VLS_unwrap(f, …)(x)`, a call of `f` (ADR 169).
+ */
+function unwrappedCallee(callee: ts.Expression): ts.Expression {
+  let e = callee;
+  while (isParenthesizedExpression(e)) e = e.expression;
+  if (isCallExpression(e) && isIdentifier(e.expression) && e.expression.text === '__VLS_unwrap' && e.arguments.length > 0)
+    return e.arguments[0];
+  return callee;
+}
+
+/** The body of the render function a component's node stands for (Svelte's `$$render`), if any. */
+function componentRenderBody(sf: ts.SourceFile, extraction: FileExtraction): ts.Block | undefined {
+  const id = symbolId(extraction.path, 'default');
+  for (const st of sf.statements)
+    if (isFunctionDeclaration(st) && st.body && registeredId(st, sf, extraction.declarations) === id) return st.body;
+  return undefined;
+}
+
 function isCallerDeclaration(node: ts.Node): boolean {
   switch (node.kind) {
     case SyntaxKind.FunctionDeclaration:
@@ -347,6 +368,8 @@ function isLocalValue(name: ts.Identifier, scope: Scope | undefined): boolean {
 export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, withReferences = true): Site[] {
   const sites: Site[] = [];
   const fid = fileId(extraction.path);
+  const component = componentOf(sf);
+  const renderBody = component ? componentRenderBody(sf, extraction) : undefined;
 
   const idOf = (node: ts.Node): string | undefined => registeredId(node, sf, extraction.declarations);
 
@@ -503,7 +526,8 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
       children.push(c);
     });
     const childRegion = isPlainExpression(node) ? (region ?? node) : undefined;
-    const childScope = withReferences ? scopeOpenedBy(node, scope) : undefined;
+    // A Svelte component's script is its render function's body: its declarations are the graph's, not locals.
+    const childScope = withReferences ? (node === renderBody ? scope : scopeOpenedBy(node, scope)) : undefined;
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], caller, owner, region: childRegion, scope: childScope });
   };
   pushChildren(sf, fid, fid, undefined, undefined);
@@ -530,7 +554,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
     const firstNew = sites.length;
 
     if (isCallExpression(node)) {
-      const callee = node.expression;
+      const callee = component ? unwrappedCallee(node.expression) : node.expression;
       const isImport = callee.kind === SyntaxKind.ImportKeyword;
       const isRequire =
         isIdentifier(callee) && callee.text === 'require' && node.arguments.length === 1 && isStringLiteralLike(node.arguments[0]);
@@ -559,5 +583,6 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
     for (let i = firstNew; i < sites.length; i++) if (sites[i].position !== undefined) claimed.add(sites[i].at);
     pushChildren(node, caller, owner, region, scope);
   }
-  return sites;
+  // In a component, only the author's words are sites: generated glue never calls or refers (ADR 169).
+  return component ? sites.filter((site) => isAuthored(component, site.at)) : sites;
 }

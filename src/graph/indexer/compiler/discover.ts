@@ -11,6 +11,7 @@ import type { FileHost } from '../files/file-host';
 import { countSkip, type SkipCounts } from '../files/skips';
 import { walk, type WalkResult } from '../files/walk';
 import { repositoryTypeScript, withTypeScript5Semantics } from './semantics';
+import { COMPONENT_EXTENSIONS } from '../components/component-code';
 
 export { isSourceFileName, type WalkResult } from '../files/walk';
 
@@ -34,6 +35,13 @@ export interface Discovery extends WalkResult {
   /** Repo-relative output folders (`outDir`, `declarationDir`) whose unowned files are skipped as build output. */
   outputDirs: string[];
 }
+
+/** Components a config's `include` can name, as `vue-tsc` and `svelte-check` let it (ADR 169). */
+const COMPONENT_FILES: readonly ts.FileExtensionInfo[] = COMPONENT_EXTENSIONS.map((extension) => ({
+  extension,
+  isMixedContent: true,
+  scriptKind: ts.ScriptKind.Deferred,
+}));
 
 /** Options for files no config includes: what an editor would infer for them. */
 export function looseOptions(): ts.CompilerOptions {
@@ -152,7 +160,15 @@ export function discover(host: FileHost, root: string): Discovery {
       );
     }
     const existing = path.posix.basename(abs) === 'jsconfig.json' ? { allowJs: true } : undefined;
-    const parsed = ts.parseJsonConfigFileContent(read.config, parseHost, path.posix.dirname(abs), existing, abs);
+    const parsed = ts.parseJsonConfigFileContent(
+      read.config,
+      parseHost,
+      path.posix.dirname(abs),
+      existing,
+      abs,
+      undefined,
+      COMPONENT_FILES,
+    );
     for (const err of parsed.errors) {
       // "No inputs were found" is normal for solution-style configs.
       if (err.code === 18003) continue;

@@ -4,6 +4,14 @@
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { fileId, symbolId } from '../../ids';
+import {
+  componentLabel,
+  componentOf,
+  componentScriptKind,
+  isAuthored,
+  isComponentStandIn,
+  sourceLineColumn,
+} from '../components/component-code';
 import type { Evidence, GraphEdge, GraphNode, SymbolKind } from '../../model';
 import { compareStrings } from '../../model';
 import { exactEdge } from '../edges';
@@ -120,8 +128,14 @@ export function registeredId(node: ts.Node, sf: ts.SourceFile, declarations: Rea
 }
 
 export function evidenceAt(sf: ts.SourceFile, relPath: string, pos: number): Evidence {
-  const lc = sf.getLineAndCharacterOfPosition(pos);
+  const lc = lineAndCharacter(sf, pos);
   return { file: relPath, line: lc.line + 1, column: lc.character + 1 };
+}
+
+/** 0-based line and character of `pos`: in a component, in the author's text (ADR 169). */
+export function lineAndCharacter(sf: ts.SourceFile, pos: number): ts.LineAndCharacter {
+  const component = componentOf(sf);
+  return component ? sourceLineColumn(component, pos) : sf.getLineAndCharacterOfPosition(pos);
 }
 
 /** Visits every node under `root` in source order, with an explicit stack (no recursion). */
@@ -191,7 +205,7 @@ export function parseSource(absPath: string, text: string, impliedNodeFormat: ts
     text,
     { languageVersion: ScriptTarget.ESNext, impliedNodeFormat, jsDocParsingMode: JSDocParsingMode.ParseForTypeErrors },
     false,
-    scriptKindOf(absPath),
+    componentScriptKind(absPath, text) ?? scriptKindOf(absPath),
   );
 }
 
@@ -224,6 +238,14 @@ function isStatic(m: ts.ClassElement | ts.TypeElement): boolean {
   return hasModifier(m, SyntaxKind.StaticKeyword);
 }
 
+/** `$props()`: a Svelte 5 component's props, its interface to whoever uses it, as an export is a module's (ADR 169). */
+function isPropsRune(e: ts.Expression | undefined): boolean {
+  return e !== undefined && isCallExpression(e) && isIdentifier(e.expression) && e.expression.text === '$props';
+}
+
+/** What `declare` answers for a component's generated glue: no node, no id (ADR 169). */
+const GLUE = '';
+
 const MIGHT_IMPORT_DYNAMICALLY = /\bimport\s*\(|\brequire\s*\(/;
 
 /** Extracts one file's declarations, containment and import references. */
@@ -235,10 +257,13 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
   const localExports = new Set<string>();
 
   const ev = (pos: number) => evidenceAt(sf, relPath, pos);
+  const component = componentOf(sf);
 
   const declare = (name: string, kind: SymbolKind, decl: ts.Node, parent: string, exported: boolean): string => {
     const id = symbolId(relPath, name);
     const start = declarationNameStart(decl, sf);
+    // Generated glue in a component is never a declaration (ADR 169); nor is anything inside it.
+    if (parent === GLUE || (component && !isAuthored(component, start))) return GLUE;
     const position = ev(start);
     const existing = collected.get(id);
     if (existing) {
@@ -268,6 +293,40 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     return id;
   };
 
+  // A component's stand-ins (ADR 169): its render function, definition and default export are one
+  // node, `#default`, at the file's first line; the calls of the render function are the component's.
+  const componentNode = (standIn: ts.Node): string => {
+    const id = symbolId(relPath, 'default');
+    if (!collected.has(id)) {
+      const kind: SymbolKind = component?.kind === 'svelte' ? 'function' : 'class';
+      const node: GraphNode = { id, kind, label: componentLabel(relPath), sourceFile: relPath, line: 1, column: 1, exported: true };
+      collected.set(id, { node, kinds: new Set([kind]), start: -1, lines: [1] });
+      edges.push(exactEdge(fid, id, 'contains', 'SYNTAX', { evidence: { file: relPath, line: 1, column: 1 }, ast: true }));
+    }
+    declarations.set(declarationNameStart(standIn, sf), id);
+    return id;
+  };
+  /** True for a stand-in handled here; the statements to read as the component's (Svelte's render function); undefined otherwise. */
+  const componentStandIn = (st: ts.Statement): ts.NodeArray<ts.Statement> | true | undefined => {
+    const c = component as NonNullable<typeof component>;
+    if (isExportAssignment(st) && !st.isExportEquals) {
+      componentNode(st);
+      return true;
+    }
+    if (isFunctionDeclaration(st) && st.name && isComponentStandIn(c.kind, st.name.text) && !isAuthored(c, st.name.getStart(sf))) {
+      componentNode(st);
+      return st.body?.statements ?? true;
+    }
+    if (isVariableStatement(st)) {
+      const standIns = st.declarationList.declarations.filter(
+        (d) => isIdentifier(d.name) && isComponentStandIn(c.kind, d.name.text) && !isAuthored(c, d.name.getStart(sf)),
+      );
+      for (const d of standIns) componentNode(d);
+      if (standIns.length > 0 && standIns.length === st.declarationList.declarations.length) return true;
+    }
+    return undefined;
+  };
+
   // Instance member names of each class or interface (every declaration of it in the file), and
   // the static members, declared once all of those are known: a static member whose name an
   // instance member also has is spelled `<Class>.static.<name>` (ADR 80).
@@ -275,6 +334,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
   const statics: Array<{ m: ts.ClassElement | ts.TypeElement; name: string; owner: string; ownerId: string; kind: SymbolKind }> = [];
 
   const declareMembers = (members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, owner: string, ownerId: string) => {
+    if (ownerId === GLUE) return;
     for (const m of members) {
       if (!m.name) continue;
       const isMethod =
@@ -354,6 +414,14 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
   while (work.length > 0) {
     const { statements, prefix, parent, inNamespace } = work.shift() as (typeof work)[number];
     for (const st of statements) {
+      if (component) {
+        const body = componentStandIn(st);
+        if (body === true) continue;
+        if (body) {
+          work.push({ statements: body, prefix, parent: componentNode(st), inNamespace: false });
+          continue;
+        }
+      }
       const exported = hasModifier(st, SyntaxKind.ExportKeyword);
       if (isFunctionDeclaration(st) || isClassDeclaration(st)) {
         const isDefault = st.modifiers?.some((m) => m.kind === SyntaxKind.DefaultKeyword);
@@ -387,7 +455,14 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         }
       } else if (isVariableStatement(st)) {
         for (const d of st.declarationList.declarations) {
-          declareBinding(d.name, d, d.initializer, prefix, parent, exported);
+          declareBinding(
+            d.name,
+            d,
+            d.initializer,
+            prefix,
+            parent,
+            exported || (component?.kind === 'svelte' && isPropsRune(d.initializer)),
+          );
         }
       } else if (isExportAssignment(st) && !st.isExportEquals && !inNamespace) {
         const e = skipOuter(st.expression);
@@ -432,8 +507,22 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
 
 /** Every module reference in the file: static imports, re-exports, `import()`, `require()`. */
 export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] {
-  const refs: ImportRef[] = [];
-  const ev = (pos: number) => evidenceAt(sf, relPath, pos);
+  const refs = importsOf(sf, relPath);
+  // A component's generated glue imports what the tools need (`import('vue')`): never the author's.
+  const component = componentOf(sf);
+  return component
+    ? refs.filter((r) => r.authoredAt !== undefined && isAuthored(component, r.authoredAt)).map(withoutOffset)
+    : refs.map(withoutOffset);
+}
+
+function withoutOffset(ref: ImportRef & { authoredAt?: number }): ImportRef {
+  delete ref.authoredAt;
+  return ref;
+}
+
+function importsOf(sf: ts.SourceFile, relPath: string): Array<ImportRef & { authoredAt?: number }> {
+  const refs: Array<ImportRef & { authoredAt?: number }> = [];
+  const at = (pos: number) => ({ evidence: evidenceAt(sf, relPath, pos), authoredAt: pos });
   for (const st of sf.statements) {
     if (isImportDeclaration(st) && isStringLiteral(st.moduleSpecifier)) {
       const typeOnly = st.importClause?.isTypeOnly;
@@ -441,7 +530,7 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
         specifier: st.moduleSpecifier.text,
         kind: 'import',
         context: typeOnly ? 'type-only' : undefined,
-        evidence: ev(st.getStart(sf)),
+        ...at(st.getStart(sf)),
         syntax: 'static',
       });
     } else if (isExportDeclaration(st) && st.moduleSpecifier && isStringLiteral(st.moduleSpecifier)) {
@@ -449,7 +538,7 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
       if (!st.exportClause) context = '*';
       else if (isNamespaceExport(st.exportClause)) context = `* as ${st.exportClause.name.text}`;
       else if (st.isTypeOnly) context = 'type-only';
-      refs.push({ specifier: st.moduleSpecifier.text, kind: 're-export', context, evidence: ev(st.getStart(sf)), syntax: 'static' });
+      refs.push({ specifier: st.moduleSpecifier.text, kind: 're-export', context, ...at(st.getStart(sf)), syntax: 'static' });
     } else if (
       isImportEqualsDeclaration(st) &&
       isExternalModuleReference(st.moduleReference) &&
@@ -459,7 +548,7 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
         specifier: st.moduleReference.expression.text,
         kind: 'import',
         context: 'import-equals',
-        evidence: ev(st.getStart(sf)),
+        ...at(st.getStart(sf)),
         syntax: 'require',
       });
     }
@@ -473,7 +562,7 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
             specifier: arg.literal.text,
             kind: 'import',
             context: 'import-type',
-            evidence: ev(node.getStart(sf)),
+            ...at(node.getStart(sf)),
             syntax: 'static',
           });
         }
@@ -483,9 +572,9 @@ export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] 
       const arg = node.arguments[0];
       if (!isStringLiteralLike(arg)) return;
       if (node.expression.kind === SyntaxKind.ImportKeyword) {
-        refs.push({ specifier: arg.text, kind: 'import', context: 'dynamic', evidence: ev(node.getStart(sf)), syntax: 'dynamic' });
+        refs.push({ specifier: arg.text, kind: 'import', context: 'dynamic', ...at(node.getStart(sf)), syntax: 'dynamic' });
       } else if (isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1) {
-        refs.push({ specifier: arg.text, kind: 'import', context: 'require', evidence: ev(node.getStart(sf)), syntax: 'require' });
+        refs.push({ specifier: arg.text, kind: 'import', context: 'require', ...at(node.getStart(sf)), syntax: 'require' });
       }
     });
   }

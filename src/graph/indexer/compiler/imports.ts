@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as ts from 'typescript';
 import { isSourceFileName, readText, type Project } from './discover';
+import { componentKind } from '../components/component-code';
 import type { ImportRef } from './extract';
 import type { EntryType, FileHost } from '../files/file-host';
 import type { ImportOutcome } from '../facts';
@@ -181,7 +182,7 @@ export class ModuleResolver {
   ) {
     this.workspaces = workspaces;
     this.resolutionHost = {
-      fileExists: (p) => this.kind(p) === 'file',
+      fileExists: (p) => this.kind(p) === 'file' || this.componentOfTwin(p) !== undefined,
       directoryExists: (p) => this.kind(p) === 'directory',
       readFile: (p) => {
         const text = this.readFileUncached(p);
@@ -198,6 +199,18 @@ export class ModuleResolver {
     };
     this.recordsProbes = memo !== undefined;
     this.memo = memo;
+  }
+
+  /**
+   * The component (absolute path) whose code's twin `p` is: `Cart.vue.ts` for a `Cart.vue` in the
+   * graph, where no such file exists. The compiler's resolution finds `./Cart.vue` there, as it
+   * tries extensions after a name it does not know (ADR 169).
+   */
+  componentOfTwin(p: string): string | undefined {
+    if (!p.endsWith('.ts') || !p.startsWith(this.root + '/')) return undefined;
+    const component = p.slice(0, -3);
+    if (componentKind(component) === undefined || !this.graphFiles.has(component.slice(this.root.length + 1))) return undefined;
+    return this.kind(p) === 'file' ? undefined : component;
   }
 
   /**
@@ -440,6 +453,8 @@ export class ModuleResolver {
       const rel = inside ? abs.slice(this.root.length + 1) : undefined;
       if (rel === undefined || rel.split('/').includes('node_modules')) return { kind: 'unresolved', reason: 'external' };
       if (this.graphFiles.has(rel)) return { kind: 'file', path: rel };
+      const component = this.componentOfTwin(abs);
+      if (component !== undefined) return { kind: 'file', path: component.slice(this.root.length + 1) };
       return { kind: 'unresolved', reason: isSourceFileName(rel) ? 'excluded' : 'not-source' };
     }
     if (isRelativeSpecifier(ref.specifier)) {

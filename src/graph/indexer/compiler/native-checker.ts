@@ -22,6 +22,7 @@ import type {
 } from 'typescript7/unstable/sync';
 import { SyntaxKind as NativeKind } from 'typescript7/unstable/ast';
 import { version as PINNED_VERSION } from 'typescript7';
+import { componentKind } from '../components/component-code';
 import type { Expression as NativeExpression, Node as NativeNode, SourceFile as NativeSourceFile } from 'typescript7/unstable/ast';
 import {
   DESTRUCTURING_HOPS,
@@ -778,6 +779,10 @@ export class NativeChecker implements CheckerProvider {
     if (this.failed) return { declined: this.failed };
     const removed = removedOptions(check.project.options);
     if (removed.length > 0) return { declined: `TypeScript 7 removed ${removed.join(', ')}` };
+    // TypeScript 7.0 has no seam for a component's generated code (7.1's content mappers, later): ADR 169.
+    const components = check.roots.filter((r) => componentKind(r) !== undefined).length;
+    if (components > 0)
+      return { declined: `${components} component file${components === 1 ? '' : 's'} (.vue/.svelte) need the JavaScript checker` };
     const o = check.project.options;
     if (o.esModuleInterop === false || o.allowSyntheticDefaultImports === false) {
       const why = interopSensitive(check);

@@ -10,6 +10,7 @@ import type { FileHost } from '../files/file-host';
 import type { ModuleResolver } from './imports';
 import type { ScreenParser } from './screen';
 import type { SourceInput } from './sources';
+import { componentKind, componentScriptKind } from '../components/component-code';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const { JSDocParsingMode, createProgram, createSourceFile, forEachChild, getDefaultLibFilePath } = ts;
@@ -96,7 +97,8 @@ export class SourceFileCache {
     const text = this.readText(fileName);
     if (text === undefined) return undefined;
     if (cached && cached.text === text) return cached;
-    const sf = createSourceFile(fileName, text, options, false);
+    // A component's code parses as the tools wrote it (TS or TSX), whatever its file's extension says.
+    const sf = createSourceFile(fileName, text, options, false, componentScriptKind(fileName, text));
     files.set(key, sf);
     return sf;
   }
@@ -110,7 +112,13 @@ function cacheKey(fileName: string, options: ts.CreateSourceFileOptions, variant
 function programOptions(project: Project): ts.CompilerOptions {
   const options: ts.CompilerOptions = { ...project.options, noEmit: true };
   delete options.plugins;
+  // A component is a root file under its own name (`Cart.vue`), read as its code (ADR 169).
+  if (hasComponents(project)) options.allowNonTsExtensions = true;
   return options;
+}
+
+function hasComponents(project: Project): boolean {
+  return project.files.some((f) => componentKind(f) !== undefined);
 }
 
 /** The compiler's own rules for parse options (internal to the pinned TypeScript 6.0.3; test/unit/native-checker.test.ts checks they exist). */
@@ -255,5 +263,31 @@ export function createProjectProgram(
     },
     getModuleResolutionCache: () => resolver.cacheFor(project),
   };
+  if (hasComponents(project)) host.resolveModuleNameLiterals = componentAwareResolution(resolver, project);
   return createProgram({ rootNames, options, host, oldProgram });
+}
+
+/**
+ * The compiler's resolution, with `./Cart.vue` placed on the component file itself: the resolver
+ * answers it as `Cart.vue.ts` (its code's twin, which exists for no one else), and the program
+ * reads the component under its own name, as TypeScript (ADR 169).
+ */
+function componentAwareResolution(resolver: ModuleResolver, project: Project): NonNullable<ts.CompilerHost['resolveModuleNameLiterals']> {
+  return (literals, containingFile, redirected, options, containingSourceFile) =>
+    literals.map((literal) => {
+      const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
+      const result = ts.resolveModuleName(
+        literal.text,
+        containingFile,
+        options,
+        resolver.resolutionHost,
+        resolver.cacheFor(project),
+        redirected,
+        mode,
+      );
+      const resolved = result.resolvedModule;
+      const component = resolved ? resolver.componentOfTwin(resolved.resolvedFileName) : undefined;
+      if (!resolved || component === undefined) return result;
+      return { ...result, resolvedModule: { ...resolved, resolvedFileName: component, extension: ts.Extension.Ts } };
+    });
 }

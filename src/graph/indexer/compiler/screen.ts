@@ -17,6 +17,7 @@
 import * as ts from 'typescript';
 import type { BuildDiagnostic } from '../../model';
 import type { SourceInput } from './sources';
+import { lineAndCharacter } from './extract';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {
@@ -105,7 +106,7 @@ function parseDiagnostics(sf: ts.SourceFile): readonly ts.Diagnostic[] {
 
 function describeSyntaxErrors(sf: ts.SourceFile, diags: readonly ts.Diagnostic[]): string {
   const first = diags[0];
-  const { line, character } = sf.getLineAndCharacterOfPosition(first.start ?? 0);
+  const { line, character } = lineAndCharacter(sf, first.start ?? 0);
   const message = flattenDiagnosticMessageText(first.messageText, ' ').replace(/\.$/, '');
   const n = diags.length;
   const where = `line ${line + 1}, column ${character + 1}: ${message}`;

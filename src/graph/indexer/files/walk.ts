@@ -12,8 +12,10 @@ import { GRAPH_DIR } from '../../io/graph-location';
 import { countSkip, type SkipCounts } from './skips';
 import { CONFIG_FILE, configSection, readRepositoryConfig, reportUnknownKeys } from './repository-config';
 import { leftOut, linguistOf, parseGitattributes, type AttributeRule, type VendoredSettings } from './vendored';
+import { COMPONENT_EXTENSIONS } from '../components/component-code';
 
-const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+/** Scripts, and the single-file components the language tools turn into TypeScript (ADR 169). */
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', ...COMPONENT_EXTENSIONS];
 const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
 /** Directories never entered: version control, installed packages, our own output. */
 const NEVER_ENTER = new Set(['.git', 'node_modules', GRAPH_DIR]);
@@ -26,7 +28,7 @@ export function isSourceFileName(name: string): boolean {
  * Files of types the graph does not read but which can use TypeScript and JavaScript code: single-file
  * components, pages and templates (ADR 153). Lower case; a type the graph comes to read leaves this list.
  */
-const UNANALYSED_EXTENSIONS: readonly string[] = ['.astro', '.htm', '.html', '.mdx', '.svelte', '.vue'];
+const UNANALYSED_EXTENSIONS: readonly string[] = ['.astro', '.htm', '.html', '.mdx'];
 
 /** The extension of a file the graph does not read but that may use its code (lower case), or undefined. */
 function unanalysedExtension(name: string): string | undefined {
@@ -48,8 +50,9 @@ export interface WalkResult {
   /** Repo-relative package.json files, sorted. */
   packageJsonFiles: string[];
   /**
-   * Repo-relative files of the types the graph does not read but which may use its code (`.vue`,
-   * `.svelte`, `.astro`, `.html`, `.htm`, `.mdx`), sorted; vendored and generated ones left out (ADR 153).
+   * Repo-relative files of the types the graph does not read but which may use its code (`.astro`,
+   * `.html`, `.htm`, `.mdx`; a component the language tools could not read, ADR 169), sorted;
+   * vendored and generated ones left out (ADR 153).
    */
   unanalysedFiles: string[];
   /** Walked directories (absolute) → their non-ignored entries, for tsconfig `include` globs. */

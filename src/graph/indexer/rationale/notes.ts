@@ -11,6 +11,7 @@ import { fileId } from '../../ids';
 import { commentRunAt, descend, enclosingSymbol, type SymbolScope } from './comments';
 import { parseMarkdown, type MdCommentLine } from './markdown';
 import type { SourceNote } from '../facts';
+import { lineAndCharacter } from '../compiler/extract';
 // Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
 export type { SourceNote } from '../facts';
 
@@ -127,7 +128,7 @@ function commentLines(sf: ts.SourceFile, run: readonly ts.CommentRange[]): NoteL
       p++;
       while (p < to && (text[p] === ' ' || text[p] === '\t')) p++;
     }
-    const lc = sf.getLineAndCharacterOfPosition(p);
+    const lc = lineAndCharacter(sf, p);
     out.push({ text: text.slice(p, to).replace(/[ \t]+$/, ''), line: lc.line + 1, column: lc.character + 1, pos: p });
   };
   for (const r of run) {
