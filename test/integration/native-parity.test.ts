@@ -50,6 +50,8 @@ const DECLINED: Record<string, RegExp> = {
   'rationale-notes': /removed target: ES5/,
   'ts5-semantics': /removed moduleResolution: node10/,
   tsx: /removed target: ES5/,
+  // TypeScript 7.0 has no seam for a component's generated code (ADR 169).
+  components: /component files \(\.vue\/\.svelte\) need the JavaScript checker/,
 };
 
 describe('the native checker gives the same graph as the JavaScript checker', () => {
