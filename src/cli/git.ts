@@ -105,6 +105,19 @@ export function resolveRef(root: string, ref: string): { commit: string; tree: s
   return { commit, tree };
 }
 
+/**
+ * The worktree around `root` as the graph cache needs it (ADR 166): its top folder, the repository's
+ * common folder (shared by every worktree), and the commit checked out with its tree. Undefined when
+ * git does not know `root` or nothing is committed yet.
+ */
+export function worktreeHead(root: string): { top: string; commonDir: string; commit: string; tree: string } | undefined {
+  const r = run(root, ['rev-parse', '--show-toplevel', '--git-common-dir', 'HEAD', 'HEAD^{tree}']);
+  if (r.status !== 0) return undefined;
+  const [top, common, commit, tree] = r.stdout.toString('utf8').split('\n');
+  if (!top || !common || !/^[0-9a-f]{40,64}$/.test(commit ?? '') || !/^[0-9a-f]{40,64}$/.test(tree ?? '')) return undefined;
+  return { top, commonDir: path.resolve(root, common), commit, tree };
+}
+
 /** The branch pull requests merge into: origin's HEAD, else main, else master. */
 export function defaultBranch(root: string): string | undefined {
   const remoteHead = out(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
