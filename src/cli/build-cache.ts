@@ -65,11 +65,15 @@ export class BuildCache {
     const hasDisk = onDisk.graphText !== undefined && onDisk.manifestText !== undefined;
     let diskDistance: number | undefined;
     if (hasDisk) {
+      // Two trees can have the same graph (a tsconfig option that changes no edge) and differ in
+      // their manifests: the entry that is the graph beside it matches both.
       const text = onDisk.graphText as string;
-      const sized = candidates.filter((c) => c.entry.graph.size === text.length);
+      const manifest = onDisk.manifestText as string;
+      const sized = candidates.filter((c) => c.entry.graph.size === text.length && c.entry.manifest.size === manifest.length);
       if (sized.length > 0) {
         const sha = createHash('sha256').update(text).digest('hex');
-        diskDistance = sized.find((c) => c.entry.graph.sha256 === sha)?.distance;
+        const manifestSha = createHash('sha256').update(manifest).digest('hex');
+        diskDistance = sized.find((c) => c.entry.graph.sha256 === sha && c.entry.manifest.sha256 === manifestSha)?.distance;
       }
     }
     for (const c of candidates) {

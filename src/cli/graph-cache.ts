@@ -225,13 +225,18 @@ export class GraphCache {
   private loadText(s: Stored): Buffer {
     const parts: Buffer[] = [];
     for (const hash of s.chunks) {
-      let c: Buffer;
+      const file = this.chunkFile(hash);
+      let c: Buffer | undefined;
       try {
-        c = gunzipSync(fs.readFileSync(this.chunkFile(hash)));
-      } catch (e) {
-        throw new Corrupt(`chunk ${hash.slice(0, 12)}: ${(e as Error).message}`);
+        c = gunzipSync(fs.readFileSync(file));
+      } catch {
+        c = undefined;
       }
-      if (sha256(c) !== hash) throw new Corrupt(`chunk ${hash.slice(0, 12)} does not hold what its name says`);
+      if (c === undefined || sha256(c) !== hash) {
+        // Gone, so the next graph that holds these bytes writes them again.
+        fs.rmSync(file, { force: true });
+        throw new Corrupt(`chunk ${hash.slice(0, 12)} does not hold what its name says`);
+      }
       parts.push(c);
     }
     const whole = Buffer.concat(parts);
