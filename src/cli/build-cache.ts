@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import type { PreviousBuild, TrackedBuildResult } from '../graph';
-import { budgetFrom, GraphCache, worktreeState, type WorktreeState } from './graph-cache';
+import { budgetFrom, GraphCache, worktreeState, type CacheEntry, type WorktreeState } from './graph-cache';
 import { engineIdentity } from './ref-graph';
 
 export interface BuildCacheOptions {
@@ -47,6 +47,20 @@ export class BuildCache {
    * (a warm build server, on every save: no git comparison of trees).
    */
   seed(onDisk: PreviousBuild, exactOnly = false): PreviousBuild {
+    const hasDisk = onDisk.graphText !== undefined && onDisk.manifestText !== undefined;
+    // Two trees can have the same graph (a tsconfig option that changes no edge) and differ in their
+    // manifests: the entry that is the graph beside it matches both.
+    let isDisk: (e: CacheEntry) => boolean = () => false;
+    if (hasDisk) {
+      const text = onDisk.graphText as string;
+      const manifest = onDisk.manifestText as string;
+      let shas: [string, string] | undefined;
+      isDisk = (e) => {
+        if (e.graph.size !== text.length || e.manifest.size !== manifest.length) return false;
+        shas ??= [createHash('sha256').update(text).digest('hex'), createHash('sha256').update(manifest).digest('hex')];
+        return e.graph.sha256 === shas[0] && e.manifest.sha256 === shas[1];
+      };
+    }
     let candidates: ReturnType<GraphCache['nearest']>;
     try {
       const engine = engineIdentity();
@@ -56,26 +70,13 @@ export class BuildCache {
           .list()
           .filter((e) => e.key === key)
           .map((entry) => ({ entry, distance: 0 }));
-      } else candidates = this.cache.nearest(this.o.root, this.state, engine, this.options);
+      } else candidates = this.cache.nearest(this.o.root, this.state, engine, this.options, isDisk);
     } catch (e) {
       this.o.log('warn', `graph cache not read: ${(e as Error).message}`);
       return onDisk;
     }
     if (candidates.length === 0) return onDisk;
-    const hasDisk = onDisk.graphText !== undefined && onDisk.manifestText !== undefined;
-    let diskDistance: number | undefined;
-    if (hasDisk) {
-      // Two trees can have the same graph (a tsconfig option that changes no edge) and differ in
-      // their manifests: the entry that is the graph beside it matches both.
-      const text = onDisk.graphText as string;
-      const manifest = onDisk.manifestText as string;
-      const sized = candidates.filter((c) => c.entry.graph.size === text.length && c.entry.manifest.size === manifest.length);
-      if (sized.length > 0) {
-        const sha = createHash('sha256').update(text).digest('hex');
-        const manifestSha = createHash('sha256').update(manifest).digest('hex');
-        diskDistance = sized.find((c) => c.entry.graph.sha256 === sha && c.entry.manifest.sha256 === manifestSha)?.distance;
-      }
-    }
+    const diskDistance = candidates.find((c) => isDisk(c.entry))?.distance;
     for (const c of candidates) {
       // The graph beside it is as near (or its distance unknown, and no entry of this very content).
       if (hasDisk && (diskDistance !== undefined ? c.distance >= diskDistance : c.distance > 0)) return onDisk;

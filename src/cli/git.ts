@@ -118,6 +118,20 @@ export function worktreeHead(root: string): { top: string; commonDir: string; co
   return { top, commonDir: path.resolve(root, common), commit, tree };
 }
 
+/** The trees of HEAD's first-parent ancestors, nearest first (HEAD's own first), at most `max`; [] when git cannot say. */
+export function ancestorTrees(root: string, max: number): string[] {
+  const r = run(root, ['log', '--first-parent', `--max-count=${max}`, '--no-show-signature', '--format=%T', 'HEAD', '--']);
+  if (r.status !== 0) return [];
+  return splitLines(r.stdout);
+}
+
+function splitLines(out: Buffer): string[] {
+  return out
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '');
+}
+
 /** The branch pull requests merge into: origin's HEAD, else main, else master. */
 export function defaultBranch(root: string): string | undefined {
   const remoteHead = out(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);

@@ -17,13 +17,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { CONFIG_FILE, GRAPH_DIR, type PreviousBuild } from '../graph';
-import { changedPaths, worktreeHead, worktreePathsFrom } from './git';
+import { ancestorTrees, changedPaths, worktreeHead, worktreePathsFrom } from './git';
 
 const ENTRY_VERSION = 1;
 /** The budget when KG_CACHE_BUDGET says nothing: the least recently used entries go beyond it. */
 const DEFAULT_BUDGET = 2 * 1024 ** 3;
-/** Entries compared with the working tree when looking for the nearest (the most recently used). */
-const NEAREST_CANDIDATES = 64;
+/** HEAD's ancestors looked up in the cache, and the most recently used entries compared besides. */
+const ANCESTORS = 1000;
+const RECENT_CANDIDATES = 3;
 /** A chunk no entry names is removed only once this old: an entry being written names it soon. */
 const ORPHAN_GRACE_MS = 10 * 60 * 1000;
 
@@ -327,25 +328,37 @@ export class GraphCache {
   }
 
   /**
-   * The entries built by this engine with these options, each with how many paths its tree differs
-   * from the worktree's state in (0 for the same content), the nearest first. A tree this clone does
-   * not hold is left out.
+   * The entries to start a build of the worktree's state from, each with how many paths its tree
+   * differs from the state in (0 for the same content), the nearest first. An entry of this very
+   * content ends the search. Else the trees are compared (one git process each) for a few entries
+   * only: the nearest first-parent ancestor of HEAD that is cached (the merge base of a branch is
+   * one, and its ancestors next), `also` (the graph beside the worktree), and the most recently
+   * used. A tree this clone does not hold is left out.
    */
-  nearest(root: string, state: WorktreeState, engine: string, options: string): Array<{ entry: CacheEntry; distance: number }> {
+  nearest(
+    root: string,
+    state: WorktreeState,
+    engine: string,
+    options: string,
+    also: (e: CacheEntry) => boolean = () => false,
+  ): Array<{ entry: CacheEntry; distance: number }> {
     const exactKey = GraphCache.keyOf(state.fingerprint, engine, options);
+    const entries = this.list().filter((e) => e.engine === engine && e.options === options);
+    const exact = entries.find((e) => e.key === exactKey);
+    if (exact) return [{ entry: exact, distance: 0 }];
+    const byTree = new Map<string, CacheEntry>();
+    for (const e of entries) if (e.dirty === 0 && !byTree.has(e.tree)) byTree.set(e.tree, e);
+    const chosen = new Set<CacheEntry>();
+    const ancestor = ancestorTrees(root, ANCESTORS).find((t) => byTree.has(t));
+    if (ancestor) chosen.add(byTree.get(ancestor) as CacheEntry);
+    for (const e of entries) if (also(e)) chosen.add(e);
+    for (const e of entries.slice(0, RECENT_CANDIDATES)) chosen.add(e);
     const out: Array<{ entry: CacheEntry; distance: number }> = [];
-    const byTree = new Map<string, number | undefined>();
-    for (const entry of this.list()
-      .filter((e) => e.engine === engine && e.options === options)
-      .slice(0, NEAREST_CANDIDATES)) {
-      if (entry.key === exactKey) {
-        out.push({ entry, distance: 0 });
-        continue;
-      }
-      if (!byTree.has(entry.tree)) byTree.set(entry.tree, entry.tree === state.tree ? 0 : changedPaths(root, entry.tree, state.tree));
-      const between = byTree.get(entry.tree);
-      if (between === undefined) continue;
-      out.push({ entry, distance: between + entry.dirty + state.dirty.length });
+    const between = new Map<string, number | undefined>();
+    for (const entry of chosen) {
+      if (!between.has(entry.tree)) between.set(entry.tree, entry.tree === state.tree ? 0 : changedPaths(root, entry.tree, state.tree));
+      const d = between.get(entry.tree);
+      if (d !== undefined) out.push({ entry, distance: d + entry.dirty + state.dirty.length });
     }
     return out.sort((a, b) => a.distance - b.distance || b.entry.used - a.entry.used);
   }
