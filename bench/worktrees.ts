@@ -111,7 +111,7 @@ function renameFile(root: string, file: string, files: string[]): void {
  * edited, 2 renamed with their importers, 1 deleted).
  */
 function prepare(): string {
-  const root = path.join(os.tmpdir(), 'kg-bench', 'worktrees-rxjs-v1', 'main');
+  const root = path.join(os.tmpdir(), 'kg-bench', 'worktrees-rxjs-v2', 'main');
   if (fs.existsSync(path.join(root, '.git', 'bench-complete'))) return root;
   fs.rmSync(path.dirname(root), { recursive: true, force: true });
   copyDir(path.join(RXJS, 'src'), path.join(root, 'src'));
@@ -143,7 +143,7 @@ function prepare(): string {
       for (const [k, f] of pick(10).entries()) editFile(root, f, `T${i}x${k}`, k);
     });
   const unique = files.filter((f) => files.filter((g) => path.posix.basename(g) === path.posix.basename(f)).length === 1);
-  for (let i = 0; i < SAMPLES; i++)
+  for (let i = 0; i < Math.max(5, SAMPLES); i++)
     branch(`fifty-${i}`, () => {
       const chosen = pick(50);
       const renames = chosen.filter((f) => unique.includes(f) && !f.endsWith('index.ts')).slice(0, 2);
