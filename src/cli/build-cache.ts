@@ -43,10 +43,9 @@ export class BuildCache {
 
   /**
    * The last build to start from: `onDisk` (graph.json and its manifest beside it), unless the cache
-   * holds a graph nearer to this checkout. `exactOnly` looks at an entry of this very content only
-   * (a warm build server, on every save: no git comparison of trees).
+   * holds a graph nearer to this checkout.
    */
-  seed(onDisk: PreviousBuild, exactOnly = false): PreviousBuild {
+  seed(onDisk: PreviousBuild): PreviousBuild {
     const hasDisk = onDisk.graphText !== undefined && onDisk.manifestText !== undefined;
     // Two trees can have the same graph (a tsconfig option that changes no edge) and differ in their
     // manifests: the entry that is the graph beside it matches both.
@@ -63,14 +62,7 @@ export class BuildCache {
     }
     let candidates: ReturnType<GraphCache['nearest']>;
     try {
-      const engine = engineIdentity();
-      if (exactOnly) {
-        const key = GraphCache.keyOf(this.state.fingerprint, engine, this.options);
-        candidates = this.cache
-          .list()
-          .filter((e) => e.key === key)
-          .map((entry) => ({ entry, distance: 0 }));
-      } else candidates = this.cache.nearest(this.o.root, this.state, engine, this.options, isDisk);
+      candidates = this.cache.nearest(this.o.root, this.state, engineIdentity(), this.options, isDisk);
     } catch (e) {
       this.o.log('warn', `graph cache not read: ${(e as Error).message}`);
       return onDisk;
