@@ -324,6 +324,11 @@ function main(): void {
     );
   }
   if (wanted('webview')) webviewSection();
+  // Worktrees and branch switches from the repository's graph cache (bench/worktrees.ts, ADR 166).
+  if (wanted('worktrees')) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worktrees.ts')], { stdio: 'inherit' });
+    if (r.status !== 0) process.exitCode = 1;
+  }
   if (wanted('guard')) guardSection(corpora[0], outDir);
 }
 

@@ -105,6 +105,33 @@ export function resolveRef(root: string, ref: string): { commit: string; tree: s
   return { commit, tree };
 }
 
+/**
+ * The worktree around `root` as the graph cache needs it (ADR 166): its top folder, the repository's
+ * common folder (shared by every worktree), and the commit checked out with its tree. Undefined when
+ * git does not know `root` or nothing is committed yet.
+ */
+export function worktreeHead(root: string): { top: string; commonDir: string; commit: string; tree: string } | undefined {
+  const r = run(root, ['rev-parse', '--show-toplevel', '--git-common-dir', 'HEAD', 'HEAD^{tree}']);
+  if (r.status !== 0) return undefined;
+  const [top, common, commit, tree] = r.stdout.toString('utf8').split('\n');
+  if (!top || !common || !/^[0-9a-f]{40,64}$/.test(commit ?? '') || !/^[0-9a-f]{40,64}$/.test(tree ?? '')) return undefined;
+  return { top, commonDir: path.resolve(root, common), commit, tree };
+}
+
+/** The trees of HEAD's first-parent ancestors, nearest first (HEAD's own first), at most `max`; [] when git cannot say. */
+export function ancestorTrees(root: string, max: number): string[] {
+  const r = run(root, ['log', '--first-parent', `--max-count=${max}`, '--no-show-signature', '--format=%T', 'HEAD', '--']);
+  if (r.status !== 0) return [];
+  return splitLines(r.stdout);
+}
+
+function splitLines(out: Buffer): string[] {
+  return out
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '');
+}
+
 /** The branch pull requests merge into: origin's HEAD, else main, else master. */
 export function defaultBranch(root: string): string | undefined {
   const remoteHead = out(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);

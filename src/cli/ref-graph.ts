@@ -60,7 +60,7 @@ let engineHash: string | undefined;
  * What a cached graph depends on besides the tree: this kg (its version and, when running from the
  * bundles, the builder bundle's bytes — a rebuilt kg must not read a stale graph).
  */
-function engineIdentity(): string {
+export function engineIdentity(): string {
   if (engineHash === undefined) {
     const h = createHash('sha256').update(KG_VERSION);
     const bundle = path.join(__dirname, 'engine-build.js');

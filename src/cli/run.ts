@@ -4,6 +4,7 @@
 
 import { KG_VERSION, LOADER_CHECKS, isGraphError, redactCredentials, visible, type GraphErrorCode } from '../graph';
 import { BUILD_HELP, runBuild } from './build';
+import { CACHE_HELP, runCache } from './cache';
 import { CHECK_HELP, runCheck } from './check';
 import { CONFIG_HELP, runConfig } from './config';
 import { DIFF_HELP, runDiff } from './diff';
@@ -49,6 +50,13 @@ const COMMANDS: readonly Command[] = [
     help: SERVER_HELP,
     run: (args, io, ctx) =>
       runServerCommand(args, io, ctx.server, (buildArgs, clientIo, build) => run(['build', ...buildArgs], clientIo, { build })),
+  },
+  {
+    name: 'cache',
+    group: 'command',
+    summary: "The repository's graph cache, shared by its worktrees: status, prune.",
+    help: CACHE_HELP,
+    run: (args, io) => runCache(args, io),
   },
   {
     name: 'config',

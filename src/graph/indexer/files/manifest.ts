@@ -25,6 +25,7 @@ import type {
   SourceNote,
 } from '../facts';
 import type { FileHost } from './file-host';
+import { inputFile } from './git-info';
 import type { WalkResult } from './walk';
 import { buildConfigInput, CONFIG_FILE } from './repository-config';
 import { asciiText } from '../../io/canonical';
@@ -160,7 +161,7 @@ export function walkInputPaths(host: FileHost, w: WalkResult): Set<string> {
     }
   }
   // Outside the walk (which never enters .git or .knowledge-graph) but read by a build.
-  for (const p of ['.git/info/exclude', '.git/info/attributes']) if (host.stat(w.root + '/' + p)?.type === 'file') out.add(p);
+  for (const p of ['.git/info/exclude', '.git/info/attributes']) if (host.stat(inputFile(host, w.root, p))?.type === 'file') out.add(p);
   // The repository's config, when it holds anything a build reads (ADR 126).
   if (buildConfigInput(host, w.root) !== undefined) out.add(CONFIG_FILE);
   return out;
@@ -173,7 +174,7 @@ export function hashInputs(host: FileHost, root: string, paths: readonly string[
     try {
       // Of the repository's config, only what a build reads (ADR 126).
       const config = p === CONFIG_FILE ? buildConfigInput(host, root) : undefined;
-      out[p] = sha256Hex(config ?? host.readFile(root + '/' + p));
+      out[p] = sha256Hex(config ?? host.readFile(inputFile(host, root, p)));
     } catch {
       out[p] = UNREADABLE;
     }

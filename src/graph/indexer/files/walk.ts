@@ -9,6 +9,7 @@ import { compareStrings } from '../../model';
 import type { EntryType, FileHost } from './file-host';
 import { matcherFor, parseGitignore, type IgnoreRule } from './gitignore';
 import { GRAPH_DIR } from '../../io/graph-location';
+import { inputFile } from './git-info';
 import { countSkip, type SkipCounts } from './skips';
 import { CONFIG_FILE, configSection, readRepositoryConfig, reportUnknownKeys } from './repository-config';
 import { leftOut, linguistOf, parseGitattributes, type AttributeRule, type VendoredSettings } from './vendored';
@@ -145,7 +146,7 @@ export function walk(host: FileHost, root: string): WalkResult {
   };
   const settings = vendoredSettings(host, root, out.configDiagnostics);
   const attributes = new Map<string, AttributeRule[]>();
-  const infoAttributes = readAttributes(host, root + '/.git/info/attributes', '') ?? [];
+  const infoAttributes = readAttributes(host, inputFile(host, root, '.git/info/attributes'), '') ?? [];
   /** Vendored or generated files, grouped by the folder (or file) and reason their diagnostic names. */
   const vendored = new Map<string, { at: string; why: string; short: string; files: string[] }>();
   /** Records a diagnostic that stands for one skipped file or folder, counted under `short`. */
@@ -155,7 +156,7 @@ export function walk(host: FileHost, root: string): WalkResult {
   };
   const rules = new Map<string, IgnoreRule[]>();
   try {
-    const exclude = new TextDecoder().decode(host.readFile(root + '/.git/info/exclude'));
+    const exclude = new TextDecoder().decode(host.readFile(inputFile(host, root, '.git/info/exclude')));
     rules.set('', parseGitignore(exclude, ''));
   } catch {
     // no repository-local excludes
