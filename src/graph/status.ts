@@ -48,13 +48,17 @@ export function fingerprintTree(root: string, m: Manifest, host: FileHost = node
 
 export type GraphStatus = ({ available: true } & StalenessReport) | { available: false; reason: string };
 
-/** The manifest beside the graph in `previous`, when it describes that very graph (or why not). */
+/**
+ * The manifest beside the graph in `previous`, when it describes that very graph (or why not).
+ * A caller that read the graph's bytes already gives their hash as `graphSha256` instead of the text.
+ */
 export function manifestOfGraph(
   root: string,
-  previous: { graphText?: string; manifestText?: string },
+  previous: { graphText?: string; graphSha256?: string; manifestText?: string },
   host: FileHost = nodeFileHost,
 ): { available: true; manifest: Manifest } | { available: false; reason: string } {
-  if (previous.graphText === undefined) return { available: false, reason: 'there is no graph.json; build one with kg build --apply' };
+  const graphSha256 = previous.graphSha256 ?? (previous.graphText === undefined ? undefined : sha256Hex(previous.graphText));
+  if (graphSha256 === undefined) return { available: false, reason: 'there is no graph.json; build one with kg build --apply' };
   if (previous.manifestText === undefined)
     return {
       available: false,
@@ -62,7 +66,7 @@ export function manifestOfGraph(
     };
   const parsed = parseManifest(previous.manifestText);
   if ('problem' in parsed) return { available: false, reason: parsed.problem };
-  if (parsed.manifest.graphSha256 !== sha256Hex(previous.graphText)) {
+  if (parsed.manifest.graphSha256 !== graphSha256) {
     return {
       available: false,
       reason:

@@ -6,9 +6,18 @@
 // from the stamps of the paths the last look at the tree touched, so an unchanged tree costs a
 // stat per path, not a walk and a hash per file (docs/adr/0168-answers-in-milliseconds.md).
 
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultGraphFile, loadGraphFile, manifestOfGraph, readPrevious, StampedStaleness, type GraphLoad, type Staleness } from '../graph';
+import {
+  defaultGraphFile,
+  loadGraphFile,
+  manifestOfGraph,
+  manifestPathFor,
+  StampedStaleness,
+  type GraphLoad,
+  type Staleness,
+} from '../graph';
 
 export interface RootGraph {
   /** The repository root, absolute. */
@@ -36,6 +45,17 @@ function stampOf(file: string): string | undefined {
     return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
   } catch {
     return undefined;
+  }
+}
+
+/** The manifest's text beside a graph, undefined when there is none (as readPrevious reads it). */
+function readManifest(graphFile: string): string | undefined {
+  const p = manifestPathFor(graphFile);
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`cannot read ${p}: ${(e as Error).message}`);
   }
 }
 
@@ -77,8 +97,10 @@ export class Graphs {
     let last: Cached | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       const before = stampOf(file);
-      const load = loadGraphFile(file);
-      const { tree, why } = load.ok ? this.treeOf(root, file) : { tree: undefined, why: undefined };
+      let graphSha256 = '';
+      // The bytes parsed are the bytes hashed for the manifest's check: graph.json is read once (ADR 168).
+      const load = loadGraphFile(file, { onBytes: (bytes) => (graphSha256 = createHash('sha256').update(bytes).digest('hex')) });
+      const { tree, why } = load.ok ? this.treeOf(root, file, graphSha256) : { tree: undefined, why: undefined };
       last = { stamp: before ?? '', load, tree, stalenessUnknown: why };
       if (before !== undefined && stampOf(file) === before) return last;
     }
@@ -86,9 +108,9 @@ export class Graphs {
   }
 
   /** The working tree against the manifest, when that describes this very graph.json (manifestOfGraph checks its hash). */
-  private treeOf(root: string, file: string): { tree?: StampedStaleness; why?: string } {
+  private treeOf(root: string, file: string, graphSha256: string): { tree?: StampedStaleness; why?: string } {
     try {
-      const status = manifestOfGraph(root, readPrevious(file));
+      const status = manifestOfGraph(root, { graphSha256, manifestText: readManifest(file) });
       return status.available ? { tree: new StampedStaleness(root, status.manifest) } : { why: status.reason };
     } catch (e) {
       return { why: (e as Error).message };
