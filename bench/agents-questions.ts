@@ -111,6 +111,9 @@ export interface BreaksResult {
   questions: number;
   referencePairs: number;
   rows: { exact: PairScore; exactAndCandidates: PairScore; grep: PairScore };
+  /** The proven answer's disagreements with the reference, as `X -> file`, to read by eye. */
+  extra: string[];
+  missed: string[];
 }
 
 /** "What breaks if X's signature changes?" for every function and method find-all-references was asked about. */
@@ -141,6 +144,8 @@ export function whatBreaks(root: string, graph: Graph, refs: FindReferencesRepor
   const exact: Parameters<typeof pairScore>[0] = [];
   const guessed: Parameters<typeof pairScore>[0] = [];
   const grepped: Parameters<typeof pairScore>[0] = [];
+  const extra: string[] = [];
+  const missed: string[] = [];
   let referencePairs = 0;
   for (const id of targets) {
     const expected = new Set(refs.referrerFiles.get(id));
@@ -161,6 +166,8 @@ export function whatBreaks(root: string, graph: Graph, refs: FindReferencesRepor
     const shown = (v.callers as string[]).length + (v.consumers as string[]).length;
     const candidates = (v.candidates as string[]).length;
     exact.push({ given: proven, expected, bytes: bytesOf(first), lines: shown });
+    for (const f of proven) if (!expected.has(f)) extra.push(`${id} -> ${f}`);
+    for (const f of expected) if (!proven.has(f)) missed.push(`${id} -> ${f}`);
     guessed.push({ given: new Set([...proven, ...guesses]), expected, bytes: bytesOf(first), lines: shown + candidates });
     const gr = grep(nameOf(id));
     grepped.push({ given: gr.files, expected, bytes: gr.bytes, lines: gr.lines });
@@ -169,6 +176,8 @@ export function whatBreaks(root: string, graph: Graph, refs: FindReferencesRepor
     questions: targets.length,
     referencePairs,
     rows: { exact: pairScore(exact), exactAndCandidates: pairScore(guessed), grep: pairScore(grepped) },
+    extra,
+    missed,
   };
 }
 
