@@ -18,7 +18,14 @@
 // 2. Answer sizes of each `kg mcp` tool on rxjs (median, p99 bytes), through the server itself.
 // 3. Tool-call latency through stdio (the SDK's client and `kg mcp` in a child process) on the
 //    generated 1,000,000-edge graph: p50/p99 of `callers` and `symbol` (bar: p99 ≤ 50 ms).
+// 4. "What breaks if X's signature changes?" against find-all-references and "how does A reach
+//    B?" against the call hierarchy, on the same corpora (bench/agents-questions.ts).
+// 5. A running `kg mcp` on fabric's sources with their tests (the served part, issue 48 item 3):
+//    its first answer after the process starts (bar: 1 s), then p50/p99 of `explore_code` calls,
+//    each ask in turn (bars: 20 ms, 60 ms), the server's CPU time beside the wall time; then a
+//    file edited while it runs, and the next answer must say `stale`.
 //
+// Parts: KG_AGENTS_PARTS (default phantom,questions,sizes,latency,served); corpora: KG_AGENTS_CORPORA.
 // Prints a markdown table per part and writes everything to bench/results/agents.json.
 
 import * as fs from 'node:fs';
@@ -29,7 +36,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildGraph, escapeIdPart, serializeGraph, fileId, symbolId, parseId, type Graph } from '../src/graph';
-import { compareWithCallHierarchy, typescript59Options } from '../test/reference/call-hierarchy';
+import { compareWithCallHierarchy, typescript59Options, type ReferenceReport } from '../test/reference/call-hierarchy';
+import { compareWithFindReferences } from '../test/reference/find-references';
+import { howDoesAReachB, whatBreaks, type BreaksResult, type PathResult } from './agents-questions';
+import { served, servedTable } from './agents-served';
 import { corpus, type CorpusName } from './corpus';
 import { rng } from './generate-graph';
 import { benchGraph } from './queries';
@@ -214,11 +224,7 @@ function score(
   };
 }
 
-function phantomBench(name: CorpusName) {
-  const c = corpus(name);
-  const t0 = performance.now();
-  const { graph } = buildGraph({ root: c.root });
-  const report = compareWithCallHierarchy(c.root, graph, 'tsconfig.json', typescript59Options(c.root));
+function phantomBench(name: CorpusName, c: { root: string; version: string }, graph: Graph, report: ReferenceReport, t0: number) {
   const kinds = new Map(graph.nodes.map((n) => [n.id, n.kind]));
   const targets = report.asked.filter((id) => kinds.get(id) === 'function' || kinds.get(id) === 'method').sort();
   const targetSet = new Set(targets);
@@ -371,11 +377,69 @@ async function latency(): Promise<Record<string, { n: number; p50: number; p99: 
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** Each corpus's graph and call hierarchy, once, for the parts that ask about them. */
+function corpusQuestions(name: CorpusName, parts: Set<string>) {
+  const c = corpus(name);
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const { graph } = buildGraph({ root: c.root });
+  const report = compareWithCallHierarchy(c.root, graph, 'tsconfig.json', typescript59Options(c.root));
+  const phantom = parts.has('phantom') ? phantomBench(name, c, graph, report, t0) : undefined;
+  let breaks: BreaksResult | undefined;
+  let paths: PathResult | undefined;
+  if (parts.has('questions')) {
+    const refs = compareWithFindReferences(c.root, graph, 'tsconfig.json', typescript59Options(c.root));
+    breaks = whatBreaks(c.root, graph, refs);
+    paths = howDoesAReachB(c.root, graph, report.pairKeys);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    corpus: `${name}@${c.version}`,
+    phantom,
+    breaks,
+    paths,
+    seconds: (performance.now() - t0) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
+}
+
+function questionTables(corpora: ReturnType<typeof corpusQuestions>[]): string {
+  const out = [
+    '| corpus | "what breaks if X\'s signature changes?" | precision | recall | files given, not referencing X | files missed | median bytes | p90 bytes | median lines | p90 lines |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const label = { exact: 'kg EXACT (impact)', exactAndCandidates: 'kg EXACT + CANDIDATE', grep: 'grep -rlw X (sizes: grep -rnw)' };
+  for (const c of corpora) {
+    const b = c.breaks;
+    if (!b) continue;
+    for (const [k, s] of Object.entries(b.rows))
+      out.push(
+        `| ${c.corpus} (${b.questions} functions and methods, ${b.referencePairs} reference pairs) | ${label[k as keyof typeof label]} | ${pct(s.precision)} | ${pct(s.recall)} | ${s.extra} | ${s.missed} | ${s.medianBytes} | ${s.p90Bytes} | ${s.medianLines} | ${s.p90Lines} |`,
+      );
+  }
+  out.push(
+    '',
+    '| corpus | "how does A reach B?" | pairs the call hierarchy connects | chains from A to B | as short as the shortest | hops confirmed | pairs it does not connect | answered "no chain" | median bytes | p90 bytes |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const c of corpora) {
+    const p = c.paths;
+    if (!p) continue;
+    out.push(
+      `| ${c.corpus} | kg path (directed, ADR 161) | ${p.connected} | ${p.directed.chains} | ${p.directed.shortest} | ${p.directed.hopsConfirmed} of ${p.directed.hops} | ${p.unconnected} | ${p.directed.saidNoChain} | ${p.directed.medianBytes} | ${p.directed.p90Bytes} |`,
+      `| | kg path, undirected (the answer before ADR 161) | ${p.connected} | ${p.undirected.chains} | | | ${p.unconnected} | ${p.unconnected - p.undirected.unconnectedAnsweredWithAPath} | ${p.undirected.medianBytes} | ${p.undirected.p90Bytes} |`,
+    );
+  }
+  return out.join('\n') + '\n\n';
+}
+
 async function main(): Promise<void> {
-  const parts = new Set((process.env.KG_AGENTS_PARTS ?? 'phantom,sizes,latency').split(','));
+  const parts = new Set((process.env.KG_AGENTS_PARTS ?? 'phantom,questions,sizes,latency,served').split(','));
   const result: Record<string, unknown> = {};
+  const asked = parts.has('phantom') || parts.has('questions') ? CORPORA.map((name) => corpusQuestions(name, parts)) : [];
+  for (const c of asked) process.stdout.write(`(${c.corpus}: ${c.seconds.toFixed(1)} s wall, ${c.cpuSeconds.toFixed(1)} s CPU)\n`);
   if (parts.has('phantom')) {
-    const corpora = CORPORA.map(phantomBench);
+    const corpora = asked.map((c) => c.phantom as ReturnType<typeof phantomBench>);
     result.phantom = corpora;
     const lines = [
       '| corpus | answer | precision | recall | phantom callers | missed callers | median bytes | p90 bytes | median lines | p90 lines |',
@@ -388,6 +452,10 @@ async function main(): Promise<void> {
           `| ${c.corpus} (${c.questions} functions and methods, ${c.referencePairs} reference pairs) | ${label[k as keyof typeof label]} | ${pct(s.precision)} | ${pct(s.recall)} | ${s.phantom} | ${s.missed} | ${s.medianBytes} | ${s.p90Bytes} | ${s.medianLines} | ${s.p90Lines} |`,
         );
     process.stdout.write(lines.join('\n') + '\n\n');
+  }
+  if (parts.has('questions')) {
+    result.questions = asked.map(({ corpus: name, breaks, paths }) => ({ corpus: name, breaks, paths }));
+    process.stdout.write(questionTables(asked));
   }
   if (parts.has('sizes')) {
     const sizes = await answerSizes();
@@ -406,6 +474,12 @@ async function main(): Promise<void> {
         `| ${t} | ${s.n} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.max.toFixed(2)} | ${Number.isFinite(s.bar) ? `≤ ${s.bar} ms: ${s.pass ? 'pass' : 'FAIL'}` : '—'} |`,
       );
     process.stdout.write(lines.join('\n') + '\n');
+  }
+  if (parts.has('served')) {
+    const r = await served();
+    result.served = r;
+    process.stdout.write('\n' + servedTable(r));
+    if (!Object.values(r.bars).every(Boolean)) process.exitCode = 1;
   }
   fs.mkdirSync(path.join(REPO, 'bench', 'results'), { recursive: true });
   fs.writeFileSync(path.join(REPO, 'bench', 'results', 'agents.json'), JSON.stringify(result, null, 2) + '\n');

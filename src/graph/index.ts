@@ -78,7 +78,8 @@ export type { CheckerChoice, PreviousBuild, TrackedBuildOptions, TrackedBuildRes
 // The checker seam (ADR 8): a second backend is a CheckerProvider passed as BuildOptions.checker.
 export type { CheckerBackend, CheckerProvider, CheckerReport, ProjectCheck } from './indexer/compiler/checker';
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
-export { fingerprintTree, graphStatus } from './status';
+export { fingerprintTree, graphStatus, manifestOfGraph } from './status';
+export { StampedStaleness } from './tree-stamps';
 export { commitGeneration, GenerationMemo, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
 export { DoctorMemo } from './io/examine';
 export { unsafeDirReason, userStateBase, userStateDir } from './io/user-dir';

@@ -13,7 +13,7 @@ import {
   type StalenessReport,
 } from './indexer/files/manifest';
 import { nodeFileHost, type FileHost } from './indexer/files/file-host';
-import { DEFAULT_MAX_FILE_BYTES, readSource } from './indexer/files/read';
+import { DEFAULT_MAX_FILE_BYTES, readSource, type ReadCache } from './indexer/files/read';
 import { walk } from './indexer/files/walk';
 import { GraphError } from './errors';
 
@@ -21,9 +21,10 @@ import { GraphError } from './errors';
  * The working tree's fingerprints, as a build would record them in a manifest like `m`: the source
  * files a build would read (passing over those `m` says the build skipped, and build output), the
  * other inputs (those the walk finds, and those `m` recorded, such as configs a tsconfig extends),
- * and the markdown files.
+ * and the markdown files. `reads` keeps what was read for the next call (a long-lived caller's:
+ * a source file whose stamp is unchanged is not read or hashed again).
  */
-export function fingerprintTree(root: string, m: Manifest, host: FileHost = nodeFileHost): Record<string, string> {
+export function fingerprintTree(root: string, m: Manifest, host: FileHost = nodeFileHost, reads?: ReadCache): Record<string, string> {
   const real = host.realpath(root).replace(/\/+$/, '') || '/';
   const w = walk(host, real);
   const inputs = walkInputPaths(host, w);
@@ -39,7 +40,7 @@ export function fingerprintTree(root: string, m: Manifest, host: FileHost = node
   const skipped = new Set(m.skipped);
   for (const f of w.sourceFiles) {
     if (skipped.has(f) || output(f)) continue;
-    const r = readSource(host, real + '/' + f, DEFAULT_MAX_FILE_BYTES);
+    const r = readSource(host, real + '/' + f, DEFAULT_MAX_FILE_BYTES, reads);
     if ('sha256' in r) out[f] = r.sha256;
   }
   return out;
@@ -47,13 +48,17 @@ export function fingerprintTree(root: string, m: Manifest, host: FileHost = node
 
 export type GraphStatus = ({ available: true } & StalenessReport) | { available: false; reason: string };
 
-/** What changed in the working tree at `root` since the graph in `previous` was built. */
-export function graphStatus(
+/**
+ * The manifest beside the graph in `previous`, when it describes that very graph (or why not).
+ * A caller that read the graph's bytes already gives their hash as `graphSha256` instead of the text.
+ */
+export function manifestOfGraph(
   root: string,
-  previous: { graphText?: string; manifestText?: string },
+  previous: { graphText?: string; graphSha256?: string; manifestText?: string },
   host: FileHost = nodeFileHost,
-): GraphStatus {
-  if (previous.graphText === undefined) return { available: false, reason: 'there is no graph.json; build one with kg build --apply' };
+): { available: true; manifest: Manifest } | { available: false; reason: string } {
+  const graphSha256 = previous.graphSha256 ?? (previous.graphText === undefined ? undefined : sha256Hex(previous.graphText));
+  if (graphSha256 === undefined) return { available: false, reason: 'there is no graph.json; build one with kg build --apply' };
   if (previous.manifestText === undefined)
     return {
       available: false,
@@ -61,7 +66,7 @@ export function graphStatus(
     };
   const parsed = parseManifest(previous.manifestText);
   if ('problem' in parsed) return { available: false, reason: parsed.problem };
-  if (parsed.manifest.graphSha256 !== sha256Hex(previous.graphText)) {
+  if (parsed.manifest.graphSha256 !== graphSha256) {
     return {
       available: false,
       reason:
@@ -70,5 +75,16 @@ export function graphStatus(
   }
   const st = host.stat(root);
   if (!st || st.type !== 'directory') throw new GraphError('ROOT_NOT_FOUND', `root is not a directory: ${root}`);
-  return { available: true, ...staleness(parsed.manifest, fingerprintTree(root, parsed.manifest, host)) };
+  return { available: true, manifest: parsed.manifest };
+}
+
+/** What changed in the working tree at `root` since the graph in `previous` was built. */
+export function graphStatus(
+  root: string,
+  previous: { graphText?: string; manifestText?: string },
+  host: FileHost = nodeFileHost,
+): GraphStatus {
+  const m = manifestOfGraph(root, previous, host);
+  if (!m.available) return m;
+  return { available: true, ...staleness(m.manifest, fingerprintTree(root, m.manifest, host)) };
 }

@@ -13,6 +13,7 @@ import { loadStore } from './store-callers';
 import type { BuildOutcome } from './build-service';
 import { resolveGraphPath } from './graph-path';
 import { MCP_SERVER_DEFINITIONS_SINCE, takesMcpServerDefinitions } from './editor-version';
+import { definitionSpecs, watchDefinitions } from './mcp-definitions';
 import type { GraphService } from './graph-service';
 
 /** What the check and build tools need from the extension: its bundled kg, and its own builds. */
@@ -208,26 +209,28 @@ function registerOne(
   cli: string,
   version: string,
 ): vscode.Disposable {
-  // A folder's knowledgeGraph.store reaches its kg mcp as KG_STORE (never an argument a process list shows).
+  // The list follows the workspace's folders and their store settings (mcp-definitions.ts).
   const changed = new vscode.EventEmitter<void>();
-  const watch = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('knowledgeGraph.store')) changed.fire();
-  });
+  const watches = watchDefinitions(vscode.workspace, () => changed.fire());
   const registration = register.call(vscode.lm, 'knowledgeGraph.mcp', {
     onDidChangeMcpServerDefinitions: changed.event,
-    provideMcpServerDefinitions: () =>
-      (vscode.workspace.workspaceFolders ?? []).map((f) => {
-        const store = vscode.workspace.getConfiguration('knowledgeGraph', f.uri).get<string>('store', '').trim();
-        const d = new Definition(
-          `Knowledge Graph (${f.name})`,
-          process.execPath,
-          [cli, 'mcp', '--root', f.uri.fsPath],
-          { ELECTRON_RUN_AS_NODE: '1', ...(store !== '' ? { KG_STORE: store } : {}) },
-          version,
-        );
-        d.cwd = f.uri;
+    provideMcpServerDefinitions: () => {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      const specs = definitionSpecs(
+        folders.map((f) => ({
+          name: f.name,
+          fsPath: f.uri.fsPath,
+          store: vscode.workspace.getConfiguration('knowledgeGraph', f.uri).get<string>('store', '').trim(),
+        })),
+        process.execPath,
+        cli,
+      );
+      return specs.map((spec, i) => {
+        const d = new Definition(spec.label, spec.command, spec.args, spec.env, version);
+        d.cwd = folders[i].uri;
         return d;
-      }),
+      });
+    },
   });
-  return vscode.Disposable.from(registration, watch, changed);
+  return vscode.Disposable.from(registration, ...watches, changed);
 }

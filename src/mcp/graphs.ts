@@ -2,23 +2,20 @@
 // again whenever graph.json changes on disk (its inode, size, modification or change time), so an
 // agent that rebuilt the graph — with the build tool or in a terminal — is answered from the new
 // one on its next call. Staleness (ADR 50) is told on every call from the manifest beside the
-// graph and the working tree, with file reads cached by their stat so an unchanged tree costs a
-// walk, not a re-read (docs/adr/0102-an-mcp-server-that-never-calls-a-guess-a-fact.md).
+// graph and the working tree (docs/adr/0102-an-mcp-server-that-never-calls-a-guess-a-fact.md):
+// from the stamps of the paths the last look at the tree touched, so an unchanged tree costs a
+// stat per path, not a walk and a hash per file (docs/adr/0168-answers-in-milliseconds.md).
 
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   defaultGraphFile,
-  fingerprintTree,
-  graphStatus,
   loadGraphFile,
-  nodeFileHost,
-  parseManifest,
-  readPrevious,
-  staleness,
-  type FileHost,
+  manifestOfGraph,
+  manifestPathFor,
+  StampedStaleness,
   type GraphLoad,
-  type Manifest,
   type Staleness,
 } from '../graph';
 
@@ -37,7 +34,8 @@ export interface RootGraph {
 interface Cached {
   stamp: string;
   load: GraphLoad;
-  manifest?: Manifest;
+  /** The working tree against the graph's manifest, told from stamps (ADR 168). */
+  tree?: StampedStaleness;
   stalenessUnknown?: string;
 }
 
@@ -50,30 +48,19 @@ function stampOf(file: string): string | undefined {
   }
 }
 
-/**
- * A FileHost whose reads are served from memory while a file's stat is unchanged: telling
- * staleness on every call re-walks the tree but re-reads only what changed.
- */
-function cachingHost(): FileHost {
-  const cache = new Map<string, { stamp: string; bytes: Uint8Array }>();
-  return {
-    readDir: (dir) => nodeFileHost.readDir(dir),
-    stat: (p) => nodeFileHost.stat(p),
-    realpath: (p) => nodeFileHost.realpath(p),
-    readFile(file) {
-      const stamp = stampOf(file);
-      const hit = stamp === undefined ? undefined : cache.get(file);
-      if (hit && hit.stamp === stamp) return hit.bytes;
-      const bytes = nodeFileHost.readFile(file);
-      if (stamp !== undefined && stampOf(file) === stamp) cache.set(file, { stamp, bytes });
-      return bytes;
-    },
-  };
+/** The manifest's text beside a graph, undefined when there is none (as readPrevious reads it). */
+function readManifest(graphFile: string): string | undefined {
+  const p = manifestPathFor(graphFile);
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`cannot read ${p}: ${(e as Error).message}`);
+  }
 }
 
 export class Graphs {
   private readonly cache = new Map<string, Cached>();
-  private readonly host = cachingHost();
 
   /**
    * @param graphFileOf where a root's graph is (default `<root>/.knowledge-graph/graph.json`);
@@ -93,9 +80,9 @@ export class Graphs {
     }
     const out: RootGraph = { root, file, load: cached.load };
     if (!cached.load.ok) return out;
-    if (cached.manifest === undefined) return { ...out, stalenessUnknown: cached.stalenessUnknown };
+    if (cached.tree === undefined) return { ...out, stalenessUnknown: cached.stalenessUnknown };
     try {
-      const report = staleness(cached.manifest, fingerprintTree(root, cached.manifest, this.host));
+      const report = cached.tree.check();
       return { ...out, staleness: { stale: report.stale, changedFiles: report.changedFiles } };
     } catch (e) {
       return { ...out, stalenessUnknown: `the working tree could not be compared with the graph: ${(e as Error).message}` };
@@ -110,22 +97,21 @@ export class Graphs {
     let last: Cached | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       const before = stampOf(file);
-      const load = loadGraphFile(file);
-      const { manifest, why } = load.ok ? this.manifestOf(root, file) : { manifest: undefined, why: undefined };
-      last = { stamp: before ?? '', load, manifest, stalenessUnknown: why };
+      let graphSha256 = '';
+      // The bytes parsed are the bytes hashed for the manifest's check: graph.json is read once (ADR 168).
+      const load = loadGraphFile(file, { onBytes: (bytes) => (graphSha256 = createHash('sha256').update(bytes).digest('hex')) });
+      const { tree, why } = load.ok ? this.treeOf(root, file, graphSha256) : { tree: undefined, why: undefined };
+      last = { stamp: before ?? '', load, tree, stalenessUnknown: why };
       if (before !== undefined && stampOf(file) === before) return last;
     }
     return last as Cached;
   }
 
-  /** The manifest, when it describes this very graph.json (graphStatus checks its hash). */
-  private manifestOf(root: string, file: string): { manifest?: Manifest; why?: string } {
+  /** The working tree against the manifest, when that describes this very graph.json (manifestOfGraph checks its hash). */
+  private treeOf(root: string, file: string, graphSha256: string): { tree?: StampedStaleness; why?: string } {
     try {
-      const previous = readPrevious(file);
-      const status = graphStatus(root, previous, this.host);
-      if (!status.available) return { why: status.reason };
-      const parsed = parseManifest(previous.manifestText ?? '');
-      return 'manifest' in parsed ? { manifest: parsed.manifest } : { why: parsed.problem };
+      const status = manifestOfGraph(root, { graphSha256, manifestText: readManifest(file) });
+      return status.available ? { tree: new StampedStaleness(root, status.manifest) } : { why: status.reason };
     } catch (e) {
       return { why: (e as Error).message };
     }

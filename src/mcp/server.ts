@@ -109,7 +109,12 @@ function toResult(a: ToolAnswer): CallToolResult {
 }
 
 /** The SDK Server with kg's tools, not yet connected (tests connect it to an in-memory transport). */
-export function createMcpServer(options: McpOptions): { server: Server; close: () => void; endSession: () => Promise<void> } {
+export function createMcpServer(options: McpOptions): {
+  server: Server;
+  close: () => void;
+  endSession: () => Promise<void>;
+  warm: () => void;
+} {
   const graphs = new Graphs(options.graphFileOf);
   const runs = new OneAtATime();
   const roots = options.roots ?? [options.defaultRoot];
@@ -223,12 +228,24 @@ export function createMcpServer(options: McpOptions): { server: Server; close: (
     }
     ownServers.clear();
   };
-  return { server, close, endSession };
+  /**
+   * Loads the default root's graph and looks at its tree before the first call asks (ADR 168): a
+   * client that connects and asks later is answered in milliseconds from its first question.
+   */
+  const warm = () => {
+    if (stopped) return;
+    try {
+      graphs.get(options.defaultRoot);
+    } catch (e) {
+      log(`kg mcp: the graph could not be read ahead of the first call: ${(e as Error)?.message ?? String(e)}`);
+    }
+  };
+  return { server, close, endSession, warm };
 }
 
 /** Serves over stdin/stdout until the client closes stdin (or the transport fails). */
 export async function serveStdio(options: McpOptions, stdin: Readable, stdout: Writable): Promise<void> {
-  const { server, close, endSession } = createMcpServer(options);
+  const { server, close, endSession, warm } = createMcpServer(options);
   const transport: Transport = new LineTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
@@ -243,6 +260,8 @@ export async function serveStdio(options: McpOptions, stdin: Readable, stdout: W
   });
   server.onerror = (e) => options.log(visible(redactCredentials(`kg mcp: ${e.message}`)));
   await server.connect(transport);
+  // A call that arrives meanwhile waits for it: that call would have loaded the graph itself.
+  setImmediate(warm);
   const others = (options.roots ?? []).filter((r) => r !== options.defaultRoot);
   options.log(
     visible(

@@ -118,6 +118,8 @@ export interface FindReferencesReport {
   pairMisses: Disagreement[];
   /** Misses by the kind of site (what syntax the use is), to find the graph's gaps. */
   missesBySyntax: Record<string, number>;
+  /** Per declaration asked, the files its uses are in after the exclusions (what `filePairs` counts), sorted. */
+  referrerFiles: Map<string, string[]>;
 }
 
 export function compareWithFindReferences(
@@ -519,6 +521,7 @@ export function compareWithFindReferences(
     contextualOnly,
     contextualOnlyFound,
     fileMisses,
+    referrerFiles: new Map([...refFiles].map(([target, files]) => [target, [...files.keys()].sort()])),
     symbolPairs: refPairs.size,
     symbolsFound,
     importSubsumed,

@@ -55,7 +55,7 @@ export type ReadCache = Map<string, { stamp: string; text: string; sha256: strin
  * the read would leave the stamp unchanged (the "racy" case). Such a file is read again until it
  * has been still for this long.
  */
-const RACY_MS = 2_000;
+export const RACY_MS = 2_000;
 
 /** One file's text and fingerprint, or why the build passes over it. */
 export function readSource(
