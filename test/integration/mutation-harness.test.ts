@@ -127,6 +127,9 @@ describe('the mutation harness (bench/mutation-core.ts)', () => {
       unused.some((u) => u.id === 'sym:index.js#leftover'),
       JSON.stringify(unused),
     );
+    // `const { add } = require('./lib/math')`: its calls are credited to lib/math.js's add, and
+    // deleting the binding breaks index.js (the defect the first run of the harness found).
+    assert.ok(!unused.some((u) => u.id === 'sym:index.js#add'), JSON.stringify(unused));
     const files = ['index.js', 'lib/math.js', ...SUITE];
     const check = new core.TypeCheck(root, files);
     const base = check.errors();
