@@ -1,6 +1,7 @@
 // The core of `npm run bench:mutation` (ADR 167) on a package small enough to read: three
-// functions that tests reach, one nothing reaches, CommonJS as packages on npm write it, node:test
-// tests run one process each. Each function is broken in a commit; the test files that fail, and
+// functions that tests reach, one nothing reaches, CommonJS as packages on npm write it (one test
+// requires the package by `require('..')`, which its tsconfig's Classic resolution cannot place),
+// node:test tests run one process each. Each function is broken in a commit; the test files that fail, and
 // those `kg tests` selects, are compared with what the source says (not with an answer of kg's).
 // Then every symbol `kg unused` lists is deleted alone: neither the compiler nor a test may notice;
 // deleting a used function must be noticed by both, so the check can fail.
@@ -13,6 +14,9 @@ import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import * as core from '../../bench/mutation-core';
 
 const PACKAGE: Record<string, string> = {
+  // fast-uri's own tsconfig: no module setting, so TypeScript resolves as "Classic", which reads
+  // `require('..')` as nothing. Node reads it as the package's main (the unresolved-import guess).
+  'tsconfig.json': '{ "compilerOptions": { "allowJs": true, "checkJs": true, "strict": true, "target": "es2015" } }\n',
   'package.json': '{ "name": "mutation-fixture", "version": "1.0.0", "main": "index.js", "scripts": { "test": "node --test" } }\n',
   'lib/math.js': "'use strict'\n\nfunction add (a, b) {\n  return a + b\n}\n\nmodule.exports = { add }\n",
   'index.js': [
@@ -66,9 +70,20 @@ const PACKAGE: Record<string, string> = {
     '})',
     '',
   ].join('\n'),
+  'test/api.test.js': [
+    "'use strict'",
+    "const test = require('node:test')",
+    "const assert = require('node:assert')",
+    "const api = require('..')",
+    '',
+    "test('the API shouts', () => {",
+    "  assert.strictEqual(api.shout('a'), 'A!')",
+    '})',
+    '',
+  ].join('\n'),
 };
 
-const SUITE = ['test/double.test.js', 'test/math.test.js', 'test/shout.test.js'];
+const SUITE = ['test/api.test.js', 'test/double.test.js', 'test/math.test.js', 'test/shout.test.js'];
 const RUN: core.RunOptions = { timeoutMs: 20_000, concurrency: 2 };
 
 describe('the mutation harness (bench/mutation-core.ts)', () => {
@@ -95,10 +110,18 @@ describe('the mutation harness (bench/mutation-core.ts)', () => {
   });
 
   // What fails when each function is broken, read off the tests above; and what must not be selected.
-  const cases: Array<{ file: string; name: string; failing: string[]; notSelected: string[] }> = [
+  const cases: Array<{ file: string; name: string; failing: string[]; notSelected: string[]; guessed?: string[] }> = [
     { file: 'lib/math.js', name: 'add', failing: ['test/double.test.js', 'test/math.test.js'], notSelected: ['test/shout.test.js'] },
     { file: 'index.js', name: 'double', failing: ['test/double.test.js'], notSelected: ['test/math.test.js', 'test/shout.test.js'] },
-    { file: 'index.js', name: 'shout', failing: ['test/shout.test.js'], notSelected: ['test/double.test.js', 'test/math.test.js'] },
+    {
+      file: 'index.js',
+      name: 'shout',
+      failing: ['test/api.test.js', 'test/shout.test.js'],
+      notSelected: ['test/double.test.js', 'test/math.test.js'],
+      // api.test.js's `api.shout(…)` is an unplaced call named shout from a file whose
+      // `require('..')` Node reads as index.js: a guess, not a proof.
+      guessed: ['test/api.test.js'],
+    },
   ];
   for (const c of cases) {
     it(`breaking ${c.name} fails its tests, and kg tests selects them and not the others`, async () => {
@@ -114,6 +137,7 @@ describe('the mutation harness (bench/mutation-core.ts)', () => {
         const selected = [...sel.proven, ...sel.guessed];
         for (const f of run.failing) assert.ok(selected.includes(f), `${f} failed but kg tests did not select it: ${JSON.stringify(sel)}`);
         for (const f of c.notSelected) assert.ok(!selected.includes(f), `${f} selected for ${c.name}`);
+        for (const f of c.guessed ?? []) assert.ok(sel.guessed.includes(f) && !sel.proven.includes(f), `${f} not guessed`);
       } finally {
         core.git(root, ['reset', '-q', '--hard', 'HEAD~1']);
       }
@@ -153,7 +177,7 @@ describe('the mutation harness (bench/mutation-core.ts)', () => {
     assert.notDeepEqual(core.newErrors(base, check.errors({ file: 'index.js', text: cut as string })), []);
     fs.writeFileSync(path.join(root, 'index.js'), cut as string);
     try {
-      assert.deepEqual((await core.runSuite(root, SUITE, RUN)).failing, ['test/double.test.js', 'test/shout.test.js']);
+      assert.deepEqual((await core.runSuite(root, SUITE, RUN)).failing, ['test/api.test.js', 'test/double.test.js', 'test/shout.test.js']);
     } finally {
       fs.writeFileSync(path.join(root, 'index.js'), PACKAGE['index.js']);
     }

@@ -172,7 +172,20 @@ function requiresByFile(g: IndexedGraph): RequireSites {
   return out;
 }
 
-function seenThrough(g: IndexedGraph, r: number, requires: RequireSites): SeenThrough | undefined {
+/**
+ * Whether imports of packages went uncounted as edges (the build's default: counted in the
+ * `unresolved` summary, not listed): then `const x = require('pkg')` leaves no trace but the variable.
+ */
+function unlistedPackages(g: IndexedGraph): boolean {
+  if ((g.graph.unresolved?.imports?.external ?? 0) === 0) return false;
+  for (let e = 0; e < g.graph.edges.length; e++)
+    if (g.edgeRelation[e] === 'imports' && g.graph.edges[e].reason === 'external') return false;
+  return true;
+}
+
+const JAVASCRIPT = /\.[cm]?jsx?$/;
+
+function seenThrough(g: IndexedGraph, r: number, requires: RequireSites, unlisted: boolean): SeenThrough | undefined {
   const n = g.nodeAt[r];
   if (n?.kind !== 'variable' || n.sourceFile === undefined || n.id.includes('.', n.id.indexOf('#'))) return undefined;
   const targets: number[] = [];
@@ -183,7 +196,16 @@ function seenThrough(g: IndexedGraph, r: number, requires: RequireSites): SeenTh
   }
   if (targets.length > 0) return { targets, names: targets.map((t) => g.ids[t]).join(', ') };
   const site = requires.get(n.sourceFile)?.find((q) => q.line === n.line && q.column > (n.column ?? 0));
-  if (!site) return undefined;
+  if (!site) {
+    // A JavaScript variable whose initializer names nothing the graph holds, where requires of
+    // packages are not listed: it may be `require('pkg')`, whose uses are calls on `any`.
+    if (unlisted && JAVASCRIPT.test(n.sourceFile) && g.outStart[r] === g.outStart[r + 1])
+      return {
+        targets: [],
+        names: 'an initializer naming nothing the graph holds, maybe a require() of a package the graph does not list',
+      };
+    return undefined;
+  }
   if (site.target === undefined) return { targets: [], names: 'a require() the graph could not resolve' };
   const moduleFile = g.nodeAt[site.target]?.sourceFile;
   for (let t = 0; t < g.nodeCount; t++) if (g.nodeAt[t]?.sourceFile === moduleFile) targets.push(t);
@@ -230,6 +252,7 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
   const roots = rootsOf(g);
   const dynamic = dynamicReach(g);
   const requires = requiresByFile(g);
+  const unlisted = unlistedPackages(g);
   const unused: UnusedSymbol[] = [];
   const possiblyUsed: Array<UnusedSymbol & { reasons: PossibleUse[] }> = [];
   let symbols = 0;
@@ -259,13 +282,13 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
     const reasons: PossibleUse[] = [];
     // Its uses would be credited to what it names: when that is used where it could be, or
     // cannot be traced (an unresolved require), the variable may be what is used.
-    const through = seenThrough(g, r, requires);
+    const through = seenThrough(g, r, requires, unlisted);
     if (through && (through.targets.length === 0 || namedTargetUsed(g, r, through)))
       reasons.push({
         reason: 'alias',
         summary:
           through.targets.length === 0
-            ? 'bound by a require() the graph could not resolve: its uses cannot be traced'
+            ? `bound by ${through.names}: its uses cannot be traced`
             : `the checker credits its uses to what it names (${through.names}), which is used${n.exported === true ? '' : ` in ${file}`}: the graph cannot tell whether through it`,
       });
     const guessed = inbound(g, r, CONSUMER_RELATIONS, false).guessed;
