@@ -220,8 +220,8 @@ async function main(): Promise<void> {
   const bars = { recall: recall === 1, share: share <= 0.4, unused: breaks.length === 0 };
 
   const lines = [
-    '| package | suite (test files) | functions (sampled) | mutations failing a test | failing test files | missed (holes / none) | recall | selection, mean share of the suite | proven only, mean share |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| package | suite (test files) | functions (sampled) | mutations failing a test | failing test files | missed (holes / none) | recall | selection, mean share of the suite | proven only, mean share | failing, mean share (no selection with full recall is smaller) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     const f = r.mutations.reduce((n, m) => n + m.failing.length, 0);
@@ -229,8 +229,9 @@ async function main(): Promise<void> {
     const none = r.mutations.reduce((n, m) => n + m.missed.filter((x) => x.tier === 'none').length, 0);
     const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
     const provenShare = mean(r.mutations.map((m) => r.suite.filter((x) => m.proven.includes(x)).length / r.suite.length));
+    const failingShare = mean(r.mutations.map((m) => m.failing.length / r.suite.length));
     lines.push(
-      `| ${r.name}@${r.version} | ${r.suite.length} | ${r.functions} (${r.mutations.length}) | ${r.mutations.filter((m) => m.failing.length > 0).length} | ${f} | ${holes} / ${none} | ${pct(f === 0 ? 1 : (f - holes - none) / f)} | ${pct(mean(r.mutations.map((m) => m.share)))} | ${pct(provenShare)} |`,
+      `| ${r.name}@${r.version} | ${r.suite.length} | ${r.functions} (${r.mutations.length}) | ${r.mutations.filter((m) => m.failing.length > 0).length} | ${f} | ${holes} / ${none} | ${pct(f === 0 ? 1 : (f - holes - none) / f)} | ${pct(mean(r.mutations.map((m) => m.share)))} | ${pct(provenShare)} | ${pct(failingShare)} |`,
     );
   }
   lines.push(
