@@ -168,7 +168,9 @@ function walk(
       let cls = conf === CONFIDENCE_CODE.EXACT ? 0 : 1;
       let hole: TestStep['hole'];
       // An importer of a file whose top-level code only names the change may not run it: a hole.
-      if (isFile && !loads && (relation === 'imports' || relation === 're-exports')) {
+      // A test file is the exception: loading it registers and runs its tests (node:test, tape,
+      // Mocha's describe), so whoever loads it runs what it reaches (ADR 167).
+      if (isFile && !loads && !(file !== undefined && isTest(file)) && (relation === 'imports' || relation === 're-exports')) {
         cls = 2;
         hole = 'top-level-use';
       }
