@@ -207,8 +207,9 @@ async function main(): Promise<void> {
   const names = process.env.KG_MUTATION_PACKAGES?.split(',');
   const results: PackageResult[] = [];
   const started = Date.now();
-  for (const s of SUBJECTS.filter((x) => !names || names.includes(x.name)))
-    results.push(await benchPackage(s, Number(process.env.KG_MUTATION_SAMPLES ?? s.samples)));
+  // KG_MUTATION_PACKAGES names the packages and their order.
+  const subjects = names ? names.map((n) => SUBJECTS.find((x) => x.name === n)).filter((x): x is Subject => x !== undefined) : SUBJECTS;
+  for (const s of subjects) results.push(await benchPackage(s, Number(process.env.KG_MUTATION_SAMPLES ?? s.samples)));
 
   const all = results.flatMap((r) => r.mutations);
   const failing = all.reduce((n, m) => n + m.failing.length, 0);
