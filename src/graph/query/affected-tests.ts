@@ -34,6 +34,12 @@ interface TestStep {
   confidence: Confidence;
   /** Why a step of the holes tier is one: `unresolved-named`, or `top-level-use` (an importer of a file whose top-level code names the change). */
   hole?: 'unresolved-named' | 'top-level-use';
+  /**
+   * Why a step of the guessed tier that is no CANDIDATE edge is a guess: `unresolved-import`, an
+   * UNRESOLVED call carrying the name from a file whose unresolved relative import names the
+   * changed symbol's file when read as Node reads it (ADR 167).
+   */
+  guess?: 'unresolved-import';
 }
 
 export interface SelectedTest {
@@ -92,6 +98,8 @@ function walk(
   starts: readonly number[],
   maxClass: number,
   isTest: (file: string) => boolean,
+  nodeImports: ReadonlyMap<string, ReadonlySet<string>>,
+  nodeImporters: ReadonlyMap<string, readonly string[]>,
   unread?: Map<string, UnreadUse>,
   unreadFiles?: Map<string, string[]>,
 ): Map<string, { path: string[]; steps: TestStep[] }> {
@@ -137,6 +145,14 @@ function walk(
       for (const u of unreadFiles.get(file) ?? []) if (!unread.has(u)) unread.set(u, { file: u, via: g.ids[r] });
     }
     const isFile = node.kind === 'file';
+    // A file whose unresolved relative import names this one when read as Node reads it loads
+    // it, and its uses of what it bound are unplaced: when this file's code is reached, it may
+    // use the change (a guess, ADR 167).
+    if (isFile && maxClass >= 1 && file !== undefined)
+      for (const importer of nodeImporters.get(file) ?? []) {
+        const t = g.rankOf.get(`file:${importer}`);
+        if (t !== undefined) reach(s, t, true, { relation: 'imports', confidence: 'CANDIDATE', guess: 'unresolved-import' });
+      }
     for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
       const e = g.inEdges[k];
       const relation = g.edgeRelation[e];
@@ -152,7 +168,9 @@ function walk(
       let cls = conf === CONFIDENCE_CODE.EXACT ? 0 : 1;
       let hole: TestStep['hole'];
       // An importer of a file whose top-level code only names the change may not run it: a hole.
-      if (isFile && !loads && (relation === 'imports' || relation === 're-exports')) {
+      // A test file is the exception: loading it registers and runs its tests (node:test, tape,
+      // Mocha's describe), so whoever loads it runs what it reaches (ADR 167).
+      if (isFile && !loads && !(file !== undefined && isTest(file)) && (relation === 'imports' || relation === 're-exports')) {
         cls = 2;
         hole = 'top-level-use';
       }
@@ -164,9 +182,15 @@ function walk(
     }
     if (node.id.startsWith('sym:')) {
       for (const v of dispatchVias(g, r)) reach(s, v.rank, false, { relation: 'dispatch', confidence: 'EXACT' });
-      if (maxClass >= 2)
-        for (const source of unresolvedNamedSources(g, r))
-          reach(s, source, true, { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' });
+      // An unplaced call carrying the name is a hole, unless its file's unresolved relative
+      // import names this symbol's file when read as Node reads it: then a guess (ADR 167).
+      if (maxClass >= 1)
+        for (const source of unresolvedNamedSources(g, r)) {
+          const from = g.nodeAt[source]?.sourceFile;
+          const named = file !== undefined && from !== undefined && nodeImports.get(from)?.has(file) === true;
+          if (named) reach(s, source, true, { relation: 'calls', confidence: 'CANDIDATE', guess: 'unresolved-import' });
+          else if (maxClass >= 2) reach(s, source, true, { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' });
+        }
     }
   }
   return found;
@@ -195,8 +219,12 @@ export function selectTests(input: TestSelectionInput): TestSelection {
       .sort((a, b) => a - b);
     if (starts.length === 0) continue;
     const unreadFiles = unreadByFile(g);
+    const nodeImports = unresolvedRelativeImports(g);
+    const nodeImporters = new Map<string, string[]>();
+    for (const [from, targets] of [...nodeImports].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+      for (const t of targets) nodeImporters.set(t, [...(nodeImporters.get(t) ?? []), from]);
     for (let tier = 0; tier < 3; tier++) {
-      const found = walk(g, starts, tier, input.isTest, tier === 2 ? unread : undefined, unreadFiles);
+      const found = walk(g, starts, tier, input.isTest, nodeImports, nodeImporters, tier === 2 ? unread : undefined, unreadFiles);
       for (const [file, { path, steps }] of found) {
         if (!input.headFiles.has(file)) continue;
         const had = best.get(file);
@@ -213,6 +241,65 @@ export function selectTests(input: TestSelectionInput): TestSelection {
     out[TIER_OF[hit.tier]].push(hit.test);
   }
   out.unread = [...unread.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return out;
+}
+
+/** Extensions Node's CommonJS loader tries after a bare relative path, then a folder's index. */
+const NODE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.jsx', '.ts', '.cts', '.mts', '.tsx'];
+
+/** A `/`-separated path with `.` and `..` segments applied ('' for the root; undefined above it). */
+function normalisePath(p: string): string | undefined {
+  const out: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join('/');
+}
+
+/**
+ * File → the graph's files its UNRESOLVED relative imports name when read as Node reads them
+ * (ADR 167): the path itself, with an extension Node tries, the folder's package.json `main`
+ * (graph.json's `entries`) or its index. The project's own resolution may not find them (a
+ * tsconfig whose settings select Classic resolution reads `require('..')` as nothing); Node does.
+ */
+function unresolvedRelativeImports(g: IndexedGraph): Map<string, Set<string>> {
+  const files = new Set<string>();
+  for (let r = 0; r < g.nodeCount; r++) {
+    const n = g.nodeAt[r];
+    if (n?.kind === 'file' && n.sourceFile !== undefined) files.add(n.sourceFile);
+  }
+  const mains = new Map<string, string>();
+  for (const e of g.graph.entries ?? [])
+    if (e.field === 'main' && !e.unplaced) mains.set(e.from.includes('/') ? e.from.slice(0, e.from.lastIndexOf('/')) : '', e.path);
+  const place = (base: string): string | undefined => {
+    if (files.has(base)) return base;
+    for (const ext of NODE_EXTENSIONS) if (files.has(base + ext)) return base + ext;
+    const main = mains.get(base);
+    if (main !== undefined) return main;
+    for (const ext of NODE_EXTENSIONS)
+      if (files.has(`${base === '' ? '' : base + '/'}index${ext}`)) return `${base === '' ? '' : base + '/'}index${ext}`;
+    return undefined;
+  };
+  const out = new Map<string, Set<string>>();
+  for (let e = 0; e < g.graph.edges.length; e++) {
+    if (g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) continue;
+    const relation = g.edgeRelation[e];
+    if (relation !== 'imports' && relation !== 're-exports') continue;
+    const target = g.ids[g.edgeTarget[e]];
+    const from = g.nodeAt[g.edgeSource[e]]?.sourceFile;
+    if (from === undefined || !target.startsWith('unresolved:.')) continue;
+    const dir = from.includes('/') ? from.slice(0, from.lastIndexOf('/')) : '';
+    const base = normalisePath(`${dir}/${target.slice('unresolved:'.length)}`);
+    const placed = base === undefined ? undefined : place(base);
+    if (placed === undefined) continue;
+    const set = out.get(from) ?? new Set<string>();
+    set.add(placed);
+    out.set(from, set);
+  }
   return out;
 }
 

@@ -94,7 +94,10 @@ export const RESULT_SCHEMAS = {
           label: str,
           reasons: arr(
             obj(
-              { reason: { enum: ['candidate', 'unresolved-named', 'unanalysed', 'dynamic-access', 'entry-unplaced'] }, summary: str },
+              {
+                reason: { enum: ['candidate', 'unresolved-named', 'unanalysed', 'dynamic-access', 'entry-unplaced', 'alias'] },
+                summary: str,
+              },
               { via: strings },
             ),
           ),

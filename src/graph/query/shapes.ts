@@ -269,7 +269,7 @@ export interface UnusedSymbol {
 
 /** Why a symbol no proven edge reaches may still be used: a guess or a hole, never proof (ADR 157). */
 export interface PossibleUse {
-  reason: 'candidate' | 'unresolved-named' | 'unanalysed' | 'dynamic-access' | 'entry-unplaced';
+  reason: 'candidate' | 'unresolved-named' | 'unanalysed' | 'dynamic-access' | 'entry-unplaced' | 'alias';
   /** One line for people. */
   summary: string;
   /** The guessed consumers (`candidate`) or the unread files whose text imports its file (`unanalysed`). */

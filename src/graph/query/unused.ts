@@ -139,6 +139,99 @@ function dynamicReach(g: IndexedGraph): { any: number; files: Map<string, number
   return { any, files };
 }
 
+/**
+ * A variable the checker sees through (ADR 167): a `require` binding (`const x = require('m')`,
+ * `const { a } = require('m')`) is an alias, and a call of a variable that holds a function
+ * (`const { parse: p } = api`, `const f = g`) is a call of that function. Either way the graph
+ * credits the use to what the variable names, never to the variable's node, so no proven edge
+ * reaches it even when it is used. Found from the graph alone: the variable's own EXACT reference
+ * (its initializer names `t`), or a `require` import of its file on its line, after its name.
+ */
+interface SeenThrough {
+  /** Ranks its uses are credited to: the named symbol, or every node of the required module's file. */
+  targets: number[];
+  /** What it names, for people: an id, or the unresolved require. */
+  names: string;
+}
+
+type RequireSites = Map<string, Array<{ target?: number; line: number; column: number }>>;
+
+/** Per file, its `require` imports: the target's rank (undefined when unresolved) and the position. */
+function requiresByFile(g: IndexedGraph): RequireSites {
+  const out: RequireSites = new Map();
+  for (let e = 0; e < g.graph.edges.length; e++) {
+    const edge = g.graph.edges[e];
+    if (edge.relation !== 'imports' || edge.context !== 'require' || edge.evidence?.line === undefined) continue;
+    const file = g.nodeAt[g.edgeSource[e]]?.sourceFile;
+    if (file === undefined) continue;
+    const list = out.get(file) ?? [];
+    list.push({
+      target: g.edgeConfidence[e] === CONFIDENCE_CODE.EXACT ? g.edgeTarget[e] : undefined,
+      line: edge.evidence.line,
+      column: edge.evidence.column ?? 0,
+    });
+    out.set(file, list);
+  }
+  return out;
+}
+
+/**
+ * Whether imports of packages went uncounted as edges (the build's default: counted in the
+ * `unresolved` summary, not listed): then `const x = require('pkg')` leaves no trace but the variable.
+ */
+function unlistedPackages(g: IndexedGraph): boolean {
+  if ((g.graph.unresolved?.imports?.external ?? 0) === 0) return false;
+  for (let e = 0; e < g.graph.edges.length; e++)
+    if (g.edgeRelation[e] === 'imports' && g.graph.edges[e].reason === 'external') return false;
+  return true;
+}
+
+const JAVASCRIPT = /\.[cm]?jsx?$/;
+
+function seenThrough(g: IndexedGraph, r: number, requires: RequireSites, unlisted: boolean): SeenThrough | undefined {
+  const n = g.nodeAt[r];
+  if (n?.kind !== 'variable' || n.sourceFile === undefined || n.id.includes('.', n.id.indexOf('#'))) return undefined;
+  const targets: number[] = [];
+  for (let k = g.outStart[r]; k < g.outStart[r + 1]; k++) {
+    const e = g.outEdges[k];
+    if (g.edgeRelation[e] === 'references' && g.edgeConfidence[e] === CONFIDENCE_CODE.EXACT && g.edgeTarget[e] !== r)
+      targets.push(g.edgeTarget[e]);
+  }
+  if (targets.length > 0) return { targets, names: targets.map((t) => g.ids[t]).join(', ') };
+  const site = requires.get(n.sourceFile)?.find((q) => q.line === n.line && q.column > (n.column ?? 0));
+  if (!site) {
+    // A JavaScript variable whose initializer names nothing the graph holds, where requires of
+    // packages are not listed: it may be `require('pkg')`, whose uses are calls on `any`.
+    if (unlisted && JAVASCRIPT.test(n.sourceFile) && g.outStart[r] === g.outStart[r + 1])
+      return {
+        targets: [],
+        names: 'an initializer naming nothing the graph holds, maybe a require() of a package the graph does not list',
+      };
+    return undefined;
+  }
+  if (site.target === undefined) return { targets: [], names: 'a require() the graph could not resolve' };
+  const moduleFile = g.nodeAt[site.target]?.sourceFile;
+  for (let t = 0; t < g.nodeCount; t++) if (g.nodeAt[t]?.sourceFile === moduleFile) targets.push(t);
+  return { targets, names: `require() of ${moduleFile ?? g.ids[site.target]}` };
+}
+
+/**
+ * Whether code that may use the variable uses what it names (an EXACT consumer edge other than
+ * the variable's own and the require itself): code of its file, or any code when it is exported.
+ */
+function namedTargetUsed(g: IndexedGraph, r: number, s: SeenThrough): boolean {
+  const n = g.nodeAt[r];
+  for (const t of s.targets)
+    for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
+      const e = g.inEdges[k];
+      const source = g.edgeSource[e];
+      if (source === r || g.edgeConfidence[e] !== CONFIDENCE_CODE.EXACT) continue;
+      if (g.edgeRelation[e] === 'imports' || !CONSUMER_RELATIONS.has(g.edgeRelation[e])) continue;
+      if (n?.exported === true || g.nodeAt[source]?.sourceFile === n?.sourceFile) return true;
+    }
+  return false;
+}
+
 /** Whether a proven consumer edge from outside rank `r` itself (not from one of its members) reaches it. */
 function provenFromOutside(g: IndexedGraph, r: number): boolean {
   const own = g.ids[r] + '.';
@@ -161,6 +254,8 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
   const scope = normaliseScope(path);
   const roots = rootsOf(g);
   const dynamic = dynamicReach(g);
+  const requires = requiresByFile(g);
+  const unlisted = unlistedPackages(g);
   const unused: UnusedSymbol[] = [];
   const possiblyUsed: Array<UnusedSymbol & { reasons: PossibleUse[] }> = [];
   let symbols = 0;
@@ -188,6 +283,17 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
       continue;
     }
     const reasons: PossibleUse[] = [];
+    // Its uses would be credited to what it names: when that is used where it could be, or
+    // cannot be traced (an unresolved require), the variable may be what is used.
+    const through = seenThrough(g, r, requires, unlisted);
+    if (through && (through.targets.length === 0 || namedTargetUsed(g, r, through)))
+      reasons.push({
+        reason: 'alias',
+        summary:
+          through.targets.length === 0
+            ? `bound by ${through.names}: its uses cannot be traced`
+            : `the checker credits its uses to what it names (${through.names}), which is used${n.exported === true ? '' : ` in ${file}`}: the graph cannot tell whether through it`,
+      });
     const guessed = inbound(g, r, CONSUMER_RELATIONS, false).guessed;
     if (guessed.length > 0)
       reasons.push({
