@@ -18,7 +18,7 @@ import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/
 import Ajv from 'ajv';
 import { corpus } from '../../bench/corpus';
 import { CLI, copyFixture, removeTempDirs, tempDir } from '../helpers/fixtures';
-import { buildProcessesOf } from '../helpers/processes';
+import { buildProcessesOf, kgProcessesOf } from '../helpers/processes';
 import type { Graph } from '../../src/graph/model';
 
 const ENV = { ...(process.env as Record<string, string>), KG_SERVER: 'off' };
@@ -395,7 +395,7 @@ describe('kg mcp over stdio on rxjs', () => {
     let watching = true;
     const watcher = (async () => {
       while (watching) {
-        const running = buildProcessesOf(other);
+        const running = kgProcessesOf(other);
         const count = (cmd: string) => running.filter((p) => p.includes(` ${cmd} --`)).length;
         most = { build: Math.max(most.build, count('build')), check: Math.max(most.check, count('check')) };
         await new Promise((r) => setTimeout(r, 10));
