@@ -11,7 +11,7 @@
 //   written into the repository's kept folder over the base's tree and built by that folder's warm
 //   server (started by the untimed `kg diff main main` before, and waited for).
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,6 +27,7 @@ import {
 } from '../src/graph';
 import type { Corpus } from './corpus';
 import { benchGraph } from './queries';
+import { benchGit } from './git';
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 
@@ -71,21 +72,7 @@ export function prepareGeneratedPair(): string {
   return dir;
 }
 
-function git(root: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: root,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'kg-bench',
-      GIT_AUTHOR_EMAIL: 'bench@knowledge-graph.invalid',
-      GIT_COMMITTER_NAME: 'kg-bench',
-      GIT_COMMITTER_EMAIL: 'bench@knowledge-graph.invalid',
-      GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-      GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-    },
-  }).trim();
-}
+const git = benchGit;
 
 /**
  * A git repository of a corpus: `main` holds it as installed, `feature` changes 10 of its source

@@ -15,27 +15,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { rng } from './generate-graph';
+import { benchGit } from './git';
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 const SAMPLES = Number(process.env.KG_BENCH_SAMPLES ?? 5);
 const RXJS = path.join(__dirname, '..', 'node_modules', 'rxjs');
 
-function git(root: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'kg-bench',
-      GIT_AUTHOR_EMAIL: 'bench@knowledge-graph.invalid',
-      GIT_COMMITTER_NAME: 'kg-bench',
-      GIT_COMMITTER_EMAIL: 'bench@knowledge-graph.invalid',
-      GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-      GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-    },
-  }).trim();
-}
+const git = benchGit;
 
 interface Run {
   wallMs: number;
