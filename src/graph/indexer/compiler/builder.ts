@@ -37,7 +37,7 @@ import { screenSources, type ScreenVerdict } from './screen';
 import { missingConfigFiles } from './missing-files';
 import { repositoryName } from '../files/repository-name';
 import { unanalysedFiles } from './unanalysed';
-import { componentKind, componentTools } from '../components/component-code';
+import { componentKind, componentTools } from '../components/kinds';
 import { entryFiles } from './entries';
 
 export interface BuildSink {

@@ -11,7 +11,7 @@ import type { FileHost } from '../files/file-host';
 import { countSkip, type SkipCounts } from '../files/skips';
 import { walk, type WalkResult } from '../files/walk';
 import { repositoryTypeScript, withTypeScript5Semantics } from './semantics';
-import { COMPONENT_EXTENSIONS } from '../components/component-code';
+import { COMPONENT_EXTENSIONS } from '../components/kinds';
 
 export { isSourceFileName, type WalkResult } from '../files/walk';
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as ts from 'typescript';
 import { isSourceFileName, readText, type Project } from './discover';
-import { componentKind } from '../components/component-code';
+import { componentKind } from '../components/kinds';
 import type { ImportRef } from './extract';
 import type { EntryType, FileHost } from '../files/file-host';
 import type { ImportOutcome } from '../facts';

@@ -22,7 +22,7 @@ import type {
 } from 'typescript7/unstable/sync';
 import { SyntaxKind as NativeKind } from 'typescript7/unstable/ast';
 import { version as PINNED_VERSION } from 'typescript7';
-import { componentKind } from '../components/component-code';
+import { componentKind } from '../components/kinds';
 import type { Expression as NativeExpression, Node as NativeNode, SourceFile as NativeSourceFile } from 'typescript7/unstable/ast';
 import {
   DESTRUCTURING_HOPS,

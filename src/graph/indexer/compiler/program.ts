@@ -10,7 +10,8 @@ import type { FileHost } from '../files/file-host';
 import type { ModuleResolver } from './imports';
 import type { ScreenParser } from './screen';
 import type { SourceInput } from './sources';
-import { componentKind, componentScriptKind } from '../components/component-code';
+import { componentScriptKind } from '../components/component-code';
+import { componentKind } from '../components/kinds';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const { JSDocParsingMode, createProgram, createSourceFile, forEachChild, getDefaultLibFilePath } = ts;

@@ -9,7 +9,7 @@ import type { FileHost } from '../files/file-host';
 import { readSource, type ReadCache } from '../files/read';
 import { countSkip, type SkipCounts } from '../files/skips';
 import type { Discovery, Project } from './discover';
-import { componentKind } from '../components/component-code';
+import { componentKind } from '../components/kinds';
 import { componentCode } from '../components/transform';
 
 /** A source file that was read and accepted, with the project that owns it. */

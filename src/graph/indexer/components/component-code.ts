@@ -9,42 +9,7 @@
 // body, a later edit) never borrows another text's map.
 
 import type * as ts from 'typescript';
-
-export type ComponentKind = 'vue' | 'svelte';
-
-const KINDS: ReadonlyArray<[string, ComponentKind]> = [
-  ['.vue', 'vue'],
-  ['.svelte', 'svelte'],
-];
-
-/** The component files' extensions, lower case. */
-export const COMPONENT_EXTENSIONS: readonly string[] = KINDS.map(([ext]) => ext);
-
-/** Which language tools a file's name asks for, or undefined for any other file. */
-export function componentKind(fileName: string): ComponentKind | undefined {
-  for (const [ext, kind] of KINDS) if (fileName.endsWith(ext)) return kind;
-  return undefined;
-}
-
-/**
- * The language tools by kind, at the versions package.json pins exactly: graph.json names them
- * beside TypeScript's when the graph holds a component of that kind (a unit test checks them
- * against the installed packages).
- */
-const TOOLS: Readonly<Record<ComponentKind, Readonly<Record<string, string>>>> = {
-  vue: { '@vue/language-core': '3.3.14' },
-  svelte: { svelte: '5.60.1', svelte2tsx: '0.7.64' },
-};
-
-/** The tools that wrote the code of the components among `paths`, name → version. */
-export function componentTools(paths: Iterable<string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of paths) {
-    const kind = componentKind(p);
-    if (kind !== undefined) Object.assign(out, TOOLS[kind]);
-  }
-  return out;
-}
+import type { ComponentKind } from './kinds';
 
 /** A stretch of generated code copied from the author's text (offsets in UTF-16 code units). */
 export interface Segment {
@@ -151,30 +116,6 @@ function nearestSource(c: ComponentCode, generated: number): number {
   return generated <= s.generated + s.length ? s.source + (generated - s.generated) : 0;
 }
 
-function lineColumnOf(lineStarts: readonly number[], offset: number): { line: number; character: number } {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo, character: offset - lineStarts[lo] };
-}
-
-export function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 10) starts.push(i + 1);
-    else if (ch === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    }
-  }
-  return starts;
-}
-
 /**
  * Names the language tools give the generated declarations that stand for the component itself:
  * its template's render function (whose calls are the component's), its definition and its
@@ -188,4 +129,29 @@ export function isComponentStandIn(kind: ComponentKind, name: string): boolean {
 export function componentLabel(relPath: string): string {
   const base = relPath.slice(relPath.lastIndexOf('/') + 1);
   return base.slice(0, base.lastIndexOf('.'));
+}
+
+function lineColumnOf(lineStarts: readonly number[], offset: number): { line: number; character: number } {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo, character: offset - lineStarts[lo] };
+}
+
+/** Offsets of a text's line starts, as the compiler counts lines (CR, LF, CRLF); its own function is not public. */
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10) starts.push(i + 1);
+    else if (ch === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
 }

@@ -11,7 +11,8 @@ import { decodedMappings, TraceMap } from '@jridgewell/trace-mapping';
 import { createLanguage, createVueLanguagePlugin, FileMap, getDefaultCompilerOptions, type VueCompilerOptions } from '@vue/language-core';
 import { svelte2tsx } from 'svelte2tsx';
 import { VERSION as SVELTE_VERSION } from 'svelte/compiler';
-import { lineStartsOf, type ComponentKind, type Segment } from './component-code';
+import { lineStartsOf, type Segment } from './component-code';
+import type { ComponentKind } from './kinds';
 
 export interface GeneratedCode {
   code: string;

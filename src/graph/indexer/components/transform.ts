@@ -3,7 +3,8 @@
 // tools never see the repository's configuration code: they are handed the file's text only.
 
 import * as ts from 'typescript';
-import { componentKind, lineStartsOf, registerComponent, type ComponentCode } from './component-code';
+import { lineStartsOf, registerComponent, type ComponentCode } from './component-code';
+import { componentKind } from './kinds';
 
 type Tools = typeof import('./tools');
 

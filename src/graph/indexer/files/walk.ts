@@ -13,7 +13,7 @@ import { inputFile } from './git-info';
 import { countSkip, type SkipCounts } from './skips';
 import { CONFIG_FILE, configSection, readRepositoryConfig, reportUnknownKeys } from './repository-config';
 import { leftOut, linguistOf, parseGitattributes, type AttributeRule, type VendoredSettings } from './vendored';
-import { COMPONENT_EXTENSIONS } from '../components/component-code';
+import { COMPONENT_EXTENSIONS } from '../components/kinds';
 
 /** Scripts, and the single-file components the language tools turn into TypeScript (ADR 169). */
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', ...COMPONENT_EXTENSIONS];
