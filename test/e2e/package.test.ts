@@ -15,8 +15,11 @@ const VSIX = process.env.KG_E2E_VSIX ?? path.join(__dirname, '..', '..', 'knowle
  * follows the decision records the package ships with its docs and their index (160 records in
  * the package after the twenty-first session, 262 files): 300 leaves room for the next ones
  * without letting a stray folder in.
+ *
+ * The component tools (dist/component-tools.js, 0.43 MB compressed) moved it to 3.5 MiB and
+ * 14 MiB unpacked (ADR 173).
  */
-export const BUDGET = { vsixBytes: 3 * 1024 * 1024, unpackedBytes: 12 * 1024 * 1024, files: 300 };
+export const BUDGET = { vsixBytes: 3.5 * 1024 * 1024, unpackedBytes: 14 * 1024 * 1024, files: 300 };
 
 /**
  * A platform-specific package (npm run package:native, ADR 115) adds TypeScript 7's binary for its
@@ -79,7 +82,8 @@ const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/,
   /^extension\/media\/(icon\.png|graph\.svg|webview\.css)$/,
-  /^extension\/dist\/(extension|cli|engine-build|graph-worker|store)\.js$/,
+  /^extension\/dist\/(extension|cli|engine-build|graph-worker|store|component-tools)\.js$/,
+  /^extension\/dist\/component-types\/vue\/[\w.-]+\.d\.ts$/,
   /^extension\/dist\/lib(\.[\w.]+)?\.d\.ts$/,
   /^extension\/dist\/typescript-LICENSE\.txt$/,
   /^extension\/dist\/webview\/[\w-]+\.js$/,
@@ -147,6 +151,9 @@ function describePackage(vsix: string): void {
         'extension/dist/cli.js',
         'extension/dist/engine-build.js',
         'extension/dist/graph-worker.js',
+        // Vue's and Svelte's tools and the types their code needs, loaded when a build meets a component (ADR 169)
+        'extension/dist/component-tools.js',
+        'extension/dist/component-types/vue/template-helpers.d.ts',
         'extension/media/graph.svg',
         'extension/dist/lib.d.ts',
         'extension/dist/lib.es5.d.ts',

@@ -26,10 +26,15 @@ const PINNED_TS7 = (
 /** The packed tarball's budget (ADR 158). */
 const BUDGET_BYTES = 15 * 1024 * 1024;
 
-/** Exactly what the tarball may hold: the CLI's two bundles, the compiler's libraries, the schemas, the manifest, README, licences. */
+/**
+ * Exactly what the tarball may hold: the CLI's two bundles, the component tools' bundle and the
+ * types their code needs (ADR 169), the compiler's libraries, the schemas, the manifest, README,
+ * licences.
+ */
 const ALLOWED = [
   /^package\/(package\.json|README\.md|LICENSE)$/,
-  /^package\/dist\/(cli|engine-build)\.js$/,
+  /^package\/dist\/(cli|engine-build|component-tools)\.js$/,
+  /^package\/dist\/component-types\/vue\/[\w.-]+\.d\.ts$/,
   /^package\/dist\/lib(\.[\w.]+)?\.d\.ts$/,
   /^package\/dist\/typescript-LICENSE\.txt$/,
   /^package\/schema\/(graph|config)\.schema\.json$/,
@@ -149,6 +154,21 @@ describe('the kg tarball: npm pack, npm install -g into an empty prefix, every k
     assert.ok(answer.callers.length > 0, callers.stdout);
     const doctor = kg(['doctor'], repo);
     assert.equal(doctor.code, 0, doctor.stderr);
+  });
+
+  it("reads Vue and Svelte components with the tools it carries: a function's callers are the components that call it", () => {
+    const repo = copyFixture('components');
+    const built = kg(['build', '--apply'], repo);
+    assert.equal(built.code, 0, built.stderr);
+    // A component the tools could not read is a note, never a failed build: there must be none.
+    assert.doesNotMatch(built.stderr, /component not analysed/);
+    const callers = kg(['callers', 'sym:src/format.ts#formatPrice'], repo);
+    assert.equal(callers.code, 0, callers.stderr);
+    assert.deepEqual((JSON.parse(callers.stdout) as { callers: string[] }).callers.sort(), [
+      'sym:src/svelte/Counter.svelte#default',
+      'sym:src/vue/App.vue#default',
+      'sym:src/vue/components/CartItem.vue#default',
+    ]);
   });
 
   it('proves calls with TypeScript 7 once its platform package is installed beside kg, as the note says', (t) => {
