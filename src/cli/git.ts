@@ -26,7 +26,8 @@ export class RefError extends Error {
  * fetches a missing object by starting `remote.<name>.uploadpack` or `core.sshCommand`.
  * GIT_NO_LAZY_FETCH says the same to a git from 2.45 on; GIT_ALLOW_PROTOCOL (an allow-list naming
  * no transport, which overrides every protocol.* setting) to older ones. Filters and textconv
- * drivers never run: objects are read with `cat-file --batch` and trees compared by name only.
+ * drivers never run: objects are read with `cat-file --batch`, trees compared by name only, and the
+ * working tree compared with every filter driver emptied (filtersOff, ADR 176).
  */
 export const SAFE_GIT_OPTIONS: readonly string[] = [
   '--no-pager',
@@ -194,12 +195,44 @@ export function pathsBetween(root: string, a: string, b: string): string[] {
  * not written) and files git does not track and does not ignore. Sorted.
  */
 export function worktreePathsFrom(root: string, tree: string): string[] {
-  const tracked = run(root, ['diff-index', '-z', '--name-only', '--no-renames', '--no-textconv', '--no-ext-diff', tree, '--']);
+  const tracked = run(root, [
+    ...filtersOff(root),
+    'diff-index',
+    '-z',
+    '--name-only',
+    '--no-renames',
+    '--no-textconv',
+    '--no-ext-diff',
+    tree,
+    '--',
+  ]);
   if (tracked.status !== 0)
     throw new RefError(`cannot compare the working tree with ${tree}: ${tracked.stderr.toString('utf8').trim()}`, 'unavailable');
   const untracked = run(root, ['ls-files', '-z', '--others', '--exclude-standard']);
   if (untracked.status !== 0) throw new RefError(`cannot list untracked files: ${untracked.stderr.toString('utf8').trim()}`, 'unavailable');
   return [...new Set([...splitPaths(tracked.stdout), ...splitPaths(untracked.stdout)])].sort();
+}
+
+/**
+ * `-c` options that empty every filter driver git's configuration names. Comparing the working tree
+ * with a tree (`diff-index`) reads a file whose index entry is racily clean through its
+ * `filter.<driver>.clean` or `.process` command — a program the repository's .git/config can name —
+ * and no option turns filters off. An empty command is no filter (git runs none), and `required=false`
+ * keeps git from failing for the lack of one; such a file then compares by its raw bytes, so it may
+ * be listed as changed when only its filter would have made it equal: a path listed too many costs a
+ * file compared, never a wrong answer (see worktreePathsFrom). Listing the configuration runs nothing.
+ */
+function filtersOff(root: string): string[] {
+  const r = run(root, ['config', '-z', '--get-regexp', '^filter\\.']);
+  // Status 1: no such key, nothing to empty.
+  if (r.status !== 0) return [];
+  const drivers = new Set<string>();
+  for (const item of r.stdout.toString('utf8').split('\0')) {
+    const key = item.split('\n', 1)[0];
+    const m = /^filter\.(.+)\.[^.]+$/s.exec(key);
+    if (m) drivers.add(m[1]);
+  }
+  return [...drivers].sort().flatMap((d) => ['-c', `filter.${d}.clean=`, '-c', `filter.${d}.process=`, '-c', `filter.${d}.required=false`]);
 }
 
 function splitPaths(out: Buffer): string[] {

@@ -1,10 +1,11 @@
 // A repository's own .git/config can name programs for git to run. `kg diff` reads refs with git,
-// and the editor's "Compare With…" lists refs and reads files with it; neither may start any of
-// them (issue 55, ADR 143). One test per key: the key set in a real repository's .git/config to a
-// script that leaves a marker, the kg commands that run git run (`kg diff` with refs, in a real kg
-// process; the editor's git commands through src/host/compare-git.ts), and the marker must not be
-// there. `kg build` and `kg status` never run git (only src/cli/git.ts and src/host/compare-git.ts
-// do), so they have no key to test.
+// the editor's "Compare With…" lists refs and reads files with it, `kg build` asks it which tree the
+// working tree stands on (the graph cache, ADR 166), `kg tests` which files changed, and `kg cache`
+// where the cache lives; none may start any of them (issue 55, ADR 143). One test per key: the key
+// set in a real repository's .git/config to a script that leaves a marker, the kg commands that run
+// git run (in real kg processes; the editor's git commands through src/host/compare-git.ts), and the
+// marker must not be there. The index is made racy first (older than every file), so that git
+// compares the working tree's files by content — through a filter, were one allowed to run.
 
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -42,7 +43,7 @@ const HOOKS = [
   'post-index-change',
 ];
 
-describe("kg diff and Compare With… start no program a repository's .git/config names", () => {
+describe("kg diff, kg build, kg tests, kg cache and Compare With… start no program a repository's .git/config names", () => {
   let work: string;
   let origin: string;
   let bin: string;
@@ -91,13 +92,20 @@ describe("kg diff and Compare With… start no program a repository's .git/confi
   /** A copy of the work repository (checked out), or a partial clone of origin holding no blob. */
   function repository(kind: 'full' | 'partial'): string {
     const dir = tempDir('kg-gitcfg-repo-');
-    if (kind === 'full') fs.cpSync(work, dir, { recursive: true, verbatimSymlinks: true });
-    else gitRun(dir, ['clone', '--quiet', '--filter=blob:none', '--no-checkout', `file://${origin}`, '.']);
+    if (kind === 'full') {
+      fs.cpSync(work, dir, { recursive: true, verbatimSymlinks: true });
+      // The copy's files have new stat data: record it, so that git, seeing them unchanged but
+      // racy, compares their content rather than calling them changed by their stat alone.
+      gitRun(dir, ['update-index', '-q', '--refresh']);
+    } else gitRun(dir, ['clone', '--quiet', '--filter=blob:none', '--no-checkout', `file://${origin}`, '.']);
     return dir;
   }
 
-  function kgDiff(repo: string, args: string[]) {
-    const r = spawnSync(process.execPath, [CLI, 'diff', ...args], {
+  function kg(repo: string, args: string[]) {
+    // Racy: an index older than the files it lists makes git read them to compare.
+    const old = new Date('2020-01-01T00:00:00Z');
+    if (fs.existsSync(path.join(repo, '.git', 'index'))) fs.utimesSync(path.join(repo, '.git', 'index'), old, old);
+    const r = spawnSync(process.execPath, [CLI, ...args], {
       cwd: repo,
       encoding: 'utf8',
       // A fresh state folder: nothing cached, so every ref is read from git.
@@ -110,13 +118,28 @@ describe("kg diff and Compare With… start no program a repository's .git/confi
   const markerIn = (repo: string) => path.join(repo, '..', `${path.basename(repo)}.marker`);
   const ran = (marker: string) => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').trim() : '');
 
-  /** kg diff on refs, then on a ref and the working tree: both report, and nothing ran. */
+  /**
+   * kg diff on refs, then on a ref and the working tree; kg build (the graph cache reads the working
+   * tree's state), kg tests against the working tree, kg cache status: each answers, and nothing ran.
+   */
   async function diffsStartNothing(repo: string, marker: string): Promise<void> {
-    const refs = kgDiff(repo, ['main', 'feature']);
+    const refs = kg(repo, ['diff', 'main', 'feature']);
     assert.equal(refs.code, 0, refs.stderr);
     assert.match(refs.stdout, /sym:src\/b\.ts#b/);
-    const worktree = kgDiff(repo, ['feature']);
+    const worktree = kg(repo, ['diff', 'feature']);
     assert.equal(worktree.code, 0, worktree.stderr);
+    // A file changed in the working tree, so the cache and kg tests have a change to read.
+    fs.appendFileSync(path.join(repo, 'src', 'a.ts'), 'export const changed = 1;\n');
+    const build = kg(repo, ['build', '--apply']);
+    assert.equal(build.code, 0, build.stderr);
+    // The cache read the working tree's state from git (the changed file is named by it).
+    assert.match(build.stderr, /with 1 path changed in the working tree/);
+    assert.equal(ran(marker), '', `kg build: git ran a program the repository's config names: ${ran(marker)}`);
+    const tests = kg(repo, ['tests', 'main']);
+    assert.equal(tests.code, 0, tests.stderr);
+    assert.match(tests.stdout, /"spec":"working tree"/);
+    const cache = kg(repo, ['cache', 'status']);
+    assert.equal(cache.code, 0, cache.stderr);
     // And the editor's commands, on the same repository.
     assert.equal((await listRefs(repo)).stdout.includes('feature'), true);
     assert.match((await recentCommits(repo)).stdout, /\tsigned$/m);
@@ -126,7 +149,7 @@ describe("kg diff and Compare With… start no program a repository's .git/confi
 
   /** A partial clone: reading a ref would fetch its blobs; kg refuses the side instead, and nothing ran. */
   function partialStartsNothing(repo: string, marker: string): void {
-    const r = kgDiff(repo, ['main', 'origin/feature']);
+    const r = kg(repo, ['diff', 'main', 'origin/feature']);
     assert.equal(ran(marker), '', `git ran a program the repository's config names: ${ran(marker)}`);
     assert.equal(r.code, 3, r.stderr);
     assert.match((JSON.parse(r.stdout) as { reason: string }).reason, /not in this clone.*partial clone/);
