@@ -6,6 +6,7 @@
 // folder's warm server (ADR 135); else into a private temporary folder, built in this process.
 
 import { isUtf8 } from 'node:buffer';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -245,6 +246,7 @@ export async function refSide(spec: string, ctx: SideContext): Promise<SideGraph
   sweepTempFolders();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
   const owner = tryLockFile(path.join(dir, TEMP_OWNER));
+  const watcher = removeWhenGone(dir);
   const root = path.join(dir, 'tree');
   try {
     fs.mkdirSync(root, { mode: 0o700 });
@@ -268,6 +270,7 @@ export async function refSide(spec: string, ctx: SideContext): Promise<SideGraph
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     if ('release' in owner) owner.release();
+    watcher?.end();
   }
 }
 
@@ -275,13 +278,42 @@ export async function refSide(spec: string, ctx: SideContext): Promise<SideGraph
  * The private temporary folders of the one-shot route: `<tmp>/kg-diff-XXXXXX/`, holding the tree
  * (`tree/`) and a lock file naming the process that uses it (`owner`). The export and build run
  * synchronously, so a signal cannot be handled while the folder exists without holding the
- * process until the build ends; an interrupted run leaves the folder, and the next run removes it
- * (ADR 144).
+ * process until the build ends. A watcher process removes the folder when kg ends by any signal
+ * (removeWhenGone, ADR 177); a folder left all the same (no shell, a machine that stopped) is
+ * removed by the next run (ADR 144).
  */
 const TEMP_PREFIX = 'kg-diff-';
 const TEMP_OWNER = 'owner';
 /** A folder of ours without an owner (left by a kg before ADR 144, or one being made) is stale after this long. */
 const OWNERLESS_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Starts a process that removes `dir` once this one is gone, however it ends: a shell that reads its
+ * standard input, a pipe from kg, to its end — the end of a pipe comes when its writer closes it
+ * (`end()`, once kg has removed `dir` itself) or when the kernel does, at kg's death by Ctrl+C,
+ * SIGTERM or SIGKILL — and then removes the folder. It runs in a process group of its own, so the
+ * Ctrl+C that stops kg does not stop it; it holds no open handle of kg's, so kg exits as before. No
+ * code of the repository runs: the shell runs `cat` and `rm` on a folder kg made. Undefined where
+ * there is no POSIX shell (the next run's sweep removes the folder then).
+ */
+function removeWhenGone(dir: string): { end(): void } | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    const child = spawn('/bin/sh', ['-c', 'cat >/dev/null; rm -rf -- "$1"', 'kg-diff-cleanup', dir], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    child.on('error', () => undefined);
+    child.unref();
+    const stdin = child.stdin as (NodeJS.WritableStream & { unref?: () => void; destroy(): void }) | null;
+    if (!stdin) return undefined;
+    stdin.on('error', () => undefined);
+    stdin.unref?.();
+    return { end: () => stdin.destroy() };
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Removes the temporary folders earlier runs of this user left: those whose owner is no longer

@@ -1,11 +1,11 @@
 // The one-shot route of `kg diff` (--no-server, CI) exports each ref into a private temporary
-// folder holding a full copy of its sources. An interrupted run leaves it (issue 55); the next run
-// removes the folders whose owner is gone, and never one a live run owns, another name, or one
-// without an owner that may be being made (ADR 144). Real kg processes on a real git repository,
-// with their own TMPDIR.
+// folder holding a full copy of its sources. A run ended by a signal leaves nothing (ADR 177); a
+// folder left all the same is removed by the next run, which never removes one a live run owns,
+// another name, or one without an owner that may be being made (ADR 144). Real kg processes on a
+// real git repository, with their own TMPDIR.
 
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -41,22 +41,60 @@ describe('kg diff --no-server: temporary folders an interrupted run left', () =>
     return dir;
   }
 
-  it('a run interrupted by SIGINT leaves its folder; the next run removes it, and keeps what is not stale', async () => {
+  /** Starts `kg diff --no-server` and resolves once it has exported a tree into a folder of its own. */
+  async function runUntilExported(): Promise<{ child: ChildProcess; exited: Promise<unknown>; folder: string }> {
     const child = spawn(process.execPath, [CLI, 'diff', 'main', 'feature', '--no-server'], { cwd: repo, env: env(), stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // Wait until it has exported a tree into a folder of its own, then interrupt it.
+    const exited = new Promise((resolve) => child.on('exit', resolve));
     const deadline = Date.now() + 60_000;
-    let left: string | undefined;
-    while (left === undefined) {
+    for (;;) {
       assert.ok(Date.now() < deadline, 'kg diff made no temporary folder');
-      left = ours().find(
+      const folder = ours().find(
         (n) => fs.existsSync(path.join(tmp, n, 'tree', 'tsconfig.json')) || fs.existsSync(path.join(tmp, n, 'tsconfig.json')),
       );
-      if (left === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+      if (folder !== undefined) return { child, exited, folder };
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    child.kill('SIGINT');
+  }
+
+  /** Whether `dir` is gone within a few seconds (the folder is removed by a process of its own, after kg's end). */
+  async function goneSoon(dir: string): Promise<boolean> {
+    const deadline = Date.now() + 10_000;
+    while (fs.existsSync(dir)) {
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return true;
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL'] as const) {
+    it(`a run ended by ${signal} while its tree is on disk leaves no folder`, async () => {
+      const { child, exited, folder } = await runUntilExported();
+      child.kill(signal);
+      await exited;
+      assert.equal(await goneSoon(path.join(tmp, folder)), true, `the run ended by ${signal} left ${folder} with a copy of the sources`);
+    });
+  }
+
+  it('a folder left all the same (its cleanup could not run) is removed by the next run, which keeps what is not stale', async () => {
+    // A machine that stopped: kg and the process that would remove its folder both end at once.
+    const { child, exited, folder: left } = await runUntilExported();
+    const dir = path.join(tmp, left);
+    const cleanup = fs
+      .readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .filter((n) => {
+        try {
+          return fs.readFileSync(`/proc/${n}/cmdline`, 'utf8').split('\0').includes(dir);
+        } catch {
+          return false;
+        }
+      });
+    assert.equal(cleanup.length, 1, 'one process waits to remove the folder');
+    process.kill(Number(cleanup[0]), 'SIGKILL');
+    child.kill('SIGKILL');
     await exited;
-    assert.equal(fs.existsSync(path.join(tmp, left)), true, 'the interrupted run left its folder (what the next run must clean)');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(fs.existsSync(dir), true, 'the folder is left (what the next run must clean)');
 
     const dead = spawnSync('true').pid as number; // a process that has exited
     const deadOwned = plant('kg-diff-dead01', dead);
