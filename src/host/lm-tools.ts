@@ -2,7 +2,8 @@
 // (`vscode.lm.registerTool`, contributed in package.json's `languageModelTools`), answered by the
 // folder's graph worker exactly as kg mcp answers them (src/mcp/answer.ts). Where the editor offers
 // MCP server definitions (VS Code 1.101+, feature-detected: 1.100 stays supported), `kg mcp` is
-// registered too, one server per workspace folder (docs/agents.md).
+// registered too, one server per workspace folder, offered to chat instead of the language-model
+// tools when knowledgeGraph.chatTools says so (ADR 178, docs/agents.md).
 
 import * as vscode from 'vscode';
 import { sharedArgs, ArgumentError, type ToolAnswer } from '../mcp/answer';
@@ -13,7 +14,7 @@ import { loadStore } from './store-callers';
 import type { BuildOutcome } from './build-service';
 import { resolveGraphPath } from './graph-path';
 import { MCP_SERVER_DEFINITIONS_SINCE, takesMcpServerDefinitions } from './editor-version';
-import { definitionSpecs, watchDefinitions } from './mcp-definitions';
+import { CHAT_TOOLS_SETTING, chatToolsOffered, definitionSpecs, watchDefinitions } from './mcp-definitions';
 import type { GraphService } from './graph-service';
 
 /** What the check and build tools need from the extension: its bundled kg, and its own builds. */
@@ -55,6 +56,8 @@ export function registerLanguageModelTools(
           const reply = await answer(tool, folder, { ...(options.input ?? {}) }, graph, commands, token);
           log.debug(`language-model tool ${tool.name}: ${reply.ok ? 'answered' : 'failed'}`);
           if (!reply.ok) throw new Error(reply.text);
+          // The JSON as text only: VS Code 1.100 has LanguageModelDataPart but refuses a JSON one in a
+          // tool result ("Invalid MIME type"), failing the call (ADR 178).
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(reply.value))]);
         },
       }),
@@ -215,6 +218,8 @@ function registerOne(
   const registration = register.call(vscode.lm, 'knowledgeGraph.mcp', {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
+      // Chat is offered the MCP server only when knowledgeGraph.chatTools asks for it (ADR 178).
+      if (!chatToolsOffered(vscode.workspace.getConfiguration().get(CHAT_TOOLS_SETTING)).mcpServer) return [];
       const folders = vscode.workspace.workspaceFolders ?? [];
       const specs = definitionSpecs(
         folders.map((f) => ({

@@ -173,4 +173,32 @@ describe('language-model tools', () => {
       /find tool/,
     );
   });
+
+  it('a result is the answer as JSON text, its only part: this editor refuses a JSON data part in a tool result (ADR 178)', async () => {
+    const r = await vscode.lm.invokeTool('knowledgeGraph_callers', { input: { id: 'greet' }, toolInvocationToken: undefined });
+    assert.equal(r.content.length, 1);
+    const text = JSON.parse((r.content[0] as vscode.LanguageModelTextPart).value) as { callers: unknown[] };
+    assert.ok(Array.isArray(text.callers));
+  });
+
+  it('knowledgeGraph.chatTools "mcpServer" takes the language-model tools out of chat, and the default brings them back (ADR 178)', async function () {
+    this.timeout(60_000);
+    const ours = () => vscode.lm.tools.filter((t) => t.name.startsWith('knowledgeGraph_')).length;
+    const until = async (want: number) => {
+      const deadline = Date.now() + 20_000;
+      while (ours() !== want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      return ours();
+    };
+    const settings = vscode.workspace.getConfiguration('knowledgeGraph');
+    assert.equal(ours(), TOOLS.length, 'the default offers the language-model tools');
+    try {
+      await settings.update('chatTools', 'mcpServer', vscode.ConfigurationTarget.Workspace);
+      assert.equal(await until(0), 0, 'chat is still offered the language-model tools beside the server');
+      await settings.update('chatTools', 'both', vscode.ConfigurationTarget.Workspace);
+      assert.equal(await until(TOOLS.length), TOOLS.length, '"both" offers them again');
+    } finally {
+      await settings.update('chatTools', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    assert.equal(await until(TOOLS.length), TOOLS.length, 'the default offers them again');
+  });
 });
