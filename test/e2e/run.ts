@@ -137,12 +137,12 @@ async function runInHost(server: RunningServer, extensionDir: string, testsEntry
     onExit: (code) => exit(code),
   });
   cleanups.push(() => wb.close());
-  const timeout = new Promise<number>((r) => setTimeout(() => r(-1), 5 * 60_000).unref());
+  const timeout = new Promise<number>((r) => setTimeout(() => r(-1), 10 * 60_000).unref());
   const code = await Promise.race([exited, timeout]);
   fs.writeFileSync(path.join(ARTIFACTS, 'logs', 'inhost-workbench.log'), lines.join('\n') + '\n');
   if (code !== 0) await wb.screenshot('inhost-end').catch(() => {});
   await wb.close();
-  if (code === -1) log('in-host tests did not finish within 5 minutes');
+  if (code === -1) log('in-host tests did not finish within 10 minutes');
   if (!summary) return { passed: 0, failed: 1 };
   return code === 0 ? summary : { passed: summary.passed, failed: Math.max(1, summary.failed) };
 }
