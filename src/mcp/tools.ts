@@ -365,6 +365,8 @@ export function languageModelToolContributions(): Array<Record<string, unknown>>
       canBeReferencedInPrompt: true,
       tags: ['knowledge-graph', 'code-graph', 'typescript'],
       inputSchema: { ...schema, properties },
+      // Offered to chat unless knowledgeGraph.chatTools names the kg mcp server instead (ADR 178).
+      when: 'config.knowledgeGraph.chatTools != mcpServer',
     };
   });
 }
