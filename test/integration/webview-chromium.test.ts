@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkWebviewMessage } from '../../src/host/panel/validate';
-import type { Banner, HostMessage, WebviewMessage } from '../../src/protocol/messages';
+import type { Banner, EdgeView, HostMessage, NodeView, WebviewMessage } from '../../src/protocol/messages';
 import {
   HOSTILE_LABELS,
   neighborhoodMessage,
@@ -121,6 +121,54 @@ const READ_POSITIONS = `(() => {
   const cy = document.getElementById('cy')._cyreg.cy;
   return Object.fromEntries(cy.nodes().map((n) => [n.id(), [Math.round(n.position().x) || 0, Math.round(n.position().y) || 0]]));
 })()`;
+
+/**
+ * Each node of the drawn path, in path order: whether its label can be read (not culled by
+ * placement, not faded out, not below Cytoscape's smallest drawn size at this zoom), and how many
+ * other drawn labels its label box overlaps. A string, so that none of the test's code travels into the page.
+ */
+const READ_PATH_LABELS = `(() => {
+  const cy = document.getElementById('cy')._cyreg.cy;
+  const only = { includeOverlays: false, includeUnderlays: false };
+  const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  const drawn = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.pstyle('text-opacity').value > 0);
+  const box = (n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only });
+  return cy.nodes('.on-path').map((n) => {
+    const px = n.pstyle('font-size').pfValue * cy.zoom();
+    const readable = !n.hasClass('label-off') && n.pstyle('text-opacity').value > 0 && px >= n.pstyle('min-zoomed-font-size').pfValue && String(n.data('label')).length > 0;
+    const b = box(n);
+    const covered = drawn.filter((m) => m.id() !== n.id() && over(b, box(m))).map((m) => m.data('label'));
+    return { id: n.id(), label: n.data('label'), readable, px: Math.round(px * 10) / 10, covered };
+  });
+})()`;
+
+/** A path of real-looking names, long enough that neighbouring labels in a layered picture meet. */
+function longPath(hops: number): { nodes: NodeView[]; edges: EdgeView[] } {
+  const names = [
+    'ObservableInput.subscribeToResult',
+    'innerFromObservableInput',
+    'fromInteropObservable',
+    'SafeSubscriber.constructor',
+    'createOperatorSubscriber',
+    'OperatorSubscriber._nextWithErrorHandling',
+    'mergeInternals',
+    'AsyncScheduler.scheduleRecursive',
+    'executeScheduleWithDelay',
+    'Subscription.addTeardownLogic',
+    'errorContextWhenUseDeprecated',
+    'reportUnhandledErrorToConsole',
+  ];
+  const nodes: NodeView[] = names.slice(0, hops + 1).map((label, i) => ({
+    id: `sym:src/internal/part${i}.ts#${label}`,
+    label,
+    kind: label.includes('.') ? 'method' : 'function',
+    file: `src/internal/part${i}.ts`,
+    line: 10 + i,
+    degree: 3 + i,
+  }));
+  const edges: EdgeView[] = nodes.slice(1).map((n, i) => ({ source: nodes[i].id, target: n.id, relation: 'calls', confidence: 'EXACT' }));
+  return { nodes, edges };
+}
 
 async function assertClean(wp: WebviewPage): Promise<void> {
   assert.deepEqual(wp.violations, [], 'no CSP violation reported on the console');
@@ -372,6 +420,39 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
       assert.ok(legend.includes(kind), kind);
     await shot(wp, 'explorer-dark-default-panel');
     await assertClean(wp);
+  });
+
+  it('"Show in explorer" labels every node of the path, none covered by another label (issue 55, item 8)', async () => {
+    for (const hops of [4, 7, 11]) {
+      const p = longPath(hops);
+      const host: StandInHost = (m) => {
+        if (m.type === 'ready') return [status()];
+        if (m.type === 'path')
+          return [{ type: 'path', requestId: m.requestId, from: p.nodes[0], to: p.nodes[p.nodes.length - 1], ...p }];
+        return undefined;
+      };
+      // Opened beside the editor, as "Show in explorer" opens it.
+      const wp = await start({ kind: 'explorer', theme: 'light', host, size: { width: 700, height: 800 } });
+      await wp.waitForPosted((m) => m.type === 'ready');
+      const since = await wp.postedCount();
+      await wp.post({ type: 'show', request: { mode: 'path', from: p.nodes[0].id, to: p.nodes[p.nodes.length - 1].id } });
+      await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', since);
+      // The zoom settles labels again after a short wait (graph-view.ts): read what stays.
+      await new Promise((r) => setTimeout(r, 400));
+      const labels = await wp.page.evaluate<Array<{ id: string; label: string; readable: boolean; px: number; covered: string[] }>>(
+        READ_PATH_LABELS,
+      );
+      assert.deepEqual(
+        labels.map((l) => l.id).sort(),
+        p.nodes.map((n) => n.id).sort(),
+      );
+      const unlabelled = labels.filter((l) => !l.readable).map((l) => `${l.label} (${l.px} px)`);
+      assert.deepEqual(unlabelled, [], `${hops} hops: every node of the path has its label`);
+      const covered = labels.filter((l) => l.covered.length > 0).map((l) => `${l.label} under ${l.covered.join(', ')}`);
+      assert.deepEqual(covered, [], `${hops} hops: no path label covered by another`);
+      await shot(wp, `explorer-light-path-${hops}-hops`);
+      await assertClean(wp);
+    }
   });
 
   it('a degrade is a banner with its fix, and nothing is drawn as an answer', async () => {
