@@ -170,6 +170,65 @@ function longPath(hops: number): { nodes: NodeView[]; edges: EdgeView[] } {
   return { nodes, edges };
 }
 
+/**
+ * Where an open suggestion list is, against the view: its box, and per row whether the name sits
+ * above the kind and place, whether the name shows whole, and whether the kind and place are cut
+ * with an ellipsis and say the whole in their title. A string, for the page.
+ */
+const READ_SUGGESTIONS = (listId: string) => `(() => {
+  const list = document.getElementById('${listId}');
+  const r = list.getBoundingClientRect();
+  const rows = [...list.querySelectorAll('li')].map((li) => {
+    const name = li.querySelector('.suggest-label');
+    const detail = li.querySelector('.suggest-detail');
+    const n = name.getBoundingClientRect();
+    const d = detail ? detail.getBoundingClientRect() : null;
+    return {
+      name: name.textContent,
+      nameWhole: name.scrollWidth <= name.clientWidth + 1 && n.right <= r.right + 0.5 && n.left >= r.left - 0.5,
+      nameAbove: d !== null && n.bottom <= d.top + 0.5,
+      detail: detail ? detail.textContent.trim() : null,
+      detailTitle: detail ? detail.title : null,
+      detailCut: detail ? detail.scrollWidth > detail.clientWidth : false,
+      detailEllipsis: detail ? getComputedStyle(detail).textOverflow : null,
+      detailInside: d !== null && d.right <= r.right + 0.5,
+    };
+  });
+  return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, viewWidth: document.documentElement.clientWidth, viewHeight: document.documentElement.clientHeight, rows };
+})()`;
+
+interface SuggestionFacts {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  viewWidth: number;
+  viewHeight: number;
+  rows: Array<{
+    name: string;
+    nameWhole: boolean;
+    nameAbove: boolean;
+    detail: string | null;
+    detailTitle: string | null;
+    detailCut: boolean;
+    detailEllipsis: string | null;
+    detailInside: boolean;
+  }>;
+}
+
+/** Suggestions as a large repository gives them: long names, deep places. */
+const LONG_SUGGESTIONS: NodeView[] = [
+  {
+    id: 'sym:src/chart/helper/createSeriesDataFromArrayWithDimensions.ts#SeriesModel.getRawDataItemWithDimensions',
+    label: 'SeriesModel.getRawDataItemWithDimensions',
+    kind: 'method',
+    file: 'src/chart/helper/deeply/nested/folder/createSeriesDataFromArrayWithDimensions.ts',
+    line: 1204,
+  },
+  { id: 'sym:src/model/Series.ts#SeriesModel.init', label: 'SeriesModel.init', kind: 'method', file: 'src/model/Series.ts', line: 12 },
+  { id: 'mod:src/model', label: 'src/model', kind: 'module' },
+];
+
 async function assertClean(wp: WebviewPage): Promise<void> {
   assert.deepEqual(wp.violations, [], 'no CSP violation reported on the console');
   assert.deepEqual(await wp.pageViolations(), [], 'no securitypolicyviolation event');
@@ -530,6 +589,59 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     );
     await shot(wp, 'explorer-dark-folded');
     await assertClean(wp);
+  });
+
+  it('suggestions stay inside the view: name over kind and place, the place cut with an ellipsis and whole in its title (issue 55, item 8)', async () => {
+    const host: StandInHost = (m) => {
+      if (m.type === 'ready') return [status()];
+      if (m.type === 'suggest') return [{ type: 'suggestions', requestId: m.requestId, items: LONG_SUGGESTIONS }];
+      return undefined;
+    };
+    const check = (f: SuggestionFacts, where: string) => {
+      assert.ok(
+        f.left >= 0 && f.right <= f.viewWidth,
+        `${where}: the list ${Math.round(f.left)}–${Math.round(f.right)} px is inside the view (0–${f.viewWidth})`,
+      );
+      assert.ok(f.bottom <= f.viewHeight, `${where}: the list ends above the view's bottom`);
+      assert.equal(f.rows.length, LONG_SUGGESTIONS.length);
+      for (const [i, row] of f.rows.entries()) {
+        const n = LONG_SUGGESTIONS[i];
+        const place = n.file ? `${n.file}:${n.line}` : `${n.label}/`;
+        assert.equal(row.name, n.label);
+        assert.ok(row.nameWhole, `${where}: ${n.label} shows whole`);
+        assert.ok(row.nameAbove, `${where}: ${n.label} above its kind and place`);
+        assert.equal(row.detail, `${n.kind} · ${place}`);
+        assert.equal(row.detailTitle, `${n.kind} · ${place}`, `${where}: the title says the whole kind and place`);
+        assert.equal(row.detailEllipsis, 'ellipsis');
+        assert.ok(row.detailInside, `${where}: ${n.label}'s place ends inside the list`);
+      }
+      assert.ok(f.rows[0].detailCut, `${where}: the long place is cut (with its ellipsis), not the list`);
+    };
+    // The path finder in a narrow side bar.
+    const pf = await start({ kind: 'path-finder', theme: 'dark', host, size: { width: 300, height: 600 } });
+    await pf.waitForPosted((m) => m.type === 'ready');
+    for (const id of ['from', 'to']) {
+      await pf.page.focus(`#${id}`);
+      await pf.page.keyboard.type('Series');
+      await pf.page.locator(`#${id}-options li`).first().waitFor();
+      check(await pf.page.evaluate<SuggestionFacts>(READ_SUGGESTIONS(`${id}-options`)), `path finder ${id}`);
+      await shot(pf, `path-finder-dark-suggestions-narrow-${id}`);
+      await pf.page.keyboard.press('Escape');
+    }
+    await assertClean(pf);
+    // The explorer's path fields, in a panel beside the editor.
+    const ex = await start({ kind: 'explorer', theme: 'light', host, size: { width: 520, height: 700 } });
+    await ex.waitForPosted((m) => m.type === 'ready');
+    await ex.page.check('#mode-path');
+    for (const id of ['path-from', 'path-to']) {
+      await ex.page.focus(`#${id}`);
+      await ex.page.keyboard.type('Series');
+      await ex.page.locator(`#${id}-options li`).first().waitFor();
+      check(await ex.page.evaluate<SuggestionFacts>(READ_SUGGESTIONS(`${id}-options`)), `explorer ${id}`);
+      await shot(ex, `explorer-light-suggestions-${id}`);
+      await ex.page.keyboard.press('Escape');
+    }
+    await assertClean(ex);
   });
 
   it('path finder: suggestions, hops with relation and confidence, a click opens, not connected is distinct', async () => {
