@@ -506,6 +506,18 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
       assert.deepEqual(unlabelled, [], `${hops} hops: every node of the path has its label`);
       const covered = labels.filter((l) => l.covered.length > 0).map((l) => `${l.label} under ${l.covered.join(', ')}`);
       assert.deepEqual(covered, [], `${hops} hops: no path label covered by another`);
+      if (hops === 11) {
+        // A reload draws the saved picture again (its positions): the column keeps its labels beside.
+        await wp.page.reload();
+        await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path');
+        await new Promise((r) => setTimeout(r, 400));
+        const again = await wp.page.evaluate<Array<{ label: string; readable: boolean; covered: string[] }>>(READ_PATH_LABELS);
+        assert.deepEqual(
+          again.filter((l) => !l.readable || l.covered.length > 0).map((l) => l.label),
+          [],
+          'after a reload',
+        );
+      }
       await assertClean(wp);
     }
     // Over a crowded neighbourhood, where other labels give way: each node of the path keeps its label.
