@@ -629,18 +629,20 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
       }
       assert.ok(f.rows[0].detailCut, `${where}: the long place is cut (with its ellipsis), not the list`);
     };
-    // The path finder in a narrow side bar.
-    const pf = await start({ kind: 'path-finder', theme: 'dark', host, size: { width: 300, height: 600 } });
-    await pf.waitForPosted((m) => m.type === 'ready');
-    for (const id of ['from', 'to']) {
-      await pf.page.focus(`#${id}`);
-      await pf.page.keyboard.type('Series');
-      await pf.page.locator(`#${id}-options li`).first().waitFor();
-      check(await pf.page.evaluate<SuggestionFacts>(READ_SUGGESTIONS(`${id}-options`)), `path finder ${id}`);
-      await shot(pf, `path-finder-dark-suggestions-narrow-${id}`);
-      await pf.page.keyboard.press('Escape');
+    // The path finder in a narrow side bar, then in a short one (the list scrolls within the view).
+    for (const height of [600, 140]) {
+      const pf = await start({ kind: 'path-finder', theme: 'dark', host, size: { width: 300, height } });
+      await pf.waitForPosted((m) => m.type === 'ready');
+      for (const id of ['from', 'to']) {
+        await pf.page.focus(`#${id}`);
+        await pf.page.keyboard.type('Series');
+        await pf.page.locator(`#${id}-options li`).first().waitFor();
+        check(await pf.page.evaluate<SuggestionFacts>(READ_SUGGESTIONS(`${id}-options`)), `path finder ${id}, ${height} px high`);
+        await shot(pf, `path-finder-dark-suggestions-300x${height}-${id}`);
+        await pf.page.keyboard.press('Escape');
+      }
+      await assertClean(pf);
     }
-    await assertClean(pf);
     // The explorer's path fields, in a panel beside the editor.
     const ex = await start({ kind: 'explorer', theme: 'light', host, size: { width: 520, height: 700 } });
     await ex.waitForPosted((m) => m.type === 'ready');
