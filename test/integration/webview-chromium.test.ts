@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkWebviewMessage } from '../../src/host/panel/validate';
-import type { Banner, HostMessage, WebviewMessage } from '../../src/protocol/messages';
+import type { Banner, EdgeView, HostMessage, NodeView, WebviewMessage } from '../../src/protocol/messages';
 import {
   HOSTILE_LABELS,
   neighborhoodMessage,
@@ -121,6 +121,113 @@ const READ_POSITIONS = `(() => {
   const cy = document.getElementById('cy')._cyreg.cy;
   return Object.fromEntries(cy.nodes().map((n) => [n.id(), [Math.round(n.position().x) || 0, Math.round(n.position().y) || 0]]));
 })()`;
+
+/**
+ * Each node of the drawn path, in path order: whether its label can be read (not culled by
+ * placement, not faded out, not below Cytoscape's smallest drawn size at this zoom), and how many
+ * other drawn labels its label box overlaps. A string, so that none of the test's code travels into the page.
+ */
+const READ_PATH_LABELS = `(() => {
+  const cy = document.getElementById('cy')._cyreg.cy;
+  const only = { includeOverlays: false, includeUnderlays: false };
+  const over = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  const drawn = cy.nodes().filter((n) => !n.isParent() && !n.hasClass('label-off') && n.pstyle('text-opacity').value > 0);
+  const box = (n) => n.boundingBox({ includeNodes: false, includeLabels: true, ...only });
+  return cy.nodes('.on-path').map((n) => {
+    const px = n.pstyle('font-size').pfValue * cy.zoom();
+    const readable = !n.hasClass('label-off') && n.pstyle('text-opacity').value > 0 && px >= n.pstyle('min-zoomed-font-size').pfValue && String(n.data('label')).length > 0;
+    const b = box(n);
+    const covered = drawn.filter((m) => m.id() !== n.id() && over(b, box(m))).map((m) => m.data('label'));
+    return { id: n.id(), label: n.data('label'), readable, px: Math.round(px * 10) / 10, covered };
+  });
+})()`;
+
+/** A path of real-looking names, long enough that neighbouring labels in a layered picture meet. */
+function longPath(hops: number): { nodes: NodeView[]; edges: EdgeView[] } {
+  const names = [
+    'ObservableInput.subscribeToResult',
+    'innerFromObservableInput',
+    'fromInteropObservable',
+    'SafeSubscriber.constructor',
+    'createOperatorSubscriber',
+    'OperatorSubscriber._nextWithErrorHandling',
+    'mergeInternals',
+    'AsyncScheduler.scheduleRecursive',
+    'executeScheduleWithDelay',
+    'Subscription.addTeardownLogic',
+    'errorContextWhenUseDeprecated',
+    'reportUnhandledErrorToConsole',
+  ];
+  const nodes: NodeView[] = names.slice(0, hops + 1).map((label, i) => ({
+    id: `sym:src/internal/part${i}.ts#${label}`,
+    label,
+    kind: label.includes('.') ? 'method' : 'function',
+    file: `src/internal/part${i}.ts`,
+    line: 10 + i,
+    degree: 3 + i,
+  }));
+  const edges: EdgeView[] = nodes.slice(1).map((n, i) => ({ source: nodes[i].id, target: n.id, relation: 'calls', confidence: 'EXACT' }));
+  return { nodes, edges };
+}
+
+/**
+ * Where an open suggestion list is, against the view: its box, and per row whether the name sits
+ * above the kind and place, whether the name shows whole, and whether the kind and place are cut
+ * with an ellipsis and say the whole in their title. A string, for the page.
+ */
+const READ_SUGGESTIONS = (listId: string) => `(() => {
+  const list = document.getElementById('${listId}');
+  const r = list.getBoundingClientRect();
+  const rows = [...list.querySelectorAll('li')].map((li) => {
+    const name = li.querySelector('.suggest-label');
+    const detail = li.querySelector('.suggest-detail');
+    const n = name.getBoundingClientRect();
+    const d = detail ? detail.getBoundingClientRect() : null;
+    return {
+      name: name.textContent,
+      nameWhole: name.scrollWidth <= name.clientWidth + 1 && n.right <= r.right + 0.5 && n.left >= r.left - 0.5,
+      nameAbove: d !== null && n.bottom <= d.top + 0.5,
+      detail: detail ? detail.textContent.trim() : null,
+      detailTitle: detail ? detail.title : null,
+      detailCut: detail ? detail.scrollWidth > detail.clientWidth : false,
+      detailEllipsis: detail ? getComputedStyle(detail).textOverflow : null,
+      detailInside: d !== null && d.right <= r.right + 0.5,
+    };
+  });
+  return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, viewWidth: document.documentElement.clientWidth, viewHeight: document.documentElement.clientHeight, rows };
+})()`;
+
+interface SuggestionFacts {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  viewWidth: number;
+  viewHeight: number;
+  rows: Array<{
+    name: string;
+    nameWhole: boolean;
+    nameAbove: boolean;
+    detail: string | null;
+    detailTitle: string | null;
+    detailCut: boolean;
+    detailEllipsis: string | null;
+    detailInside: boolean;
+  }>;
+}
+
+/** Suggestions as a large repository gives them: long names, deep places. */
+const LONG_SUGGESTIONS: NodeView[] = [
+  {
+    id: 'sym:src/chart/helper/createSeriesDataFromArrayWithDimensions.ts#SeriesModel.getRawDataItemWithDimensions',
+    label: 'SeriesModel.getRawDataItemWithDimensions',
+    kind: 'method',
+    file: 'src/chart/helper/deeply/nested/folder/createSeriesDataFromArrayWithDimensions.ts',
+    line: 1204,
+  },
+  { id: 'sym:src/model/Series.ts#SeriesModel.init', label: 'SeriesModel.init', kind: 'method', file: 'src/model/Series.ts', line: 12 },
+  { id: 'mod:src/model', label: 'src/model', kind: 'module' },
+];
 
 async function assertClean(wp: WebviewPage): Promise<void> {
   assert.deepEqual(wp.violations, [], 'no CSP violation reported on the console');
@@ -374,6 +481,67 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     await assertClean(wp);
   });
 
+  it('"Show in explorer" labels every node of the path, none covered by another label (issue 55, item 8)', async () => {
+    // Four hops fit in a row beside the editor; six and eleven do not, and are drawn in a column.
+    for (const hops of [4, 6, 11]) {
+      const p = longPath(hops);
+      const host: StandInHost = (m) => {
+        if (m.type === 'ready') return [status()];
+        if (m.type === 'path') return [{ type: 'path', requestId: m.requestId, from: p.nodes[0], to: p.nodes[p.nodes.length - 1], ...p }];
+        return undefined;
+      };
+      // Opened beside the editor, as "Show in explorer" opens it.
+      const wp = await start({ kind: 'explorer', theme: 'light', host, size: { width: 700, height: 800 } });
+      await wp.waitForPosted((m) => m.type === 'ready');
+      const since = await wp.postedCount();
+      await wp.post({ type: 'show', request: { mode: 'path', from: p.nodes[0].id, to: p.nodes[p.nodes.length - 1].id } });
+      await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', since);
+      // The zoom settles labels again after a short wait (graph-view.ts): read what stays.
+      await new Promise((r) => setTimeout(r, 400));
+      const labels =
+        await wp.page.evaluate<Array<{ id: string; label: string; readable: boolean; px: number; covered: string[] }>>(READ_PATH_LABELS);
+      await shot(wp, `explorer-light-path-${hops}-hops`);
+      assert.deepEqual(labels.map((l) => l.id).sort(), p.nodes.map((n) => n.id).sort());
+      const unlabelled = labels.filter((l) => !l.readable).map((l) => `${l.label} (${l.px} px)`);
+      assert.deepEqual(unlabelled, [], `${hops} hops: every node of the path has its label`);
+      const covered = labels.filter((l) => l.covered.length > 0).map((l) => `${l.label} under ${l.covered.join(', ')}`);
+      assert.deepEqual(covered, [], `${hops} hops: no path label covered by another`);
+      if (hops === 11) {
+        // A reload draws the saved picture again (its positions): the column keeps its labels beside.
+        await wp.page.reload();
+        await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path');
+        await new Promise((r) => setTimeout(r, 400));
+        const again = await wp.page.evaluate<Array<{ label: string; readable: boolean; covered: string[] }>>(READ_PATH_LABELS);
+        assert.deepEqual(
+          again.filter((l) => !l.readable || l.covered.length > 0).map((l) => l.label),
+          [],
+          'after a reload',
+        );
+      }
+      await assertClean(wp);
+    }
+    // Over a crowded neighbourhood, where other labels give way: each node of the path keeps its label.
+    const g = syntheticNeighborhood(120);
+    const wp = await start({ kind: 'explorer', theme: 'dark', host: hostFor(g), size: { width: 700, height: 800 } });
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'neighbors');
+    const since = await wp.postedCount();
+    await wp.page.check('#mode-path');
+    await wp.page.fill('#path-from', g.focus.id);
+    await wp.page.fill('#path-to', 'sym:somewhere#y');
+    await wp.page.click('#find-path');
+    await wp.waitForPosted((m) => m.type === 'drawn' && m.mode === 'path', since);
+    await new Promise((r) => setTimeout(r, 400));
+    const labels = await wp.page.evaluate<Array<{ label: string; readable: boolean; px: number }>>(READ_PATH_LABELS);
+    assert.equal(labels.length, syntheticPath(g).nodes.length);
+    assert.deepEqual(
+      labels.filter((l) => !l.readable).map((l) => `${l.label} (${l.px} px)`),
+      [],
+      'over a neighbourhood: every node of the path has its label',
+    );
+    await shot(wp, 'explorer-dark-path-over-crowd');
+    await assertClean(wp);
+  });
+
   it('a degrade is a banner with its fix, and nothing is drawn as an answer', async () => {
     const absent: Banner = { kind: 'absent', reason: 'rxjs has no knowledge graph yet.', actions: ['build'], blocking: true };
     const wp = await start({ kind: 'explorer', theme: 'dark', host: hostFor(syntheticNeighborhood(20), { banner: absent }) });
@@ -433,6 +601,61 @@ describe('webviews in Chromium under the real CSP', { skip: available ? false : 
     );
     await shot(wp, 'explorer-dark-folded');
     await assertClean(wp);
+  });
+
+  it('suggestions stay inside the view: name over kind and place, the place cut with an ellipsis and whole in its title (issue 55, item 8)', async () => {
+    const host: StandInHost = (m) => {
+      if (m.type === 'ready') return [status()];
+      if (m.type === 'suggest') return [{ type: 'suggestions', requestId: m.requestId, items: LONG_SUGGESTIONS }];
+      return undefined;
+    };
+    const check = (f: SuggestionFacts, where: string) => {
+      assert.ok(
+        f.left >= 0 && f.right <= f.viewWidth,
+        `${where}: the list ${Math.round(f.left)}–${Math.round(f.right)} px is inside the view (0–${f.viewWidth})`,
+      );
+      assert.ok(f.bottom <= f.viewHeight, `${where}: the list ends above the view's bottom`);
+      assert.equal(f.rows.length, LONG_SUGGESTIONS.length);
+      for (const [i, row] of f.rows.entries()) {
+        const n = LONG_SUGGESTIONS[i];
+        const place = n.file ? `${n.file}:${n.line}` : `${n.label}/`;
+        assert.equal(row.name, n.label);
+        assert.ok(row.nameWhole, `${where}: ${n.label} shows whole`);
+        assert.ok(row.nameAbove, `${where}: ${n.label} above its kind and place`);
+        assert.equal(row.detail, `${n.kind} · ${place}`);
+        assert.equal(row.detailTitle, `${n.kind} · ${place}`, `${where}: the title says the whole kind and place`);
+        assert.equal(row.detailEllipsis, 'ellipsis');
+        assert.ok(row.detailInside, `${where}: ${n.label}'s place ends inside the list`);
+      }
+      assert.ok(f.rows[0].detailCut, `${where}: the long place is cut (with its ellipsis), not the list`);
+    };
+    // The path finder in a narrow side bar, then in a short one (the list scrolls within the view).
+    for (const height of [600, 140]) {
+      const pf = await start({ kind: 'path-finder', theme: 'dark', host, size: { width: 300, height } });
+      await pf.waitForPosted((m) => m.type === 'ready');
+      for (const id of ['from', 'to']) {
+        await pf.page.focus(`#${id}`);
+        await pf.page.keyboard.type('Series');
+        await pf.page.locator(`#${id}-options li`).first().waitFor();
+        check(await pf.page.evaluate<SuggestionFacts>(READ_SUGGESTIONS(`${id}-options`)), `path finder ${id}, ${height} px high`);
+        await shot(pf, `path-finder-dark-suggestions-300x${height}-${id}`);
+        await pf.page.keyboard.press('Escape');
+      }
+      await assertClean(pf);
+    }
+    // The explorer's path fields, in a panel beside the editor.
+    const ex = await start({ kind: 'explorer', theme: 'light', host, size: { width: 520, height: 700 } });
+    await ex.waitForPosted((m) => m.type === 'ready');
+    await ex.page.check('#mode-path');
+    for (const id of ['path-from', 'path-to']) {
+      await ex.page.focus(`#${id}`);
+      await ex.page.keyboard.type('Series');
+      await ex.page.locator(`#${id}-options li`).first().waitFor();
+      check(await ex.page.evaluate<SuggestionFacts>(READ_SUGGESTIONS(`${id}-options`)), `explorer ${id}`);
+      await shot(ex, `explorer-light-suggestions-${id}`);
+      await ex.page.keyboard.press('Escape');
+    }
+    await assertClean(ex);
   });
 
   it('path finder: suggestions, hops with relation and confidence, a click opens, not connected is distinct', async () => {

@@ -33,6 +33,11 @@ function decodeEscapes(s: string): string {
   return s.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+/** A name as text with a line-break opportunity after each `.`, `/` and `#`, where a long name breaks best. */
+function breakable(name: string): Array<string | HTMLElement> {
+  return name.split(/(?<=[./#])/).flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), part]));
+}
+
 export interface EndpointFieldOptions {
   id: string;
   placeholder: string;
@@ -108,12 +113,14 @@ export class EndpointField {
     clear(this.list);
     items.forEach((n, i) => {
       const place = placeOfView(n);
+      // The name whole on its line; under it the kind and place, cut with an ellipsis where the view
+      // is narrow and whole in its title (docs/adr/0174). The space keeps the two apart when read aloud.
+      const detail = place ? `${n.kind} · ${place}` : n.kind;
       const li = h(
         'li',
         { role: 'option', id: `${this.o.id}-opt-${i}`, class: 'suggest-item', 'aria-selected': 'false' },
-        h('span', { class: 'suggest-label' }, n.label),
-        h('span', { class: 'suggest-kind' }, ` ${n.kind}`),
-        place ? h('span', { class: 'suggest-place' }, ` ${place}`) : null,
+        h('span', { class: 'suggest-label' }, ...breakable(n.label)),
+        h('span', { class: 'suggest-detail', title: detail }, ` ${detail}`),
       );
       li.title = [n.label, n.kind, place].filter(Boolean).join(' · ');
       // mousedown, not click: the input's blur would close the list before the click lands.
@@ -126,6 +133,32 @@ export class EndpointField {
     const open = items.length > 0 && document.activeElement === this.input;
     this.list.hidden = !open;
     this.input.setAttribute('aria-expanded', String(open));
+    if (open) this.fit();
+  }
+
+  /**
+   * Keeps the open list inside the view (docs/adr/0174): as wide as its rows, never wider than the
+   * view; moved left where it would pass the view's right edge (a field far right, a narrow side
+   * bar); opened above the field when there is more room there than below. Geometry only, through
+   * the style object (the CSP refuses style attributes, not the CSSOM); the stylesheet keeps the look.
+   */
+  private fit(): void {
+    const list = this.list;
+    const view = document.documentElement;
+    const margin = 4;
+    list.style.left = '';
+    list.style.maxHeight = '';
+    list.classList.remove('suggest-above');
+    const field = this.root.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    const over = box.right - (view.clientWidth - margin);
+    if (over > 0) list.style.left = `${-Math.min(over, box.left - margin)}px`;
+    const below = view.clientHeight - field.bottom - margin;
+    const above = field.top - margin;
+    const tall = box.height;
+    const up = tall > below && above > below;
+    list.classList.toggle('suggest-above', up);
+    if (tall > (up ? above : below)) list.style.maxHeight = `${Math.max(0, Math.floor(up ? above : below) - 2)}px`;
   }
 
   private pick(i: number): void {
@@ -144,7 +177,10 @@ export class EndpointField {
 
   private move(delta: number): void {
     if (this.items.length === 0) return;
-    this.list.hidden = false;
+    if (this.list.hidden) {
+      this.list.hidden = false;
+      this.fit();
+    }
     this.input.setAttribute('aria-expanded', 'true');
     this.active = (this.active + delta + this.items.length) % this.items.length;
     [...this.list.children].forEach((li, i) => {

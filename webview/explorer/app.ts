@@ -278,6 +278,8 @@ export class Explorer {
       layered: s.layout === 'layered' || (this.mode === 'path' && !s.base),
       focus: this.drawn.focus,
       hubs: this.drawn.hubs,
+      // A path drawn alone is laid out along it (docs/adr/0174); grouped in boxes, layered as the rest.
+      ...(this.mode === 'path' && !s.base && s.grouping === 'none' && this.drawn.path.length > 1 ? { path: this.drawn.path } : {}),
     };
     this.view.layout(plan, () => {
       performance.measure('kg-layout', 'kg-layout');

@@ -177,7 +177,16 @@ export function buildElements(d: Drawn, grouping: Grouping, cap: number): Elemen
     shown.push(n.id);
     elements.push({
       group: 'nodes',
-      data: { id: n.id, label: displayLabel(d, n), name: n.label, place: n.file ?? '', kind: n.kind, parent: parentOf(n) },
+      data: {
+        id: n.id,
+        label: displayLabel(d, n),
+        name: n.label,
+        place: n.file ?? '',
+        kind: n.kind,
+        parent: parentOf(n),
+        // Its place on the path (0 the start): labels are placed along it (graph-view.ts).
+        ...(d.path.includes(n.id) ? { step: d.path.indexOf(n.id) } : {}),
+      },
       classes: nodeClasses(d, n),
     });
   }

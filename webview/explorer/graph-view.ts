@@ -54,7 +54,17 @@ export interface LayoutPlan {
   /** The focus and the hubs not expanded: the ring is drawn around the one, from the others. */
   focus: string | null;
   hubs: ReadonlySet<string>;
+  /**
+   * A path drawn alone, its node ids in order: laid out along the path, in a row where its labels
+   * fit side by side in the canvas, else in a column with each label beside its node (docs/adr/0174).
+   */
+  path?: readonly string[];
 }
+
+/** Between two nodes of a path drawn in a column, in model units: a label of the largest zoom step (37 px) fits. */
+const COLUMN_PITCH = 56;
+/** The least room between two nodes of a path drawn in a row. */
+const ROW_PITCH = 100;
 
 export class GraphView {
   readonly cy: Core;
@@ -153,7 +163,8 @@ export class GraphView {
   layout(plan: LayoutPlan, done: () => void): void {
     const layout = this.cy.layout(this.layoutOptions(plan));
     layout.one('layoutstop', () => {
-      if (!plan.positions && !plan.layered) this.ringHubs(plan.focus, plan.hubs);
+      if (plan.path) this.markColumn(plan.path);
+      else if (!plan.positions && !plan.layered) this.ringHubs(plan.focus, plan.hubs);
       done();
     });
     layout.run();
@@ -170,6 +181,7 @@ export class GraphView {
         padding: 30,
       } as LayoutOptions;
     }
+    if (plan.path && plan.path.length > 1) return { name: 'preset', positions: this.alongPath(plan.path), fit: false, padding: 30 };
     if (plan.layered) {
       return {
         name: 'dagre',
@@ -204,6 +216,45 @@ export class GraphView {
       // Nodes are a few fixed sizes: the spectral phase may skip measuring each one.
       uniformNodeDimensions: true,
     } as unknown as LayoutOptions;
+  }
+
+  /**
+   * Where each node of a path drawn alone goes: in path order, whichever way its edges point (the
+   * hops list and the arrows say that). In a row when the labels, alternately below and above
+   * their nodes (placeLabels), fit side by side in the canvas at their own size; else in a column,
+   * each label beside its node, where any number of them read.
+   */
+  private alongPath(path: readonly string[]): Record<string, { x: number; y: number }> {
+    const cy = this.cy;
+    freshLabelBoxes(cy.nodes());
+    // The widest label at the size it has at zoom 1 (the fonts of the zoom steps are larger in model units).
+    let widest = 0;
+    for (const id of path) {
+      const n = cy.getElementById(id);
+      if (n.empty()) continue;
+      const w = n.boundingBox({ includeNodes: false, includeLabels: true, includeOverlays: false }).w;
+      const font = parseFloat(String(n.style('font-size'))) || 11;
+      widest = Math.max(widest, (w * (n.hasClass('focus') ? 13 : 11)) / font);
+    }
+    const pitch = Math.max(ROW_PITCH, widest / 2 + 16);
+    const row = (path.length - 1) * pitch + widest + 60 <= cy.width();
+    const at: Record<string, { x: number; y: number }> = {};
+    path.forEach((id, i) => {
+      at[id] = row ? { x: i * pitch, y: 0 } : { x: 0, y: i * COLUMN_PITCH };
+    });
+    return at;
+  }
+
+  /** A path drawn in a column (its nodes one above the other) has its labels beside the nodes. */
+  private markColumn(path: readonly string[]): void {
+    const on = new Set(path);
+    const nodes = this.cy.nodes().filter((n) => on.has(n.id()));
+    const xs = new Set(nodes.map((n) => Math.round((n as NodeSingular).position().x)));
+    const column = nodes.length > 1 && xs.size === 1;
+    this.cy.batch(() => {
+      nodes.removeClass('label-beside');
+      if (column) nodes.addClass('label-beside');
+    });
   }
 
   /**
@@ -244,28 +295,42 @@ export class GraphView {
   }
 
   /**
-   * Labels, most important first — the focus, the path, the selection, search matches, hubs, then
-   * by degree — each drawn only where it overlaps neither the focus (its shape and its label) nor
-   * a label already placed. The rest are marked `label-off` and show on hover or selection.
+   * Labels, most important first — the focus, the path (in its order), the selection, search
+   * matches, hubs, then by degree — each drawn only where it overlaps neither the focus (its shape
+   * and its label) nor a label already placed. The rest are marked `label-off` and show on hover
+   * or selection. A label of the path is never hidden (docs/adr/0174): where its place below its
+   * node is taken, it goes above (`label-above`), and where both are taken, on the side it covers
+   * less of.
    */
   placeLabels(focusId: string | null): void {
     const cy = this.cy;
     const nodes = cy.nodes().filter((n) => !n.isParent());
-    cy.batch(() => nodes.removeClass('label-off'));
+    cy.batch(() => nodes.removeClass('label-off label-above'));
     freshLabelBoxes(nodes);
     const rank = (n: NodeSingular): number =>
       n.id() === focusId ? 0 : n.hasClass('on-path') ? 1 : n.selected() ? 2 : n.hasClass('match') ? 3 : n.hasClass('hub') ? 4 : 5;
-    const ordered = nodes.sort(
-      (a, b) =>
-        rank(a as NodeSingular) - rank(b as NodeSingular) ||
-        (b as NodeSingular).degree(false) - (a as NodeSingular).degree(false) ||
-        (a.id() < b.id() ? -1 : 1),
-    );
+    const step = (n: NodeSingular): number => {
+      const s: unknown = n.data('step');
+      return typeof s === 'number' ? s : 0;
+    };
+    const ordered = nodes.sort((x, y) => {
+      const a = x as NodeSingular;
+      const b = y as NodeSingular;
+      return rank(a) - rank(b) || step(a) - step(b) || b.degree(false) - a.degree(false) || (a.id() < b.id() ? -1 : 1);
+    });
     const taken: Box[] = [];
     const focus = focusId ? cy.getElementById(focusId) : cy.collection();
     const only = { includeOverlays: false, includeUnderlays: false } as const;
     if (focus.nonempty()) taken.push(focus.boundingBox({ includeLabels: false, ...only }));
+    /** How much of a box the labels placed so far cover. */
+    const covered = (b: Box): number =>
+      taken.reduce(
+        (sum, t) =>
+          sum + Math.max(0, Math.min(t.x2, b.x2) - Math.max(t.x1, b.x1)) * Math.max(0, Math.min(t.y2, b.y2) - Math.max(t.y1, b.y1)),
+        0,
+      );
     const off: NodeSingular[] = [];
+    const above: NodeSingular[] = [];
     let shown = 0;
     ordered.forEach((el) => {
       const n = el as NodeSingular;
@@ -276,11 +341,21 @@ export class GraphView {
       if (keep) {
         taken.push(box);
         shown++;
+      } else if (n.hasClass('on-path')) {
+        // Above its node: the box below, mirrored through the node's centre (a label beside a hub stays there).
+        const y = n.position().y;
+        const up = n.style('text-valign') === 'bottom' ? { x1: box.x1, x2: box.x2, y1: 2 * y - box.y2, y2: 2 * y - box.y1 } : null;
+        const goUp = up !== null && covered(up) < covered(box);
+        if (goUp) above.push(n);
+        taken.push(goUp ? up : box);
+        shown++;
       } else off.push(n);
     });
     cy.batch(() => {
       for (const n of off) n.addClass('label-off');
+      for (const n of above) n.addClass('label-above');
     });
+    if (above.length > 0) freshLabelBoxes(cy.nodes('.label-above'));
   }
 
   /** Marks a node's neighbourhood (hovered or selected) so that it is labelled and stands out; null clears. */

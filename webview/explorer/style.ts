@@ -172,6 +172,14 @@ export function graphStyle(t: Theme): StylesheetJson {
       selector: `node.zs${i + 1}`,
       style: { 'font-size': size, 'text-max-width': `${Math.round((180 * size) / 11)}px`, 'text-margin-y': Math.round((3 * size) / 11) },
     })),
+    // A path label whose place below its node is taken goes above it (graph-view.ts): the margin of each zoom step, upwards.
+    { selector: 'node.label-above', style: { 'text-valign': 'top', 'text-margin-y': -3 } },
+    ...[15, 20, 27, 37].map((size, i) => ({
+      selector: `node.label-above.zs${i + 1}`,
+      style: { 'text-margin-y': -Math.round((3 * size) / 11) },
+    })),
+    // A path drawn in a column reads as a list: each label beside its node (graph-view.ts).
+    { selector: 'node.label-beside', style: { 'text-halign': 'right', 'text-valign': 'center', 'text-margin-x': 6, 'text-margin-y': 0 } },
     { selector: 'node.label-off', style: { 'text-opacity': 0, 'text-background-opacity': 0 } },
     {
       selector: 'node.label-off.near-label, node.label-off:selected, node.label-off.match',
@@ -183,7 +191,11 @@ export function graphStyle(t: Theme): StylesheetJson {
     { selector: 'node.hub.ring-right', style: { 'text-halign': 'right', 'text-valign': 'center', 'text-margin-x': 6, 'text-margin-y': 0 } },
     { selector: 'node.near', style: { 'font-weight': 'bold' } },
     { selector: 'edge.near', style: { opacity: 1, 'z-index': 9 } },
-    { selector: 'node.on-path', style: { 'border-color': t.focus, 'border-width': 4 * w, 'font-weight': 'bold', 'z-index': 20 } },
+    // The path's labels are never culled: not by placement (graph-view.ts) nor below a size at some zoom.
+    {
+      selector: 'node.on-path',
+      style: { 'border-color': t.focus, 'border-width': 4 * w, 'font-weight': 'bold', 'z-index': 20, 'min-zoomed-font-size': 0 },
+    },
     { selector: 'edge.on-path', style: { width: 4 * w, opacity: 1, 'z-index': 10 } },
     {
       selector: '.match',
