@@ -43,10 +43,10 @@ const splitBuilder = {
  * The editor loads the organisation store (and the `pg` client in it) only for a folder with
  * `knowledgeGraph.store` set (src/host/store-callers.ts): that `require` becomes a run-time load of
  * dist/store.js, so dist/extension.js does not carry `pg`. The agents' organisation answers
- * (src/mcp/organisation.ts) are handed that module by the editor; their own `import` of it, which
+ * (src/agent/organisation.ts) are handed that module by the editor; their own `import` of it, which
  * the CLI bundles, is left out of the extension's bundle the same way.
  */
-const STORE_IMPORTERS = [path.join('src', 'host', 'store-callers.ts'), path.join('src', 'mcp', 'organisation.ts')];
+const STORE_IMPORTERS = [path.join('src', 'host', 'store-callers.ts'), path.join('src', 'agent', 'organisation.ts')];
 const splitStore = {
   name: 'split-store',
   setup(build) {

@@ -1,5 +1,5 @@
 // Two more questions an agent asks, beside "who calls X?" (bench/agents.ts), each answered as
-// `explore_code` answers it (src/mcp/answer.ts, in process: the same answer the server sends) and
+// `explore_code` answers it (src/agent/answer.ts, in process: the same answer the server sends) and
 // checked against the TypeScript language service:
 //
 // - "What breaks if X's signature changes?" (ask "impact") for every function and method, against
@@ -18,10 +18,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { indexGraph, jsonForPeople, nodeOf, parseId, type Graph, type GraphLoad, type IndexedGraph } from '../src/graph';
-import { answerQueryOn, entryRequest, sharedArgs, type ToolAnswer } from '../src/mcp/answer';
-import type { RootGraph } from '../src/mcp/graphs';
-import { MAX_LIMIT } from '../src/mcp/budget';
-import { ASKS, ENTRY_NAME, toolsFor, type QueryTool } from '../src/mcp/tools';
+import { answerQueryOn, entryRequest, sharedArgs, type ToolAnswer } from '../src/agent/answer';
+import type { RootGraph } from '../src/agent/graphs';
+import { MAX_LIMIT } from '../src/agent/budget';
+import { ASKS, ENTRY_NAME, toolsFor, type QueryTool } from '../src/agent/tools';
 import type { FindReferencesReport } from '../test/reference/find-references';
 import { rng } from './generate-graph';
 

@@ -25,9 +25,9 @@ import {
   type GraphLoad,
   type IndexedGraph,
 } from '../graph';
-import { answerQueryOn, ArgumentError, sharedArgs } from '../mcp/answer';
-import { scopeArg } from '../mcp/organisation';
-import { TOOL_BY_NAME } from '../mcp/tools';
+import { answerQueryOn, ArgumentError, sharedArgs } from '../agent/answer';
+import { scopeArg } from '../agent/organisation';
+import { TOOL_BY_NAME } from '../agent/tools';
 import type { HeldBaselines, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from '../protocol/graph-worker';
 
 let load: GraphLoad | undefined;

@@ -1,15 +1,15 @@
 // The editor's face for chat agents: the query tools of `kg mcp` as VS Code language-model tools
 // (`vscode.lm.registerTool`, contributed in package.json's `languageModelTools`), answered by the
-// folder's graph worker exactly as kg mcp answers them (src/mcp/answer.ts). Where the editor offers
+// folder's graph worker exactly as kg mcp answers them (src/agent/answer.ts). Where the editor offers
 // MCP server definitions (VS Code 1.101+, feature-detected: 1.100 stays supported), `kg mcp` is
 // registered too, one server per workspace folder, offered to chat instead of the language-model
 // tools when knowledgeGraph.chatTools says so (ADR 178, docs/agents.md).
 
 import * as vscode from 'vscode';
-import { sharedArgs, ArgumentError, type ToolAnswer } from '../mcp/answer';
-import { answerCheckTool } from '../mcp/commands';
-import { answerOrganisationTool, scopeArg } from '../mcp/organisation';
-import { languageModelToolName, TOOLS, type QueryTool, type Tool } from '../mcp/tools';
+import { sharedArgs, ArgumentError, type ToolAnswer } from '../agent/answer';
+import { answerCheckTool } from '../agent/commands';
+import { answerOrganisationTool, scopeArg } from '../agent/organisation';
+import { languageModelToolName, TOOLS, type QueryTool, type Tool } from '../agent/tools';
 import { loadStore } from './store-callers';
 import type { BuildOutcome } from './build-service';
 import { resolveGraphPath } from './graph-path';

@@ -17,11 +17,11 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { jsonForPeople, KG_VERSION, redactCredentials, visible } from '../graph';
-import { answerQueryTool, ArgumentError, entryRequest, sharedArgs, type QueryCall, type ToolAnswer } from './answer';
-import { answerCommandTool, OneAtATime, type KgProcess } from './commands';
-import { Graphs } from './graphs';
-import { answerOrganisationTool, scopeArg } from './organisation';
-import { ASKS, ENTRY_NAME, toolsFor, type QueryTool, type Tool } from './tools';
+import { answerQueryTool, ArgumentError, entryRequest, sharedArgs, type QueryCall, type ToolAnswer } from '../agent/answer';
+import { answerCommandTool, OneAtATime, type KgProcess } from '../agent/commands';
+import { Graphs } from '../agent/graphs';
+import { answerOrganisationTool, scopeArg } from '../agent/organisation';
+import { ASKS, ENTRY_NAME, toolsFor, type QueryTool, type Tool } from '../agent/tools';
 import { LineTransport } from './transport';
 
 export const MCP_HELP = `Usage: kg mcp [--root DIR]... [--graph FILE] [--store URL] [--all-tools]
