@@ -26,7 +26,7 @@ import { BuildCache } from './build-cache';
 import { checkBuildPaths } from './build-paths';
 import { findRepositoryRoot } from './find-root';
 import { startServerInBackground, type BuildContext, type ServerContext } from './server';
-import { buildOnServer, serverDirProblem, serverPaths } from './server-client';
+import { buildOnServer, serverDirProblem, serverPaths } from '../build-server/client';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 

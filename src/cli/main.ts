@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { redactCredentials } from '../graph';
 import { run } from './run';
 import type { ServerContext } from './server';
-import { serverOff } from './server-client';
+import { serverOff } from '../build-server/client';
 
 // A reader that stops early (`kg build | head`) is not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {

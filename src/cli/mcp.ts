@@ -9,7 +9,7 @@ import { defaultGraphFile, GraphError, nodeFileHost } from '../graph';
 import { MCP_HELP, serveStdio } from '../mcp/server';
 import { findRepositoryRoot } from './find-root';
 import { serverPid, type ServerContext } from './server';
-import { isServerProcess, serverDirProblem, serverPaths } from './server-client';
+import { isServerProcess, serverDirProblem, serverPaths } from '../build-server/client';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs } from './usage';
 

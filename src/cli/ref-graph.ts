@@ -26,7 +26,7 @@ import { manifestPathFor, tryLockFile, type DiffSide } from '../graph';
 import { runBuild } from './build';
 import { changedPaths, exportTree, resolveRef, RefError, UnwritableTreeError, updateTree } from './git';
 import type { ServerContext } from './server';
-import { buildOnServer, serverDirProblem, serverPaths } from './server-client';
+import { buildOnServer, serverDirProblem, serverPaths } from '../build-server/client';
 
 /** Cache entries kept; the least recently used go first. */
 const CACHE_ENTRIES = 24;

@@ -38,9 +38,9 @@ import {
   heldBytes,
   rssBytesOf,
   serverLockFiles,
-} from './server-limits';
+} from '../build-server/limits';
 import { parseBuildRequest, type BuildReply } from '../protocol/build-server';
-import { isServerProcess, serverDirProblem, serverPaths, type ServerIdentity, type ServerPaths } from './server-client';
+import { isServerProcess, serverDirProblem, serverPaths, type ServerIdentity, type ServerPaths } from '../build-server/client';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
 
@@ -94,7 +94,7 @@ export function serverPid(paths: ServerPaths): number | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Starting one, from `kg build` (the client itself is src/cli/server-client.ts).
+// Starting one, from `kg build` (the client itself is src/build-server/client.ts).
 
 /**
  * Starts a server for `paths.root` in the background unless one is already starting or running.

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildOnServer, serverDirProblem, serverListening, serverOff, serverPaths } from '../cli/server-client';
+import { buildOnServer, serverDirProblem, serverListening, serverOff, serverPaths } from '../build-server/client';
 import { parseBuildEvent, type BuildEvent } from '../protocol/build-events';
 
 /** What `kg build --progress json` reports, line by line (docs/cli.md). */

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { after, describe, it } from 'node:test';
-import { rssBytesOf } from '../../src/cli/server-limits';
+import { rssBytesOf } from '../../src/build-server/limits';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { DEFAULT_BUDGET_MB, memoryBudgetBytes } from '../../src/cli/server-limits';
+import { DEFAULT_BUDGET_MB, memoryBudgetBytes } from '../../src/build-server/limits';
 
 describe('server limits', () => {
   it('the budget is KG_SERVER_MAX_MB, 3072 MB unless set to a positive number', () => {
@@ -18,7 +18,7 @@ describe('server limits', () => {
     // In a fresh process: 3 million objects made, a third kept. Resident memory stays high after
     // the rest become garbage; what is held, after a collection, is the kept third and the runtime.
     const script = `
-      const { heldBytes } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'cli', 'server-limits.ts'))});
+      const { heldBytes } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'build-server', 'limits.ts'))});
       let junk = [];
       for (let i = 0; i < 3_000_000; i++) junk.push({ i, s: 'x' + i });
       const kept = junk.slice(0, 1_000_000);
