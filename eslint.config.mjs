@@ -168,7 +168,7 @@ export default tseslint.config(
   },
   { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
   {
-    files: ['src/mcp/**/*.ts', 'src/agent/**/*.ts', 'src/build-server/**/*.ts'],
+    files: ['src/mcp/**/*.ts', 'src/agent/**/*.ts', 'src/build-server/**/*.ts', 'src/git/**/*.ts'],
     rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, MCP_STANDS_ALONE),
   },
   { files: ['src/protocol/**/*.ts'], rules: restrict(NO_VSCODE, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, ENGINE_VIA_FACADE) },

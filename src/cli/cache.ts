@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultGraphFile, GraphError } from '../graph';
-import { worktreeHead } from './git';
+import { worktreeHead } from '../git/plumbing';
 import { budgetFrom, GraphCache, parseSize } from './graph-cache';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diffMarkdown, diffReport, jsonForPeople, type DiffReport } from '../graph';
-import { defaultBranch, gitTopLevel, identicalMoves, mergeBase, RefError } from './git';
+import { defaultBranch, gitTopLevel, identicalMoves, mergeBase, RefError } from '../git/plumbing';
 import { graphSide, isCachedRef, refSide, worktreeSide, type SideContext, type SideGraph } from './ref-graph';
 import { findRepositoryRoot } from './find-root';
 import type { ServerContext } from './server';

@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { CONFIG_FILE, GRAPH_DIR, type PreviousBuild } from '../graph';
-import { ancestorTrees, changedPaths, worktreeHead, worktreePathsFrom } from './git';
+import { ancestorTrees, changedPaths, worktreeHead, worktreePathsFrom } from '../git/plumbing';
 
 const ENTRY_VERSION = 1;
 /** The budget when KG_CACHE_BUDGET says nothing: the least recently used entries go beyond it. */

@@ -24,7 +24,7 @@ import {
 } from '../graph';
 import { manifestPathFor, tryLockFile, type DiffSide } from '../graph';
 import { runBuild } from './build';
-import { changedPaths, exportTree, resolveRef, RefError, UnwritableTreeError, updateTree } from './git';
+import { changedPaths, exportTree, resolveRef, RefError, UnwritableTreeError, updateTree } from '../git/plumbing';
 import type { ServerContext } from './server';
 import { buildOnServer, serverDirProblem, serverPaths } from '../build-server/client';
 

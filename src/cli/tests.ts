@@ -21,7 +21,7 @@ import {
 } from '../graph';
 import { mergeBaseSide, sideErrorExit } from './diff';
 import { findRepositoryRoot } from './find-root';
-import { gitTopLevel, pathsBetween, RefError, textAt, worktreePathsFrom } from './git';
+import { gitTopLevel, pathsBetween, RefError, textAt, worktreePathsFrom } from '../git/plumbing';
 import { refSide, worktreeSide, type SideContext } from './ref-graph';
 import type { ServerContext } from './server';
 import { EXIT, type CliIo } from './streams';

@@ -1,11 +1,11 @@
 // What "Compare With…" (compare.ts, ADR 117) asks git, in plain Node so it is tested without an
 // editor: the refs and recent commits to pick from, and a file's content at a commit. git runs as
-// `kg diff` runs it (src/cli/git.ts, ADR 143): without a shell, refs as arguments, and with the
+// `kg diff` runs it (src/git/plumbing.ts, ADR 143): without a shell, refs as arguments, and with the
 // options and environment under which a repository's own configuration starts no program — here
 // also no signature check (`log.showSignature` runs `gpg.program`) and no textconv driver.
 
 import { execFile } from 'node:child_process';
-import { SAFE_GIT_OPTIONS, safeGitEnv } from '../cli/git';
+import { SAFE_GIT_OPTIONS, safeGitEnv } from '../git/plumbing';
 
 export interface GitResult {
   code: number;

@@ -1,9 +1,9 @@
 // A ref typed into "Compare With…" (issue 55, item 9): any name git accepts for a commit (HEAD~1, a
 // tag, a SHA, main@{yesterday}), validated by the very function `kg diff` validates its ref with
-// (resolveRef in src/cli/git.ts), so the pick accepts exactly what the command it runs accepts.
+// (resolveRef in src/git/plumbing.ts), so the pick accepts exactly what the command it runs accepts.
 // No `vscode`: tested against a real repository (test/integration/host-typed-ref.test.ts).
 
-import { RefError, resolveRef } from '../cli/git';
+import { RefError, resolveRef } from '../git/plumbing';
 
 export type TypedRef = { ok: true; ref: string; commit: string } | { ok: false; reason: string };
 

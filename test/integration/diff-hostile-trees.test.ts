@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { exportTree, resolveRef, updateTree } from '../../src/cli/git';
+import { exportTree, resolveRef, updateTree } from '../../src/git/plumbing';
 import { CLI, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { blob, branchAt, gitRun, rawTree, type RawEntry } from '../helpers/hostile-git';
 

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { exportTree, resolveRef, updateTree } from '../../src/cli/git';
+import { exportTree, resolveRef, updateTree } from '../../src/git/plumbing';
 import { tryLockFile } from '../../src/graph';
 import { git, makeDiffRepo } from '../helpers/diff-repo';
 import { CLI, removeTempDirs, tempDir } from '../helpers/fixtures';

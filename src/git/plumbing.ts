@@ -1,4 +1,5 @@
-// The little of git that `kg diff` needs, by git's plumbing commands run directly (execFile, never a
+// The little of git that `kg diff`, `kg tests`, the graph cache and the editor's compare need, by git's
+// plumbing commands run directly (execFile, never a
 // shell: a ref is an argument, so `main; rm -rf ~` is just a name git does not know). Nothing here
 // checks anything out or runs a hook: a ref's tree is listed (ls-tree) and its blobs read
 // (cat-file --batch) straight from the object store into a private folder (ADR 106), never
