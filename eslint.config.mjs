@@ -46,11 +46,17 @@ const NO_HOST_OR_CLI = {
   group: ['**/host/*', '**/cli/*', '**/extension', '**/webview/**'],
   message: 'Dependencies point inwards: the engine never imports the CLI, the extension host or the webview.',
 };
-const MCP_STANDS_ALONE = {
-  group: ['**/host/*', '**/cli/*', '**/extension', '**/webview/**'],
-  message:
-    'src/mcp is a face of its own: it reads the engine through its facade and never imports the CLI, the extension host or the webview (src/cli/mcp.ts wires it into kg).',
-};
+// Faces never import faces (ADR 175): each face speaks to one audience, and what two of them share
+// lives in a room of its own that imports no face.
+const FACES_APART_WHY =
+  "Faces never import faces: src/cli (kg), src/mcp (the stdio MCP server) and src/host (the editor) each speak to one audience; what two of them share lives in a room of its own that imports no face — src/agent (the agents' answers), src/build-server (its client and limits), src/git (the plumbing) — ADR 175.";
+const facesApart = (...group) => ({ group: [...group, '**/extension', '**/webview/**'], message: FACES_APART_WHY });
+const CLI_APART = facesApart('**/host/*', '**/host/**', '**/mcp/*');
+const MCP_APART = facesApart('**/host/*', '**/host/**', '**/cli/*');
+const HOST_APART = facesApart('**/cli/*', '**/mcp/*');
+const ROOM_APART = facesApart('**/host/*', '**/host/**', '**/cli/*', '**/mcp/*');
+/** The one exception: src/cli/mcp.ts is where `kg mcp` starts the MCP face, so it imports that face's server. */
+const CLI_MCP_COMMAND_APART = facesApart('**/host/*', '**/host/**', '**/mcp/*', '!**/mcp/server');
 const ENGINE_VIA_FACADE = {
   group: ['**/graph/indexer/**', '**/graph/io/*', '**/graph/query/*', '**/graph/store/*', '**/graph/doctor', '**/graph/errors'],
   message: 'Outside the engine, use its one facade (src/graph/index.ts) or src/graph/model.ts, so the engine can change inside.',
@@ -166,13 +172,26 @@ export default tseslint.config(
     files: ['src/graph/picture/**/*.ts'],
     rules: restrict(NO_VSCODE, NO_PROTOCOL, NO_CYTOSCAPE, NO_HOST_OR_CLI, NO_TYPESCRIPT, NO_NODE, PICTURE_PURE),
   },
-  { files: ['src/cli/**/*.ts'], rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE) },
   {
-    files: ['src/mcp/**/*.ts', 'src/agent/**/*.ts', 'src/build-server/**/*.ts', 'src/git/**/*.ts'],
-    rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, MCP_STANDS_ALONE),
+    files: ['src/cli/**/*.ts'],
+    rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, CLI_APART),
+  },
+  {
+    files: ['src/cli/mcp.ts'],
+    rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, CLI_MCP_COMMAND_APART),
+  },
+  {
+    files: ['src/mcp/**/*.ts'],
+    rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, MCP_APART),
+  },
+  {
+    // The rooms two faces share: the agents' answers (kg mcp and the editor's language-model tools),
+    // the build server's client and limits (kg build, kg diff and the editor), the git plumbing.
+    files: ['src/agent/**/*.ts', 'src/build-server/**/*.ts', 'src/git/**/*.ts'],
+    rules: restrict(NO_VSCODE, NO_WEBVIEW_PROTOCOL, NO_CYTOSCAPE, NO_TYPESCRIPT, ENGINE_VIA_FACADE, ROOM_APART),
   },
   { files: ['src/protocol/**/*.ts'], rules: restrict(NO_VSCODE, NO_CYTOSCAPE, NO_TYPESCRIPT, NO_NODE, ENGINE_VIA_FACADE) },
-  { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: restrict(NO_TYPESCRIPT, NO_CYTOSCAPE, ENGINE_VIA_FACADE) },
+  { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: restrict(NO_TYPESCRIPT, NO_CYTOSCAPE, ENGINE_VIA_FACADE, HOST_APART) },
   { files: ['webview/**/*.ts'], rules: restrict(NO_VSCODE, NO_TYPESCRIPT, NO_NODE, WEBVIEW_NO_ENGINE) },
   {
     // One module owns where the graph lives (docs/cli.md, "Where the graph lives").
