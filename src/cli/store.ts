@@ -102,12 +102,12 @@ async function runMigrate(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(args, { store: { type: 'string' } });
   const url = storeUrl(io, values.store);
   const r = await withStore(url, 'migrating', (store, c) => store.migrate(c));
-  const { SCHEMA_VERSION } = await import('../graph/store');
-  io.stdout.write(JSON.stringify({ from: r.from, to: SCHEMA_VERSION, applied: r.applied }) + '\n');
+  const { STORE_SCHEMA_VERSION } = await import('../graph/store');
+  io.stdout.write(JSON.stringify({ from: r.from, to: STORE_SCHEMA_VERSION, applied: r.applied }) + '\n');
   io.stderr.write(
     r.applied.length === 0
-      ? `kg store: schema already at version ${SCHEMA_VERSION}\n`
-      : `kg store: schema ${r.from} → ${SCHEMA_VERSION} (applied ${r.applied.join(', ')})\n`,
+      ? `kg store: schema already at version ${STORE_SCHEMA_VERSION}\n`
+      : `kg store: schema ${r.from} → ${STORE_SCHEMA_VERSION} (applied ${r.applied.join(', ')})\n`,
   );
   return EXIT.OK;
 }

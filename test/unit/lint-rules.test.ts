@@ -134,3 +134,25 @@ describe('one module owns where the graph lives', () => {
     assert.deepEqual(await located('src/cli/x.ts', "export const help = 'reads ./.knowledge-graph/graph.json';\n"), []);
   });
 });
+
+describe('one module owns the id of an unresolved target', () => {
+  const spelled = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+  it("refuses 'unresolved:' spelled by hand outside src/graph/model.ts (ADR 175)", async () => {
+    // What src/host/panel/graph-answers.ts and src/graph/diff/report.ts did before they used UNRESOLVED_PREFIX.
+    const found = await spelled('src/host/panel/x.ts', "export const UNRESOLVED = 'unresolved:';\n");
+    assert.ok(
+      found.some((m) => /UNRESOLVED_PREFIX/.test(m)),
+      JSON.stringify(found),
+    );
+    assert.equal((await spelled('src/graph/diff/x.ts', "export const n = (t: string) => t.slice('unresolved:'.length);\n")).length, 1);
+    assert.equal((await spelled('src/graph/io/graph-location.ts', 'export const u = (n: string) => `unresolved:${n}`;\n')).length, 1);
+  });
+  it('allows it where it is defined, in prose, and keeps the graph-folder rule there', async () => {
+    assert.deepEqual(await spelled('src/graph/model.ts', "export const UNRESOLVED_PREFIX = 'unresolved:';\n"), []);
+    assert.deepEqual(await spelled('src/cli/x.ts', "export const help = 'an unresolved: target is a name';\n"), []);
+    assert.equal((await spelled('src/graph/model.ts', "export const f = '.knowledge-graph/graph.json';\n")).length, 1);
+  });
+});

@@ -16,7 +16,16 @@
 
 import { CONSUMER_RELATIONS, RADIUS_RELATIONS } from '../consumers';
 import { fileId, fileOfId, unescapeIdPart } from '../ids';
-import { compareEdges, compareStrings, type Confidence, type Graph, type GraphEdge, type GraphNode, type Relation } from '../model';
+import {
+  compareEdges,
+  compareStrings,
+  UNRESOLVED_PREFIX,
+  type Confidence,
+  type Graph,
+  type GraphEdge,
+  type GraphNode,
+  type Relation,
+} from '../model';
 
 const DIFF_REPORT_VERSION = 1;
 
@@ -756,7 +765,7 @@ function diffGraphs(input: DiffInput): DiffBody {
     if (e.confidence === 'UNRESOLVED') {
       const u: NewUnresolved = {
         source: e.source,
-        name: unescapeIdPart(e.target.slice('unresolved:'.length)),
+        name: unescapeIdPart(e.target.slice(UNRESOLVED_PREFIX.length)),
         reason: e.reason ?? 'no-declaration',
       };
       if (e.evidence) Object.assign(u, { file: e.evidence.file, line: e.evidence.line, column: e.evidence.column });

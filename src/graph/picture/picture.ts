@@ -8,7 +8,7 @@
 // confidence in words, so a renderer that drops line styles still never shows a guess as a fact.
 
 import { parseId } from '../ids';
-import { compareStrings, isPackageId, isUnresolvedId, type Confidence, type GraphNode } from '../model';
+import { compareStrings, isPackageId, isUnresolvedId, UNRESOLVED_PREFIX, type Confidence, type GraphNode } from '../model';
 
 export interface PictureNode {
   id: string;
@@ -69,7 +69,7 @@ export function displayText(s: string, max: number): string {
 
 /** How a graph id (and its node, when it has one) is shown: its name, and its kind and place. */
 export function describeNode(id: string, node: GraphNode | undefined, role?: PictureNode['role']): PictureNode {
-  if (isUnresolvedId(id)) return { id, label: id.slice('unresolved:'.length), detail: 'unresolved name', role: role ?? 'outside' };
+  if (isUnresolvedId(id)) return { id, label: id.slice(UNRESOLVED_PREFIX.length), detail: 'unresolved name', role: role ?? 'outside' };
   if (isPackageId(id)) return { id, label: id.slice('pkg:'.length), detail: 'package symbol', role: role ?? 'outside' };
   const parsed = parseId(id);
   const place =

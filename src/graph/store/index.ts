@@ -3,7 +3,7 @@
 // open a store, do not carry the `pg` client.
 
 export { connectStore, storeError } from './connection';
-export { migrate, SCHEMA_VERSION } from './schema';
+export { migrate, STORE_SCHEMA_VERSION } from './schema';
 export { checkRepositoryKey, pushGraph } from './push';
 export { publishedPackages } from './published';
 export { answerFromStore, otherRepositoryCallers } from './queries';

@@ -18,6 +18,8 @@ interface Migration {
 /** The lock key `kg store migrate` holds (pg_advisory_xact_lock): any fixed 64-bit number, named here once. */
 const MIGRATE_LOCK = 7_112_026_000_001;
 
+// A migration is the SQL the databases ran, spelled as it ran: its walks test `u LIKE 'unresolved:%'`
+// (UNRESOLVED_PREFIX as a LIKE pattern, src/graph/model.ts) rather than interpolate the constant.
 const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -215,7 +217,7 @@ ALTER TABLE kg_repositories ADD COLUMN unanalysed json NOT NULL DEFAULT '[]';
   },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+export const STORE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** The schema version a database is at (0 when no migration ever ran). */
 async function schemaVersion(client: ClientBase): Promise<number> {
@@ -228,12 +230,12 @@ async function schemaVersion(client: ClientBase): Promise<number> {
 /** Refuses a store this kg cannot read: never migrated, behind, or written by a newer kg. */
 export async function requireSchema(client: ClientBase): Promise<void> {
   const v = await schemaVersion(client);
-  if (v === SCHEMA_VERSION) return;
+  if (v === STORE_SCHEMA_VERSION) return;
   throw new GraphError(
     'STORE_SCHEMA',
-    v < SCHEMA_VERSION
-      ? `the store's schema is at version ${v}, this kg needs ${SCHEMA_VERSION}: run "kg store migrate"`
-      : `the store's schema is at version ${v}, newer than this kg knows (${SCHEMA_VERSION}): upgrade kg`,
+    v < STORE_SCHEMA_VERSION
+      ? `the store's schema is at version ${v}, this kg needs ${STORE_SCHEMA_VERSION}: run "kg store migrate"`
+      : `the store's schema is at version ${v}, newer than this kg knows (${STORE_SCHEMA_VERSION}): upgrade kg`,
   );
 }
 
@@ -246,10 +248,10 @@ export async function migrate(client: ClientBase): Promise<{ from: number; appli
       'CREATE TABLE IF NOT EXISTS kg_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
     );
     const from = await schemaVersion(client);
-    if (from > SCHEMA_VERSION) {
+    if (from > STORE_SCHEMA_VERSION) {
       throw new GraphError(
         'STORE_SCHEMA',
-        `the store's schema is at version ${from}, newer than this kg knows (${SCHEMA_VERSION}): upgrade kg`,
+        `the store's schema is at version ${from}, newer than this kg knows (${STORE_SCHEMA_VERSION}): upgrade kg`,
       );
     }
     const applied: number[] = [];

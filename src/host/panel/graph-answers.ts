@@ -3,15 +3,22 @@
 // Written against GraphAccess only (src/host/graph-access.ts), and free of any vscode value, so a
 // unit test drives it with an access over a real graph (test/unit/panel-answers.test.ts).
 
-import { parseId, type GraphNode, type NeighborsAnswer, type PathAnswer, type QueryResult, type Unavailable } from '../../graph';
+import {
+  isUnresolvedId,
+  parseId,
+  UNRESOLVED_PREFIX,
+  type GraphNode,
+  type NeighborsAnswer,
+  type PathAnswer,
+  type QueryResult,
+  type Unavailable,
+} from '../../graph';
 import type { CallView, EdgeView, HostMessage, NodeView } from '../../protocol/messages';
 import type { CallSite, GraphAccess } from '../graph-access';
 
-const UNRESOLVED = 'unresolved:';
-
 function nodeView(id: string, n: GraphNode | undefined): NodeView {
   if (n) return { id, label: n.label, kind: n.kind, ...(n.sourceFile ? { file: n.sourceFile } : {}), ...(n.line ? { line: n.line } : {}) };
-  if (id.startsWith(UNRESOLVED)) return { id, label: id.slice(UNRESOLVED.length), kind: 'unresolved' };
+  if (isUnresolvedId(id)) return { id, label: id.slice(UNRESOLVED_PREFIX.length), kind: 'unresolved' };
   // A symbol of an installed package (ADR 109): its name, and the package it is in, never a file here.
   const p = parseId(id);
   if (p?.prefix === 'pkg') return { id, label: p.name, kind: 'package-symbol', package: `${p.pkg}@${p.version}` };
@@ -126,8 +133,8 @@ export async function pathMessage(
 export async function detailsMessage(access: GraphAccess, folder: string, requestId: number, id: string): Promise<HostMessage> {
   const d = await access.details(folder, id);
   if (!d) {
-    const reason = id.startsWith(UNRESOLVED)
-      ? `${id.slice(UNRESOLVED.length)} is an unresolved call target: a name the resolver could not place, with no declaration to show.`
+    const reason = isUnresolvedId(id)
+      ? `${id.slice(UNRESOLVED_PREFIX.length)} is an unresolved call target: a name the resolver could not place, with no declaration to show.`
       : `no details for ${id}: the graph cannot answer or holds no such node.`;
     return { type: 'unavailable', requestId, reason, suggestions: [] };
   }

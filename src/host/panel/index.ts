@@ -3,7 +3,7 @@
 // build actions. Everything registered here is pushed to the context's subscriptions.
 
 import * as vscode from 'vscode';
-import { parseId } from '../../graph';
+import { isUnresolvedId, parseId, UNRESOLVED_PREFIX } from '../../graph';
 import type { ShowRequest } from '../../protocol/messages';
 import type { GraphAccess } from '../graph-access';
 import type { ConnectionDeps, ViewActions } from './connection';
@@ -70,8 +70,8 @@ export function registerGraphViews(
     if (!node) {
       const p = parseId(id);
       void vscode.window.showInformationMessage(
-        id.startsWith('unresolved:')
-          ? `${id.slice('unresolved:'.length)} is an unresolved name: there is no declaration to open.`
+        isUnresolvedId(id)
+          ? `${id.slice(UNRESOLVED_PREFIX.length)} is an unresolved name: there is no declaration to open.`
           : p?.prefix === 'pkg'
             ? `${p.name} is declared in package ${p.pkg}@${p.version} (${p.path}): its source belongs to that package's repository, not to this graph.`
             : `The graph holds no node ${id}.`,

@@ -19,7 +19,7 @@
 
 import { CONSUMER_RELATIONS } from '../../consumers';
 import { parseId } from '../../ids';
-import type { Graph, GraphEdge, GraphNode, NodeKind } from '../../model';
+import { isPackageId, isUnresolvedId, UNRESOLVED_PREFIX, type Graph, type GraphEdge, type GraphNode, type NodeKind } from '../../model';
 
 /** Every node gets this label too: the uniqueness constraint and the queries use it. */
 const NODE_LABEL = 'KgNode';
@@ -115,9 +115,9 @@ const EDGE_COLUMNS: readonly Column<GraphEdge>[] = [
  * and the label came out garbled, issue 55).
  */
 function outsideOf(id: string): { label: string; kind: string; name: string } {
-  const parsed = id.startsWith('pkg:') ? parseId(id) : undefined;
+  const parsed = isPackageId(id) ? parseId(id) : undefined;
   if (parsed?.prefix === 'pkg') return { label: PACKAGE_LABEL, kind: 'package-symbol', name: parsed.name };
-  return { label: UNRESOLVED_LABEL, kind: 'unresolved', name: id.startsWith('unresolved:') ? id.slice('unresolved:'.length) : id };
+  return { label: UNRESOLVED_LABEL, kind: 'unresolved', name: isUnresolvedId(id) ? id.slice(UNRESOLVED_PREFIX.length) : id };
 }
 
 /** A relation as a relationship type: `re-exports` → `RE_EXPORTS`. */
