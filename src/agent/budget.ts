@@ -13,7 +13,7 @@ export const MAX_LIMIT = 1000;
 /** The most changed files an answer lists (the count of the rest is in `omitted`). */
 const MAX_CHANGED_FILES = 20;
 
-export interface Page {
+export interface AnswerPage {
   offset: number;
   limit: number;
   maxBytes: number;
@@ -53,7 +53,7 @@ export interface Fitted {
  */
 export function fitAnswer(
   answer: Record<string, unknown>,
-  page: Page,
+  page: AnswerPage,
   locate: (id: string) => string | undefined,
   nextPage: NextPage,
 ): Fitted {
@@ -117,7 +117,7 @@ function moreSentence(
   lists: string[],
   totals: Record<string, number>,
   out: Record<string, unknown>,
-  page: Page,
+  page: AnswerPage,
   omitted: Record<string, number>,
   nextPage: NextPage,
 ): string {

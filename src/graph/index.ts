@@ -150,9 +150,9 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
 
 /** A build kept alive between rebuilds, with its programs warm (see indexer/compiler/incremental.ts). */
 export class BuildSession {
-  private readonly inner: Engine.BuildSession;
-  constructor(options: ConstructorParameters<typeof Engine.BuildSession>[0]) {
-    this.inner = new (loadEngine().BuildSession)(options);
+  private readonly inner: Engine.CompilerSession;
+  constructor(options: ConstructorParameters<typeof Engine.CompilerSession>[0]) {
+    this.inner = new (loadEngine().CompilerSession)(options);
   }
   rebuild(opts?: { full?: boolean; sink?: BuildSink }): TrackedBuildResult {
     return this.inner.rebuild(opts);

@@ -34,7 +34,7 @@ function summaryText(s: BuildSummary): string {
  * the status bar, not a notification, success says nothing, and a failure is said by the status
  * bar and the log instead of a pop-up.
  */
-export interface BuildRequest {
+export interface EditorBuildOptions {
   full?: boolean;
   quiet?: boolean;
 }
@@ -108,7 +108,7 @@ export class BuildService implements vscode.Disposable {
     return { kind: 'busy' };
   }
 
-  async build(folder: vscode.WorkspaceFolder, opts: BuildRequest = {}): Promise<BuildOutcome> {
+  async build(folder: vscode.WorkspaceFolder, opts: EditorBuildOptions = {}): Promise<BuildOutcome> {
     if (this.running) return opts.quiet ? { kind: 'busy' } : this.busy();
     let finished: () => void = () => {};
     const done = new Promise<void>((r) => (finished = r));
@@ -119,7 +119,7 @@ export class BuildService implements vscode.Disposable {
     }
   }
 
-  private async run(folder: vscode.WorkspaceFolder, opts: BuildRequest, done: Promise<unknown>): Promise<BuildOutcome> {
+  private async run(folder: vscode.WorkspaceFolder, opts: EditorBuildOptions, done: Promise<unknown>): Promise<BuildOutcome> {
     const name = folder.name;
     if (folder.uri.scheme !== 'file') {
       return this.fail(

@@ -4,5 +4,5 @@
 // checking (doctor) and staleness never load the compiler.
 
 export { buildGraph } from './builder';
-export { BuildSession, buildTracked } from './incremental';
+export { CompilerSession, buildTracked } from './incremental';
 export { codeHashes, declaredSymbols } from './file-symbols';

@@ -669,8 +669,9 @@ export function buildTracked(options: TrackedBuildOptions): TrackedBuildResult {
  * A build kept alive between rebuilds (the extension's build on save). It keeps the last graph and
  * manifest in memory, and every project's program with its parsed files, so a rebuild after an
  * edit neither reads the graph back nor parses or binds unchanged files: the compiler reuses them.
+ * Outside the engine it is the facade's BuildSession (src/graph/index.ts), which loads this side lazily.
  */
-export class BuildSession {
+export class CompilerSession {
   private previous: PreviousBuild | undefined;
   private readonly store: ProgramStore = { programs: new Map(), files: new Map() };
   private readonly lines = new WeakMap<object, string>();
