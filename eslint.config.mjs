@@ -56,7 +56,7 @@ const MCP_APART = facesApart('**/host/*', '**/host/**', '**/cli/*');
 const HOST_APART = facesApart('**/cli/*', '**/mcp/*');
 const ROOM_APART = facesApart('**/host/*', '**/host/**', '**/cli/*', '**/mcp/*');
 /** The one exception: src/cli/mcp.ts is where `kg mcp` starts the MCP face, so it imports that face's server. */
-const CLI_MCP_COMMAND_APART = facesApart('**/host/*', '**/host/**', '**/mcp/*', '!**/mcp/server');
+const CLI_MCP_COMMAND_APART = facesApart('**/host/*', '**/host/**', '**/mcp/*', '!**/mcp/stdio-server');
 const ENGINE_VIA_FACADE = {
   group: ['**/graph/indexer/**', '**/graph/io/*', '**/graph/query/*', '**/graph/store/*', '**/graph/doctor', '**/graph/errors'],
   message: 'Outside the engine, use its one facade (src/graph/index.ts) or src/graph/model.ts, so the engine can change inside.',

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { defaultGraphFile, GraphError, nodeFileHost } from '../graph';
-import { MCP_HELP, serveStdio } from '../mcp/server';
+import { MCP_HELP, serveStdio } from '../mcp/stdio-server';
 import { findRepositoryRoot } from './find-root';
 import { serverPid, type ServerContext } from './server';
 import { isServerProcess, serverDirProblem, serverPaths } from '../build-server/client';

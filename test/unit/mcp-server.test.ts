@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { serializeGraph, type Layer } from '../../src/graph';
-import { createMcpServer } from '../../src/mcp/server';
+import { createMcpServer } from '../../src/mcp/stdio-server';
 import { removeTempDirs, tempDir } from '../helpers/fixtures';
 import { graphOf, type EdgeSpec } from '../helpers/graphs';
 
