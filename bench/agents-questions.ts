@@ -21,7 +21,7 @@ import { indexGraph, jsonForPeople, nodeOf, parseId, type Graph, type GraphLoad,
 import { answerQueryOn, entryRequest, sharedArgs, type ToolAnswer } from '../src/agent/answer';
 import type { RootGraph } from '../src/agent/graphs';
 import { MAX_LIMIT } from '../src/agent/budget';
-import { ASKS, ENTRY_NAME, toolsFor, type QueryTool } from '../src/agent/tools';
+import { ASKS, ENTRY_NAME, toolsFor, type QueryTool } from '../src/agent/tool-definitions';
 import type { FindReferencesReport } from '../test/reference/find-references';
 import { rng } from './generate-graph';
 

@@ -21,7 +21,7 @@ import {
 } from '../graph';
 import { DEFAULT_LIMIT, DEFAULT_MAX_BYTES, fitAnswer, MAX_LIMIT, type NextPage } from './budget';
 import type { Graphs, RootGraph } from './graphs';
-import { ASKS, TARGET_PARAM, toolNameOf, type Ask, type QueryTool } from './tools';
+import { ASKS, TARGET_PARAM, toolNameOf, type Ask, type QueryTool } from './tool-definitions';
 
 /** A tool's answer: JSON for the model, or an error that says what to do. */
 export type ToolAnswer = { ok: true; value: Record<string, unknown> } | { ok: false; text: string };

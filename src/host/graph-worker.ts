@@ -27,7 +27,7 @@ import {
 } from '../graph';
 import { answerQueryOn, ArgumentError, sharedArgs } from '../agent/answer';
 import { scopeArg } from '../agent/organisation';
-import { TOOL_BY_NAME } from '../agent/tools';
+import { TOOL_BY_NAME } from '../agent/tool-definitions';
 import type { HeldBaselines, WorkerOp, WorkerReplyMessage, WorkerRequestMessage, WorkerRequests } from '../protocol/graph-worker';
 
 let load: GraphLoad | undefined;

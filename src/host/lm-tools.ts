@@ -7,9 +7,9 @@
 
 import * as vscode from 'vscode';
 import { sharedArgs, ArgumentError, type ToolAnswer } from '../agent/answer';
-import { answerCheckTool } from '../agent/commands';
+import { answerCheckTool } from '../agent/command-tools';
 import { answerOrganisationTool, scopeArg } from '../agent/organisation';
-import { languageModelToolName, TOOLS, type QueryTool, type Tool } from '../agent/tools';
+import { languageModelToolName, TOOLS, type QueryTool, type Tool } from '../agent/tool-definitions';
 import { loadStore } from './store-callers';
 import type { BuildOutcome } from './build-service';
 import { resolveGraphPath } from './graph-path';

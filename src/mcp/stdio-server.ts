@@ -1,10 +1,10 @@
 // `kg mcp`: the knowledge graph as a Model Context Protocol server over stdio, on the official
 // TypeScript SDK's low-level Server (docs/adr/0100-the-mcp-sdk-1-x-line.md). Tools are listed
-// from tools.ts (the query catalogue, plus check and build); a call is answered by answer.ts or
-// commands.ts. An unknown tool is a protocol error; a bad argument, a degrade, an unknown or
-// ambiguous name is a tool error with what to do, so the model can correct itself
-// (docs/adr/0102-an-mcp-server-that-never-calls-a-guess-a-fact.md). stdout carries the protocol
-// only: everything else goes to stderr.
+// from src/agent/tool-definitions.ts (the query catalogue, plus check and build); a call is
+// answered by src/agent/answer.ts or src/agent/command-tools.ts. An unknown tool is a protocol
+// error; a bad argument, a degrade, an unknown or ambiguous name is a tool error with what to do,
+// so the model can correct itself (docs/adr/0102-an-mcp-server-that-never-calls-a-guess-a-fact.md).
+// stdout carries the protocol only: everything else goes to stderr.
 
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -18,10 +18,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { jsonForPeople, KG_VERSION, redactCredentials, visible } from '../graph';
 import { answerQueryTool, ArgumentError, entryRequest, sharedArgs, type QueryCall, type ToolAnswer } from '../agent/answer';
-import { answerCommandTool, OneAtATime, type KgProcess } from '../agent/commands';
+import { answerCommandTool, OneAtATime, type KgProcess } from '../agent/command-tools';
 import { Graphs } from '../agent/graphs';
 import { answerOrganisationTool, scopeArg } from '../agent/organisation';
-import { ASKS, ENTRY_NAME, toolsFor, type QueryTool, type Tool } from '../agent/tools';
+import { ASKS, ENTRY_NAME, toolsFor, type QueryTool, type Tool } from '../agent/tool-definitions';
 import { LineTransport } from './transport';
 
 export const MCP_HELP = `Usage: kg mcp [--root DIR]... [--graph FILE] [--store URL] [--all-tools]

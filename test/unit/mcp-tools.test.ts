@@ -1,5 +1,5 @@
 // The editor's language-model tools are kg mcp's query tools: package.json's
-// `contributes.languageModelTools` holds exactly what src/agent/tools.ts derives from the query
+// `contributes.languageModelTools` holds exactly what src/agent/tool-definitions.ts derives from the query
 // catalogue (a catalogue change that is not carried into package.json fails here, and the message
 // says how to regenerate it), and every tool's schemas are JSON Schema a validator compiles.
 
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import Ajv from 'ajv';
-import { languageModelToolContributions, TOOLS } from '../../src/agent/tools';
+import { languageModelToolContributions, TOOLS } from '../../src/agent/tool-definitions';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
   contributes: { languageModelTools: unknown[] };
@@ -19,7 +19,7 @@ describe('kg mcp tools', () => {
     assert.deepEqual(
       pkg.contributes.languageModelTools,
       languageModelToolContributions(),
-      'package.json is out of date: set contributes.languageModelTools to languageModelToolContributions() (src/agent/tools.ts)',
+      'package.json is out of date: set contributes.languageModelTools to languageModelToolContributions() (src/agent/tool-definitions.ts)',
     );
   });
 

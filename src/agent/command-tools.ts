@@ -16,7 +16,7 @@
 import { spawn } from 'node:child_process';
 import { DEFAULT_MAX_BYTES, fitAnswer } from './budget';
 import { fail, type Shared, type ToolAnswer } from './answer';
-import type { CommandTool } from './tools';
+import type { CommandTool } from './tool-definitions';
 
 /** How this server runs its own kg. */
 export interface KgProcess {
