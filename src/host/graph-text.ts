@@ -4,7 +4,7 @@
 import type { WhyEntry, WhyNote, WhyResult } from '../graph';
 import type { FolderGraphState } from './graph-access';
 import type { CallerCounts } from '../protocol/graph-worker';
-import { markdownCode, markdownText } from './markdown';
+import { markdownCode, markdownText } from './markdown-text';
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import MarkdownIt from 'markdown-it';
 import { godNodeTooltip, neighbourTooltip, statusTooltip } from '../../src/host/graph-text';
-import { markdownCode, markdownText } from '../../src/host/markdown';
+import { markdownCode, markdownText } from '../../src/host/markdown-text';
 import type { FolderGraphState } from '../../src/host/graph-access';
 
 const md = new MarkdownIt({ html: true, linkify: true });
