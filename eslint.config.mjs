@@ -39,7 +39,7 @@ const NO_PROTOCOL = {
   message: 'The engine answers questions; the contracts between processes (src/protocol) belong to the faces that speak them.',
 };
 const NO_WEBVIEW_PROTOCOL = {
-  group: ['**/protocol/messages', '**/protocol/schema'],
+  group: ['**/protocol/messages', '**/protocol/messages-schema'],
   message: 'The webview protocol is shared by src/host and webview/ only; the CLI speaks only its own contracts (src/protocol/build-*).',
 };
 const NO_HOST_OR_CLI = {

@@ -1,8 +1,8 @@
 // Every message between the extension host and its two webviews (the graph explorer panel and the
 // path finder view). Both sides import this file. The webview names nodes by id only; the host
 // resolves ids against the graph and decides what may be opened. What arrives from a webview is
-// untrusted: the host validates it against the JSON Schema in ./schema.ts (docs/adr/0066), never
-// with hand-written field checks.
+// untrusted: the host validates it against the JSON Schema in ./messages-schema.ts
+// (docs/adr/0066), never with hand-written field checks.
 
 /** What can stop or qualify an answer, one per graph state (docs/adr/0067). */
 type BannerKind = 'absent' | 'loading' | 'unusable' | 'build-failed' | 'calls-missing' | 'stale' | 'building' | 'no-folder';

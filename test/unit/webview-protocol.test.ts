@@ -1,10 +1,10 @@
-// src/protocol/schema.ts + src/host/panel/validate.ts: what a webview may send is defined once, as
+// src/protocol/messages-schema.ts + src/host/panel/validate.ts: what a webview may send is defined once, as
 // a JSON Schema; the host accepts exactly that and drops (and describes) everything else.
 
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HostMessage, WebviewMessage } from '../../src/protocol/messages';
-import { HOST_MESSAGE_SCHEMAS, WEBVIEW_MESSAGE_SCHEMAS } from '../../src/protocol/schema';
+import { HOST_MESSAGE_SCHEMAS, WEBVIEW_MESSAGE_SCHEMAS } from '../../src/protocol/messages-schema';
 import { checkWebviewMessage, hostMessageProblem, preview } from '../../src/host/panel/validate';
 import { fc } from '../helpers/seed';
 

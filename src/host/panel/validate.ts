@@ -1,10 +1,10 @@
 // Messages from a webview are untrusted input (a compromised or buggy webview can post anything):
-// each is checked against the protocol's JSON Schema (src/protocol/schema.ts) before the host acts
-// on it. Ajv compiles the schema once; no field is checked by hand (docs/adr/0066).
+// each is checked against the protocol's JSON Schema (src/protocol/messages-schema.ts) before the
+// host acts on it. Ajv compiles the schema once; no field is checked by hand (docs/adr/0066).
 
 import Ajv, { type ErrorObject } from 'ajv';
 import type { WebviewMessage } from '../../protocol/messages';
-import { HOST_MESSAGE_SCHEMA, WEBVIEW_MESSAGE_SCHEMA } from '../../protocol/schema';
+import { HOST_MESSAGE_SCHEMA, WEBVIEW_MESSAGE_SCHEMA } from '../../protocol/messages-schema';
 import { previewJson } from '../../graph';
 
 let compiled: ReturnType<Ajv['compile']> | undefined;
