@@ -19,7 +19,7 @@ import { decodeUtf8, notUtf8Reason } from '../files/read';
 import { parseMarkdown, slugify, type MdDocument } from './markdown';
 import type { MdPathRef } from '../facts';
 import { markdownNotes, type SourceNote } from './notes';
-import { parseStatusLine, statusParagraph, type StatusLine } from './status';
+import { parseStatusLine, statusParagraph, type StatusLine } from './record-status';
 
 /** Where decision records live when the config does not say (ADR 40). */
 const DEFAULT_RECORD_FOLDERS: readonly string[] = ['adr', 'decisions', 'doc/adr', 'docs/adr', 'docs/decisions'];
