@@ -64,6 +64,15 @@ const SUBJECTS: Subject[] = [
   { name: 'fast-uri', samples: 36, suite: (f) => /^test\/[^/]+\.js$/.test(f), mutable: (f) => /^(index|lib\/[^/]+)\.js$/.test(f) },
   // "test": "node test": test/index.js requires each test-path-*.js, and each of those runs alone too.
   { name: 'path-browserify', samples: 15, suite: (f) => /^test\/[^/]+\.js$/.test(f), mutable: (f) => f === 'index.js' },
+  // "test:unit": "borp" (node:test files, borp's default `test/**/*.test.js`; test/types is tsc's,
+  // test/fixtures are plugins the tests load). Its tests `require('..')`, which the checker reads as
+  // index.d.ts (the package's `types`): the declaration-file guess links them to index.js (ADR 172).
+  {
+    name: 'avvio',
+    samples: 30,
+    suite: (f) => /^test\/(?:[^/]+\/)*[^/]+\.test\.js$/.test(f) && !f.startsWith('test/types/'),
+    mutable: (f) => /^(index|lib\/[^/]+)\.js$/.test(f),
+  },
 ];
 
 const SOURCE = /\.[cm]?[jt]sx?$/;

@@ -189,3 +189,75 @@ describe('the walk', () => {
     );
   });
 });
+
+describe('the declaration-file guess (ADR 172)', () => {
+  after(removeTempDirs);
+
+  // A package as avvio is published: CommonJS code, the declaration file its package.json names as
+  // `types`, and tests that `require('..')`, which the checker reads as the declaration file.
+  const avvioLike = {
+    'package.json': '{ "name": "boot", "main": "index.js", "types": "index.d.ts" }\n',
+    'index.js': [
+      "'use strict'",
+      'function Boot () {',
+      '  if (!(this instanceof Boot)) return new Boot()',
+      '}',
+      'Boot.prototype.use = function (plugin) {',
+      '  plugin(this)',
+      '  return track(this)',
+      '}',
+      'function track (app) {',
+      '  return app',
+      '}',
+      'module.exports = Boot',
+      '',
+    ].join('\n'),
+    'index.d.ts': [
+      'declare function boot (): boot.App',
+      'declare namespace boot {',
+      '  interface App {',
+      '    use (plugin: (app: App) => void): App',
+      '  }',
+      '}',
+      'export = boot',
+      '',
+    ].join('\n'),
+    'lib/util.js': "'use strict'\nfunction util () {\n  return 1\n}\nmodule.exports = util\n",
+    'test/use.test.js': "'use strict'\nconst boot = require('..')\nboot().use(() => {})\n",
+    'test/util.test.js': "'use strict'\nconst util = require('../lib/util')\nutil()\n",
+  };
+
+  const select = (files: Record<string, string>, touched: string[]) => {
+    const root = tempDir('kg-tests-declaration-');
+    writeTree(root, files);
+    const load = indexGraph(buildGraph({ root }).graph);
+    assert.ok(load.ok);
+    return selectTests({ head: load.graph, touched, removed: [], isTest: testFileRule(), headFiles: new Set(Object.keys(files)) });
+  };
+
+  it('a change to the JavaScript reaches the tests that call its declaration file, as a guess and never proof', () => {
+    for (const change of ['file:index.js', 'sym:index.js#track']) {
+      const s = select(avvioLike, [change]);
+      assert.deepEqual(s.proven, [], change);
+      assert.deepEqual(
+        s.guessed.map((t) => [t.file, t.steps.find((x) => x.guess === 'declaration-file')]),
+        [['test/use.test.js', { relation: 'describes', confidence: 'CANDIDATE', guess: 'declaration-file' }]],
+        change,
+      );
+      const chain = s.guessed[0].path;
+      assert.equal(chain[0], change);
+      assert.ok(chain.includes('file:index.d.ts'), chain.join(' → '));
+      assert.deepEqual(s.holes, [], change);
+    }
+  });
+
+  it('a JavaScript file no declaration file describes is not linked, and the declaration file alone is proven', () => {
+    assert.deepEqual(select(avvioLike, ['sym:lib/util.js#util']).guessed, []);
+    const s = select(avvioLike, ['sym:index.d.ts#boot']);
+    assert.deepEqual(
+      s.proven.map((t) => t.file),
+      ['test/use.test.js'],
+    );
+    assert.deepEqual(s.guessed, []);
+  });
+});

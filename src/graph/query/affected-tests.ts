@@ -15,6 +15,12 @@
 // changed, or it imports a file that does): then its importers are reached, proven. A top-level
 // use that is not a call (`app.use(handler)`, or only the named import) may or may not run it, so
 // its importers are a hole.
+//
+// A package's own declaration file stands for its JavaScript (ADR 172): the checker reads
+// `require('..')` as the `types` file, so a test's calls are proven against the declarations and
+// reach nothing of the code that runs. When the walk reaches the JavaScript a declaration file
+// describes (its sibling `x.d.ts` of `x.js`, or package.json's `types` beside its `main`), it goes
+// on to the declaration file, as a guess: which declaration stands for which function is not proven.
 
 import { USE_RELATIONS } from '../consumers';
 import type { Confidence } from '../model';
@@ -37,9 +43,11 @@ interface TestStep {
   /**
    * Why a step of the guessed tier that is no CANDIDATE edge is a guess: `unresolved-import`, an
    * UNRESOLVED call carrying the name from a file whose unresolved relative import names the
-   * changed symbol's file when read as Node reads it (ADR 167).
+   * changed symbol's file when read as Node reads it (ADR 167); `declaration-file`, a step
+   * (relation `describes`) from reached JavaScript to the package's declaration file that stands
+   * for it, or to the declaration there of the same name (ADR 172).
    */
-  guess?: 'unresolved-import';
+  guess?: 'unresolved-import' | 'declaration-file';
 }
 
 export interface SelectedTest {
@@ -100,6 +108,7 @@ function walk(
   isTest: (file: string) => boolean,
   nodeImports: ReadonlyMap<string, ReadonlySet<string>>,
   nodeImporters: ReadonlyMap<string, readonly string[]>,
+  declarations: ReadonlyMap<string, string>,
   unread?: Map<string, UnreadUse>,
   unreadFiles?: Map<string, string[]>,
 ): Map<string, { path: string[]; steps: TestStep[] }> {
@@ -153,6 +162,20 @@ function walk(
         const t = g.rankOf.get(`file:${importer}`);
         if (t !== undefined) reach(s, t, true, { relation: 'imports', confidence: 'CANDIDATE', guess: 'unresolved-import' });
       }
+    // The package's declaration file that stands for this JavaScript (ADR 172): from the file's
+    // node, the declaration file, whose users load this one (Node runs the JavaScript); from a
+    // symbol, the declaration there of the same name.
+    const declaration = maxClass >= 1 && file !== undefined ? declarations.get(file) : undefined;
+    if (declaration !== undefined) {
+      const describes: TestStep = { relation: 'describes', confidence: 'CANDIDATE', guess: 'declaration-file' };
+      if (isFile) {
+        const t = g.rankOf.get(`file:${declaration}`);
+        if (t !== undefined) reach(s, t, true, describes);
+      } else if (node.id.startsWith(`sym:${file}#`)) {
+        const t = g.rankOf.get(`sym:${declaration}#${node.id.slice(`sym:${file}#`.length)}`);
+        if (t !== undefined) reach(s, t, false, describes);
+      }
+    }
     for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
       const e = g.inEdges[k];
       const relation = g.edgeRelation[e];
@@ -220,11 +243,22 @@ export function selectTests(input: TestSelectionInput): TestSelection {
     if (starts.length === 0) continue;
     const unreadFiles = unreadByFile(g);
     const nodeImports = unresolvedRelativeImports(g);
+    const declarations = declarationFiles(g);
     const nodeImporters = new Map<string, string[]>();
     for (const [from, targets] of [...nodeImports].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
       for (const t of targets) nodeImporters.set(t, [...(nodeImporters.get(t) ?? []), from]);
     for (let tier = 0; tier < 3; tier++) {
-      const found = walk(g, starts, tier, input.isTest, nodeImports, nodeImporters, tier === 2 ? unread : undefined, unreadFiles);
+      const found = walk(
+        g,
+        starts,
+        tier,
+        input.isTest,
+        nodeImports,
+        nodeImporters,
+        declarations,
+        tier === 2 ? unread : undefined,
+        unreadFiles,
+      );
       for (const [file, { path, steps }] of found) {
         if (!input.headFiles.has(file)) continue;
         const had = best.get(file);
@@ -300,6 +334,47 @@ function unresolvedRelativeImports(g: IndexedGraph): Map<string, Set<string>> {
     set.add(placed);
     out.set(from, set);
   }
+  return out;
+}
+
+const DECLARATION_OF_JS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\.d\.ts$/, '.js'],
+  [/\.d\.mts$/, '.mjs'],
+  [/\.d\.cts$/, '.cjs'],
+];
+
+/**
+ * JavaScript file → the package's own declaration file that stands for it (ADR 172): `x.d.ts`
+ * beside `x.js` (`.d.mts`/`.mjs`, `.d.cts`/`.cjs`), the file TypeScript reads for an import of
+ * the JavaScript; and package.json's `types` (or `typings`) for its `main`, which is how the
+ * checker reads a `require` of the package while Node loads the `main`. A sibling wins.
+ */
+function declarationFiles(g: IndexedGraph): Map<string, string> {
+  const files = new Set<string>();
+  for (let r = 0; r < g.nodeCount; r++) {
+    const n = g.nodeAt[r];
+    if (n?.kind === 'file' && n.sourceFile !== undefined) files.add(n.sourceFile);
+  }
+  const out = new Map<string, string>();
+  const isJs = (f: string) => /\.[cm]?jsx?$/.test(f);
+  const byPackage = new Map<string, { main?: string; types?: string }>();
+  for (const e of g.graph.entries ?? []) {
+    if (e.unplaced || !files.has(e.path)) continue;
+    const p = byPackage.get(e.from) ?? {};
+    if (e.field === 'main' && isJs(e.path)) p.main = e.path;
+    if ((e.field === 'types' || (e.field === 'typings' && p.types === undefined)) && DECLARATION.test(e.path)) p.types = e.path;
+    byPackage.set(e.from, p);
+  }
+  for (const from of [...byPackage.keys()].sort()) {
+    const { main, types } = byPackage.get(from) as { main?: string; types?: string };
+    if (main !== undefined && types !== undefined) out.set(main, types);
+  }
+  for (const f of [...files].sort())
+    for (const [ext, js] of DECLARATION_OF_JS)
+      if (ext.test(f)) {
+        const impl = f.replace(ext, js);
+        if (files.has(impl)) out.set(impl, f);
+      }
   return out;
 }
 
