@@ -261,3 +261,57 @@ describe('the declaration-file guess (ADR 172)', () => {
     assert.deepEqual(s.guessed, []);
   });
 });
+
+describe('a computed key (ADR 172)', () => {
+  after(removeTempDirs);
+
+  it("`this[k]()` reaches the member `[k]` as a guess when both name the same key's declaration, else a hole", () => {
+    const files = {
+      'lib/keys.js': "'use strict'\nconst kRun = Symbol('run')\nmodule.exports = { kRun }\n",
+      'lib/tree.js': [
+        "'use strict'",
+        "const { kRun } = require('./keys')",
+        'class Tree {',
+        '  [kRun] () {',
+        '    return 1',
+        '  }',
+        '  go () {',
+        '    return this[kRun]()',
+        '  }',
+        '}',
+        'module.exports = Tree',
+        '',
+      ].join('\n'),
+      // Another key of the same name: its computed call is no evidence for Tree's member.
+      'lib/other.js': "'use strict'\nconst kRun = Symbol('other')\nfunction other (o) {\n  return o[kRun]()\n}\nmodule.exports = other\n",
+      'test/tree.test.js': "'use strict'\nconst Tree = require('../lib/tree')\nnew Tree().go()\n",
+      'test/other.test.js': "'use strict'\nconst other = require('../lib/other')\nother({})\n",
+    };
+    const root = tempDir('kg-tests-computed-');
+    writeTree(root, files);
+    const load = indexGraph(buildGraph({ root }).graph);
+    assert.ok(load.ok);
+    const s = selectTests({
+      head: load.graph,
+      touched: ['sym:lib/tree.js#Tree.[kRun]'],
+      removed: [],
+      isTest: testFileRule(),
+      headFiles: new Set(Object.keys(files)),
+    });
+    assert.deepEqual(s.proven, []);
+    assert.deepEqual(
+      s.guessed.map((t) => [t.file, t.path.slice(0, 2), t.steps[0]]),
+      [
+        [
+          'test/tree.test.js',
+          ['sym:lib/tree.js#Tree.[kRun]', 'sym:lib/tree.js#Tree.go'],
+          { relation: 'calls', confidence: 'CANDIDATE', guess: 'computed-key' },
+        ],
+      ],
+    );
+    assert.deepEqual(
+      s.holes.map((t) => [t.file, t.steps[0]]),
+      [['test/other.test.js', { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' }]],
+    );
+  });
+});

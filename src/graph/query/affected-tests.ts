@@ -23,6 +23,7 @@
 // on to the declaration file, as a guess: which declaration stands for which function is not proven.
 
 import { USE_RELATIONS } from '../consumers';
+import { unresolvedId } from '../ids';
 import type { Confidence } from '../model';
 import { dispatchVias } from './callers';
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
@@ -45,9 +46,11 @@ interface TestStep {
    * UNRESOLVED call carrying the name from a file whose unresolved relative import names the
    * changed symbol's file when read as Node reads it (ADR 167); `declaration-file`, a step
    * (relation `describes`) from reached JavaScript to the package's declaration file that stands
-   * for it, or to the declaration there of the same name (ADR 172).
+   * for it, or to the declaration there of the same name (ADR 172); `computed-key`, an UNRESOLVED
+   * `obj[k]()` call into a member declared `[k]`, from code that names the same declaration of
+   * `k` as the member's key (ADR 172).
    */
-  guess?: 'unresolved-import' | 'declaration-file';
+  guess?: 'unresolved-import' | 'declaration-file' | 'computed-key';
 }
 
 export interface SelectedTest {
@@ -214,9 +217,57 @@ function walk(
           if (named) reach(s, source, true, { relation: 'calls', confidence: 'CANDIDATE', guess: 'unresolved-import' });
           else if (maxClass >= 2) reach(s, source, true, { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' });
         }
+      // A member whose name is a computed key, `[k] () {}`, called as `this[k]()`: the checker
+      // places no call when `k` is no unique symbol (JavaScript's `Symbol()`). When the caller
+      // names the declaration of `k` the member's key names, a guess; else a hole (ADR 172).
+      if (maxClass >= 1)
+        for (const { source, sameKey } of computedKeySources(g, r)) {
+          if (sameKey) reach(s, source, true, { relation: 'calls', confidence: 'CANDIDATE', guess: 'computed-key' });
+          else if (maxClass >= 2) reach(s, source, true, { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' });
+        }
     }
   }
   return found;
+}
+
+/** The EXACT `references` targets of rank `r` whose name (a label's last segment) is `name`. */
+function referencedNamed(g: IndexedGraph, r: number, name: string): Set<number> {
+  const out = new Set<number>();
+  for (let k = g.outStart[r]; k < g.outStart[r + 1]; k++) {
+    const e = g.outEdges[k];
+    if (g.edgeRelation[e] !== 'references' || g.edgeConfidence[e] !== CONFIDENCE_CODE.EXACT) continue;
+    const label = g.nodeAt[g.edgeTarget[e]]?.label;
+    if (label !== undefined && label.slice(label.lastIndexOf('.') + 1) === name) out.add(g.edgeTarget[e]);
+  }
+  return out;
+}
+
+/**
+ * The sources of the UNRESOLVED `dynamic-access` calls into the computed name of member rank `r`
+ * (`unresolved:[k]` for a member labelled `….[k]`), in source rank order; `sameKey` when the
+ * source names (an EXACT reference) a declaration of `k` that the member's key names too.
+ */
+function computedKeySources(g: IndexedGraph, r: number): Array<{ source: number; sameKey: boolean }> {
+  const label = g.nodeAt[r]?.label;
+  if (label === undefined || !label.endsWith(']')) return [];
+  const open = label.lastIndexOf('[');
+  if (open < 0) return [];
+  const key = label.slice(open + 1, -1);
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(key)) return [];
+  const t = g.rankOf.get(unresolvedId(`[${key}]`));
+  if (t === undefined) return [];
+  const keys = referencedNamed(g, r, key);
+  const out: Array<{ source: number; sameKey: boolean }> = [];
+  for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
+    const e = g.inEdges[k];
+    if (g.edgeRelation[e] !== 'calls' || g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) continue;
+    if (g.graph.edges[e].reason !== 'dynamic-access') continue;
+    const source = g.edgeSource[e];
+    if (source === r || out.some((o) => o.source === source)) continue;
+    const named = referencedNamed(g, source, key);
+    out.push({ source, sameKey: [...named].some((x) => keys.has(x)) });
+  }
+  return out.sort((a, b) => a.source - b.source);
 }
 
 /** Whether rank `source` is a file's node with a `re-exports` edge to `file`. */
