@@ -39,7 +39,8 @@ touched symbol the walk goes to who uses it — calls, references, imports, re-e
 and calls through a member it implements or overrides — transitively, to code in test files. A
 removed symbol is walked in BASE's graph. Three tiers, never mixed:
   proven   every step is an EXACT edge (the type checker's proof);
-  guessed  a step is a CANDIDATE (a name match);
+  guessed  a step is a CANDIDATE (a name match), or goes from JavaScript to the package's own
+           declaration file that stands for it, or into a member [k] from a call obj[k]();
   holes    a step goes through what the graph cannot see: an UNRESOLVED call carrying the name,
            or a module whose top-level code uses the change without calling it (its importers).
 Each test comes with the shortest chain of ids from a change to its code. Test files: *.test.*,
