@@ -183,3 +183,134 @@ describe('the mutation harness (bench/mutation-core.ts)', () => {
     }
   });
 });
+
+// The shape of avvio 9.3.1 (ADR 172): CommonJS code with a hand-written declaration file that
+// package.json names as `types`, so the checker reads the tests' `require('..')` as index.d.ts while
+// Node runs index.js; and a method keyed by a `Symbol()`, called as `this[kRun](…)`. No tsconfig.
+const DECLARED: Record<string, string> = {
+  'package.json': '{ "name": "declared-fixture", "version": "1.0.0", "main": "index.js", "types": "index.d.ts" }\n',
+  'lib/keys.js': "'use strict'\nconst kRun = Symbol('run')\nmodule.exports = { kRun }\n",
+  'lib/tree.js': [
+    "'use strict'",
+    "const { kRun } = require('./keys')",
+    'class Tree {',
+    '  [kRun] (x) {',
+    '    return x * 2',
+    '  }',
+    '  run (x) {',
+    '    return this[kRun](x)',
+    '  }',
+    '}',
+    'module.exports = Tree',
+    '',
+  ].join('\n'),
+  'lib/util.js': "'use strict'\nfunction id (x) {\n  return x\n}\nmodule.exports = id\n",
+  'index.js': [
+    "'use strict'",
+    "const Tree = require('./lib/tree')",
+    'function Boot () {',
+    '  if (!(this instanceof Boot)) return new Boot()',
+    '  this.tree = new Tree()',
+    '}',
+    'Boot.prototype.twice = function (x) {',
+    '  return this.tree.run(x)',
+    '}',
+    'Boot.prototype.name = function () {',
+    "  return 'boot'",
+    '}',
+    'module.exports = Boot',
+    '',
+  ].join('\n'),
+  'index.d.ts': [
+    'declare function boot (): boot.Boot',
+    'declare namespace boot {',
+    '  interface Boot {',
+    '    twice (x: number): number',
+    '    name (): string',
+    '  }',
+    '}',
+    'export = boot',
+    '',
+  ].join('\n'),
+  'test/twice.test.js': [
+    "'use strict'",
+    "const test = require('node:test')",
+    "const assert = require('node:assert')",
+    "const boot = require('..')",
+    "test('twice', () => {",
+    '  assert.strictEqual(boot().twice(2), 4)',
+    '})',
+    '',
+  ].join('\n'),
+  'test/name.test.js': [
+    "'use strict'",
+    "const test = require('node:test')",
+    "const assert = require('node:assert')",
+    "const boot = require('..')",
+    "test('name', () => {",
+    "  assert.strictEqual(boot().name(), 'boot')",
+    '})',
+    '',
+  ].join('\n'),
+  'test/tree.test.js': [
+    "'use strict'",
+    "const test = require('node:test')",
+    "const assert = require('node:assert')",
+    "const Tree = require('../lib/tree')",
+    "test('tree', () => {",
+    '  assert.strictEqual(new Tree().run(3), 6)',
+    '})',
+    '',
+  ].join('\n'),
+  'test/util.test.js': [
+    "'use strict'",
+    "const test = require('node:test')",
+    "const assert = require('node:assert')",
+    "const id = require('../lib/util')",
+    "test('id', () => {",
+    '  assert.strictEqual(id(1), 1)',
+    '})',
+    '',
+  ].join('\n'),
+};
+
+describe('the mutation harness on a package whose tests reach it through its declaration file (ADR 172)', () => {
+  const SUITE_D = ['test/name.test.js', 'test/tree.test.js', 'test/twice.test.js', 'test/util.test.js'];
+  let root: string;
+  before(() => {
+    const source = tempDir('kg-mutation-declared-src-');
+    writeTree(source, DECLARED);
+    root = path.join(tempDir('kg-mutation-declared-'), 'repo');
+    core.prepareRepository(source, root);
+  });
+  after(removeTempDirs);
+
+  // Read off the tests: the line of each function's declaration, what fails, what must not be selected.
+  const cases: Array<{ file: string; line: number; failing: string[]; notSelected: string[] }> = [
+    // Boot.prototype.name: only the declaration file's users call it (the declaration-file guess).
+    { file: 'index.js', line: 10, failing: ['test/name.test.js'], notSelected: ['test/tree.test.js', 'test/util.test.js'] },
+    // Tree's [kRun]: called only as this[kRun](x) (the computed-key guess), then through run.
+    { file: 'lib/tree.js', line: 4, failing: ['test/tree.test.js', 'test/twice.test.js'], notSelected: ['test/util.test.js'] },
+  ];
+  for (const c of cases) {
+    it(`breaking ${c.file}:${c.line} fails ${c.failing.join(', ')}, and kg tests guesses them`, async () => {
+      const text = DECLARED[c.file];
+      const site = core.functionSites(c.file, text).find((s) => s.line === c.line);
+      assert.ok(site, `no function at ${c.file}:${c.line}`);
+      fs.writeFileSync(path.join(root, c.file), core.breakFunction(text, site));
+      core.git(root, ['commit', '-q', '-am', `break ${c.file}:${c.line}`]);
+      try {
+        const sel = core.kgTests(root, 'HEAD~1', 'HEAD');
+        const run = await core.runSuite(root, SUITE_D, RUN);
+        assert.deepEqual(run.failing, c.failing);
+        for (const f of run.failing)
+          assert.ok(sel.guessed.includes(f), `${f} failed but kg tests did not guess it: ${JSON.stringify(sel)}`);
+        assert.deepEqual(sel.proven, [], 'nothing here is proven: each chain goes through a guess');
+        const selected = [...sel.proven, ...sel.guessed];
+        for (const f of c.notSelected) assert.ok(!selected.includes(f), `${f} selected for ${c.file}:${c.line}`);
+      } finally {
+        core.git(root, ['reset', '-q', '--hard', 'HEAD~1']);
+      }
+    });
+  }
+});
