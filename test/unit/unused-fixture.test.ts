@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as ts from 'typescript';
 import { buildGraph, indexGraph, queryUnused } from '../../src/graph';
-import { copyFixture, removeTempDirs } from '../helpers/fixtures';
+import { copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 const FIXTURE = 'unused-buckets';
 
@@ -87,5 +87,37 @@ describe('kg unused on a built fixture', () => {
     );
     // The check can fail: the callback-only function is used.
     assert.notDeepEqual(diagnosticsWithout(copyFixture(FIXTURE), ['sym:src/callbacks.ts#double']), []);
+  });
+});
+
+describe('kg unused: names bound from a module whose exports have no nodes (avvio, ADR 172)', () => {
+  after(removeTempDirs);
+
+  it('`const { X } = require(m); new X()` and `const m = require(m); new m[key]()` are possibly used, never unused', () => {
+    const root = tempDir('kg-unused-bound-');
+    writeTree(root, {
+      'package.json': '{ "name": "bound", "version": "1.0.0", "main": "index.js" }\n',
+      // avvio's lib/errors.js: an object literal of values made by a package's function.
+      'lib/errors.js':
+        "'use strict'\nconst make = (code) => class extends Error { constructor () { super(code) } }\nmodule.exports = { E_ONE: make('E_ONE'), E_TWO: make('E_TWO') }\n",
+      'lib/plugin.js':
+        "'use strict'\nconst { E_ONE } = require('./errors')\nfunction fail () {\n  throw new E_ONE()\n}\nmodule.exports = fail\n",
+      'index.js': "'use strict'\nconst fail = require('./lib/plugin')\nmodule.exports = { fail }\n",
+      'test/errors.test.js':
+        "'use strict'\nconst errors = require('../lib/errors')\nfor (const k of ['E_ONE', 'E_TWO']) if (!(new errors[k]() instanceof Error)) throw new Error(k)\n",
+      'test/left.test.js': "'use strict'\nconst { E_TWO } = require('../lib/errors')\nfunction leftover () {\n  return 1\n}\n",
+    });
+    const r = answer(root);
+    const reasons = Object.fromEntries(r.possiblyUsed.map((u) => [u.id, u.reasons.map((x) => x.reason)]));
+    for (const id of ['sym:lib/plugin.js#E_ONE', 'sym:test/errors.test.js#errors'])
+      assert.ok(reasons[id] !== undefined && !r.unused.some((u) => u.id === id), `${id}: ${JSON.stringify(r)}`);
+    // `new E_ONE()` is an unplaced call carrying the name, in the variable's own file; `errors[k]()` a computed call there.
+    assert.ok(reasons['sym:lib/plugin.js#E_ONE'].includes('unresolved-named'), JSON.stringify(reasons));
+    assert.deepEqual(reasons['sym:test/errors.test.js#errors'], ['dynamic-access']);
+    // The check can fail: a function no code names is unused.
+    assert.ok(
+      r.unused.some((u) => u.id === 'sym:test/left.test.js#leftover'),
+      JSON.stringify(r.unused),
+    );
   });
 });

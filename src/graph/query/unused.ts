@@ -114,7 +114,7 @@ function rootsOf(g: IndexedGraph): Roots {
  * (it may name any member), and the files the files holding one import (it may name any export
  * of a module imported whole).
  */
-function dynamicReach(g: IndexedGraph): { any: number; files: Map<string, number> } {
+function dynamicReach(g: IndexedGraph): { any: number; files: Map<string, number>; own: Map<string, number> } {
   const sites = new Map<string, number>();
   let any = 0;
   for (let e = 0; e < g.graph.edges.length; e++) {
@@ -136,7 +136,26 @@ function dynamicReach(g: IndexedGraph): { any: number; files: Map<string, number
       if (target !== undefined) files.set(target, (files.get(target) ?? 0) + n);
     }
   }
-  return { any, files };
+  return { any, files, own: sites };
+}
+
+/**
+ * Per file, the variables of that file named by an UNRESOLVED `indirect` call in it (`new X()`,
+ * `X()` where the checker cannot name the function X holds: a destructured `require` of a value a
+ * package's function made). Keyed `file#name`.
+ */
+function indirectlyCalled(g: IndexedGraph): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let e = 0; e < g.graph.edges.length; e++) {
+    if (g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED || g.edgeRelation[e] !== 'calls') continue;
+    if (g.graph.edges[e].reason !== 'indirect') continue;
+    const file = g.nodeAt[g.edgeSource[e]]?.sourceFile;
+    const target = g.ids[g.edgeTarget[e]];
+    if (file === undefined || !target.startsWith('unresolved:')) continue;
+    const key = `${file}#${target.slice('unresolved:'.length)}`;
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
 }
 
 /**
@@ -256,6 +275,7 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
   const dynamic = dynamicReach(g);
   const requires = requiresByFile(g);
   const unlisted = unlistedPackages(g);
+  const indirect = indirectlyCalled(g);
   const unused: UnusedSymbol[] = [];
   const possiblyUsed: Array<UnusedSymbol & { reasons: PossibleUse[] }> = [];
   let symbols = 0;
@@ -303,6 +323,14 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
       });
     const holes = holesOf(g, r);
     if (holes.unresolvedNamed) reasons.push({ reason: 'unresolved-named', summary: holes.unresolvedNamed.summary });
+    // A variable whose name an unplaced call of a value in its own file carries (`new X()` where X
+    // holds what a package's function made): that call is most likely of it (ADR 172).
+    const calledHere = n.kind === 'variable' && !n.id.includes('.', n.id.indexOf('#')) ? (indirect.get(`${file}#${n.label}`) ?? 0) : 0;
+    if (calledHere > 0 && !holes.unresolvedNamed)
+      reasons.push({
+        reason: 'unresolved-named',
+        summary: `+${calledHere} unresolved call${calledHere === 1 ? '' : 's'} named \`${n.label}\` in ${file} (indirect: the callee is a value the checker cannot name)`,
+      });
     if (holes.unanalysed)
       reasons.push({
         reason: 'unanalysed',
@@ -315,6 +343,15 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
         reason: 'dynamic-access',
         summary: `${computed} computed access${computed === 1 ? '' : 'es'} (\`obj[key]\`) ${MEMBER_KINDS.has(n.kind) ? 'in the repository' : `where ${file} is imported`} may name it`,
       });
+    // A binding of a required module, in a file whose own computed calls (`m[key]()`) may be on
+    // it: the graph records no receiver for them (ADR 172).
+    else if (through && (dynamic.own.get(file) ?? 0) > 0) {
+      const own = dynamic.own.get(file) ?? 0;
+      reasons.push({
+        reason: 'dynamic-access',
+        summary: `${own} computed call${own === 1 ? '' : 's'} (\`obj[key]()\`) in ${file} may be on it`,
+      });
+    }
     if (exported) {
       for (const [dir, targets] of roots.unplaced) {
         if (!inScope(file, dir)) continue;
