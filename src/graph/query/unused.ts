@@ -13,7 +13,7 @@
 
 import { CONSUMER_RELATIONS } from '../consumers';
 import { fileId } from '../ids';
-import type { GraphNode } from '../model';
+import { isUnresolvedId, UNRESOLVED_PREFIX, type GraphNode } from '../model';
 import { dispatchVias, inbound } from './callers';
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 import { referencesLayerDegrade } from './lookup';
@@ -151,8 +151,8 @@ function indirectlyCalled(g: IndexedGraph): Map<string, number> {
     if (g.graph.edges[e].reason !== 'indirect') continue;
     const file = g.nodeAt[g.edgeSource[e]]?.sourceFile;
     const target = g.ids[g.edgeTarget[e]];
-    if (file === undefined || !target.startsWith('unresolved:')) continue;
-    const key = `${file}#${target.slice('unresolved:'.length)}`;
+    if (file === undefined || !isUnresolvedId(target)) continue;
+    const key = `${file}#${target.slice(UNRESOLVED_PREFIX.length)}`;
     out.set(key, (out.get(key) ?? 0) + 1);
   }
   return out;
