@@ -38,7 +38,7 @@ export function definitionSpecs(folders: readonly DefinitionFolder[], command: s
  * an agent offered the same twelve tools twice, with the same descriptions, reads every
  * description twice and must pick between twins. An unknown value is the default.
  */
-export type ChatTools = 'languageModelTools' | 'mcpServer' | 'both';
+type ChatTools = 'languageModelTools' | 'mcpServer' | 'both';
 export const CHAT_TOOLS_SETTING = 'knowledgeGraph.chatTools';
 
 export function chatToolsOffered(setting: unknown): { languageModelTools: boolean; mcpServer: boolean } {
