@@ -224,11 +224,19 @@ export function worktreePathsFrom(root: string, tree: string): string[] {
  * file compared, never a wrong answer (see worktreePathsFrom). Listing the configuration runs nothing.
  */
 function filtersOff(root: string): string[] {
-  const r = run(root, ['config', '-z', '--get-regexp', '^filter\\.']);
+  const r = run(root, [...FILTER_CONFIG_ARGS]);
   // Status 1: no such key, nothing to empty.
   if (r.status !== 0) return [];
+  return filtersOffFrom(r.stdout.toString('utf8'));
+}
+
+/** The git arguments that list the filter drivers' configuration (`-z`), for filtersOffFrom. */
+export const FILTER_CONFIG_ARGS: readonly string[] = ['config', '-z', '--get-regexp', '^filter\\.'];
+
+/** The `-c` options that empty every filter driver named in `config -z --get-regexp` output (see filtersOff). */
+export function filtersOffFrom(configOutput: string): string[] {
   const drivers = new Set<string>();
-  for (const item of r.stdout.toString('utf8').split('\0')) {
+  for (const item of configOutput.split('\0')) {
     const key = item.split('\n', 1)[0];
     const m = /^filter\.(.+)\.[^.]+$/s.exec(key);
     if (m) drivers.add(m[1]);

@@ -13,7 +13,8 @@ export interface GitResult {
   stderr: string;
 }
 
-function git(root: string, args: string[]): Promise<GitResult> {
+/** git with kg's safe options and environment, in `root`; never rejects (a failure is a non-zero code). */
+export function git(root: string, args: readonly string[]): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile(
       'git',

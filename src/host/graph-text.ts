@@ -2,6 +2,7 @@
 // sentence behind it, the rationale hover. No `vscode` here, so the unit tests check them in Node.
 
 import type { WhyEntry, WhyNote, WhyResult } from '../graph';
+import type { Checkout } from './checkout';
 import type { FolderGraphState } from './graph-access';
 import type { CallerCounts } from '../protocol/graph-worker';
 import { markdownCode, markdownText } from './markdown-text';
@@ -65,7 +66,34 @@ export const BUILT_PHASE = 'built';
 const compact = (n: number) => n.toLocaleString('en-US');
 
 /** The status bar item's text for one state. */
-export function statusText(s: FolderGraphState | undefined): { text: string; warning: boolean; error: boolean } {
+/** Whether a folder's graph describes the files on disk now: built, loaded, nothing changed since, no build running. */
+export function isFresh(s: FolderGraphState): boolean {
+  return s.kind === 'ready' && s.callsLayer && !s.building && s.buildFailure === undefined && s.staleFiles.length === 0;
+}
+
+/** A commit as the status bar names it: 7 hex digits, as git abbreviates. */
+const shortCommit = (commit: string) => commit.slice(0, 7);
+
+/**
+ * The checkout a fresh graph describes, in the status bar's few characters: "3f2a9c1", and
+ * "3f2a9c1 +2" when 2 paths of the working tree differ from the commit (the graph includes them).
+ */
+function checkoutText(c: Checkout): string {
+  return c.changed > 0 ? `${shortCommit(c.commit)} +${c.changed}` : shortCommit(c.commit);
+}
+
+/** The tooltip's sentence about the checkout a fresh graph describes. */
+function checkoutSentence(c: Checkout): string {
+  const on = c.branch !== undefined ? `, branch ${markdownCode(c.branch)}` : ', a detached HEAD';
+  const changed =
+    c.changed > 0
+      ? ` with ${plural(c.changed, 'path', 'paths')} of the working tree changed from it (as on disk: the graph includes ${c.changed === 1 ? 'it' : 'them'})`
+      : '';
+  return `The graph is of commit ${markdownCode(shortCommit(c.commit))}${on}${changed}.`;
+}
+
+/** The status bar item's text for one state; `checkout`, when git named it, for a fresh graph only. */
+export function statusText(s: FolderGraphState | undefined, checkout?: Checkout): { text: string; warning: boolean; error: boolean } {
   if (!s) return { text: '$(type-hierarchy) Knowledge Graph', warning: false, error: false };
   // The build is done and its graph is loading (ADR 90 keeps "building" until then): it says built,
   // never a count that looks unfinished after the "built" notification (issue 55, item 11).
@@ -90,7 +118,11 @@ export function statusText(s: FolderGraphState | undefined): { text: string; war
           warning: true,
           error: false,
         };
-      return { text: `$(type-hierarchy) ${compact(s.nodes ?? 0)} nodes · ${compact(s.edges ?? 0)} edges`, warning: false, error: false };
+      return {
+        text: `$(type-hierarchy) ${compact(s.nodes ?? 0)} nodes · ${compact(s.edges ?? 0)} edges${checkout && isFresh(s) ? ` · $(git-commit) ${checkoutText(checkout)}` : ''}`,
+        warning: false,
+        error: false,
+      };
   }
 }
 
@@ -215,8 +247,9 @@ export function neighbourTooltip(
 }
 
 /** The status bar's tooltip: the folder's state, and the first files changed since the build (ADR 96). */
-export function statusTooltip(s: FolderGraphState, folderName: string | undefined): string {
+export function statusTooltip(s: FolderGraphState, folderName: string | undefined, checkout?: Checkout): string {
   const lines = [`**Knowledge Graph${folderName !== undefined ? markdownText(` (${folderName})`) : ''}**`, markdownText(describeState(s))];
+  if (checkout && isFresh(s)) lines.push(checkoutSentence(checkout));
   if (s.kind === 'ready' && s.staleFiles.length > 0) {
     const files = s.staleFiles.slice(0, 8).map((f) => `- ${markdownCode(f)}`);
     if (s.staleFiles.length > 8) files.push(`- … ${s.staleFiles.length - 8} more`);

@@ -53,6 +53,18 @@ describe('Compare With… (the structural diff view)', () => {
     await api.build(folder().uri);
   });
 
+  it("the status bar names the commit the fresh graph is of, and the working tree's changes it includes", async function () {
+    this.timeout(30_000);
+    // The build of the before hook left src/greet.ts changed from the commit, and the graph fresh.
+    const short = git('rev-parse', '--short=7', 'HEAD');
+    const [s] = await api.settledStates();
+    assert.deepEqual(s?.staleFiles, []);
+    const want = `$(type-hierarchy) ${s?.nodes} nodes · ${s?.edges} edges · $(git-commit) ${short} +1`;
+    const until = Date.now() + 20_000;
+    while (api.statusText !== want && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(api.statusText, want);
+  });
+
   it('shows what kg diff reports: the re-signed function with the caller it breaks, the removed method', async function () {
     this.timeout(120_000);
     const commit = git('rev-parse', 'HEAD');
