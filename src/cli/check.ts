@@ -158,7 +158,7 @@ export function runCheck(args: string[], io: CliIo): number {
   };
   const load = loadGraphFile(base);
   if (!load.ok) return unavailable(load.unavailable.reason, load.unavailable.code);
-  const index = buildGuardIndex(load.graph.graph);
+  const index = buildGuardIndex(load.graph);
   if (!index.calls) return unavailable('calls layer not built in this projection', 'LAYER_MISSING');
 
   const problems: string[] = [];
@@ -191,7 +191,7 @@ export function runCheck(args: string[], io: CliIo): number {
   const baseGraph = load.graph.graph;
   const side = { spec: shown, kind: 'graph' as const, graphSignature: baseGraph.graphSignature };
   const report = diffReport(
-    { base: baseGraph, head: headFromDeclared(baseGraph, declared) },
+    { base: baseGraph, head: headFromDeclared(baseGraph, declared), indexed: { base: load.graph } },
     { base: side, head: { ...side, spec: 'working tree', kind: 'worktree' } },
   );
   const changes: BreakingChange[] = breakingFromReport(report);

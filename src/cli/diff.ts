@@ -138,7 +138,7 @@ export async function runDiff(args: string[], io: CliIo, server?: ServerContext)
     }
     const moves = base.tree !== undefined && head.tree !== undefined ? identicalMoves(root, base.tree, head.tree) : [];
     const report: DiffReport = diffReport(
-      { base: base.graph, head: head.graph, identicalMoves: moves },
+      { base: base.graph, head: head.graph, identicalMoves: moves, indexed: { base: base.indexed, head: head.indexed } },
       { base: base.side, head: head.side },
     );
     for (const p of report.problems) io.stderr.write(`kg: note: ${p}\n`);

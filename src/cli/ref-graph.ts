@@ -20,6 +20,7 @@ import {
   readPrevious,
   userStateDir,
   type Graph,
+  type IndexedGraph,
   type PreviousBuild,
 } from '../graph';
 import { manifestPathFor, tryLockFile, type DiffSide } from '../graph';
@@ -33,6 +34,8 @@ const CACHE_ENTRIES = 24;
 
 export interface SideGraph {
   graph: Graph;
+  /** The graph as its loader indexed it, when it was loaded from a file (the diff reads it rather than indexing again). */
+  indexed?: IndexedGraph;
   side: DiffSide;
   /** The git tree, for a ref side (to find files git saw move with identical bytes). */
   tree?: string;
@@ -152,7 +155,7 @@ function withBytesHash(previous: PreviousBuild, bytes: Buffer | undefined): Prev
   });
 }
 
-function readCached(tree: string): { graph: Graph; previous: PreviousBuild } | undefined {
+function readCached(tree: string): { graph: IndexedGraph; previous: PreviousBuild } | undefined {
   const p = entryPaths(cacheDir(), cacheKey(tree));
   if (!fs.existsSync(p.meta)) return undefined;
   // The graph's text is read once: checked and indexed for the diff, kept for a build that starts from it.
@@ -166,7 +169,7 @@ function readCached(tree: string): { graph: Graph; previous: PreviousBuild } | u
   } catch {
     // only the eviction order
   }
-  return { graph: load.graph.graph, previous };
+  return { graph: load.graph, previous };
 }
 
 /**
@@ -215,7 +218,7 @@ export function graphSide(spec: string, file: string): SideGraph {
   const load = loadGraphFile(file);
   if (!load.ok) throw new RefError(`${spec}: ${load.unavailable.reason}`, 'unavailable');
   const graph = load.graph.graph;
-  return { graph, side: { spec, kind: 'graph', graphSignature: graph.graphSignature } };
+  return { graph, indexed: load.graph, side: { spec, kind: 'graph', graphSignature: graph.graphSignature } };
 }
 
 /** A git ref: from the cache, or exported and built (incrementally from the nearest graph at hand). */
@@ -230,7 +233,7 @@ export async function refSide(spec: string, ctx: SideContext): Promise<SideGraph
   if (cached) {
     ctx.log(`${spec} (${commit.slice(0, 12)}): graph of tree ${tree.slice(0, 12)} read from the cache`);
     ctx.built.unshift({ tree, previous: cached.previous });
-    return side(cached.graph);
+    return { ...side(cached.graph.graph), indexed: cached.graph };
   }
   // The graph to build from, read only when a build needs it: the kept folder holds its own.
   const previousBuild = (): PreviousBuild | undefined => {

@@ -71,7 +71,8 @@ export {
 } from './governance/breaking';
 export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic } from './governance/diagnostics';
 export { EditorGuard } from './governance/editor-guard';
-export { diffReport, type DiffReport, type DiffSide } from './diff/report';
+export { diffReport } from './diff/report';
+export type { DiffReport, DiffSide } from './diff/report-shape';
 export { diffMarkdown, MARKDOWN_LIMIT } from './diff/markdown';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
 export type { CheckerChoice, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';

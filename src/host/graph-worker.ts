@@ -43,7 +43,7 @@ let restored: HeldBaselines = [];
 function editorGuard(): EditorGuard {
   if (guard) return guard;
   const g = createEditorGuard();
-  g.setGraph(graph().graph);
+  g.setGraph(graph());
   g.restoreHeld(restored);
   restored = [];
   return (guard = g);

@@ -14,8 +14,8 @@ import type {
   RenamedSymbol,
   SignatureChange,
   SymbolRef,
-} from './report';
-import { breaks } from './report';
+} from './report-shape';
+import { breaks } from './consumed';
 import { DIFF_PICTURE_MAX_NODES, diffPicture } from './picture';
 import { mermaidPicture } from '../picture/mermaid';
 

@@ -4,7 +4,8 @@
 // DIFF_PICTURE_MAX_NODES nodes; past that the comment says how many there would be instead.
 
 import { describeNode, plural, type Picture, type PictureEdge, type PictureNode } from '../picture/picture';
-import { breaks, type Consumers, type DiffReport, type SymbolRef } from './report';
+import { breaks } from './consumed';
+import type { Consumers, DiffReport, SymbolRef } from './report-shape';
 
 export const DIFF_PICTURE_MAX_NODES = 15;
 

@@ -5,11 +5,11 @@
 // on every file of the working tree that holds a guarded symbol.
 
 import { CONSUMER_RELATIONS } from '../consumers';
+import { CONFIDENCE_CODE, indexEdges, parentRank, symbolsByFile, type IndexedGraph } from '../graph-index';
 import type { Graph, GraphEdge, GraphNode } from '../model';
 import { compareStrings, UNRESOLVED_PREFIX } from '../model';
-import { breaks, compareConsumers, type Consumer, type DiffBody } from '../diff/report';
-
-/** The relations through which a node consumes a symbol (what `affected` lists, files' imports aside). */
+import { breaks, compareConsumers } from '../diff/consumed';
+import type { Consumer, DiffBody } from '../diff/report-shape';
 
 /** One place that depends on a guarded symbol. */
 export interface ConsumerSite {
@@ -75,46 +75,57 @@ export interface GuardIndex {
 
 const compareSites = compareConsumers;
 
-export function buildGuardIndex(graph: Graph): GuardIndex {
-  const nodes = new Map<string, GraphNode>();
+/**
+ * The guard's index of a graph, read from the graph's own index (src/graph/graph-index.ts: each
+ * symbol's in-edges, the symbols by file, each one's parent; ADR 179) rather than indexing it
+ * again. Takes the graph as loaded (already indexed), or a graph as built (indexed here).
+ */
+export function buildGuardIndex(graph: Graph | IndexedGraph): GuardIndex {
+  const g = indexedOf(graph);
   const declared = new Map<string, Set<string>>();
   let signatures = false;
-  for (const n of graph.nodes) {
-    nodes.set(n.id, n);
-    if (!n.id.startsWith('sym:') || n.sourceFile === undefined) continue;
-    if (n.signature !== undefined) signatures = true;
-    let set = declared.get(n.sourceFile);
-    if (!set) declared.set(n.sourceFile, (set = new Set()));
-    set.add(n.id);
+  for (const [file, ranks] of symbolsByFile(g)) {
+    declared.set(file, new Set(ranks.map((r) => g.ids[r])));
+    if (!signatures) signatures = ranks.some((r) => (g.nodeAt[r] as GraphNode).signature !== undefined);
   }
-  const consumers = new Map<string, ConsumerSite[]>();
   const parent = new Map<string, string>();
-  for (const e of graph.edges) {
-    if (!e.target.startsWith('sym:')) continue;
-    if (e.relation === 'contains') {
-      if (e.source.startsWith('sym:')) parent.set(e.target, e.source);
-      continue;
-    }
-    if (e.confidence !== 'EXACT' || !CONSUMER_RELATIONS.has(e.relation)) continue;
-    const target = nodes.get(e.target);
-    const file = e.evidence?.file ?? nodes.get(e.source)?.sourceFile;
-    // Consumers in the same file change with the edit itself: the compiler shows those.
-    if (!target || file === undefined || file === target.sourceFile) continue;
-    const site: ConsumerSite = { id: e.source, relation: e.relation, file, line: e.evidence?.line ?? 1, column: e.evidence?.column ?? 1 };
-    const list = consumers.get(e.target);
-    if (list) list.push(site);
-    else consumers.set(e.target, [site]);
-  }
   const guarded = new Map<string, Guarded[]>();
-  for (const id of [...consumers.keys()].sort(compareStrings)) {
-    const node = nodes.get(id) as GraphNode;
-    const file = node.sourceFile as string;
-    const entry = { node, consumers: (consumers.get(id) as ConsumerSite[]).sort(compareSites) };
-    const list = guarded.get(file);
+  for (let r = 0; r < g.nodeCount; r++) {
+    const node = g.nodeAt[r] as GraphNode;
+    if (!node.id.startsWith('sym:')) continue;
+    const up = parentRank(g, r);
+    if (up >= 0) parent.set(node.id, g.ids[up]);
+    const consumers = consumerSites(g, r, node);
+    if (consumers.length === 0) continue;
+    const entry = { node, consumers: consumers.sort(compareSites) };
+    const list = guarded.get(node.sourceFile as string);
     if (list) list.push(entry);
-    else guarded.set(file, [entry]);
+    else guarded.set(node.sourceFile as string, [entry]);
   }
-  return { guarded, declared, parent, signatures, calls: graph.layers.includes('calls') };
+  return { guarded, declared, parent, signatures, calls: g.layers.has('calls') };
+}
+
+function indexedOf(graph: Graph | IndexedGraph): IndexedGraph {
+  if ('rankOf' in graph) return graph;
+  const r = indexEdges(graph);
+  if (!r.ok) throw new Error(`the graph cannot be indexed: ${r.detail}`);
+  return r.graph;
+}
+
+/** The EXACT consumers of symbol rank `r` in other files (those in its own file change with the edit: the compiler shows them). */
+function consumerSites(g: IndexedGraph, r: number, target: GraphNode): ConsumerSite[] {
+  const sites: ConsumerSite[] = [];
+  for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
+    const e = g.inEdges[k];
+    const relation = g.edgeRelation[e];
+    if (g.edgeConfidence[e] !== CONFIDENCE_CODE.EXACT || !CONSUMER_RELATIONS.has(relation)) continue;
+    const evidence = g.graph.edges[e].evidence;
+    const source = g.ids[g.edgeSource[e]];
+    const file = evidence?.file ?? g.nodeAt[g.edgeSource[e]]?.sourceFile;
+    if (file === undefined || file === target.sourceFile) continue;
+    sites.push({ id: source, relation, file, line: evidence?.line ?? 1, column: evidence?.column ?? 1 });
+  }
+  return sites;
 }
 
 /**

@@ -4,6 +4,7 @@
 // declaredSymbols, which loads the compiler bundle lazily), so this file stays compiler-free and
 // is tested with a stub.
 
+import type { IndexedGraph } from '../graph-index';
 import type { Graph } from '../model';
 import {
   breakingChanges,
@@ -46,7 +47,7 @@ export class EditorGuard {
    * On each graph load (and reload after autoIndex); undefined when the graph is unavailable.
    * Then check the open documents again: their consumers may have changed.
    */
-  setGraph(graph: Graph | undefined): void {
+  setGraph(graph: Graph | IndexedGraph | undefined): void {
     this.graphIndex = graph ? buildGuardIndex(graph) : undefined;
     this.rebase();
   }
