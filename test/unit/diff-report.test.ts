@@ -1,5 +1,5 @@
 // The diff engine's rules on hand-built graphs (ADR 104): what is a match and what stays a guess,
-// consumers that are gone or followed, the blast radius, confidence changes, and the bound on
+// consumers that are gone or followed, the reach, confidence changes, and the bound on
 // the pull-request comment (ADR 105).
 
 import * as assert from 'node:assert/strict';
@@ -79,7 +79,7 @@ describe('kg diff: matching never calls a guess a match', () => {
   });
 });
 
-describe('kg diff: consumers and the blast radius', () => {
+describe('kg diff: consumers and the reach', () => {
   const base = graph([
     ['sym:src/b.ts#b', 'sym:src/a.ts#a'],
     ['sym:src/c.ts#c', 'sym:src/b.ts#b'],
@@ -98,7 +98,7 @@ describe('kg diff: consumers and the blast radius', () => {
     const removed = diff(base, head).symbols.removed.find((s) => s.id === 'sym:src/a.ts#a');
     assert.ok(removed);
     // b, c, e (three files) by proof; d only through its name-match edge to c.
-    assert.deepEqual(removed.blastRadius, { proven: 3, files: 3, guessed: 1 });
+    assert.deepEqual(removed.reach, { proven: 3, files: 3, guessed: 1 });
   });
 
   it('a consumer removed in the same change is gone: listed, but it breaks nothing', () => {
@@ -161,7 +161,7 @@ describe('kg diff --format markdown: bounded', () => {
   });
 });
 
-describe('kg diff: the blast radius by number is the radius by id', () => {
+describe('kg diff: the reach by number is the reach by id', () => {
   // The walk as written before the numbered one (ADR 104's bounds: 5,000 edges looked at, 2,000
   // nodes seen per walk), over ids and Sets: the reference the report's counts are held to.
   const CONSUMER = new Set(['calls', 'references', 'extends', 'implements', 'inherits', 're-exports', 'imports']);
@@ -221,8 +221,8 @@ describe('kg diff: the blast radius by number is the radius by id', () => {
         const r = diff(base, head);
         assert.ok(r.symbols.removed.length > 0);
         for (const removed of r.symbols.removed) {
-          assert.deepEqual(removed.blastRadius, reference(base, new Set([removed.id, ...(removed.members ?? [])])));
-          outcomes.add(removed.blastRadius.capped ? 'capped' : removed.blastRadius.proven > 0 ? 'complete' : 'empty');
+          assert.deepEqual(removed.reach, reference(base, new Set([removed.id, ...(removed.members ?? [])])));
+          outcomes.add(removed.reach.capped ? 'capped' : removed.reach.proven > 0 ? 'complete' : 'empty');
         }
       }),
       { numRuns: 25 },

@@ -60,7 +60,7 @@ describe('kg diff: the report on the fixture', () => {
     const method = byId.get('sym:src/calc.ts#Calculator.add')!;
     assert.deepEqual(method.proven, [consumer('sym:src/app.ts#run', 'src/app.ts', 10, 74)]);
     assert.deepEqual(method.guessed, [{ ...consumer('sym:src/app.ts#dynamic', 'src/app.ts', 15, 15), confidence: 'CANDIDATE' }]);
-    assert.deepEqual(method.blastRadius, { proven: 1, files: 1, guessed: 1 });
+    assert.deepEqual(method.reach, { proven: 1, files: 1, guessed: 1 });
     const fn = byId.get('sym:src/math.ts#add')!;
     assert.deepEqual(fn.proven, [consumer('sym:src/app.ts#run', 'src/app.ts', 10, 10)]);
     assert.deepEqual(fn.guessed, []);

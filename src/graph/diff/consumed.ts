@@ -72,7 +72,7 @@ export class Consumed {
     }
     const order = (m: Map<string, Consumer>) => [...m.values()].sort(compareConsumers);
     this.walker ??= new ReachWalker(base, (x) => this.fileOf(x));
-    return { proven: order(proven), guessed: order(guessed), blastRadius: this.walker.of(inside) };
+    return { proven: order(proven), guessed: order(guessed), reach: this.walker.of(inside) };
   }
 
   private fileOf(id: string): string {

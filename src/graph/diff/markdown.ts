@@ -83,8 +83,8 @@ function consumerLine(c: Consumer, links: Links): string {
 
 function consumersText(c: Consumers, links: Links): string[] {
   const live = c.proven.filter(breaks);
-  const r = c.blastRadius;
-  const radius = `blast radius ${r.proven}${r.capped ? '+' : ''} proven (${plural(r.files, 'file')})${r.guessed > 0 ? `, ${r.guessed} more guessed` : ''}`;
+  const r = c.reach;
+  const radius = `reach ${r.proven}${r.capped ? '+' : ''} proven (${plural(r.files, 'file')})${r.guessed > 0 ? `, ${r.guessed} more guessed` : ''}`;
   const distinct = new Set(live.map((x) => x.id)).size;
   const uses = live.length > distinct ? ` (${plural(live.length, 'use')})` : '';
   const head = `  - breaks ${plural(distinct, 'proven consumer')}${uses}${c.guessed.length > 0 ? `, ${c.guessed.length} guessed (name matches)` : ''}; ${radius}`;
@@ -184,7 +184,7 @@ export function diffMarkdown(report: DiffReport, opts: MarkdownOptions = {}): st
   const limit = opts.limit ?? MARKDOWN_LIMIT;
   const sy = report.symbols;
   const byBreaks = <T extends Consumers>(xs: T[]) =>
-    [...xs].sort((a, b) => b.proven.length - a.proven.length || b.blastRadius.proven - a.blastRadius.proven);
+    [...xs].sort((a, b) => b.proven.length - a.proven.length || b.reach.proven - a.reach.proven);
   const removed = (r: RemovedSymbol) => [
     `- ${symLine(r, 'base', links)}${r.members ? ` with ${plural(r.members.length, 'member')}` : ''}`,
     ...consumersText(r, links),

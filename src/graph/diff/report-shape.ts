@@ -41,8 +41,8 @@ export interface Consumers {
   proven: Consumer[];
   /** CANDIDATE consumers: name-match guesses, which may break. */
   guessed: Consumer[];
-  /** The symbol's reach (src/graph/reach.ts), under the name the report has always used. */
-  blastRadius: Reach;
+  /** How far the change reaches, transitively (src/graph/reach.ts; ADR 179: not `impact`'s `blastRadius`). */
+  reach: Reach;
 }
 
 export interface RemovedSymbol extends SymbolRef, Consumers {

@@ -1,6 +1,8 @@
 // `impact <id>`: callers and consumers together, and the blast radius — how many distinct nodes
-// a change touches. The radius counts proof only; guesses are listed and counted apart, so a
-// number a reviewer gates on is never inflated by a name match. Same layer rule as `affected`.
+// consume it directly (one hop, ADR 20). The radius counts proof only; guesses are listed and
+// counted apart, so a number a reviewer gates on is never inflated by a name match. Same layer
+// rule as `affected`. The transitive walk is another quantity with its own name: `kg diff`'s
+// `reach` (src/graph/reach.ts, ADR 179).
 
 import { consumersOf } from './affected';
 import { CALLS, dispatchedCallers, inbound } from './callers';
