@@ -135,40 +135,7 @@ export function indexEdges(graph: Graph): { ok: true; graph: IndexedGraph } | { 
   const nodeAt: (GraphNode | undefined)[] = new Array(n).fill(undefined);
   for (let r = 0; r < nodeCount; r++) nodeAt[r] = order[r];
 
-  const outStart = new Int32Array(n + 1);
-  const inStart = new Int32Array(n + 1);
-  let sorted = true;
-  for (let i = 0; i < m; i++) {
-    const s = edgeSource[i];
-    const t = edgeTarget[i];
-    outStart[s + 1]++;
-    inStart[t + 1]++;
-    if (i > 0 && (edgeSource[i - 1] > s || (edgeSource[i - 1] === s && edgeTarget[i - 1] > t))) sorted = false;
-  }
-  for (let r = 0; r < n; r++) {
-    outStart[r + 1] += outStart[r];
-    inStart[r + 1] += inStart[r];
-  }
-  const degree = new Int32Array(n);
-  for (let r = 0; r < n; r++) degree[r] = outStart[r + 1] - outStart[r] + (inStart[r + 1] - inStart[r]);
-
-  // Filling rows in (source, target) order leaves out-rows sorted by target and in-rows by source.
-  let visit: Int32Array | undefined;
-  if (!sorted) {
-    visit = new Int32Array(m);
-    for (let i = 0; i < m; i++) visit[i] = i;
-    visit.sort((a, b) => edgeSource[a] - edgeSource[b] || edgeTarget[a] - edgeTarget[b] || a - b);
-  }
-  const outEdges = new Int32Array(m);
-  const inEdges = new Int32Array(m);
-  const outFill = outStart.slice(0, n);
-  const inFill = inStart.slice(0, n);
-  for (let k = 0; k < m; k++) {
-    const i = visit ? visit[k] : k;
-    outEdges[outFill[edgeSource[i]]++] = i;
-    inEdges[inFill[edgeTarget[i]]++] = i;
-  }
-
+  const { outStart, outEdges, inStart, inEdges, degree } = rows(n, edgeSource, edgeTarget);
   const { adjStart, adj } = undirected(n, outStart, outEdges, inStart, inEdges, edgeSource, edgeTarget);
   // The trigram index serves id searches only; built on the first one, not by every load
   // (`kg diff` loads two graphs and searches neither).
@@ -208,6 +175,52 @@ export function indexEdges(graph: Graph): { ok: true; graph: IndexedGraph } | { 
       hubThreshold,
     },
   };
+}
+
+/**
+ * The out-rows and in-rows of `n` ranks over the edges' ends, and each rank's degree. Filling rows
+ * in (source, target) order leaves out-rows sorted by target and in-rows by source.
+ */
+function rows(
+  n: number,
+  edgeSource: Int32Array,
+  edgeTarget: Int32Array,
+): { outStart: Int32Array; outEdges: Int32Array; inStart: Int32Array; inEdges: Int32Array; degree: Int32Array } {
+  const m = edgeSource.length;
+  const outStart = new Int32Array(n + 1);
+  const inStart = new Int32Array(n + 1);
+  let sorted = true;
+  for (let i = 0; i < m; i++) {
+    const s = edgeSource[i];
+    const t = edgeTarget[i];
+    outStart[s + 1]++;
+    inStart[t + 1]++;
+    if (i > 0 && (edgeSource[i - 1] > s || (edgeSource[i - 1] === s && edgeTarget[i - 1] > t))) sorted = false;
+  }
+  for (let r = 0; r < n; r++) {
+    outStart[r + 1] += outStart[r];
+    inStart[r + 1] += inStart[r];
+  }
+  const degree = new Int32Array(n);
+  for (let r = 0; r < n; r++) degree[r] = outStart[r + 1] - outStart[r] + (inStart[r + 1] - inStart[r]);
+
+  let visit: Int32Array | undefined;
+  if (!sorted) {
+    visit = new Int32Array(m);
+    for (let i = 0; i < m; i++) visit[i] = i;
+    visit.sort((a, b) => edgeSource[a] - edgeSource[b] || edgeTarget[a] - edgeTarget[b] || a - b);
+  }
+  const outEdges = new Int32Array(m);
+  const inEdges = new Int32Array(m);
+  const outFill = outStart.slice(0, n);
+  const inFill = inStart.slice(0, n);
+  for (let k = 0; k < m; k++) {
+    const i = visit ? visit[k] : k;
+    outEdges[outFill[edgeSource[i]]++] = i;
+    inEdges[inFill[edgeTarget[i]]++] = i;
+  }
+
+  return { outStart, outEdges, inStart, inEdges, degree };
 }
 
 /** Merges each node's two sorted rows into one sorted row of distinct neighbours (self-loops dropped). */
