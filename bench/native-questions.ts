@@ -13,6 +13,8 @@
 //   position         one request per file with all its positions (getSymbolAtPosition), one per alias (as 7.0.2 is asked today)
 //   position-single  one request per position
 //   position-aliases per file: its positions in one request, its aliases in one api.batch
+//   position-ahead   per file, its request written without waiting (ADR 136's sending ahead: at most 16 files or 16 KB
+//                    unread), answers read in order; each 16 files' aliases in one api.batch (timing: the batches only)
 //   position-chunk   16 files' positions in one api.batch (the files ADR 136 sends ahead), their aliases in one more
 //   position-batch   every file's positions in one api.batch, then every alias in one more
 //   node             per file: the file's syntax tree fetched, the nodes at the positions found in it, getSymbolAtLocation over them, aliases in one api.batch
@@ -37,6 +39,7 @@ const ROUTES = [
   'position',
   'position-single',
   'position-aliases',
+  'position-ahead',
   'position-chunk',
   'position-batch',
   'node',
@@ -108,6 +111,19 @@ interface API71 {
 interface Module71 {
   API: new (o: { cwd: string; collectTiming?: boolean }) => API71;
   SymbolFlags: { Alias: number };
+}
+/** 7.1's synchronous channel (`SyncRpcChannel`, not exported), the parts sending ahead uses. */
+interface RawClient71 {
+  apiRequest(method: string, params: unknown): unknown;
+  channel: {
+    getMethodBuf(method: string): Buffer;
+    writeTuple(type: number, name: Buffer, payload: string): void;
+    readTuple(): void;
+    handleCall(name: string, payload: Buffer): void;
+    _msgType: number;
+    _msgName: Buffer;
+    _msgPayload: Buffer;
+  };
 }
 interface AstModule71 {
   SyntaxKind: Record<string, number>;
@@ -234,6 +250,55 @@ async function runRoute(name: string, route: Route): Promise<void> {
       const symbols = checker.getSymbolAtPosition(f, q.files[f]);
       aliasesBatched(symbols);
       settle(f, q.files[f], symbols);
+    }
+  } else if (route === 'position-ahead') {
+    // The raw channel, as native-checker.ts's EarlyQuestions uses 7.0.2's (7.1's has the same parts).
+    const client = (api as unknown as { client: RawClient71 }).client;
+    const ch = client.channel;
+    const request = client.apiRequest.bind(client);
+    let preset: { value: unknown } | undefined;
+    client.apiRequest = (method: string, params: unknown) => {
+      if (preset) {
+        const v = preset.value;
+        preset = undefined;
+        return v;
+      }
+      return request(method, params);
+    };
+    const inner = checker as unknown as { snapshotId: number; project: { handle: unknown } };
+    const method = ch.getMethodBuf('getSymbolsAtPositions');
+    const pending: { file: string; bytes: number }[] = [];
+    let pendingBytes = 0;
+    const read: [string, (Symbol71 | undefined)[]][] = [];
+    const readOne = (): void => {
+      const next = pending.shift() as { file: string; bytes: number };
+      for (;;) {
+        ch.readTuple();
+        if (ch._msgType === 6) {
+          ch.handleCall(ch._msgName.toString('utf-8'), ch._msgPayload);
+          continue;
+        }
+        if (ch._msgType !== 4) throw new Error(ch._msgPayload.toString('utf-8'));
+        break;
+      }
+      pendingBytes -= next.bytes;
+      const text = ch._msgPayload.toString('utf-8');
+      preset = { value: text.length > 0 ? JSON.parse(text) : undefined };
+      read.push([next.file, checker.getSymbolAtPosition(next.file, q.files[next.file])]);
+    };
+    for (let i = 0; i < files.length; i += 16) {
+      for (const f of files.slice(i, i + 16)) {
+        const payload = JSON.stringify({ snapshot: inner.snapshotId, project: inner.project.handle, file: f, positions: q.files[f] });
+        const bytes = Buffer.byteLength(payload) + 40;
+        while (pending.length > 0 && pendingBytes + bytes > 16 * 1024) readOne();
+        ch.writeTuple(1, method, payload);
+        pending.push({ file: f, bytes });
+        pendingBytes += bytes;
+      }
+      while (pending.length > 0) readOne();
+      aliasesBatched(read.flatMap(([, symbols]) => symbols));
+      for (const [f, symbols] of read) settle(f, q.files[f], symbols);
+      read.length = 0;
     }
   } else if (route === 'position-chunk') {
     for (let i = 0; i < files.length; i += 16) {
@@ -410,6 +475,10 @@ function main(): void {
     return;
   }
   fs.mkdirSync(WORK, { recursive: true });
+  if (!fs.existsSync(path.join(TS71, 'dist', 'api', 'sync', 'api.js')))
+    throw new Error(
+      `no TypeScript 7.1 at ${TS71}: npm i typescript@7.1.0-dev.20261105.1 in a scratch folder and set KG_TS71 to its node_modules/typescript`,
+    );
   const version71 = (JSON.parse(fs.readFileSync(path.join(TS71, 'package.json'), 'utf8')) as { version: string }).version;
   const exe71 = path.join(path.dirname(TS71), '@typescript', `typescript-${process.platform}-${process.arch}`, 'lib', 'tsc');
   const b70 = nativeBinary();
