@@ -1,5 +1,5 @@
-// TypeScript 7.1's questions (issue 49, item 1; ADR 180): every call site's declaration asked of
-// TypeScript 7.1's checker in the ways its API offers, on zod and rxjs as TypeScript 7 projects,
+// TypeScript 7.1's questions (issue 49, item 1; ADR 180): the declaration at every position the builder asks about,
+// asked of TypeScript 7.1's checker in the ways its API offers, on zod and rxjs as TypeScript 7 projects,
 // with the CPU of both processes beside the wall time and 7.1's own `tsc --noEmit` as the floor.
 //
 //   node --import tsx bench/native-questions.ts [zod] [rxjs]
