@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { runCliBuild, type BuildSummary, type CliEvent } from './cli-build';
 import { resolveGraphPath } from './graph-path';
 import { skippedText } from '../protocol/build-events';
-import type { BuildListener } from './graph-service';
+import type { BuildListener } from './editor-graph-access';
 
 export type BuildOutcome =
   | ({ kind: 'built'; folder: string } & BuildSummary)

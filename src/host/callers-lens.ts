@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EditorGraphAccess } from './graph-service';
+import type { EditorGraphAccess } from './editor-graph-access';
 import type { CallerCounts, FileSymbol } from '../protocol/graph-worker';
 import { callersTitle, packageCallersTitle, referrersTooltip, throughTooltip, UNRESOLVED_NAMED_TOOLTIP } from './graph-text';
 import { EditedDeclarations, type TextChange, type TrackedDeclaration } from './line-tracking';

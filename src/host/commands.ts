@@ -8,7 +8,7 @@ import { SHOW_LOG_COMMAND, type BuildService } from './build-service';
 import { BUILD_COMMAND, REBUILD_COMMAND, SHOW_CALLERS_OF_COMMAND } from './callers-lens';
 import type { CallSite } from './graph-access';
 import { describeState } from './graph-text';
-import type { EditorGraphAccess } from './graph-service';
+import type { EditorGraphAccess } from './editor-graph-access';
 
 const SHOW_CALLERS_COMMAND = 'knowledgeGraph.showCallers';
 const RUN_DOCTOR_COMMAND = 'knowledgeGraph.runDoctor';

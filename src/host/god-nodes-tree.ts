@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { GraphNode, NodeKind } from '../graph';
 import { OPEN_NODE_COMMAND } from './commands';
 import type { CallSite, FolderGraphState } from './graph-access';
-import type { EditorGraphAccess } from './graph-service';
+import type { EditorGraphAccess } from './editor-graph-access';
 import type { NeighbourGroup } from '../protocol/graph-worker';
 import { codeOnlyNote, describeState, godNodeTooltip, isCodeNode, neighbourTooltip } from './graph-text';
 import { untrustedMarkdown } from './markdown-string';

@@ -4,7 +4,7 @@
 // written about the declaration.
 
 import * as vscode from 'vscode';
-import type { EditorGraphAccess } from './graph-service';
+import type { EditorGraphAccess } from './editor-graph-access';
 import { whyHoverMarkdown } from './graph-text';
 import { untrustedMarkdown } from './markdown-string';
 

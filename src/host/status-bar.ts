@@ -10,7 +10,7 @@ import { STATUS_ACTIONS_COMMAND } from './commands';
 import type { FolderGraphState } from './graph-access';
 import { isFresh, statusText, statusTooltip } from './graph-text';
 import { untrustedMarkdown } from './markdown-string';
-import type { EditorGraphAccess } from './graph-service';
+import type { EditorGraphAccess } from './editor-graph-access';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('knowledgeGraph.status', vscode.StatusBarAlignment.Left, 10);

@@ -1,6 +1,6 @@
 // The messages between the graph service and its worker thread.
-// Sender of WorkerRequestMessage: the graph service in the extension host (src/host/graph-service.ts,
-// through graph-worker-client.ts). Sender of WorkerReplyMessage: the worker (src/host/graph-worker.ts),
+// Sender of WorkerRequestMessage: the graph service in the extension host (src/host/graph-service.ts
+// and graph-folders.ts, through graph-worker-client.ts). Sender of WorkerReplyMessage: the worker (src/host/graph-worker.ts),
 // one reply per request, echoing its `seq`. Both ends are this extension's own code in one process,
 // so messages are typed, not re-validated; the graph questions' arguments are the query
 // catalogue's (src/graph/query/catalogue.ts). The worker holds
