@@ -6,5 +6,6 @@ export { connectStore, storeError } from './connection';
 export { migrate, STORE_SCHEMA_VERSION } from './schema';
 export { checkRepositoryKey, pushGraph } from './push';
 export { publishedPackages } from './published';
-export { answerFromStore, otherRepositoryCallers } from './queries';
+export { answerFromStore } from './queries';
+export { otherRepositoryCallers } from './inbound-queries';
 export { qualify, splitQualified } from './qualified';
