@@ -108,6 +108,70 @@ function toResult(a: ToolAnswer): CallToolResult {
   return { content: [{ type: 'text', text: jsonForPeople(a.value) }], structuredContent: a.value };
 }
 
+/** What one session's calls share (createMcpServer). */
+interface Session {
+  options: McpOptions;
+  graphs: Graphs;
+  runs: OneAtATime;
+  roots: readonly string[];
+  /** The tools the entry point's asks are answered by, listed or not. */
+  answerers: Map<string, QueryTool>;
+  /** Roots where no build server ran when this session built: the one its build starts is the session's. */
+  ownServers: Set<string>;
+  log: (line: string) => void;
+}
+
+/** One call of a listed tool, answered (an ArgumentError for arguments it does not take). */
+async function answerCall(s: Session, listed: Tool, given: Record<string, unknown>, signal: AbortSignal): Promise<ToolAnswer> {
+  const { options } = s;
+  const name = listed.name;
+  let args = given;
+  // The entry point asks the single-purpose tool that answers its question (ADR 164).
+  let tool: Exclude<Tool, { kind: 'entry' }>;
+  let entry: string | undefined;
+  if (listed.kind === 'entry') {
+    const request = entryRequest(args);
+    tool = s.answerers.get(ASKS[request.ask]) as QueryTool;
+    args = request.args;
+    entry = listed.name;
+  } else tool = listed;
+  // Only tools that page take offset/limit; anywhere else they are unknown arguments.
+  const paged = tool.kind === 'check' || (tool.kind === 'query' && tool.paged);
+  const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged, s.roots);
+  let answer: ToolAnswer;
+  if (tool.kind === 'query') {
+    const scope = scopeArg(args, tool.scoped, tool.storeFace);
+    const call: QueryCall = { tool, args, shared, ...(entry !== undefined ? { entry } : {}) };
+    answer = scope === 'organisation' ? await answerOrganisationTool(call, options.store) : answerQueryTool({ ...call, graphs: s.graphs });
+  } else {
+    rejectUnknown(tool.inputSchema, args);
+    if (tool.kind === 'build' && options.buildServers && options.buildServers.running(shared.root) === undefined)
+      s.ownServers.add(shared.root);
+    answer = await answerCommandTool(tool, args, shared, options.kg, signal, s.runs, (l) => s.log(`kg mcp: ${name}: ${l}`));
+  }
+  return answer;
+}
+
+/** Stops the build servers this session's builds started (a server starts in the background, so it may take a moment to be seen). */
+async function stopOwnServers(
+  servers: NonNullable<McpOptions['buildServers']>,
+  ownServers: Set<string>,
+  log: (line: string) => void,
+): Promise<void> {
+  for (const root of ownServers) {
+    const until = Date.now() + SERVER_SEEN_MS;
+    let pid = servers.running(root);
+    while (pid === undefined && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+      pid = servers.running(root);
+    }
+    if (pid === undefined) continue;
+    servers.stop(pid);
+    log(`kg mcp: stopped the build server (pid ${pid}) that this session's build started for ${root}`);
+  }
+  ownServers.clear();
+}
+
 /** The SDK Server with kg's tools, not yet connected (tests connect it to an in-memory transport). */
 export function createMcpServer(options: McpOptions): {
   server: Server;
@@ -140,6 +204,7 @@ export function createMcpServer(options: McpOptions): {
       .filter((t): t is QueryTool => t.kind === 'query')
       .map((t) => [t.query, t]),
   );
+  const session: Session = { options, graphs, runs, roots, answerers, ownServers, log };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((t) => ({
@@ -160,7 +225,7 @@ export function createMcpServer(options: McpOptions): {
         ErrorCode.InvalidParams,
         `unknown tool "${name.slice(0, 100)}"; the tools are: ${tools.map((t) => t.name).join(', ')}${options.allTools ? '' : ` (kg mcp --all-tools lists the single-purpose ones)`}`,
       );
-    let args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
+    const args: Record<string, unknown> = { ...(request.params.arguments ?? {}) };
     const abort = new AbortController();
     // A call the SDK hands over after the client went away starts nothing (no check or build child).
     if (stopped) abort.abort();
@@ -169,29 +234,7 @@ export function createMcpServer(options: McpOptions): {
     inFlight.add(abort);
     const started = performance.now();
     try {
-      // The entry point asks the single-purpose tool that answers its question (ADR 164).
-      let tool: Exclude<Tool, { kind: 'entry' }>;
-      let entry: string | undefined;
-      if (listed.kind === 'entry') {
-        const request = entryRequest(args);
-        tool = answerers.get(ASKS[request.ask]) as QueryTool;
-        args = request.args;
-        entry = listed.name;
-      } else tool = listed;
-      // Only tools that page take offset/limit; anywhere else they are unknown arguments.
-      const paged = tool.kind === 'check' || (tool.kind === 'query' && tool.paged);
-      const shared = sharedArgs(args, options.defaultRoot, options.cwd, options.findRoot, paged, roots);
-      let answer: ToolAnswer;
-      if (tool.kind === 'query') {
-        const scope = scopeArg(args, tool.scoped, tool.storeFace);
-        const call: QueryCall = { tool, args, shared, ...(entry !== undefined ? { entry } : {}) };
-        answer = scope === 'organisation' ? await answerOrganisationTool(call, options.store) : answerQueryTool({ ...call, graphs });
-      } else {
-        rejectUnknown(tool.inputSchema, args);
-        if (tool.kind === 'build' && options.buildServers && options.buildServers.running(shared.root) === undefined)
-          ownServers.add(shared.root);
-        answer = await answerCommandTool(tool, args, shared, options.kg, abort.signal, runs, (l) => log(`kg mcp: ${name}: ${l}`));
-      }
+      const answer = await answerCall(session, listed, args, abort.signal);
       log(`kg mcp: ${name} ${answer.ok ? 'answered' : 'failed'} in ${(performance.now() - started).toFixed(1)} ms`);
       return toResult(answer);
     } catch (e) {
@@ -213,20 +256,7 @@ export function createMcpServer(options: McpOptions): {
   };
   /** Stops the build servers this session's builds started (a server starts in the background, so it may take a moment to be seen). */
   const endSession = async () => {
-    const servers = options.buildServers;
-    if (!servers) return;
-    for (const root of ownServers) {
-      const until = Date.now() + SERVER_SEEN_MS;
-      let pid = servers.running(root);
-      while (pid === undefined && Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 50));
-        pid = servers.running(root);
-      }
-      if (pid === undefined) continue;
-      servers.stop(pid);
-      log(`kg mcp: stopped the build server (pid ${pid}) that this session's build started for ${root}`);
-    }
-    ownServers.clear();
+    if (options.buildServers) await stopOwnServers(options.buildServers, ownServers, log);
   };
   /**
    * Loads the default root's graph and looks at its tree before the first call asks (ADR 168): a
