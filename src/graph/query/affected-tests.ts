@@ -100,6 +100,49 @@ interface Hit {
 }
 
 /**
+ * The steps back along the walked edges into rank `r` (of `file`), each with whether its source
+ * runs the change when loaded. `unloadedFile`: `r` is a file's node reached without loading it.
+ */
+function stepsIn(
+  g: IndexedGraph,
+  r: number,
+  file: string | undefined,
+  unloadedFile: boolean,
+  maxClass: number,
+  isTest: (file: string) => boolean,
+): Array<{ source: number; loads: boolean; step: TestStep }> {
+  const out: Array<{ source: number; loads: boolean; step: TestStep }> = [];
+  for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
+    const e = g.inEdges[k];
+    const relation = g.edgeRelation[e];
+    if (!WALKED.has(relation)) continue;
+    const conf = g.edgeConfidence[e];
+    if (conf === CONFIDENCE_CODE.UNRESOLVED) continue;
+    const source = g.edgeSource[e];
+    if (source === r) continue;
+    // A barrel's `export { x } from './x'` names x at top level; its importers reach x itself
+    // (the checker follows the alias), so the barrel's importers are no hole.
+    if (relation === 'references' && file !== undefined && reexportsFrom(g, source, file) && !isTest(g.nodeAt[source]?.sourceFile ?? ''))
+      continue;
+    let cls = conf === CONFIDENCE_CODE.EXACT ? 0 : 1;
+    let hole: TestStep['hole'];
+    // An importer of a file whose top-level code only names the change may not run it: a hole.
+    // A test file is the exception: loading it registers and runs its tests (node:test, tape,
+    // Mocha's describe), so whoever loads it runs what it reaches (ADR 167).
+    if (unloadedFile && !(file !== undefined && isTest(file)) && (relation === 'imports' || relation === 're-exports')) {
+      cls = 2;
+      hole = 'top-level-use';
+    }
+    if (cls > maxClass) continue;
+    const step: TestStep = { relation, confidence: conf === CONFIDENCE_CODE.EXACT ? 'EXACT' : 'CANDIDATE' };
+    if (hole) step.hole = hole;
+    // A file that calls the change at top level, or imports a file reached, runs it when loaded.
+    out.push({ source, loads: LOADS_THROUGH.has(relation), step });
+  }
+  return out;
+}
+
+/**
  * One breadth-first walk of `g` from `starts` using steps of class at most `maxClass` (0 EXACT,
  * 1 CANDIDATE, 2 hole). States are a rank and, for a file's node, whether loading the file runs
  * the change (`loads`): state = rank * 2 + loads. Returns the first state reached in each test file.
@@ -179,33 +222,7 @@ function walk(
         if (t !== undefined) reach(s, t, false, describes);
       }
     }
-    for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
-      const e = g.inEdges[k];
-      const relation = g.edgeRelation[e];
-      if (!WALKED.has(relation)) continue;
-      const conf = g.edgeConfidence[e];
-      if (conf === CONFIDENCE_CODE.UNRESOLVED) continue;
-      const source = g.edgeSource[e];
-      if (source === r) continue;
-      // A barrel's `export { x } from './x'` names x at top level; its importers reach x itself
-      // (the checker follows the alias), so the barrel's importers are no hole.
-      if (relation === 'references' && file !== undefined && reexportsFrom(g, source, file) && !isTest(g.nodeAt[source]?.sourceFile ?? ''))
-        continue;
-      let cls = conf === CONFIDENCE_CODE.EXACT ? 0 : 1;
-      let hole: TestStep['hole'];
-      // An importer of a file whose top-level code only names the change may not run it: a hole.
-      // A test file is the exception: loading it registers and runs its tests (node:test, tape,
-      // Mocha's describe), so whoever loads it runs what it reaches (ADR 167).
-      if (isFile && !loads && !(file !== undefined && isTest(file)) && (relation === 'imports' || relation === 're-exports')) {
-        cls = 2;
-        hole = 'top-level-use';
-      }
-      if (cls > maxClass) continue;
-      const step: TestStep = { relation, confidence: conf === CONFIDENCE_CODE.EXACT ? 'EXACT' : 'CANDIDATE' };
-      if (hole) step.hole = hole;
-      // A file that calls the change at top level, or imports a file reached, runs it when loaded.
-      reach(s, source, LOADS_THROUGH.has(relation), step);
-    }
+    for (const x of stepsIn(g, r, file, isFile && !loads, maxClass, isTest)) reach(s, x.source, x.loads, x.step);
     if (node.id.startsWith('sym:')) {
       for (const v of dispatchVias(g, r)) reach(s, v.rank, false, { relation: 'dispatch', confidence: 'EXACT' });
       // An unplaced call carrying the name is a hole, unless its file's unresolved relative

@@ -126,9 +126,51 @@ function describeLink(host: FileHost, abs: string): string {
   return 'symbolic link (not followed)';
 }
 
-/** Walks the tree under `root` with an explicit stack, in sorted order. */
-export function walk(host: FileHost, root: string): WalkResult {
-  const out: WalkResult = {
+/** A directory's own ignore rules and attributes, added to those of the directories above it. */
+function readFolderRules(
+  host: FileHost,
+  absDir: string,
+  dir: string,
+  entries: ReturnType<FileHost['readDir']>,
+  rules: Map<string, IgnoreRule[]>,
+  attributes: Map<string, AttributeRule[]>,
+  skip: (d: BuildDiagnostic, short: string) => void,
+): void {
+  const gitignore = entries.find((e) => e.name === '.gitignore' && e.type === 'file');
+  if (gitignore) {
+    try {
+      const text = new TextDecoder().decode(host.readFile(absDir + '/.gitignore'));
+      rules.set(dir, [...(rules.get(dir) ?? []), ...parseGitignore(text, dir)]);
+    } catch (e) {
+      skip({ path: (dir ? dir + '/' : '') + '.gitignore', reason: `unreadable file (${errorCode(e)})` }, 'unreadable');
+    }
+  }
+  if (entries.some((e) => e.name === '.gitattributes' && e.type === 'file')) {
+    const rules = readAttributes(host, absDir + '/.gitattributes', dir);
+    if (rules === undefined) skip({ path: (dir ? dir + '/' : '') + '.gitattributes', reason: 'unreadable file' }, 'unreadable');
+    else if (rules.length > 0) attributes.set(dir, rules);
+  }
+}
+
+/** Counts the skipped files, and adds one diagnostic per vendored or generated group. */
+function countVendored(out: WalkResult, vendored: Iterable<{ at: string; why: string; short: string; files: string[] }>): void {
+  out.skippedFiles = out.diagnostics.length;
+  const keep = `set "${FILES_SECTION}": {"includeVendored": true} (or "includeGenerated") in ${CONFIG_FILE} to keep them`;
+  for (const g of vendored) {
+    out.vendoredFiles += g.files.length;
+    out.skippedFiles += g.files.length;
+    countSkip(out.skippedBy, g.short, g.files.length);
+    out.diagnostics.push(
+      g.files.length === 1
+        ? { path: g.files[0], reason: `skipped: ${g.why}; ${keep.replace('them', 'it')}` }
+        : { path: g.at, reason: `${g.files.length} files skipped: ${g.why}; ${keep}` },
+    );
+  }
+}
+
+/** A walk that has found nothing yet. */
+function emptyWalk(root: string): WalkResult {
+  return {
     root,
     sourceFiles: [],
     configFiles: [],
@@ -144,6 +186,12 @@ export function walk(host: FileHost, root: string): WalkResult {
     vendoredFiles: 0,
     configDiagnostics: [],
   };
+}
+
+/** Walks the tree under `root` with an explicit stack, in sorted order. */
+export function walk(host: FileHost, root: string): WalkResult {
+  const out = emptyWalk(root);
+
   const settings = vendoredSettings(host, root, out.configDiagnostics);
   const attributes = new Map<string, AttributeRule[]>();
   const infoAttributes = readAttributes(host, inputFile(host, root, '.git/info/attributes'), '') ?? [];
@@ -173,20 +221,7 @@ export function walk(host: FileHost, root: string): WalkResult {
       continue;
     }
     entries.sort((a, b) => compareStrings(a.name, b.name));
-    const gitignore = entries.find((e) => e.name === '.gitignore' && e.type === 'file');
-    if (gitignore) {
-      try {
-        const text = new TextDecoder().decode(host.readFile(absDir + '/.gitignore'));
-        rules.set(dir, [...(rules.get(dir) ?? []), ...parseGitignore(text, dir)]);
-      } catch (e) {
-        skip({ path: (dir ? dir + '/' : '') + '.gitignore', reason: `unreadable file (${errorCode(e)})` }, 'unreadable');
-      }
-    }
-    if (entries.some((e) => e.name === '.gitattributes' && e.type === 'file')) {
-      const rules = readAttributes(host, absDir + '/.gitattributes', dir);
-      if (rules === undefined) skip({ path: (dir ? dir + '/' : '') + '.gitattributes', reason: 'unreadable file' }, 'unreadable');
-      else if (rules.length > 0) attributes.set(dir, rules);
-    }
+    readFolderRules(host, absDir, dir, entries, rules, attributes, skip);
     const listing = { files: [] as string[], directories: [] as string[] };
     out.entries.set(absDir, listing);
     if (entries.every((e) => e.validName)) out.listed.set(absDir, new Map(entries.map((e) => [e.name, e.type])));
@@ -259,18 +294,7 @@ export function walk(host: FileHost, root: string): WalkResult {
   for (const list of [out.sourceFiles, out.configFiles, out.markdownFiles, out.packageJsonFiles, out.unanalysedFiles]) {
     list.sort(compareStrings);
   }
-  out.skippedFiles = out.diagnostics.length;
-  const keep = `set "${FILES_SECTION}": {"includeVendored": true} (or "includeGenerated") in ${CONFIG_FILE} to keep them`;
-  for (const g of vendored.values()) {
-    out.vendoredFiles += g.files.length;
-    out.skippedFiles += g.files.length;
-    countSkip(out.skippedBy, g.short, g.files.length);
-    out.diagnostics.push(
-      g.files.length === 1
-        ? { path: g.files[0], reason: `skipped: ${g.why}; ${keep.replace('them', 'it')}` }
-        : { path: g.at, reason: `${g.files.length} files skipped: ${g.why}; ${keep}` },
-    );
-  }
+  countVendored(out, vendored.values());
   out.diagnostics.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.reason, b.reason));
   return out;
 }
