@@ -94,20 +94,10 @@ export function readText(host: FileHost, abs: string): string {
 /** A path that is not plain segments: `//`, `/./`, `/../`, or a trailing `/`, `/.`, `/..`. */
 const ODD_SEGMENT = /\/(\.\.?)?(\/|$)/;
 
-/** Parses every config the walk found and every config their references name. */
-export function discover(host: FileHost, root: string): Discovery {
-  const walked = walk(host, root);
-  const diagnostics = walked.diagnostics;
-  const configDiagnostics: BuildDiagnostic[] = [...walked.configDiagnostics];
-  let skippedFiles = walked.skippedFiles;
-  const skippedBy: SkipCounts = { ...walked.skippedBy };
-  const sourceSet = new Set(walked.sourceFiles);
-  // Most paths are the compiler's normalized ones under the root: a slice, not path.relative's work.
-  const rel = (abs: string) =>
-    abs.startsWith(root + '/') && !ODD_SEGMENT.test(abs) ? abs.slice(root.length + 1) : path.posix.relative(root, abs);
-  const insideRoot = (abs: string) => abs === root || abs.startsWith(root + '/');
+/** The compiler's host for parsing configs: folders as the walk listed them, files read through `host`. */
+function parseHostOf(host: FileHost, root: string, entries: WalkResult['entries']): ts.ParseConfigHost {
   const matchFiles = tsMatchFiles();
-  const parseHost: ts.ParseConfigHost = {
+  return {
     useCaseSensitiveFileNames: true,
     readDirectory: (rootDir, extensions, excludes, includes, depth) =>
       matchFiles(
@@ -119,7 +109,7 @@ export function discover(host: FileHost, root: string): Discovery {
         root,
         depth,
         (p) => {
-          return walked.entries.get(p.replace(/\/+$/, '')) ?? { files: [], directories: [] };
+          return entries.get(p.replace(/\/+$/, '')) ?? { files: [], directories: [] };
         },
         (p) => p,
       ),
@@ -132,6 +122,59 @@ export function discover(host: FileHost, root: string): Discovery {
       }
     },
   };
+}
+
+/**
+ * The project's own compiler semantics (ADR 81): TypeScript 5's defaults where the repository is
+ * written for TypeScript 5 (or does not say) and the config leaves an option unset.
+ */
+function ownSemantics(
+  host: FileHost,
+  root: string,
+  abs: string,
+  configRel: string,
+  parsed: ts.CompilerOptions,
+  configDiagnostics: BuildDiagnostic[],
+): ts.CompilerOptions {
+  let options = parsed;
+  const own = repositoryTypeScript(host, root, path.posix.dirname(abs));
+  if (own.major === undefined || own.major < 6) {
+    const adjusted = withTypeScript5Semantics(options);
+    options = adjusted.options;
+    if (adjusted.adjustments.length > 0) {
+      const which = own.from === undefined ? 'no TypeScript version found' : `typescript ${own.version} in ${own.from}`;
+      configDiagnostics.push({ path: configRel, reason: `TypeScript 5 semantics (${which}): ${adjusted.adjustments.join(', ')}` });
+    }
+  }
+  return options;
+}
+
+/** Each file's owner: the including project whose config sits deepest, ties by config path. */
+function ownersOf(projects: readonly Project[]): Map<string, Project> {
+  const owner = new Map<string, Project>();
+  const depth = (p: Project) => path.posix.dirname(p.configPath).split('/').length;
+  for (const project of projects) {
+    for (const f of project.files) {
+      const cur = owner.get(f);
+      if (!cur || depth(project) > depth(cur)) owner.set(f, project);
+    }
+  }
+  return owner;
+}
+
+/** Parses every config the walk found and every config their references name. */
+export function discover(host: FileHost, root: string): Discovery {
+  const walked = walk(host, root);
+  const diagnostics = walked.diagnostics;
+  const configDiagnostics: BuildDiagnostic[] = [...walked.configDiagnostics];
+  let skippedFiles = walked.skippedFiles;
+  const skippedBy: SkipCounts = { ...walked.skippedBy };
+  const sourceSet = new Set(walked.sourceFiles);
+  // Most paths are the compiler's normalized ones under the root: a slice, not path.relative's work.
+  const rel = (abs: string) =>
+    abs.startsWith(root + '/') && !ODD_SEGMENT.test(abs) ? abs.slice(root.length + 1) : path.posix.relative(root, abs);
+  const insideRoot = (abs: string) => abs === root || abs.startsWith(root + '/');
+  const parseHost = parseHostOf(host, root, walked.entries);
 
   const projects: Project[] = [];
   const seen = new Set<string>();
@@ -179,18 +222,7 @@ export function discover(host: FileHost, root: string): Discovery {
       .map(rel)
       .filter((f) => sourceSet.has(f))
       .sort(compareStrings);
-    // The project's own compiler semantics (ADR 81): TypeScript 5's defaults where the repository
-    // is written for TypeScript 5 (or does not say) and the config leaves an option unset.
-    let options = parsed.options;
-    const own = repositoryTypeScript(host, root, path.posix.dirname(abs));
-    if (own.major === undefined || own.major < 6) {
-      const adjusted = withTypeScript5Semantics(options);
-      options = adjusted.options;
-      if (adjusted.adjustments.length > 0) {
-        const which = own.from === undefined ? 'no TypeScript version found' : `typescript ${own.version} in ${own.from}`;
-        configDiagnostics.push({ path: configRel, reason: `TypeScript 5 semantics (${which}): ${adjusted.adjustments.join(', ')}` });
-      }
-    }
+    const options = ownSemantics(host, root, abs, configRel, parsed.options, configDiagnostics);
     projects.push({
       configPath: configRel,
       options,
@@ -204,15 +236,7 @@ export function discover(host: FileHost, root: string): Discovery {
   }
   projects.sort((a, b) => compareStrings(a.configPath, b.configPath));
 
-  // Each file's owner: the including project whose config sits deepest, ties by config path.
-  const owner = new Map<string, Project>();
-  const depth = (p: Project) => path.posix.dirname(p.configPath).split('/').length;
-  for (const project of projects) {
-    for (const f of project.files) {
-      const cur = owner.get(f);
-      if (!cur || depth(project) > depth(cur)) owner.set(f, project);
-    }
-  }
+  const owner = ownersOf(projects);
   // Files outside every project but inside a project's output folder are its build output.
   const outputs = new Map<string, string>();
   for (const p of projects) {
