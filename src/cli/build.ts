@@ -23,6 +23,7 @@ import {
 } from '../graph';
 import { skippedText, type BuildEvent } from '../protocol/build-events';
 import { BuildCache } from './build-cache';
+import { componentCodeStore } from './component-code-cache';
 import { checkBuildPaths } from './build-paths';
 import { findRepositoryRoot } from './find-root';
 import { startServerInBackground, type BuildContext, type ServerContext } from './server';
@@ -219,6 +220,8 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
       result = session.rebuild({ full: values.full, sink });
       if (ctx.by) report.log('info', `built by ${ctx.by}, whose programs stay warm between builds (--no-server builds here)`);
     } else {
+      // Components' generated code from earlier builds of this repository (ADR 182).
+      const components = componentCodeStore(root, io.env ?? {}, cache?.state.commonDir);
       result = buildTracked({
         root,
         extractOnly: values['extract-only'],
@@ -227,7 +230,11 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
         full: values.full,
         previous,
         backend,
+        componentCode: components,
       });
+      const used = components?.counts();
+      if (used && used.kept + used.generated > 0)
+        report.log('info', `components' code: ${used.kept} kept from earlier builds (graph cache), ${used.generated} generated`);
     }
     report.log('info', describeMode(result));
     if (!values['extract-only']) reportChecker(result, report);

@@ -149,7 +149,7 @@ function chunkText(buf: Buffer): Buffer[] {
   return chunks;
 }
 
-function writeAtomic(file: string, data: Buffer | string): void {
+export function writeAtomic(file: string, data: Buffer | string): void {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
   try {
     fs.writeFileSync(tmp, data, { mode: 0o600 });
@@ -158,6 +158,15 @@ function writeAtomic(file: string, data: Buffer | string): void {
     fs.rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/** A file of the cache: a chunk is named by its hash; a component's code is one file (ADR 182). */
+interface CacheFile {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  chunk?: string;
+  component?: boolean;
 }
 
 /** A chunk or entry that does not hold what its name or its entry says: never served. */
@@ -171,12 +180,17 @@ export interface CacheStatus {
   /** What the entries' graphs and manifests hold, uncompressed and unshared. */
   logicalBytes: number;
   chunks: number;
+  /** Components' generated code kept between builds (ADR 182): files, and bytes on disk (in `bytes`). */
+  components: number;
+  componentBytes: number;
   budget: number;
 }
 
 export class GraphCache {
   private readonly chunksDir: string;
   private readonly entriesDir: string;
+  /** Components' generated code, one file per component (ADR 182, component-code-cache.ts). */
+  readonly componentsDir: string;
 
   constructor(
     readonly dir: string,
@@ -184,6 +198,7 @@ export class GraphCache {
   ) {
     this.chunksDir = path.join(dir, 'chunks');
     this.entriesDir = path.join(dir, 'entries');
+    this.componentsDir = path.join(dir, 'components');
   }
 
   /** The cache of the repository whose git common folder is `commonDir`. */
@@ -367,20 +382,26 @@ export class GraphCache {
     const entries = this.list();
     let bytes = 0;
     let chunks = 0;
+    let components = 0;
+    let componentBytes = 0;
     for (const f of this.files()) {
       bytes += f.size;
       if (f.chunk) chunks++;
+      if (f.component) {
+        components++;
+        componentBytes += f.size;
+      }
     }
     const logicalBytes = entries.reduce((n, e) => n + e.graph.size + e.manifest.size, 0);
-    return { dir: this.dir, entries, bytes, logicalBytes, chunks, budget: this.budget };
+    return { dir: this.dir, entries, bytes, logicalBytes, chunks, components, componentBytes, budget: this.budget };
   }
 
-  private files(): Array<{ file: string; size: number; mtimeMs: number; chunk?: string }> {
-    const out: Array<{ file: string; size: number; mtimeMs: number; chunk?: string }> = [];
-    const add = (file: string, chunk?: string) => {
+  private files(): CacheFile[] {
+    const out: CacheFile[] = [];
+    const add = (file: string, chunk?: string, component?: boolean) => {
       try {
         const st = fs.statSync(file);
-        out.push({ file, size: st.size, mtimeMs: st.mtimeMs, chunk });
+        out.push({ file, size: st.size, mtimeMs: st.mtimeMs, chunk, ...(component ? { component } : {}) });
       } catch {
         // gone meanwhile
       }
@@ -398,6 +419,9 @@ export class GraphCache {
         const m = /^([0-9a-f]{64})\.gz$/.exec(n);
         add(path.join(this.chunksDir, sub, n), m?.[1]);
       }
+    for (const sub of list(this.componentsDir))
+      for (const n of list(path.join(this.componentsDir, sub)))
+        add(path.join(this.componentsDir, sub, n), undefined, /^[0-9a-f]{64}\.gz$/.test(n));
     return out;
   }
 
@@ -414,9 +438,20 @@ export class GraphCache {
     for (const e of entries) for (const c of new Set([...e.graph.chunks, ...e.manifest.chunks])) refs.set(c, (refs.get(c) ?? 0) + 1);
     let total = before.reduce((n, f) => n + f.size, 0);
     let removedEntries = 0;
-    // The oldest first, each freeing the chunks only it named.
-    for (const e of [...entries].reverse()) {
+    // The least recently used first, graphs (by their entry's last use) and components' code (by
+    // their file's time, made young when read) alike; a graph frees the chunks only it named.
+    const byAge: Array<{ used: number; entry?: CacheEntry; component?: CacheFile }> = [
+      ...entries.map((entry) => ({ used: entry.used, entry })),
+      ...before.filter((f) => f.component).map((component) => ({ used: component.mtimeMs, component })),
+    ].sort((a, b) => a.used - b.used);
+    for (const { entry: e, component } of byAge) {
       if (total <= budget) break;
+      if (component) {
+        fs.rmSync(component.file, { force: true });
+        total -= component.size;
+        continue;
+      }
+      if (!e) continue;
       fs.rmSync(this.entryFile(e.key), { force: true });
       removedEntries++;
       for (const c of new Set([...e.graph.chunks, ...e.manifest.chunks])) {
@@ -431,6 +466,7 @@ export class GraphCache {
     let removedChunks = 0;
     for (const f of before) {
       if (!fs.existsSync(f.file)) continue;
+      if (f.component) continue;
       const unnamed = f.chunk !== undefined ? !refs.get(f.chunk) : f.file.endsWith('.tmp') || !this.readable(f.file);
       if (!unnamed || now - f.mtimeMs < ORPHAN_GRACE_MS) continue;
       fs.rmSync(f.file, { force: true });

@@ -41,6 +41,7 @@ import {
 } from '../build-server/limits';
 import { parseBuildRequest, type BuildReply } from '../protocol/build-server';
 import { isServerProcess, serverDirProblem, serverPaths, type ServerIdentity, type ServerPaths } from '../build-server/client';
+import { componentCodeStore } from './component-code-cache';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
 
@@ -155,7 +156,11 @@ async function serveBuilds(
   const sessionFor = (extractOnly: boolean, listExternal: boolean, backend: CheckerChoice): BuildSession => {
     const key = `${extractOnly}:${listExternal}:${backend}`;
     let s = sessions.get(key);
-    if (!s) sessions.set(key, (s = new BuildSession({ root: paths.root, extractOnly, listExternal, backend })));
+    if (!s) {
+      // Components' generated code from earlier builds of this repository (ADR 182).
+      const componentCode = componentCodeStore(paths.root, io.env ?? {});
+      sessions.set(key, (s = new BuildSession({ root: paths.root, extractOnly, listExternal, backend, componentCode })));
+    }
     return s;
   };
   // graph.json and its manifest as the server last read or wrote them, by stamp (ADR 125).

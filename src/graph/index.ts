@@ -4,6 +4,7 @@ export * from './model';
 export * from './ids';
 export { GraphError, isGraphError, type GraphErrorCode } from './errors';
 export type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/builder';
+export type { ComponentCodeStore } from './indexer/components/stored-code';
 export { nodeFileHost, memoryFileHost, type FileHost } from './indexer/files/file-host';
 export { CONFIG_FILE } from './indexer/files/repository-config';
 export { serializeGraph } from './io/canonical';

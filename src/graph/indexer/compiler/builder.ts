@@ -38,6 +38,7 @@ import { missingConfigFiles } from './missing-files';
 import { repositoryName } from '../files/repository-name';
 import { unanalysedFiles } from './unanalysed';
 import { componentKind, componentTools } from '../components/kinds';
+import type { ComponentCodeStore } from '../components/stored-code';
 import { entryFiles } from './entries';
 
 export interface BuildSink {
@@ -69,6 +70,8 @@ export interface BuildOptions {
   programs?: ProgramStore;
   /** What a long-lived session read before: unchanged files (by stamp) are not read again (ADR 120). */
   reads?: ReadCache;
+  /** Where components' generated code is kept between builds (ADR 182); absent, it is generated every cold build. */
+  componentCode?: ComponentCodeStore;
   /** Import outcomes a long-lived session keeps between builds, taken while nothing they were decided on changed (ADR 134). */
   resolutions?: ResolutionMemo;
   /** The screen's verdict on files already on record (an incremental build's unchanged files). */
@@ -214,7 +217,15 @@ export function buildGraph(options: BuildOptions): BuildResult {
   const d = discover(host, root);
   const diagnostics: BuildDiagnostic[] = [];
   const unreadBy: SkipCounts = {};
-  const read = readSources(host, d, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, diagnostics, unreadBy, options.reads);
+  const read = readSources(
+    host,
+    d,
+    options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    diagnostics,
+    unreadBy,
+    options.reads,
+    options.componentCode,
+  );
   const unread = diagnostics.length;
   // The files in the graph, filled once the screen has passed them; the resolver only keeps the set.
   const graphFiles = new Set<string>();

@@ -10,6 +10,7 @@ import { readSource, type ReadCache } from '../files/read';
 import { countSkip, type SkipCounts } from '../files/skips';
 import type { Discovery, Project } from './discover';
 import { componentKind } from '../components/kinds';
+import type { ComponentCodeStore } from '../components/stored-code';
 import { componentCode } from '../components/transform';
 
 /** A source file that was read and accepted, with the project that owns it. */
@@ -29,6 +30,7 @@ export function readSources(
   diagnostics: BuildDiagnostic[],
   skippedBy: SkipCounts,
   cache?: ReadCache,
+  componentStore?: ComponentCodeStore,
 ): SourceInput[] {
   const out: SourceInput[] = [];
   const unread: string[] = [];
@@ -39,7 +41,7 @@ export function readSources(
       countSkip(skippedBy, r.short);
     } else if (componentKind(rel) !== undefined) {
       try {
-        const code = componentCode(d.root + '/' + rel, r.text);
+        const code = componentCode(d.root + '/' + rel, r.text, componentStore);
         out.push({ path: rel, text: code.code, project: d.owner.get(rel) as Project, sha256: r.sha256 });
       } catch (e) {
         diagnostics.push({ path: rel, reason: `component not analysed: ${e instanceof Error ? e.message : String(e)}` });

@@ -27,6 +27,18 @@ const TOOLS: Readonly<Record<ComponentKind, Readonly<Record<string, string>>>> =
   svelte: { svelte: '5.60.1', svelte2tsx: '0.7.64' },
 };
 
+/** The tools' versions for components of `kind`, name → version. */
+export function toolsOf(kind: ComponentKind): Readonly<Record<string, string>> {
+  return TOOLS[kind];
+}
+
+/**
+ * What the tools are asked beyond a file's text and name: Vue's defaults for target 3.x with
+ * `strictTemplates` off (ADR 169), with the overrides below. Part of the key of the code kept
+ * between builds (ADR 182): a change here is a different key, never a stale hit.
+ */
+export const VUE_CODEGEN = { target: 99, lib: 'vue', strictTemplates: false, overrides: {} } as const;
+
 /** The tools that wrote the code of the components among `paths`, name → version. */
 export function componentTools(paths: Iterable<string>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -4,31 +4,18 @@
 // only by a build that meets a component: a plain TypeScript build never loads it. It is handed
 // the engine's compiler, never one of its own.
 
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type * as ts from 'typescript';
 import { decodedMappings, TraceMap } from '@jridgewell/trace-mapping';
 import { createLanguage, createVueLanguagePlugin, FileMap, getDefaultCompilerOptions, type VueCompilerOptions } from '@vue/language-core';
 import { svelte2tsx } from 'svelte2tsx';
 import { VERSION as SVELTE_VERSION } from 'svelte/compiler';
 import { lineStartsOf, type Segment } from './component-code';
-import type { ComponentKind } from './kinds';
+import { VUE_CODEGEN, type ComponentKind } from './kinds';
 
 export interface GeneratedCode {
   code: string;
   scriptKind: ts.ScriptKind;
   segments: Segment[];
-}
-
-/**
- * Where Vue's template helper types are: beside this bundle in dist/ (esbuild.mjs copies them),
- * or in the installed package when running from the sources.
- */
-function vueTypesRoot(): string {
-  const shipped = path.join(__dirname, 'component-types', 'vue');
-  if (fs.existsSync(shipped)) return shipped.split(path.sep).join('/');
-  const pkg = path.dirname(require.resolve('@vue/language-core/package.json'));
-  return path.join(pkg, 'types').split(path.sep).join('/');
 }
 
 let vueOptions: VueCompilerOptions | undefined;
@@ -47,13 +34,20 @@ interface ServiceScript {
   scriptKind: ts.ScriptKind;
 }
 
-export function generate(tsModule: typeof ts, kind: ComponentKind, fileName: string, text: string): GeneratedCode {
-  return kind === 'vue' ? vueCode(tsModule, fileName, text) : svelteCode(tsModule, fileName, text);
+/**
+ * The component's TypeScript and map. `vueTypesRoot` is where Vue's template helper types are: the
+ * code references them by a path relative to the file.
+ */
+export function generate(tsModule: typeof ts, kind: ComponentKind, fileName: string, text: string, vueTypesRoot: string): GeneratedCode {
+  return kind === 'vue' ? vueCode(tsModule, fileName, text, vueTypesRoot) : svelteCode(tsModule, fileName, text);
 }
 
-function vueCode(tsModule: typeof ts, fileName: string, text: string): GeneratedCode {
-  // Vue's defaults; a project's `vueCompilerOptions.plugins` are code, never loaded (ADR 169).
-  vueOptions ??= getDefaultCompilerOptions(99, 'vue', false, vueTypesRoot());
+function vueCode(tsModule: typeof ts, fileName: string, text: string, typesRoot: string): GeneratedCode {
+  // Vue's defaults and VUE_CODEGEN's overrides; a project's `vueCompilerOptions.plugins` are code, never loaded (ADR 169).
+  if (vueOptions?.typesRoot !== typesRoot) {
+    const c = VUE_CODEGEN;
+    vueOptions = { ...getDefaultCompilerOptions(c.target, c.lib, c.strictTemplates, typesRoot), ...c.overrides };
+  }
   const plugin = createVueLanguagePlugin<string>(tsModule, {}, vueOptions, (id) => id);
   const language = createLanguage<string>([plugin], new FileMap(false), () => undefined);
   const script = language.scripts.set(fileName, tsModule.ScriptSnapshot.fromString(text), 'vue');
