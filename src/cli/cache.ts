@@ -19,16 +19,19 @@ inside .git, so nothing of it is ever committed. A build in a fresh worktree, or
 switch, starts from the cached graph nearest to its checkout and does again only what differs;
 the graph is the bytes a full build would write (docs/worktrees.md). Graphs are stored as
 compressed chunks named by their SHA-256, so the records unchanged between two graphs are stored
-once; a chunk or an entry that does not match its hash is never used. When the cache grows past
-its budget (KG_CACHE_BUDGET, default 2G) the least recently used graphs go. KG_CACHE=off
-builds without it.
+once; a chunk or an entry that does not match its hash is never used. It also keeps the code
+Vue's and Svelte's tools write for each component, so a cold build does not generate it again
+(a record that does not match its hash is never used). When the cache grows past its budget
+(KG_CACHE_BUDGET, default 2G) the least recently used graphs and components' code go.
+KG_CACHE=off builds without it.
 
-  status   Print {"dir", "budget", "bytes", "logicalBytes", "chunks", "entries", "graph"} as
-           JSON: bytes on disk against what the graphs hold uncompressed and unshared, one
-           entry per graph (the commit and tree it was built from), and the commit the
-           worktree's own graph.json is for when the cache knows it (null otherwise).
-  prune    Remove the least recently used graphs until the cache fits the budget, and the
-           chunks no graph names; print {"entries", "chunks", "freed"}.
+  status   Print {"dir", "budget", "bytes", "logicalBytes", "chunks", "components",
+           "componentBytes", "entries", "graph"} as JSON: bytes on disk against what the
+           graphs hold uncompressed and unshared, the components' code kept (files, bytes on
+           disk), one entry per graph (the commit and tree it was built from), and the commit
+           the worktree's own graph.json is for when the cache knows it (null otherwise).
+  prune    Remove the least recently used graphs and components' code until the cache fits
+           the budget, and the chunks no graph names; print {"entries", "chunks", "freed"}.
 
 Options:
 ${optionLines([COMMON_OPTIONS.root], 16)}
@@ -91,6 +94,8 @@ export function runCache(args: string[], io: CliIo): number {
       bytes: s.bytes,
       logicalBytes: s.logicalBytes,
       chunks: s.chunks,
+      components: s.components,
+      componentBytes: s.componentBytes,
       entries: s.entries.map((e) => ({
         commit: e.commit,
         tree: e.tree,

@@ -426,7 +426,7 @@ export class GraphCache {
   }
 
   /**
-   * Removes the least recently used entries until the cache fits `budget` bytes (on disk), then
+   * Removes the least recently used entries and components' code until the cache fits `budget` bytes (on disk), then
    * every chunk no entry names and every temporary file, once they are older than a few minutes
    * (another process may be writing the entry that names them). Entries that cannot be read go too.
    */

@@ -98,4 +98,17 @@ describe("components' code kept in the graph cache", () => {
     assert.match(again.stderr, new RegExp(`components' code: ${COMPONENTS} kept from earlier builds \\(graph cache\\), 0 generated`));
     assert.ok(again.bytes.equals(reference));
   });
+
+  it("kg cache status counts the components' code, and prune evicts it with the graphs to fit the budget", () => {
+    if (records().length === 0) build('fill');
+    const status = () =>
+      JSON.parse(kg(root, {}, 'cache', 'status').stdout) as { components: number; componentBytes: number; bytes: number };
+    const s = status();
+    assert.equal(s.components, COMPONENTS);
+    assert.ok(s.componentBytes > 0 && s.componentBytes <= s.bytes, JSON.stringify(s));
+    const pruned = kg(root, {}, 'cache', 'prune', '--budget', '0');
+    assert.equal(pruned.status, 0, pruned.stderr);
+    assert.equal(status().components, 0);
+    assert.deepEqual(records(), []);
+  });
 });
