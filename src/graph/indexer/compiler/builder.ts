@@ -205,6 +205,13 @@ function relativize(message: string, root: string): string {
     .join('.');
 }
 
+/** The error of a build with nothing to read, saying when .gitignore is why: a rule such as `*` hides every file, and nothing else would tell. */
+function noSources(root: string, d: Discovery): GraphError {
+  const n = d.ignoredByGitignore;
+  const hidden = n > 0 ? ` (.gitignore rules hide ${n} source file${n === 1 ? '' : 's'} or folder${n === 1 ? '' : 's'}: check them)` : '';
+  return new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${root}${hidden}`);
+}
+
 export function buildGraph(options: BuildOptions): BuildResult {
   const host = options.host ?? nodeFileHost;
   const sink = options.sink;
@@ -260,14 +267,7 @@ export function buildGraph(options: BuildOptions): BuildResult {
     `discovered ${d.sourceFiles.length} source files in ${d.projects.length} project${d.projects.length === 1 ? '' : 's'}`,
   );
   checkCancelled(sink);
-  if (inputs.length === 0) {
-    // Say when .gitignore is why: a rule such as `*` hides every file, and nothing else would tell.
-    const hidden =
-      d.ignoredByGitignore > 0
-        ? ` (.gitignore rules hide ${d.ignoredByGitignore} source file${d.ignoredByGitignore === 1 ? '' : 's'} or folder${d.ignoredByGitignore === 1 ? '' : 's'}: check them)`
-        : '';
-    throw new GraphError('NO_SOURCES', `no TypeScript or JavaScript sources found under ${options.root}${hidden}`);
-  }
+  if (inputs.length === 0) throw noSources(options.root, d);
   const summary: UnresolvedSummary = {};
   const listExternal = !!options.listExternal;
   const rationale = RationaleLayer.start({
