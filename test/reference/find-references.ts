@@ -456,6 +456,8 @@ export function compareWithFindReferences(
     exact: 0,
     confirmed: 0,
     confirmedByDefinition: 0,
+    /** EXACT references to a file: its module object used whole, confirmed by the checker (ADR 185). */
+    moduleObjects: 0,
     falsePositives: [] as Disagreement[],
     sourceResiduals: [] as Disagreement[],
   };
@@ -466,6 +468,19 @@ export function compareWithFindReferences(
     const check = e.relation === 'references' ? references : calls;
     check.exact++;
     const site = `${e.evidence?.file}:${e.evidence?.line}:${e.evidence?.column}`;
+    if (e.relation === 'references' && target?.kind === 'file' && e.evidence) {
+      // A module object used whole (ADR 185): the checker's symbol at the site, its alias
+      // followed, is the module whose file the edge names.
+      const sf = program.getSourceFile(path.join(root, e.evidence.file)) as ts.SourceFile;
+      const token = tokenAt(sf, sf.getPositionOfLineAndCharacter(e.evidence.line - 1, e.evidence.column - 1));
+      const sym = token && checker.getSymbolAtLocation(token);
+      const resolved = sym && sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
+      if ((resolved?.declarations ?? []).some((d) => ts.isSourceFile(d) && fileIdOf(d) === e.target)) {
+        check.confirmed++;
+        references.moduleObjects++;
+      } else check.falsePositives.push({ ...brief(e), site, why: 'not a use of the module the target file is' });
+      continue;
+    }
     if (!target || !e.evidence || !e.target.startsWith('sym:')) {
       check.falsePositives.push({ source: e.source, target: e.target, site, why: 'no evidence or no target node' });
       continue;

@@ -120,4 +120,31 @@ describe('kg unused: names bound from a module whose exports have no nodes (avvi
       JSON.stringify(r.unused),
     );
   });
+
+  it('a module object used whole (`Object.keys(m)`, re-exported through `export *`) keeps every export possibly used; `m.one()` alone does not', () => {
+    const root = tempDir('kg-unused-whole-');
+    writeTree(root, {
+      'package.json': '{ "name": "whole", "version": "1.0.0" }\n',
+      'tsconfig.json': '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "nodenext" }, "include": ["src"] }\n',
+      'src/deep.ts': 'export function deep(): number {\n  return 4;\n}\n',
+      'src/mod.ts':
+        'export function one(): number {\n  return 1;\n}\nexport function two(): number {\n  return 2;\n}\nexport * from "./deep.js";\n',
+      'src/named.ts': 'export function three(): number {\n  return 3;\n}\nexport function four(): number {\n  return 4;\n}\n',
+      'src/main.ts':
+        'import * as m from "./mod.js";\nimport * as n from "./named.js";\nexport function list(): string[] {\n  return Object.keys(m);\n}\nexport function call(): number {\n  return n.three() + m.one();\n}\n',
+    });
+    const r = answer(root);
+    const reasons = Object.fromEntries(r.possiblyUsed.map((u) => [u.id, u.reasons]));
+    for (const id of ['sym:src/mod.ts#two', 'sym:src/deep.ts#deep']) {
+      assert.deepEqual(
+        reasons[id]?.map((x) => [x.reason, x.via]),
+        [['module-object', ['sym:src/main.ts#list']]],
+        `${id}: ${JSON.stringify(r)}`,
+      );
+    }
+    // `n.three()` reads one export by name: `four` stays unused, as does every export nothing names.
+    const unused = r.unused.map((u) => u.id);
+    assert.ok(unused.includes('sym:src/named.ts#four'), JSON.stringify(r));
+    assert.ok(!unused.includes('sym:src/mod.ts#two') && !unused.includes('sym:src/deep.ts#deep'), JSON.stringify(r));
+  });
 });

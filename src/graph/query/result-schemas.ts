@@ -95,7 +95,9 @@ export const RESULT_SCHEMAS = {
           reasons: arr(
             obj(
               {
-                reason: { enum: ['candidate', 'unresolved-named', 'unanalysed', 'dynamic-access', 'entry-unplaced', 'alias'] },
+                reason: {
+                  enum: ['candidate', 'unresolved-named', 'unanalysed', 'dynamic-access', 'entry-unplaced', 'alias', 'module-object'],
+                },
                 summary: str,
               },
               { via: strings },

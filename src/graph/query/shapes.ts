@@ -269,10 +269,13 @@ export interface UnusedSymbol {
 
 /** Why a symbol no proven edge reaches may still be used: a guess or a hole, never proof (ADR 157). */
 export interface PossibleUse {
-  reason: 'candidate' | 'unresolved-named' | 'unanalysed' | 'dynamic-access' | 'entry-unplaced' | 'alias';
+  reason: 'candidate' | 'unresolved-named' | 'unanalysed' | 'dynamic-access' | 'entry-unplaced' | 'alias' | 'module-object';
   /** One line for people. */
   summary: string;
-  /** The guessed consumers (`candidate`) or the unread files whose text imports its file (`unanalysed`). */
+  /**
+   * The guessed consumers (`candidate`), the unread files whose text imports its file
+   * (`unanalysed`), or the symbols and files that use its module object whole (`module-object`).
+   */
   via?: string[];
 }
 

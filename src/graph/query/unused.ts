@@ -257,6 +257,79 @@ function provenFromOutside(g: IndexedGraph, r: number): boolean {
   return inbound(g, r, CONSUMER_RELATIONS, false).proven.some((s) => !g.ids[s].startsWith(own));
 }
 
+/**
+ * Per file, the symbols and files outside it that use its module object whole (ADR 185): an EXACT
+ * `references` edge to the file's node (`Object.keys(m)`, `{ ...m }`, `f(m)`, `export { m }` of an
+ * `import * as m`), and, through `export *`, the files a file so used re-exports. Any export of
+ * such a file may be read through the object, so none is proven unused.
+ */
+function modulesUsedWhole(g: IndexedGraph): Map<string, string[]> {
+  const out = new Map<string, Set<string>>();
+  for (let e = 0; e < g.graph.edges.length; e++) {
+    if (g.edgeConfidence[e] !== CONFIDENCE_CODE.EXACT || g.edgeRelation[e] !== 'references') continue;
+    const target = g.nodeAt[g.edgeTarget[e]];
+    if (!target || target.kind !== 'file' || target.id !== fileId(target.sourceFile ?? '')) continue;
+    const file = target.sourceFile as string;
+    if (g.nodeAt[g.edgeSource[e]]?.sourceFile === file) continue;
+    let users = out.get(file);
+    if (!users) out.set(file, (users = new Set()));
+    users.add(g.ids[g.edgeSource[e]]);
+  }
+  // A file's module object holds what it re-exports whole, and so on down the chain.
+  const queue = [...out.keys()];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    const users = out.get(file) as Set<string>;
+    const r = g.rankOf.get(fileId(file));
+    if (r === undefined) continue;
+    for (let k = g.outStart[r]; k < g.outStart[r + 1]; k++) {
+      const e = g.outEdges[k];
+      if (g.edgeRelation[e] !== 're-exports') continue;
+      const target = g.nodeAt[g.edgeTarget[e]];
+      if (!target || target.kind !== 'file' || target.sourceFile === undefined) continue;
+      let next = out.get(target.sourceFile);
+      if (!next) out.set(target.sourceFile, (next = new Set()));
+      const before = next.size;
+      for (const u of users) next.add(u);
+      if (next.size > before) queue.push(target.sourceFile);
+    }
+  }
+  return new Map([...out].map(([file, users]) => [file, [...users].sort()]));
+}
+
+/**
+ * What may read an exported symbol from outside the code the graph holds: its module's object used
+ * whole (ADR 185), or a package.json way in placed on no source file (ADR 157).
+ */
+function publicReasons(
+  n: GraphNode,
+  isTop: boolean,
+  exported: boolean,
+  wholeModules: ReadonlyMap<string, string[]>,
+  unplaced: ReadonlyMap<string, string[]>,
+): PossibleUse[] {
+  const reasons: PossibleUse[] = [];
+  const file = n.sourceFile as string;
+  // Exported from a module whose object is used whole: it may be read through it (ADR 185).
+  const users = isTop && n.exported === true ? wholeModules.get(file) : undefined;
+  if (users)
+    reasons.push({
+      reason: 'module-object',
+      summary: `${file}'s exports are read as one object (\`Object.keys(m)\`, \`{ ...m }\`, the object passed or re-exported) by ${users.length} symbol${users.length === 1 ? '' : 's'} or file${users.length === 1 ? '' : 's'}: any export may be read through it`,
+      via: users,
+    });
+  if (exported) {
+    for (const [dir, targets] of unplaced) {
+      if (!inScope(file, dir)) continue;
+      reasons.push({
+        reason: 'entry-unplaced',
+        summary: `${dir === '' ? 'the' : `${dir}'s`} package.json names ${targets.length === 1 ? 'a way in' : 'ways in'} placed on no source file (${targets.join(', ')}): its exports may be public`,
+      });
+    }
+  }
+  return reasons;
+}
+
 /** Whether something proven reaches rank `r`: a consumer, the interface it implements, or dispatch. */
 function reached(g: IndexedGraph, r: number): boolean {
   if (provenFromOutside(g, r)) return true;
@@ -276,6 +349,7 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
   const requires = requiresByFile(g);
   const unlisted = unlistedPackages(g);
   const indirect = indirectlyCalled(g);
+  const wholeModules = modulesUsedWhole(g);
   const unused: UnusedSymbol[] = [];
   const possiblyUsed: Array<UnusedSymbol & { reasons: PossibleUse[] }> = [];
   let symbols = 0;
@@ -352,15 +426,7 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
         summary: `${own} computed call${own === 1 ? '' : 's'} (\`obj[key]()\`) in ${file} may be on it`,
       });
     }
-    if (exported) {
-      for (const [dir, targets] of roots.unplaced) {
-        if (!inScope(file, dir)) continue;
-        reasons.push({
-          reason: 'entry-unplaced',
-          summary: `${dir === '' ? 'the' : `${dir}'s`} package.json names ${targets.length === 1 ? 'a way in' : 'ways in'} placed on no source file (${targets.join(', ')}): its exports may be public`,
-        });
-      }
-    }
+    reasons.push(...publicReasons(n, n === top, exported, wholeModules, roots.unplaced));
     const row: UnusedSymbol = {
       id: n.id,
       kind: n.kind,

@@ -10,6 +10,7 @@ import { fileId, symbolId } from '../../ids';
 import type { Relation } from '../../model';
 import { isOuterExpression, registeredId, skipOuter, type FileExtraction } from './extract';
 import { objectLiteralKey } from './checker';
+import { isKeyLiteral, isReferenceName, namespaceBindings, usedWhole } from './reference-names';
 import { componentOf, isAuthored } from '../components/component-code';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
@@ -40,7 +41,6 @@ const {
   isFunctionExpression,
   isHeritageClause,
   isIdentifier,
-  isJsxClosingElement,
   isJsxOpeningElement,
   isJsxSelfClosingElement,
   isNewExpression,
@@ -77,6 +77,12 @@ export interface Site {
    * under its name, which only the checker knows; never matched by name.
    */
   contextual?: boolean;
+  /**
+   * A name used whole: not the object of `name.x`, `name['x']` or `T.x` (ADR 185). When it denotes
+   * a module (`import * as m`, `Object.keys(m)`, `export { m }`), the module object is used as a
+   * value and any of its exports may be read through it: a reference to the module's file.
+   */
+  whole?: boolean;
   /** `obj.name(...)` rather than `name(...)`: name matching looks at members. */
   member: boolean;
   context?: SiteContext;
@@ -193,105 +199,6 @@ function calleeLeaves(expr: ts.Expression): Array<{ leaf: ts.Expression; conditi
     }
   }
   return out;
-}
-
-/** Declarations whose `name` is the name they give, not a use of one. */
-const DECLARATION_KINDS: ReadonlySet<ts.SyntaxKind> = new Set([
-  SyntaxKind.ArrowFunction,
-  SyntaxKind.ClassDeclaration,
-  SyntaxKind.ClassExpression,
-  SyntaxKind.EnumDeclaration,
-  SyntaxKind.EnumMember,
-  SyntaxKind.FunctionDeclaration,
-  SyntaxKind.FunctionExpression,
-  SyntaxKind.GetAccessor,
-  SyntaxKind.SetAccessor,
-  SyntaxKind.InterfaceDeclaration,
-  SyntaxKind.JsxAttribute,
-  SyntaxKind.MethodDeclaration,
-  SyntaxKind.MethodSignature,
-  SyntaxKind.ModuleDeclaration,
-  SyntaxKind.NamespaceExportDeclaration,
-  SyntaxKind.Parameter,
-  SyntaxKind.PropertyAssignment,
-  SyntaxKind.PropertyDeclaration,
-  SyntaxKind.PropertySignature,
-  SyntaxKind.TypeAliasDeclaration,
-  SyntaxKind.TypeParameter,
-  SyntaxKind.VariableDeclaration,
-  SyntaxKind.BindingElement,
-  SyntaxKind.NamedTupleMember,
-]);
-
-/** Names that denote no declaration a reference could reach: the checker gives them no declaration. */
-// `module` and `exports` are CommonJS's: the two checkers place `module.exports = f` differently,
-// and `f` itself is the use that names the declaration.
-const INTRINSIC_NAMES: ReadonlySet<string> = new Set(['undefined', 'arguments', 'globalThis', 'module', 'exports']);
-
-/**
- * Whether a name is a use that may denote a declaration (a reference, ADR 151), as opposed to the
- * name a declaration gives, a label, a JSX closing tag (the opening tag is the site) or a meta
- * property. An import or export specifier's name, and a shorthand property's, are uses: they name
- * what they import, export or store.
- */
-function isReferenceName(node: ts.Identifier | ts.PrivateIdentifier): boolean {
-  const parent = node.parent;
-  if (!parent) return false;
-  // A member's name is never the global (`schema.undefined`, `regexes.undefined`); `module.exports`'s
-  // `exports` stays CommonJS's.
-  const isMemberName =
-    (node.text !== 'exports' && isPropertyAccessExpression(parent) && parent.name === node) ||
-    (parent.kind === SyntaxKind.QualifiedName && (parent as ts.QualifiedName).right === node);
-  if (isIdentifier(node) && INTRINSIC_NAMES.has(node.text) && !isMemberName) return false;
-  switch (parent.kind) {
-    case SyntaxKind.ImportSpecifier: {
-      const spec = parent as ts.ImportSpecifier;
-      return (spec.propertyName ?? spec.name) === node;
-    }
-    case SyntaxKind.ExportSpecifier: {
-      const spec = parent as ts.ExportSpecifier;
-      return (spec.propertyName ?? spec.name) === node;
-    }
-    case SyntaxKind.ImportClause:
-      return true;
-    case SyntaxKind.ShorthandPropertyAssignment:
-      return (parent as ts.ShorthandPropertyAssignment).name === node;
-    case SyntaxKind.PropertyAssignment:
-    case SyntaxKind.MethodDeclaration:
-    case SyntaxKind.GetAccessor:
-    case SyntaxKind.SetAccessor:
-      // An object literal's key uses the property its contextual type declares (ADR 155); a class's
-      // member is a declaration.
-      if (parent.parent?.kind === SyntaxKind.ObjectLiteralExpression && (parent as ts.NamedDeclaration).name === node) return true;
-      break;
-    case SyntaxKind.BindingElement: {
-      // `{ key: local } = value` reads `key` of the value; the local name is a declaration. A
-      // shorthand `{ key } = value` does both: its name reads the property it declares a local of.
-      const element = parent as ts.BindingElement;
-      if (element.initializer === node) return true;
-      if (element.propertyName) return element.propertyName === node;
-      return element.name === node && element.parent.kind === SyntaxKind.ObjectBindingPattern && !element.dotDotDotToken;
-    }
-    case SyntaxKind.LabeledStatement:
-    case SyntaxKind.BreakStatement:
-    case SyntaxKind.ContinueStatement:
-    case SyntaxKind.MetaProperty:
-    case SyntaxKind.NamespaceImport:
-    case SyntaxKind.NamespaceExport:
-    case SyntaxKind.ImportEqualsDeclaration:
-      return false;
-    default:
-      break;
-  }
-  if (isJsxClosingElement(parent)) return false;
-  return !(DECLARATION_KINDS.has(parent.kind) && (parent as ts.NamedDeclaration).name === node);
-}
-
-/** A string literal that names a property: an element access's key (`obj['key']`) or an indexed access type's (`T['key']`). */
-function isKeyLiteral(node: ts.StringLiteralLike): boolean {
-  const parent = node.parent;
-  if (isElementAccessExpression(parent)) return parent.argumentExpression === node;
-  return parent.kind === SyntaxKind.LiteralType && parent.parent.kind === SyntaxKind.IndexedAccessType;
 }
 
 /**
@@ -492,6 +399,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
 
   // A name a call or heritage site already asks about is not asked again as a reference.
   const claimed = new Set<number>();
+  const namespaces = withReferences ? namespaceBindings(sf) : new Set<string>();
   const addReference = (name: ts.Identifier | ts.PrivateIdentifier, owner: string, region: ts.Node | undefined) => {
     const start = name.getStart(sf);
     if (claimed.has(start) || !isReferenceName(name)) return;
@@ -513,6 +421,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
     const site: Site = { relation: 'references', source: owner, position: start, at: start, hint: name, name: name.text, member, shareKey };
     if (parent.kind === SyntaxKind.ImportSpecifier || parent.kind === SyntaxKind.ImportClause) site.imported = true;
     if (contextual) site.contextual = true;
+    if (!member && namespaces.has(name.text) && usedWhole(name)) site.whole = true;
     sites.push(site);
   };
 

@@ -72,6 +72,8 @@ export interface DeclarationRef {
   nameStart: number;
   /** Whether the declaration is itself callable code (a function, method, class), not a value holding one. */
   callable: boolean;
+  /** The declaration is a module's file itself (what `import * as m` names, ADR 185). */
+  module?: true;
 }
 
 /**
@@ -329,7 +331,9 @@ export class TsCheckerBackend implements CheckerBackend {
       declarations: distinctDeclarations(
         declarations.map((d) => {
           const dsf = d.getSourceFile();
-          return { file: dsf.fileName, nameStart: declarationNameStart(d, dsf), callable: isCallableDeclaration(d) };
+          const ref: DeclarationRef = { file: dsf.fileName, nameStart: declarationNameStart(d, dsf), callable: isCallableDeclaration(d) };
+          if (d.kind === SyntaxKind.SourceFile) ref.module = true;
+          return ref;
         }),
       ),
     };

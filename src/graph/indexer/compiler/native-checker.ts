@@ -500,12 +500,15 @@ class NativeProjectBackend implements CheckerBackend {
     if (sf) {
       const node = h.resolve(this.project);
       const decl = node && sameNode(sf, node.pos, node.end, kindOf6(h.kind));
-      if (decl)
+      if (decl) {
         ref = {
           file,
           nameStart: declarationNameStart(decl as ts.Declaration, sf),
           callable: isCallableDeclaration(decl as ts.Declaration),
         };
+        // A module's file itself, as the JavaScript backend says it (ADR 185).
+        if (decl.kind === ts.SyntaxKind.SourceFile) ref.module = true;
+      }
     }
     placed.at.set(h.index, ref);
     return ref;

@@ -2,7 +2,7 @@
 // or — only when the checker cannot place the call — a name-match CANDIDATE. Nothing becomes
 // EXACT by name, text, path or by being the only candidate left (docs/graph-format.md, "Confidence"; ADR 6).
 
-import { unresolvedId } from '../../ids';
+import { fileId, unresolvedId } from '../../ids';
 import type { GraphEdge, GraphNode, ResolutionClass, UnresolvedReason, UnresolvedSummary } from '../../model';
 import type { Site } from './calls';
 import type { DeclarationRef, SymbolAnswer } from './checker';
@@ -192,6 +192,8 @@ export class ResolutionSink {
       }
       const id = lookup.nodeAt(where.path, decl.nameStart);
       if (id !== undefined) targets.add(id);
+      // A module object used whole (`Object.keys(m)` of `import * as m`): its file (ADR 185).
+      else if (reference && site.whole && decl.module) targets.add(fileId(where.path));
       else if (!reference) misses.push(missReason(decl));
     }
     // The checker's own answer in source wins over the same target reached through a declaration file.
