@@ -34,7 +34,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The first line of every comment `kg diff --format markdown` writes (src/graph/diff/markdown.ts). */
+/** The first line of every comment `kg diff --format markdown` writes (src/graph/diff/pr-comment.ts). */
 export const MARKER = '<!-- knowledge-graph:diff -->';
 const PER_PAGE = 100;
 const API_TIMEOUT_MS = 30_000;

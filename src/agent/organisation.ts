@@ -9,10 +9,10 @@ import { ArgumentError, checkedArgs, fail, nextPageOf, type QueryCall, type Tool
 import { DEFAULT_MAX_BYTES, fitAnswer, MAX_LIMIT } from './budget';
 
 /** Whom a question is about: the repository's graph (the default), or every repository in the store. */
-export type Scope = 'repository' | 'organisation';
+export type QuestionScope = 'repository' | 'organisation';
 
 /** The `scope` argument out of `args` (removed from it). */
-export function scopeArg(args: Record<string, unknown>, scoped: boolean, storeFace = false): Scope {
+export function scopeArg(args: Record<string, unknown>, scoped: boolean, storeFace = false): QuestionScope {
   const v = args.scope;
   if (v === undefined) return 'repository';
   // A question the store could answer, asked of the organisation with no store configured: how to configure one.

@@ -3,7 +3,7 @@
 
 import * as fs from 'node:fs';
 import { examineGraph, formatDoctorReport, graphOutsideItsRepository, isGraphError, LOADER_CHECKS, visible } from '../graph';
-import { resolveGraphPaths } from './graph-path';
+import { resolveGraphArguments } from './graph-arguments';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, wrap } from './usage';
 
@@ -41,7 +41,7 @@ export function runDoctorCommand(args: string[], io: CliIo): number {
     root: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
-  const { graph, shown } = resolveGraphPaths(io, values.graph, values.root);
+  const { graph, shown } = resolveGraphArguments(io, values.graph, values.root);
   let text: string;
   try {
     // A graph linked out of its repository is refused as the queries refuse it (exit 3), unread.

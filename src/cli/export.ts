@@ -22,7 +22,7 @@ import {
   type Picture,
   type Unavailable,
 } from '../graph';
-import { resolveGraphPaths } from './graph-path';
+import { resolveGraphArguments } from './graph-arguments';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
 
@@ -158,7 +158,7 @@ export function runExport(args: string[], io: CliIo): number {
     if (misplaced.length > 0) throw new UsageError(`--${misplaced[0]} is for pictures (mermaid, dot, svg), not neo4j`);
     if (values.out === undefined) throw new UsageError('missing --out DIR');
   }
-  const { graph, shown } = resolveGraphPaths(io, values.graph, values.root);
+  const { graph, shown } = resolveGraphArguments(io, values.graph, values.root);
   const load = loadGraphFile(graph);
   if (!load.ok) {
     io.stderr.write(`kg export: unavailable: ${shown}: ${load.unavailable.reason}\n`);

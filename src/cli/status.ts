@@ -2,7 +2,7 @@
 // from the manifest's fingerprints against the working tree. It only reads.
 
 import { graphStatus, readPrevious } from '../graph';
-import { resolveGraphPaths } from './graph-path';
+import { resolveGraphArguments } from './graph-arguments';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs } from './usage';
 
@@ -29,7 +29,7 @@ export function runStatus(args: string[], io: CliIo): number {
     graph: { type: 'string' },
     root: { type: 'string' },
   });
-  const { graph, root, shown } = resolveGraphPaths(io, values.graph, values.root);
+  const { graph, root, shown } = resolveGraphArguments(io, values.graph, values.root);
   const status = graphStatus(root, readPrevious(graph));
   if (!status.available) {
     // The same `code` a query carries when it has no graph (NO_GRAPH), or cannot trust it (UNPARSABLE).

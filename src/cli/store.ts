@@ -21,7 +21,7 @@ import {
   type QueryName,
   type QueryResult,
 } from '../graph';
-import { resolveGraphPaths } from './graph-path';
+import { resolveGraphArguments } from './graph-arguments';
 import { argumentsOf, parseQueryArgs } from './query';
 import { EXIT, type CliIo } from './streams';
 import { COMMON_OPTIONS, optionLines, parseCommandArgs, UsageError } from './usage';
@@ -126,7 +126,7 @@ function defaultRepositoryKey(root: string): string {
 async function runPush(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(args, { store: { type: 'string' }, graph: { type: 'string' }, repo: { type: 'string' } });
   const url = storeUrl(io, values.store);
-  const { graph: file, root: given, shown } = resolveGraphPaths(io, values.graph, undefined);
+  const { graph: file, root: given, shown } = resolveGraphArguments(io, values.graph, undefined);
   const root = repositoryOfGraph(file) ?? given;
   // Everything is checked before a connection is opened: a graph that does not load or fails the
   // doctor never reaches the store.

@@ -74,7 +74,7 @@ export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type 
 export { EditorGuard } from './governance/editor-guard';
 export { diffReport } from './diff/report';
 export type { DiffReport, DiffSide } from './diff/report-shape';
-export { diffMarkdown, MARKDOWN_LIMIT } from './diff/markdown';
+export { diffMarkdown, MARKDOWN_LIMIT } from './diff/pr-comment';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';
 export type { CheckerChoice, PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 // The checker seam (ADR 8): a second backend is a CheckerProvider passed as BuildOptions.checker.

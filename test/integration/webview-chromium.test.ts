@@ -45,7 +45,7 @@ function status(banner: Banner | null = null, nodeCap = 500, signature?: string)
   };
 }
 
-/** A stand-in host answering from a synthetic graph, the way src/host/panel/connection.ts does. */
+/** A stand-in host answering from a synthetic graph, the way src/host/panel/webview-connection.ts does. */
 function hostFor(
   g: SyntheticGraph,
   opts: { banner?: Banner | null; nodeCap?: number; show?: boolean; signature?: string } = {},

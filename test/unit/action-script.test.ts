@@ -53,7 +53,7 @@ describe('the action: what counts as a structural change', () => {
   });
 
   it('the marker is the first line of the comment kg diff writes', () => {
-    const text = fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'graph', 'diff', 'markdown.ts'), 'utf8');
+    const text = fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'graph', 'diff', 'pr-comment.ts'), 'utf8');
     assert.ok(text.includes(`const COMMENT_MARKER = '${MARKER}';`));
   });
 });

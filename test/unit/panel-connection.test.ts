@@ -1,4 +1,4 @@
-// src/host/panel/connection.ts with a stand-in for the few vscode calls it makes: messages wait for
+// src/host/panel/webview-connection.ts with a stand-in for the few vscode calls it makes: messages wait for
 // `ready`; malformed or unknown messages are logged and ignored; requests under a blocking degrade
 // are answered `unavailable` with the banner's reason, never with an empty answer; the banner
 // follows the folder's state.
@@ -16,7 +16,8 @@ const load = (Module as unknown as { _load: (req: string, ...rest: unknown[]) =>
   return load.call(this, req, ...rest);
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stub above is in place
-const { WebviewConnection } = require('../../src/host/panel/connection') as typeof import('../../src/host/panel/connection');
+const { WebviewConnection } =
+  require('../../src/host/panel/webview-connection') as typeof import('../../src/host/panel/webview-connection');
 
 const FOLDER = 'file:///work/app';
 

@@ -17,7 +17,7 @@ import {
   type Graph,
   type Picture,
 } from '../../src/graph';
-import { DIFF_PICTURE_MAX_NODES, diffPicture } from '../../src/graph/diff/picture';
+import { DIFF_PICTURE_MAX_NODES, diffPicture } from '../../src/graph/diff/change-picture';
 import { arrange, describeNode, displayText } from '../../src/graph/picture/picture';
 import { graphOf, indexedOf, ok, type EdgeSpec } from '../helpers/graphs';
 import { all, parseXml, type El } from '../helpers/xml';

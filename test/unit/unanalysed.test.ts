@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildGraph, indexGraph, queryAffected, queryCallers, queryImpact, RESULT_SCHEMAS, type IndexedGraph } from '../../src/graph';
-import { scanSpecifiers } from '../../src/graph/indexer/compiler/unanalysed';
+import { scanSpecifiers } from '../../src/graph/indexer/compiler/unanalysed-files';
 import { callerCounts } from '../../src/graph/query/node-details';
 import { callersTitle } from '../../src/host/graph-text';
 import { FIXTURES, copyFixture, removeTempDirs } from '../helpers/fixtures';

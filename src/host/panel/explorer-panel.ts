@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { ShowRequest } from '../../protocol/messages';
 import type { GraphAccess } from '../graph-access';
-import { WebviewConnection, type ConnectionDeps } from './connection';
+import { WebviewConnection, type ConnectionDeps } from './webview-connection';
 import { buildWebviewHtml } from './html';
 
 const EXPLORER_VIEW_TYPE = 'knowledgeGraph.explorer';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { isUnresolvedId, parseId, UNRESOLVED_PREFIX } from '../../graph';
 import type { ShowRequest } from '../../protocol/messages';
 import type { GraphAccess } from '../graph-access';
-import type { ConnectionDeps, ViewActions } from './connection';
+import type { ConnectionDeps, ViewActions } from './webview-connection';
 import { ExplorerPanels } from './explorer-panel';
 import { PathFinderView } from './path-finder-view';
 import { nodeAtCursor } from './symbol-at-cursor';

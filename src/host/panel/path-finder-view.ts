@@ -1,10 +1,10 @@
 // The path finder: a webview view in the Knowledge Graph side bar. Its From field is offered the
-// symbol at the cursor; the rest is the shared connection (src/host/panel/connection.ts).
+// symbol at the cursor; the rest is the shared connection (src/host/panel/webview-connection.ts).
 
 import * as vscode from 'vscode';
 import type { ShowRequest } from '../../protocol/messages';
 import type { GraphAccess } from '../graph-access';
-import { WebviewConnection, type ConnectionDeps } from './connection';
+import { WebviewConnection, type ConnectionDeps } from './webview-connection';
 import { htmlFor, webviewOptions } from './explorer-panel';
 import { nodeViews } from './graph-answers';
 import { nodeAtCursor } from './symbol-at-cursor';

@@ -36,7 +36,7 @@ import { sourceNotes, type SourceNote } from '../rationale/notes';
 import { screenSources, type ScreenVerdict } from './screen';
 import { missingConfigFiles } from './missing-files';
 import { repositoryName } from '../files/repository-name';
-import { unanalysedFiles } from './unanalysed';
+import { unanalysedFiles } from './unanalysed-files';
 import { componentKind, componentTools } from '../components/kinds';
 import type { ComponentCodeStore } from '../components/stored-code';
 import { entryFiles } from './entries';

@@ -5,4 +5,4 @@
 
 export { buildGraph } from './builder';
 export { CompilerSession, buildTracked } from './incremental';
-export { codeHashes, declaredSymbols } from './file-symbols';
+export { codeHashes, declaredSymbols } from './declared-symbols';

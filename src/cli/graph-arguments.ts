@@ -1,4 +1,4 @@
-// Where a command finds the graph and the repository it describes: --graph FILE, else
+// Where a command finds the graph and the repository it describes, from its arguments: --graph FILE, else
 // <root>/.knowledge-graph/graph.json with --root (default: the repository around the working
 // directory, find-root.ts). A graph inside
 // a `.knowledge-graph` folder describes that folder's parent, so `--graph` alone is enough there.
@@ -8,7 +8,7 @@ import { defaultGraphFile, repositoryOfGraph } from '../graph';
 import type { CliIo } from './streams';
 import { findRepositoryRoot } from './find-root';
 
-export function resolveGraphPaths(
+export function resolveGraphArguments(
   io: CliIo,
   graph: string | undefined,
   root: string | undefined,

@@ -16,7 +16,7 @@ import type {
   SymbolRef,
 } from './report-shape';
 import { breaks } from './consumed';
-import { DIFF_PICTURE_MAX_NODES, diffPicture } from './picture';
+import { DIFF_PICTURE_MAX_NODES, diffPicture } from './change-picture';
 import { mermaidPicture } from '../picture/mermaid';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -154,7 +154,7 @@ function countsIntro(counts: EdgeCounts): string[] {
 }
 
 /**
- * The picture of the changed symbols and their consumers (diff/picture.ts), as a Mermaid block
+ * The picture of the changed symbols and their consumers (diff/change-picture.ts), as a Mermaid block
  * GitHub draws; when it would be too large to read, one line that says so. Its text holds no
  * backtick (mermaid.ts writes each as an entity), so no name can close the fence.
  */
