@@ -13,19 +13,10 @@
 // A shared base name is explained when every file of it but one follows a convention.
 // `node scripts/house-names.mjs` prints what is shared and why; `--json` prints the same as JSON
 // (test/unit/house-names.test.ts reads it).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import ts from 'typescript';
-
-function sourceFiles(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out.sort();
-}
+import { sourceFiles } from './house-size.mjs';
 
 /** The keys of `interface DiffBody` in the diff's report shape: the report's sections. */
 function diffSections(root) {
