@@ -273,109 +273,243 @@ function isLocalValue(name: ts.Identifier, scope: Scope | undefined): boolean {
 
 /** Finds every call site, heritage clause and reference of one file. Walks with an explicit stack. */
 export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, withReferences = true): Site[] {
-  const sites: Site[] = [];
-  const fid = fileId(extraction.path);
-  const component = componentOf(sf);
-  const renderBody = component ? componentRenderBody(sf, extraction) : undefined;
+  return new SiteWalker(sf, extraction, withReferences).walk();
+}
 
-  const idOf = (node: ts.Node): string | undefined => registeredId(node, sf, extraction.declarations);
+/**
+ * One node waiting on the walk's stack, with what its ancestors say about it.
+ * `region`: the outermost plain expression above the node, when every node between them is plain.
+ * `owner`: the innermost enclosing symbol of any kind, which a reference starts from.
+ * `scope`: the values declared by the enclosing functions and blocks (never the module's).
+ */
+interface Frame {
+  node: ts.Node;
+  caller: string;
+  owner: string;
+  region: ts.Node | undefined;
+  scope: Scope | undefined;
+}
 
-  const addCallee = (expr: ts.Expression, source: string, context: SiteContext | undefined, region?: ts.Node) => {
+/**
+ * The walk of one file (ADR 183: a walker object): what every step shares — the sites found, the
+ * names already asked about, the stack — and a method for each kind of site (callee, heritage
+ * clause, reference).
+ */
+class SiteWalker {
+  private readonly sites: Site[] = [];
+  /** A name a call or heritage site already asks about is not asked again as a reference. */
+  private readonly claimed = new Set<number>();
+  private readonly namespaces: Set<string>;
+  private readonly component: ReturnType<typeof componentOf>;
+  private readonly renderBody: ts.Block | undefined;
+  private readonly stack: Frame[] = [];
+
+  constructor(
+    private readonly sf: ts.SourceFile,
+    private readonly extraction: FileExtraction,
+    private readonly withReferences: boolean,
+  ) {
+    this.component = componentOf(sf);
+    this.renderBody = this.component ? componentRenderBody(sf, extraction) : undefined;
+    this.namespaces = withReferences ? namespaceBindings(sf) : new Set<string>();
+  }
+
+  walk(): Site[] {
+    const { sf, stack, sites, component } = this;
+    const fid = fileId(this.extraction.path);
+    this.pushChildren(sf, fid, fid, undefined, undefined);
+    while (stack.length > 0) this.visit(stack.pop() as Frame);
+    // In a component, only the author's words are sites: generated glue never calls or refers (ADR 169).
+    return component ? sites.filter((site) => isAuthored(component, site.at)) : sites;
+  }
+
+  private idOf(node: ts.Node): string | undefined {
+    return registeredId(node, this.sf, this.extraction.declarations);
+  }
+
+  private pushChildren(node: ts.Node, caller: string, owner: string, region: ts.Node | undefined, scope: Scope | undefined): void {
+    const children: ts.Node[] = [];
+    forEachChild(node, (c) => {
+      children.push(c);
+    });
+    const childRegion = isPlainExpression(node) ? (region ?? node) : undefined;
+    // A Svelte component's script is its render function's body: its declarations are the graph's, not locals.
+    const childScope = this.withReferences ? (node === this.renderBody ? scope : scopeOpenedBy(node, scope)) : undefined;
+    for (let i = children.length - 1; i >= 0; i--)
+      this.stack.push({ node: children[i], caller, owner, region: childRegion, scope: childScope });
+  }
+
+  /** One node: a name is a reference; any other node may be a site, and its children are walked. */
+  private visit({ node, caller: outer, owner: outerOwner, region, scope }: Frame): void {
+    const { sites, withReferences } = this;
+    let caller = outer;
+    let owner = outerOwner;
+    const own = this.idOf(node);
+    if (own !== undefined) {
+      owner = own;
+      if (isCallerDeclaration(node)) caller = own;
+    }
+    if (isIdentifier(node) || isPrivateIdentifier(node)) {
+      if (withReferences && !(isIdentifier(node) && isLocalValue(node, scope))) this.addReference(node, owner, region);
+      return;
+    }
+    if (withReferences && isStringLiteralLike(node) && isKeyLiteral(node)) {
+      // `obj['key']` and `T['key']` read a property by its name, as `obj.key` does.
+      const start = node.getStart(this.sf);
+      if (!this.claimed.has(start))
+        sites.push({ relation: 'references', source: owner, position: start, at: start, hint: node, name: node.text, member: true });
+      return;
+    }
+    const firstNew = sites.length;
+    this.addSitesOf(node, caller, region);
+    // Only a name the site asks about is claimed: a computed key (`obj[key]()`) is asked as a reference.
+    for (let i = firstNew; i < sites.length; i++) if (sites[i].position !== undefined) this.claimed.add(sites[i].at);
+    this.pushChildren(node, caller, owner, region, scope);
+  }
+
+  /** The call or heritage sites a node is, if any. */
+  private addSitesOf(node: ts.Node, caller: string, region: ts.Node | undefined): void {
+    if (isCallExpression(node)) {
+      const callee = this.component ? unwrappedCallee(node.expression) : node.expression;
+      const isImport = callee.kind === SyntaxKind.ImportKeyword;
+      const isRequire =
+        isIdentifier(callee) && callee.text === 'require' && node.arguments.length === 1 && isStringLiteralLike(node.arguments[0]);
+      if (!isImport && !isRequire) this.addCallee(callee, caller, undefined, region ?? node);
+    } else if (isNewExpression(node)) {
+      this.addCallee(node.expression, caller, 'new');
+    } else if (isTaggedTemplateExpression(node)) {
+      this.addCallee(node.tag, caller, 'tag');
+    } else if (isDecorator(node)) {
+      // `@dec()` is an ordinary call (found when the walk reaches it); `@dec` calls dec itself.
+      if (!isCallExpression(node.expression)) this.addCallee(node.expression, caller, 'decorator');
+    } else if (isJsxOpeningElement(node) || isJsxSelfClosingElement(node)) {
+      if (!isIntrinsicTag(node.tagName)) this.addCallee(node.tagName as ts.Expression, caller, 'jsx');
+    } else if (isHeritageClause(node)) {
+      // A class expression's node is the variable (or default export) it is bound to.
+      let declaration: ts.Node = node.parent;
+      if (isClassExpression(declaration)) {
+        declaration = declaration.parent;
+        while (isParenthesizedExpression(declaration) || isAsExpression(declaration) || isSatisfiesExpression(declaration))
+          declaration = declaration.parent;
+      }
+      const heritageOwner = this.idOf(declaration);
+      if (heritageOwner !== undefined) this.addHeritage(node, heritageOwner);
+    }
+  }
+
+  /** A call site for each name-bearing expression the callee may evaluate to. */
+  private addCallee(expr: ts.Expression, source: string, context: SiteContext | undefined, region?: ts.Node): void {
     const regionKey = region ? `${region.pos}:${region.kind}:` : undefined;
     for (const { leaf, conditional } of calleeLeaves(expr)) {
-      const ctx = context ?? (conditional ? 'conditional' : undefined);
-      if (isIdentifier(leaf)) {
-        const shareKey = regionKey && !conditional ? regionKey + leaf.text : undefined;
-        sites.push({
+      const site = this.calleeSite(leaf, source, context, conditional, regionKey);
+      if (site) this.sites.push(site);
+    }
+  }
+
+  /** The call site of one callee leaf; undefined for an immediately invoked anonymous function. */
+  private calleeSite(
+    leaf: ts.Expression,
+    source: string,
+    context: SiteContext | undefined,
+    conditional: boolean,
+    regionKey: string | undefined,
+  ): Site | undefined {
+    const { sf } = this;
+    const ctx = context ?? (conditional ? 'conditional' : undefined);
+    if (isIdentifier(leaf)) {
+      const shareKey = regionKey && !conditional ? regionKey + leaf.text : undefined;
+      return {
+        relation: 'calls',
+        source,
+        position: leaf.getStart(sf),
+        at: leaf.getStart(sf),
+        hint: leaf,
+        name: leaf.text,
+        member: false,
+        context: ctx,
+        shareKey,
+      };
+    }
+    if (isPropertyAccessExpression(leaf)) {
+      const shareKey =
+        regionKey && !conditional && isIdentifier(leaf.expression) ? `${regionKey}${leaf.expression.text}.${leaf.name.text}` : undefined;
+      return {
+        relation: 'calls',
+        source,
+        position: leaf.name.getStart(sf),
+        at: leaf.name.getStart(sf),
+        hint: leaf.name,
+        name: leaf.name.text,
+        member: true,
+        context: ctx,
+        shareKey,
+      };
+    }
+    if (isElementAccessExpression(leaf)) {
+      const arg = leaf.argumentExpression;
+      if (isStringLiteralLike(arg) || isNumericLiteral(arg)) {
+        return {
           relation: 'calls',
           source,
-          position: leaf.getStart(sf),
-          at: leaf.getStart(sf),
-          hint: leaf,
-          name: leaf.text,
-          member: false,
-          context: ctx,
-          shareKey,
-        });
-      } else if (isPropertyAccessExpression(leaf)) {
-        const shareKey =
-          regionKey && !conditional && isIdentifier(leaf.expression) ? `${regionKey}${leaf.expression.text}.${leaf.name.text}` : undefined;
-        sites.push({
-          relation: 'calls',
-          source,
-          position: leaf.name.getStart(sf),
-          at: leaf.name.getStart(sf),
-          hint: leaf.name,
-          name: leaf.name.text,
+          position: arg.getStart(sf),
+          at: arg.getStart(sf),
+          hint: arg,
+          name: arg.text,
           member: true,
           context: ctx,
-          shareKey,
-        });
-      } else if (isElementAccessExpression(leaf)) {
-        const arg = leaf.argumentExpression;
-        if (isStringLiteralLike(arg) || isNumericLiteral(arg)) {
-          sites.push({
-            relation: 'calls',
-            source,
-            position: arg.getStart(sf),
-            at: arg.getStart(sf),
-            hint: arg,
-            name: arg.text,
-            member: true,
-            context: ctx,
-          });
-        } else {
-          sites.push({
-            relation: 'calls',
-            source,
-            at: arg.getStart(sf),
-            name: `[${truncate(arg.getText(sf))}]`,
-            member: true,
-            context: ctx,
-            syntacticReason: 'dynamic-access',
-          });
-        }
-      } else if (leaf.kind === SyntaxKind.ThisKeyword && context === 'new') {
-        // `new this()` in a static method constructs the class `this` denotes there: the checker
-        // is asked about `this` like about a name.
-        sites.push({
-          relation: 'calls',
-          source,
-          position: leaf.getStart(sf),
-          at: leaf.getStart(sf),
-          hint: leaf,
-          name: 'this',
-          member: false,
-          context: ctx,
-        });
-      } else if (leaf.kind === SyntaxKind.SuperKeyword) {
-        sites.push({
-          relation: 'calls',
-          source,
-          position: leaf.getStart(sf),
-          at: leaf.getStart(sf),
-          hint: leaf,
-          name: 'super',
-          member: false,
-          context: 'super',
-        });
-      } else if (isFunctionExpression(leaf) || isArrowFunction(leaf) || isClassExpression(leaf)) {
-        // An immediately invoked anonymous function: its body is walked for calls of its own.
-      } else {
-        sites.push({
-          relation: 'calls',
-          source,
-          at: leaf.getStart(sf),
-          name: truncate(leaf.getText(sf)),
-          member: false,
-          context: ctx,
-          syntacticReason: 'indirect',
-        });
+        };
       }
+      return {
+        relation: 'calls',
+        source,
+        at: arg.getStart(sf),
+        name: `[${truncate(arg.getText(sf))}]`,
+        member: true,
+        context: ctx,
+        syntacticReason: 'dynamic-access',
+      };
     }
-  };
+    if (leaf.kind === SyntaxKind.ThisKeyword && context === 'new') {
+      // `new this()` in a static method constructs the class `this` denotes there: the checker
+      // is asked about `this` like about a name.
+      return {
+        relation: 'calls',
+        source,
+        position: leaf.getStart(sf),
+        at: leaf.getStart(sf),
+        hint: leaf,
+        name: 'this',
+        member: false,
+        context: ctx,
+      };
+    }
+    if (leaf.kind === SyntaxKind.SuperKeyword) {
+      return {
+        relation: 'calls',
+        source,
+        position: leaf.getStart(sf),
+        at: leaf.getStart(sf),
+        hint: leaf,
+        name: 'super',
+        member: false,
+        context: 'super',
+      };
+    }
+    // An immediately invoked anonymous function: its body is walked for calls of its own.
+    if (isFunctionExpression(leaf) || isArrowFunction(leaf) || isClassExpression(leaf)) return undefined;
+    return {
+      relation: 'calls',
+      source,
+      at: leaf.getStart(sf),
+      name: truncate(leaf.getText(sf)),
+      member: false,
+      context: ctx,
+      syntacticReason: 'indirect',
+    };
+  }
 
-  const addHeritage = (clause: ts.HeritageClause, source: string) => {
+  private addHeritage(clause: ts.HeritageClause, source: string): void {
+    const { sf, sites } = this;
     const relation: Relation = clause.token === SyntaxKind.ImplementsKeyword ? 'implements' : 'extends';
     for (const t of clause.types) {
       const e = t.expression;
@@ -395,14 +529,11 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
         sites.push({ relation, source, at: e.getStart(sf), name: truncate(e.getText(sf)), member: false, syntacticReason: 'indirect' });
       }
     }
-  };
+  }
 
-  // A name a call or heritage site already asks about is not asked again as a reference.
-  const claimed = new Set<number>();
-  const namespaces = withReferences ? namespaceBindings(sf) : new Set<string>();
-  const addReference = (name: ts.Identifier | ts.PrivateIdentifier, owner: string, region: ts.Node | undefined) => {
-    const start = name.getStart(sf);
-    if (claimed.has(start) || !isReferenceName(name)) return;
+  private addReference(name: ts.Identifier | ts.PrivateIdentifier, owner: string, region: ts.Node | undefined): void {
+    const start = name.getStart(this.sf);
+    if (this.claimed.has(start) || !isReferenceName(name)) return;
     const parent = name.parent;
     // A binding element's key names a property of the value destructured, as `value.key` would.
     const member =
@@ -421,77 +552,7 @@ export function collectSites(sf: ts.SourceFile, extraction: FileExtraction, with
     const site: Site = { relation: 'references', source: owner, position: start, at: start, hint: name, name: name.text, member, shareKey };
     if (parent.kind === SyntaxKind.ImportSpecifier || parent.kind === SyntaxKind.ImportClause) site.imported = true;
     if (contextual) site.contextual = true;
-    if (!member && namespaces.has(name.text) && usedWhole(name)) site.whole = true;
-    sites.push(site);
-  };
-
-  // `region`: the outermost plain expression above the node, when every node between them is plain.
-  // `owner`: the innermost enclosing symbol of any kind, which a reference starts from.
-  // `scope`: the values declared by the enclosing functions and blocks (never the module's).
-  const stack: Array<{ node: ts.Node; caller: string; owner: string; region: ts.Node | undefined; scope: Scope | undefined }> = [];
-  const pushChildren = (node: ts.Node, caller: string, owner: string, region: ts.Node | undefined, scope: Scope | undefined) => {
-    const children: ts.Node[] = [];
-    forEachChild(node, (c) => {
-      children.push(c);
-    });
-    const childRegion = isPlainExpression(node) ? (region ?? node) : undefined;
-    // A Svelte component's script is its render function's body: its declarations are the graph's, not locals.
-    const childScope = withReferences ? (node === renderBody ? scope : scopeOpenedBy(node, scope)) : undefined;
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], caller, owner, region: childRegion, scope: childScope });
-  };
-  pushChildren(sf, fid, fid, undefined, undefined);
-  while (stack.length > 0) {
-    const { node, caller: outer, owner: outerOwner, region, scope } = stack.pop() as (typeof stack)[number];
-    let caller = outer;
-    let owner = outerOwner;
-    const own = idOf(node);
-    if (own !== undefined) {
-      owner = own;
-      if (isCallerDeclaration(node)) caller = own;
-    }
-    if (isIdentifier(node) || isPrivateIdentifier(node)) {
-      if (withReferences && !(isIdentifier(node) && isLocalValue(node, scope))) addReference(node, owner, region);
-      continue;
-    }
-    if (withReferences && isStringLiteralLike(node) && isKeyLiteral(node)) {
-      // `obj['key']` and `T['key']` read a property by its name, as `obj.key` does.
-      const start = node.getStart(sf);
-      if (!claimed.has(start))
-        sites.push({ relation: 'references', source: owner, position: start, at: start, hint: node, name: node.text, member: true });
-      continue;
-    }
-    const firstNew = sites.length;
-
-    if (isCallExpression(node)) {
-      const callee = component ? unwrappedCallee(node.expression) : node.expression;
-      const isImport = callee.kind === SyntaxKind.ImportKeyword;
-      const isRequire =
-        isIdentifier(callee) && callee.text === 'require' && node.arguments.length === 1 && isStringLiteralLike(node.arguments[0]);
-      if (!isImport && !isRequire) addCallee(callee, caller, undefined, region ?? node);
-    } else if (isNewExpression(node)) {
-      addCallee(node.expression, caller, 'new');
-    } else if (isTaggedTemplateExpression(node)) {
-      addCallee(node.tag, caller, 'tag');
-    } else if (isDecorator(node)) {
-      // `@dec()` is an ordinary call (found when the walk reaches it); `@dec` calls dec itself.
-      if (!isCallExpression(node.expression)) addCallee(node.expression, caller, 'decorator');
-    } else if (isJsxOpeningElement(node) || isJsxSelfClosingElement(node)) {
-      if (!isIntrinsicTag(node.tagName)) addCallee(node.tagName as ts.Expression, caller, 'jsx');
-    } else if (isHeritageClause(node)) {
-      // A class expression's node is the variable (or default export) it is bound to.
-      let declaration: ts.Node = node.parent;
-      if (isClassExpression(declaration)) {
-        declaration = declaration.parent;
-        while (isParenthesizedExpression(declaration) || isAsExpression(declaration) || isSatisfiesExpression(declaration))
-          declaration = declaration.parent;
-      }
-      const heritageOwner = idOf(declaration);
-      if (heritageOwner !== undefined) addHeritage(node, heritageOwner);
-    }
-    // Only a name the site asks about is claimed: a computed key (`obj[key]()`) is asked as a reference.
-    for (let i = firstNew; i < sites.length; i++) if (sites[i].position !== undefined) claimed.add(sites[i].at);
-    pushChildren(node, caller, owner, region, scope);
+    if (!member && this.namespaces.has(name.text) && usedWhole(name)) site.whole = true;
+    this.sites.push(site);
   }
-  // In a component, only the author's words are sites: generated glue never calls or refers (ADR 169).
-  return component ? sites.filter((site) => isAuthored(component, site.at)) : sites;
 }

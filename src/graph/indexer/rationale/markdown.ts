@@ -344,30 +344,220 @@ const LINK_DEFINITION = /^\[((?!\^)(?:[^\]\\\n]|\\.){1,999})\]:[ \t]*(<[^>\n]*>|
 
 /** Scans a markdown document. Never throws; unknown syntax is paragraph text. */
 export function parseMarkdown(text: string): MdDocument {
-  const doc: MdDocument = { headings: [], refs: [], mentions: [], comments: [] };
   const lines = text.split(/\r\n|\r|\n/);
-  let first = 0;
-  // YAML front matter: a `---` first line up to the next `---` or `...` line.
+  const scanner = new MarkdownScanner();
+  for (let i = frontMatterEnd(lines); i < lines.length; i++) scanner.line(lines[i], i + 1);
+  return scanner.finish();
+}
+
+/** Where the document's body starts: after YAML front matter, a `---` first line up to the next `---` or `...` line. */
+function frontMatterEnd(lines: readonly string[]): number {
   if (lines.length > 1 && /^---[ \t]*$/.test(lines[0])) {
-    for (let j = 1; j < lines.length; j++) {
-      if (/^(---|\.\.\.)[ \t]*$/.test(lines[j])) {
-        first = j + 1;
-        break;
-      }
-    }
+    for (let j = 1; j < lines.length; j++) if (/^(---|\.\.\.)[ \t]*$/.test(lines[j])) return j + 1;
+  }
+  return 0;
+}
+
+/** One line as the block structure reads it: its block quote markers taken off. */
+interface BlockLine {
+  lineNo: number;
+  /** The column after the block quote markers. */
+  col: number;
+  /** How many block quotes hold it. */
+  quote: number;
+  /** The line after its block quote markers. */
+  content: string;
+  blank: boolean;
+  /** The content's indentation. */
+  ind: { width: number; chars: number };
+}
+
+function blockLine(line: string, lineNo: number): BlockLine {
+  // Block quote markers: up to three spaces, `>`, an optional space.
+  let col = 0;
+  let quote = 0;
+  for (;;) {
+    const m = /^ {0,3}> ?/.exec(line.slice(col, col + 5));
+    if (!m) break;
+    col += m[0].length;
+    quote++;
+  }
+  const content = line.slice(col);
+  return { lineNo, col, quote, content, blank: content.trim() === '', ind: leadingIndent(content) };
+}
+
+/**
+ * The scan of one document, line by line (ADR 183: a walker object): the open blocks (a fence, a
+ * block comment, indented code, the paragraph and the list items it is in) are its state, and each
+ * kind of line (one inside an open block, a block's opener, a paragraph's) has its method.
+ */
+class MarkdownScanner {
+  private readonly doc: MdDocument = { headings: [], refs: [], mentions: [], comments: [] };
+  private fence: Fence | undefined;
+  /** The open block comment's lines, while one is open. */
+  private comment: MdCommentLine[] | undefined;
+  private inIndentedCode = false;
+  private paragraph: Segment[] = [];
+  private paragraphQuote = 0;
+  private paragraphBase = 0;
+  /** The content indentation of each open list item, innermost last. */
+  private readonly lists: number[] = [];
+  private prevBlank = true;
+
+  finish(): MdDocument {
+    this.endParagraph();
+    return this.doc;
   }
 
-  let fence: Fence | undefined;
-  /** The open block comment's lines, while one is open. */
-  let comment: MdCommentLine[] | undefined;
-  let inIndentedCode = false;
-  let paragraph: Segment[] = [];
-  let paragraphQuote = 0;
-  let paragraphBase = 0;
-  const lists: number[] = [];
-  let prevBlank = true;
+  line(text: string, lineNo: number): void {
+    const l = blockLine(text, lineNo);
+    if (this.continuesBlock(l)) return;
+    const { lists } = this;
+    if (this.paragraph.length > 0 && l.quote !== this.paragraphQuote) this.endParagraph();
+    const t = l.content.slice(l.ind.chars);
+    const isItem = !l.blank && LIST_ITEM.test(t) && !THEMATIC.test(t);
+    // List items end when a line is less indented than their content (after a blank line, or
+    // when the line starts a new item); without a blank line it is a lazy paragraph continuation.
+    if (!l.blank && (this.prevBlank || this.paragraph.length === 0 || isItem)) {
+      while (lists.length > 0 && l.ind.width < lists[lists.length - 1]) lists.pop();
+    }
+    const base = lists[lists.length - 1] ?? 0;
+    if (l.blank) {
+      this.endParagraph();
+      this.prevBlank = true;
+      return;
+    }
+    this.prevBlank = false;
+    const offset = l.col + l.ind.chars;
+    if (l.ind.width - base >= 4 && this.paragraph.length === 0) {
+      this.inIndentedCode = true;
+      return;
+    }
+    if (this.opensBlock(t, l, base, offset)) return;
+    if (isItem) {
+      this.listItem(t, l, offset);
+      return;
+    }
+    if (this.paragraph.length === 0) {
+      this.paragraphQuote = l.quote;
+      this.paragraphBase = base;
+    }
+    this.paragraph.push({ text: t, line: l.lineNo, offset });
+  }
 
-  const inline = (segments: Segment[]): { s: string; r: InlineResult; where: (at: number) => { line: number; column: number } } => {
+  /** A line inside an open fence, block comment or indented code: true when that block takes it. */
+  private continuesBlock(l: BlockLine): boolean {
+    const { fence, comment } = this;
+    if (fence) {
+      if (l.quote < fence.quote || (!l.blank && l.ind.width < fence.base)) {
+        this.fence = undefined; // the container that held the fence ended; read this line normally
+      } else {
+        if (l.ind.width - fence.base <= 3 && closesFence(l.content.slice(l.ind.chars), fence)) this.fence = undefined;
+        this.prevBlank = false;
+        return true;
+      }
+    }
+    if (comment) {
+      // An open comment runs to `-->` whatever the indentation of its lines: only its opener is
+      // gated by code.
+      const close = l.content.indexOf('-->');
+      comment.push({ text: close < 0 ? l.content : l.content.slice(0, close), line: l.lineNo, offset: l.col });
+      if (close >= 0) this.comment = undefined;
+      this.prevBlank = false;
+      return true;
+    }
+    if (this.inIndentedCode) {
+      if (l.blank || l.ind.width >= (this.lists[this.lists.length - 1] ?? 0) + 4) {
+        this.prevBlank = l.blank;
+        return true;
+      }
+      this.inIndentedCode = false;
+    }
+    return false;
+  }
+
+  /**
+   * A line that opens (or is) a block other than a paragraph or list item: a fence, a block
+   * comment, a heading, a thematic break, a link definition. True when it is one.
+   */
+  private opensBlock(t: string, l: BlockLine, base: number, offset: number): boolean {
+    const { doc } = this;
+    const { lineNo } = l;
+    const fenceOpen = FENCE.exec(t);
+    if (fenceOpen && !(fenceOpen[1][0] === '`' && fenceOpen[2].includes('`'))) {
+      this.endParagraph();
+      this.fence = { char: fenceOpen[1][0], len: fenceOpen[1].length, quote: l.quote, base };
+      return true;
+    }
+    if (t.startsWith('<!--')) {
+      this.endParagraph();
+      const body = t.slice(4);
+      const close = body.indexOf('-->');
+      const lines: MdCommentLine[] = [{ text: close < 0 ? body : body.slice(0, close), line: lineNo, offset: offset + 4 }];
+      doc.comments.push(lines);
+      this.comment = close < 0 ? lines : undefined;
+      return true;
+    }
+    const atx = ATX.exec(t);
+    if (atx) {
+      this.endParagraph();
+      let body = t.slice(atx[1].length);
+      const lead = leadingIndent(body).chars;
+      body = body
+        .slice(lead)
+        .replace(/(?:^|[ \t]+)#+[ \t]*$/, '')
+        .replace(/[ \t]+$/, '');
+      this.heading(atx[1].length, [{ text: body, line: lineNo, offset: offset + atx[1].length + lead }]);
+      return true;
+    }
+    if (this.paragraph.length > 0 && this.paragraphBase === base && /^(=+|-+)[ \t]*$/.test(t)) {
+      const segments = this.paragraph;
+      this.paragraph = [];
+      this.heading(t[0] === '=' ? 1 : 2, segments);
+      return true;
+    }
+    if (THEMATIC.test(t)) {
+      this.endParagraph();
+      return true;
+    }
+    if (this.paragraph.length === 0) {
+      const def = LINK_DEFINITION.exec(t);
+      if (def) {
+        const raw = def[2];
+        const angle = raw.startsWith('<');
+        const at = def[0].length - raw.length + (angle ? 1 : 0);
+        doc.refs.push({ kind: 'link', target: angle ? raw.slice(1, -1) : raw, line: lineNo, column: offset + at + 1 });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A list item's first line: the item is opened, and its text starts a paragraph. */
+  private listItem(t: string, l: BlockLine, offset: number): void {
+    this.endParagraph();
+    const m = LIST_ITEM.exec(t) as RegExpExecArray;
+    const spaces = leadingIndent(m[2]).width;
+    this.lists.push(l.ind.width + m[1].length + (spaces === 0 || spaces > 4 ? 1 : spaces));
+    this.paragraph = [{ text: t.slice(m[0].length), line: l.lineNo, offset: offset + m[0].length }];
+    this.paragraphQuote = l.quote;
+    this.paragraphBase = -1; // a list item's first line cannot be a setext heading's text here
+  }
+
+  private endParagraph(): void {
+    if (this.paragraph.length > 0) this.inline(this.paragraph);
+    this.paragraph = [];
+  }
+
+  private heading(level: number, segments: Segment[]): void {
+    const { s, r } = this.inline(segments);
+    // The heading's position is where its text starts (after the `#`s), like a declaration's name.
+    this.doc.headings.push({ level, text: renderedText(s, r), line: segments[0].line, column: segments[0].offset + 1 });
+  }
+
+  /** An inline run (a paragraph's or a heading's lines): its code spans, links, comments and mentions. */
+  private inline(segments: Segment[]): { s: string; r: InlineResult } {
+    const { doc } = this;
     const starts: number[] = [];
     let s = '';
     for (const seg of segments) {
@@ -402,142 +592,6 @@ export function parseMarkdown(text: string): MdDocument {
         doc.mentions.push({ num: m.num, ...where(m.index) });
       }
     }
-    return { s, r, where };
-  };
-  const endParagraph = () => {
-    if (paragraph.length > 0) inline(paragraph);
-    paragraph = [];
-  };
-  const heading = (level: number, segments: Segment[]) => {
-    const { s, r } = inline(segments);
-    // The heading's position is where its text starts (after the `#`s), like a declaration's name.
-    doc.headings.push({ level, text: renderedText(s, r), line: segments[0].line, column: segments[0].offset + 1 });
-  };
-
-  for (let i = first; i < lines.length; i++) {
-    const line = lines[i];
-    const lineNo = i + 1;
-    // Block quote markers: up to three spaces, `>`, an optional space.
-    let col = 0;
-    let quote = 0;
-    for (;;) {
-      const m = /^ {0,3}> ?/.exec(line.slice(col, col + 5));
-      if (!m) break;
-      col += m[0].length;
-      quote++;
-    }
-    const content = line.slice(col);
-    const blank = content.trim() === '';
-    const ind = leadingIndent(content);
-
-    if (fence) {
-      if (quote < fence.quote || (!blank && ind.width < fence.base)) {
-        fence = undefined; // the container that held the fence ended; read this line normally
-      } else {
-        if (ind.width - fence.base <= 3 && closesFence(content.slice(ind.chars), fence)) fence = undefined;
-        prevBlank = false;
-        continue;
-      }
-    }
-    if (comment) {
-      // An open comment runs to `-->` whatever the indentation of its lines: only its opener is
-      // gated by code.
-      const close = content.indexOf('-->');
-      comment.push({ text: close < 0 ? content : content.slice(0, close), line: lineNo, offset: col });
-      if (close >= 0) comment = undefined;
-      prevBlank = false;
-      continue;
-    }
-    if (inIndentedCode) {
-      if (blank || ind.width >= (lists[lists.length - 1] ?? 0) + 4) {
-        prevBlank = blank;
-        continue;
-      }
-      inIndentedCode = false;
-    }
-    if (paragraph.length > 0 && quote !== paragraphQuote) endParagraph();
-    const t = content.slice(ind.chars);
-    const isItem = !blank && LIST_ITEM.test(t) && !THEMATIC.test(t);
-    // List items end when a line is less indented than their content (after a blank line, or
-    // when the line starts a new item); without a blank line it is a lazy paragraph continuation.
-    if (!blank && (prevBlank || paragraph.length === 0 || isItem)) {
-      while (lists.length > 0 && ind.width < lists[lists.length - 1]) lists.pop();
-    }
-    const base = lists[lists.length - 1] ?? 0;
-    if (blank) {
-      endParagraph();
-      prevBlank = true;
-      continue;
-    }
-    prevBlank = false;
-    const offset = col + ind.chars;
-    if (ind.width - base >= 4 && paragraph.length === 0) {
-      inIndentedCode = true;
-      continue;
-    }
-    const fenceOpen = FENCE.exec(t);
-    if (fenceOpen && !(fenceOpen[1][0] === '`' && fenceOpen[2].includes('`'))) {
-      endParagraph();
-      fence = { char: fenceOpen[1][0], len: fenceOpen[1].length, quote, base };
-      continue;
-    }
-    if (t.startsWith('<!--')) {
-      endParagraph();
-      const body = t.slice(4);
-      const close = body.indexOf('-->');
-      const lines: MdCommentLine[] = [{ text: close < 0 ? body : body.slice(0, close), line: lineNo, offset: offset + 4 }];
-      doc.comments.push(lines);
-      comment = close < 0 ? lines : undefined;
-      continue;
-    }
-    const atx = ATX.exec(t);
-    if (atx) {
-      endParagraph();
-      let body = t.slice(atx[1].length);
-      const lead = leadingIndent(body).chars;
-      body = body
-        .slice(lead)
-        .replace(/(?:^|[ \t]+)#+[ \t]*$/, '')
-        .replace(/[ \t]+$/, '');
-      heading(atx[1].length, [{ text: body, line: lineNo, offset: offset + atx[1].length + lead }]);
-      continue;
-    }
-    if (paragraph.length > 0 && paragraphBase === base && /^(=+|-+)[ \t]*$/.test(t)) {
-      const segments = paragraph;
-      paragraph = [];
-      heading(t[0] === '=' ? 1 : 2, segments);
-      continue;
-    }
-    if (THEMATIC.test(t)) {
-      endParagraph();
-      continue;
-    }
-    if (paragraph.length === 0) {
-      const def = LINK_DEFINITION.exec(t);
-      if (def) {
-        const raw = def[2];
-        const angle = raw.startsWith('<');
-        const at = def[0].length - raw.length + (angle ? 1 : 0);
-        doc.refs.push({ kind: 'link', target: angle ? raw.slice(1, -1) : raw, line: lineNo, column: offset + at + 1 });
-        continue;
-      }
-    }
-    if (isItem) {
-      endParagraph();
-      const m = LIST_ITEM.exec(t) as RegExpExecArray;
-      const spaces = leadingIndent(m[2]).width;
-      lists.push(ind.width + m[1].length + (spaces === 0 || spaces > 4 ? 1 : spaces));
-      paragraph = [{ text: t.slice(m[0].length), line: lineNo, offset: offset + m[0].length }];
-      paragraphQuote = quote;
-      paragraphBase = -1; // a list item's first line cannot be a setext heading's text here
-      continue;
-    }
-    if (paragraph.length === 0) {
-      paragraphQuote = quote;
-      paragraphBase = base;
-    }
-    paragraph.push({ text: t, line: lineNo, offset });
+    return { s, r };
   }
-  endParagraph();
-  return doc;
 }
