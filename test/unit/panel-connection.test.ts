@@ -15,9 +15,9 @@ const load = (Module as unknown as { _load: (req: string, ...rest: unknown[]) =>
   if (req === 'vscode') return { Uri: { parse: (s: string) => ({ toString: () => s, fsPath: s }) }, window: {}, workspace: {} };
   return load.call(this, req, ...rest);
 };
+type ConnectionModule = typeof import('../../src/host/panel/webview-connection');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the stub above is in place
-const { WebviewConnection } =
-  require('../../src/host/panel/webview-connection') as typeof import('../../src/host/panel/webview-connection');
+const { WebviewConnection } = require('../../src/host/panel/webview-connection') as ConnectionModule;
 
 const FOLDER = 'file:///work/app';
 
