@@ -24,6 +24,8 @@ export interface ServerIdentity {
 
 export interface ServerPaths {
   root: string;
+  /** What the server serves (ADR 187): git's common folder when root is the top of a worktree, else root. */
+  repository: string;
   socket: string;
   lockFile: string;
   logFile: string;
@@ -39,8 +41,38 @@ export function serverOff(env: Readonly<Record<string, string | undefined>>): st
   return undefined;
 }
 
+/**
+ * The repository a build server serves for `root` (a real path), ADR 187: git's common folder
+ * (what `git rev-parse --git-common-dir` prints) when root is the top of a worktree, so every
+ * worktree of one repository reaches one server; root itself otherwise (a folder below a worktree's
+ * top, a folder outside git, a kept folder of `kg diff`). Read from `.git` and `commondir` as git
+ * reads them, without starting git: a client asks this before every build.
+ */
+export function repositoryOf(root: string): string {
+  const dotGit = path.join(root, '.git');
+  try {
+    const st = fs.statSync(dotGit);
+    let gitDir = dotGit;
+    if (st.isFile()) {
+      const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+      if (!m) return root;
+      gitDir = path.resolve(root, m[1].trim());
+    } else if (!st.isDirectory()) return root;
+    let common = gitDir;
+    try {
+      common = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+    } catch {
+      // no commondir: the git folder is the common one (a main checkout, a submodule)
+    }
+    return fs.realpathSync(common);
+  } catch {
+    return root;
+  }
+}
+
 /** Where the server of `root` (a real path) listens, for this installed `kg` under this Node. */
 export function serverPaths(ctx: ServerIdentity, root: string): ServerPaths {
+  const repository = repositoryOf(root);
   let stamp = '';
   try {
     const st = fs.statSync(ctx.script);
@@ -49,12 +81,12 @@ export function serverPaths(ctx: ServerIdentity, root: string): ServerPaths {
     // a script that cannot be stat'ed still gets a stable name
   }
   const id = createHash('sha256')
-    .update([BUILD_SERVER_PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, root].join('\0'))
+    .update([BUILD_SERVER_PROTOCOL, KG_VERSION, ctx.execPath, process.version, ctx.script, stamp, repository].join('\0'))
     .digest('hex')
     .slice(0, 20);
   const dir = ctx.dir ?? path.join(userStateBase(), 'servers');
   const socket = process.platform === 'win32' ? `\\\\.\\pipe\\knowledge-graph-${id}` : path.join(dir, `${id}.sock`);
-  return { root, socket, lockFile: path.join(dir, `${id}.lock`), logFile: path.join(dir, `${id}.log`) };
+  return { root, repository, socket, lockFile: path.join(dir, `${id}.lock`), logFile: path.join(dir, `${id}.log`) };
 }
 
 /**
@@ -174,7 +206,12 @@ export function buildOnServer(
       if (!settled && heard) io.stderr.write('kg: the build server stopped during this build; building here instead\n');
       done(undefined);
     };
-    socket.on('error', hungUp);
+    // A socket file nobody listens on: its server was killed or crashed (ADR 187). Said, then built here.
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      if (!settled && !heard && e.code === 'ECONNREFUSED')
+        io.stderr.write('kg: the build server did not answer (it was stopped or killed); building here instead\n');
+      hungUp();
+    });
     socket.on('close', hungUp);
     socket.on('connect', () => {
       const request: BuildRequest = { kg: BUILD_SERVER_PROTOCOL, argv, cwd: io.cwd };

@@ -207,9 +207,11 @@ async function buildAndReport(values: BuildValues, io: CliIo, report: Reporter, 
       env: io.env ?? {},
       log: report.log,
     });
-  const cache = values.apply && ctx.session === undefined ? openCache() : undefined;
+  const backend = values.checker as CheckerChoice;
+  // A server's first build of a worktree (ADR 187) starts from the cache as a one-shot build does.
+  const fresh = ctx.session !== undefined && ctx.fresh?.(root, values['extract-only'], values['list-external'], backend) === true;
+  const cache = values.apply && (ctx.session === undefined || fresh) ? openCache() : undefined;
   const build = (): TrackedBuildResult => {
-    const backend = values.checker as CheckerChoice;
     const session = ctx.session?.(root, values['extract-only'], values['list-external'], backend);
     let result: TrackedBuildResult;
     onDisk = session && ctx.generations ? ctx.generations.read(out) : readPrevious(out);

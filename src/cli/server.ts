@@ -10,38 +10,18 @@
 // mid-build, the client builds itself. A client that goes away (Ctrl+C, the editor's Cancel)
 // cancels its build before anything is written.
 //
-// Where: one Unix socket (a named pipe on Windows) per repository and per installed `kg`, in a
-// folder only this user can enter. Off in CI (the CI variable) and with KG_SERVER=off or
+// Where: one Unix socket (a named pipe on Windows) per repository — every worktree of it reaches
+// the same one (ADR 187) — and per installed `kg`, in a folder only this user can enter. Off in CI (the CI variable) and with KG_SERVER=off or
 // --no-server; a server exits after --idle-timeout seconds without a request.
 
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 
-import {
-  BuildSession,
-  defaultGraphFile,
-  GenerationMemo,
-  GraphError,
-  lockHolder,
-  processAlive,
-  tryLockFile,
-  type CheckerChoice,
-} from '../graph';
-import {
-  HIGH_MEMORY_IDLE_MS,
-  MAX_REQUEST_CHARS,
-  REQUEST_TIMEOUT_MS,
-  memoryBudgetBytes,
-  removeStaleLogs,
-  heldBytes,
-  rssBytesOf,
-  serverLockFiles,
-} from '../build-server/limits';
-import { parseBuildRequest, type BuildReply } from '../protocol/build-server';
+import { BuildSession, defaultGraphFile, GenerationMemo, GraphError, lockHolder, processAlive, type CheckerChoice } from '../graph';
+import { removeStaleLogs, rssBytesOf, serverLockFiles } from '../build-server/limits';
 import { isServerProcess, serverDirProblem, serverPaths, type ServerIdentity, type ServerPaths } from '../build-server/client';
-import { componentCodeStore } from './component-code-cache';
+import { MAX_WORKTREES, privateDir, serveBuilds, type Runner } from './serve-builds';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
 
@@ -67,17 +47,17 @@ export interface ServerContext extends ServerIdentity {
 export interface BuildContext {
   /** A warm session for this root and these flags, or undefined to build cold. */
   session?(root: string, extractOnly: boolean, listExternal: boolean, backend: CheckerChoice): BuildSession | undefined;
+  /**
+   * True when `session` would give this root a new session, one that has built nothing (a worktree
+   * the repository's server has not built yet, ADR 187): the build starts from the graph cache.
+   */
+  fresh?(root: string, extractOnly: boolean, listExternal: boolean, backend: CheckerChoice): boolean;
   /** True once the client that asked for this build has gone; checked before anything is written. */
   cancelled?(): boolean;
   /** Who runs the build, said on stderr when a warm session did it ("the build server (pid 7)"). */
   by?: string;
   /** The graphs this process last read or wrote, by stamp (a server keeps one; ADR 125). */
   generations?: GenerationMemo;
-}
-
-/** The socket folder, created private; undefined (no server) when it is not this user's alone. */
-function privateDir(dir: string): string | undefined {
-  return serverDirProblem(dir) === undefined ? dir : undefined;
 }
 
 /**
@@ -125,271 +105,6 @@ export function startServerInBackground(ctx: ServerContext, paths: ServerPaths, 
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The server side: `kg server run`.
-
-type Runner = (argv: string[], io: CliIo, ctx: BuildContext) => Promise<number>;
-
-/**
- * Serves builds of `paths.root` until idle for `idleMs`, or told to stop. Takes its lock file
- * first (a second server for the same root exits at once), warms one session, then listens.
- */
-async function serveBuilds(
-  ctx: ServerContext,
-  paths: ServerPaths,
-  opts: { idleMs: number; extractOnly: boolean; listExternal: boolean; backend: CheckerChoice; out: string },
-  runBuildCommand: Runner,
-  io: CliIo,
-): Promise<number> {
-  const log = (message: string) => io.stderr.write(`kg server: ${new Date().toISOString()} ${message}\n`);
-  if (!privateDir(path.dirname(paths.lockFile))) {
-    log(`${path.dirname(paths.lockFile)} is not a folder only this user can enter; not serving`);
-    return EXIT.FAILED;
-  }
-  const lock = tryLockFile(paths.lockFile, (holder) => isServerProcess(holder.pid));
-  if ('heldBy' in lock) {
-    log(`a server for ${paths.root} is already running (pid ${lock.heldBy?.pid ?? 'unknown'})`);
-    return EXIT.OK;
-  }
-  const sessions = new Map<string, BuildSession>();
-  // One session per flag set; a native one keeps TypeScript 7's process and snapshot too (ADR 115).
-  const sessionFor = (extractOnly: boolean, listExternal: boolean, backend: CheckerChoice): BuildSession => {
-    const key = `${extractOnly}:${listExternal}:${backend}`;
-    let s = sessions.get(key);
-    if (!s) {
-      // Components' generated code from earlier builds of this repository (ADR 182).
-      const componentCode = componentCodeStore(paths.root, io.env ?? {});
-      sessions.set(key, (s = new BuildSession({ root: paths.root, extractOnly, listExternal, backend, componentCode })));
-    }
-    return s;
-  };
-  // graph.json and its manifest as the server last read or wrote them, by stamp (ADR 125).
-  let generations = new GenerationMemo();
-  const dropSessions = () => {
-    for (const s of sessions.values()) s.close();
-    sessions.clear();
-    generations = new GenerationMemo();
-  };
-  const server = net.createServer();
-  let stopping: (() => void) | undefined;
-  const stopped = new Promise<void>((resolve) => (stopping = resolve));
-  const cleanUp = () => {
-    if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true });
-    lock.release();
-  };
-  let hasStopped = false;
-  const stop = (why: string) => {
-    if (hasStopped) return;
-    hasStopped = true;
-    log(`stopping: ${why}`);
-    if (server.listening) server.close();
-    cleanUp();
-    dropSessions();
-    stopping?.();
-  };
-  // Told to stop while it warms or builds (synchronous work, seconds to minutes), a handler would
-  // run only once that work is done: `kg server stop` gave up after 10 s. So the signal is handled
-  // only while the server waits; while it computes, the signal's default ends it at once, which
-  // is safe: builds write by rename and their lock outlives no process (ADR 92).
-  let unlisten: (() => void) | undefined;
-  const waiting = () => {
-    if (!hasStopped) unlisten ??= ctx.onStop(() => stop('asked to stop'));
-  };
-  const computing = () => {
-    unlisten?.();
-    unlisten = undefined;
-  };
-
-  try {
-    const t0 = performance.now();
-    const session = sessionFor(opts.extractOnly, opts.listExternal, opts.backend);
-    const warmed = session.warm();
-    // The graph on disk, read now rather than by the first build (ADR 135): its stamps and texts
-    // known, and — when it holds what the warm build made — examined, so the doctor judges the
-    // first build's candidate by difference. Both are what that build would do, done earlier.
-    const onDisk = generations.read(opts.out);
-    const examined = onDisk.graphText !== undefined && onDisk.graphText === warmed.text;
-    if (examined) generations.doctor(opts.out).examine(onDisk.graphText as string);
-    // And one incremental rebuild, which finds nothing changed and writes nothing: the warm build
-    // was a full one, and the incremental route's own code and state are readied here, not in the
-    // first build a client waits for (on Babylon.js's core, about 0.2 s of it).
-    session.rebuild({});
-    log(
-      `warm for ${paths.root} in ${Math.round(performance.now() - t0)} ms; ${opts.out} ${
-        onDisk.graphText === undefined ? 'not there yet' : examined ? 'read and examined' : 'read (not what the warm build made)'
-      }`,
-    );
-  } catch (e) {
-    log(`cannot build ${paths.root}: ${(e as Error).message}`);
-    cleanUp();
-    return EXIT.FAILED;
-  }
-
-  let idle: NodeJS.Timeout | undefined;
-  const budget = memoryBudgetBytes();
-  // What the server holds, judged after a collection (ADR 125); resident memory only says whether to look.
-  let held = 0;
-  const judge = () => {
-    held = process.memoryUsage().rss > budget ? heldBytes() : 0;
-    return held > budget;
-  };
-  // One collection before listening, whatever the budget: the warm build's garbage is collected
-  // now, while nobody waits, rather than in the first build a client waits for (ADR 135).
-  held = heldBytes();
-  let overBudget = held > budget;
-  const touch = () => {
-    if (idle) clearTimeout(idle);
-    // Over the memory budget, a server waits less before giving its memory back (ADR 78).
-    const ms = overBudget ? Math.min(opts.idleMs, HIGH_MEMORY_IDLE_MS) : opts.idleMs;
-    idle = setTimeout(() => stop(`idle for ${Math.round(ms / 1000)} s`), ms);
-    idle.unref();
-  };
-  const releaseIfOverBudget = () => {
-    overBudget = judge();
-    if (!overBudget || sessions.size === 0) return;
-    dropSessions(); // the next build is cold, and the same bytes
-    log(
-      `released its programs: ${Math.round(held / 1048576)} MB held after a collection, over the ${Math.round(budget / 1048576)} MB budget (KG_SERVER_MAX_MB)`,
-    );
-  };
-  // A server whose repository was deleted has nothing left to serve.
-  const rootWatch = setInterval(() => {
-    if (!fs.existsSync(paths.root)) stop(`its root ${paths.root} no longer exists`);
-  }, 5_000);
-  rootWatch.unref();
-  let queue = Promise.resolve();
-  let pending = 0;
-  server.on('connection', (conn: net.Socket) => {
-    touch();
-    conn.setEncoding('utf8');
-    let closed = false;
-    // A client never half-closes while it waits for its answer: its end is its going away.
-    conn.on('end', () => (closed = true));
-    conn.on('close', () => (closed = true));
-    conn.on('error', () => (closed = true));
-    const send = (m: BuildReply) => {
-      if (!closed) conn.write(JSON.stringify(m) + '\n');
-    };
-    readRequestLine(
-      conn,
-      (refusal) => {
-        log(`refused a connection: ${refusal}`);
-        if (!closed) conn.end(JSON.stringify({ type: 'refused', reason: refusal } satisfies BuildReply) + '\n', () => conn.destroy());
-        closed = true;
-      },
-      (line) => {
-        const request = parseBuildRequest(line);
-        if ('refused' in request) {
-          send({ type: 'refused', reason: request.refused });
-          conn.end();
-          return;
-        }
-        const { argv, cwd } = request;
-        if (pending > 0 && argv.includes('--no-wait')) {
-          // Builds here queue one behind another; --no-wait must not wait, so the client builds
-          // itself, where the graph's lock answers at once (refuses while this server writes it).
-          send({ type: 'refused', reason: 'busy with another build' });
-          conn.end();
-          return;
-        }
-        if (pending > 0) {
-          // Two builds at once: this one waits, and says so, as it would for the graph's lock.
-          const message = 'the build server is busy with another build; waiting for it to finish';
-          const json = argv.some((a, i) => a === '--progress=json' || (a === '--progress' && argv[i + 1] === 'json'));
-          send({ type: 'stderr', text: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
-        }
-        pending++;
-        queue = queue
-          .then(async () => {
-            if (closed) {
-              log(`build ${argv.join(' ')} skipped: client gone before it started`);
-              return;
-            }
-            if (hasStopped) {
-              // Stopping: a build that waited is not started; its client hears the hang-up and builds itself.
-              log(`build ${argv.join(' ')} not started: the server is stopping`);
-              conn.destroy();
-              return;
-            }
-            computing();
-            const t0 = performance.now();
-            const clientIo: CliIo = {
-              stdout: { write: (s: string) => send({ type: 'stdout', text: s }) },
-              stderr: { write: (s: string) => send({ type: 'stderr', text: s }) },
-              cwd,
-            };
-            const code = await runBuildCommand(argv, clientIo, {
-              session: (root, extractOnly, listExternal, backend) =>
-                sameRoot(root, paths.root) ? sessionFor(extractOnly, listExternal, backend) : undefined,
-              cancelled: () => closed,
-              by: `the build server (pid ${ctx.pid})`,
-              generations,
-            }).catch((e: unknown) => {
-              send({ type: 'stderr', text: `kg: internal error: ${(e as Error)?.stack ?? String(e)}\n` });
-              return EXIT.FAILED;
-            });
-            // Logged before the client hears the exit: whoever reads the log once the build has
-            // answered finds it there (the log is a file, written synchronously).
-            log(`build ${argv.join(' ')} → exit ${code}${closed ? ' (client gone)' : ''} in ${Math.round(performance.now() - t0)} ms`);
-            send({ type: 'exit', code });
-            conn.end();
-            releaseIfOverBudget();
-            touch();
-            waiting();
-          })
-          .finally(() => pending--);
-      },
-    );
-  });
-  server.on('error', (e) => stop(`socket error: ${e.message}`));
-  if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true }); // ours: we hold the lock
-  await new Promise<void>((resolve) => server.listen(paths.socket, resolve));
-  if (process.platform !== 'win32') fs.chmodSync(paths.socket, 0o600);
-  touch();
-  log(`listening on ${paths.socket}`);
-  waiting();
-  await stopped;
-  computing();
-  await queue;
-  return EXIT.OK;
-}
-
-/**
- * Reads a connection's one request line, bounded (ADR 99): a line longer than MAX_REQUEST_CHARS,
- * or none within REQUEST_TIMEOUT_MS, is refused and the connection dropped — the server never
- * holds more than one cap of a client's bytes, and stays up. What a client sends after its line is
- * not kept.
- */
-function readRequestLine(conn: net.Socket, refuse: (why: string) => void, onLine: (line: string) => void): void {
-  let buffered = '';
-  const timer = setTimeout(() => {
-    conn.off('data', onData);
-    refuse(`no request line within ${REQUEST_TIMEOUT_MS / 1000} s`);
-  }, REQUEST_TIMEOUT_MS);
-  conn.on('close', () => clearTimeout(timer));
-  function onData(chunk: string): void {
-    const nl = chunk.indexOf('\n');
-    if (nl < 0 && buffered.length + chunk.length > MAX_REQUEST_CHARS) {
-      conn.off('data', onData);
-      clearTimeout(timer);
-      buffered = '';
-      refuse(`a request line over ${MAX_REQUEST_CHARS} characters`);
-      return;
-    }
-    if (nl < 0) {
-      buffered += chunk;
-      return;
-    }
-    conn.off('data', onData);
-    clearTimeout(timer);
-    const line = (buffered + chunk.slice(0, nl)).replace(/\r$/, '');
-    buffered = '';
-    if (line.length > MAX_REQUEST_CHARS) refuse(`a request line over ${MAX_REQUEST_CHARS} characters`);
-    else onLine(line);
-  }
-  conn.on('data', onData);
-}
-
 /** `kg server stop --all`: every server of this user (in this server folder), each by its pid. */
 async function stopAll(dir: string, io: CliIo): Promise<number> {
   const pids = new Set<number>();
@@ -406,14 +121,6 @@ async function stopAll(dir: string, io: CliIo): Promise<number> {
   return left.length > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
-function sameRoot(a: string, b: string): boolean {
-  try {
-    return fs.realpathSync(a) === b;
-  } catch {
-    return false;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // `kg server run|status|stop`.
 
@@ -422,7 +129,8 @@ export const SERVER_HELP = `Usage: kg server status [--root DIR]
        kg server run [--root DIR] [--out FILE] [--idle-timeout SECONDS] [--extract-only] [--list-external] [--checker js|native]
 
 kg build hands its work to a build server for the repository when one is running, and starts
-one in the background when none is. The server keeps the compiler's programs warm, so a build
+one in the background when none is. One server serves every worktree of a repository, each
+worktree with its own warm programs (at most ${MAX_WORKTREES} worktrees' at once). The server keeps the compiler's programs warm, so a build
 after an edit costs a fraction of a one-shot build; the graph is the same bytes either way.
 Every build still re-reads the files and the graph on disk, takes the graph's lock and goes
 through the doctor. A server exits after --idle-timeout seconds without a request.
@@ -430,8 +138,9 @@ through the doctor. A server exits after --idle-timeout seconds without a reques
 Builds neither use nor start a server when the CI environment variable is set, with
 KG_SERVER=off, or with kg build --no-server; KG_SERVER=on overrides CI.
 
-  status   Print {"root", "running", "pid", "rssMB", "socket"} as JSON (rssMB: the server's
-           resident memory, where the system says).
+  status   Print {"root", "repository", "running", "pid", "rssMB", "socket"} as JSON (rssMB:
+           the server's resident memory, where the system says; repository: what the server
+           serves — git's common folder for the top of a worktree, every worktree of it alike).
   stop     Stop the server of the repository, if one runs (exit 0 once none runs); with --all,
            every build server of this user.
   run      Serve in the foreground (what kg build starts in the background; its log is the
@@ -495,6 +204,7 @@ export async function runServerCommand(
     io.stdout.write(
       JSON.stringify({
         root,
+        repository: paths.repository,
         running: pid !== undefined,
         ...(pid !== undefined ? { pid } : {}),
         ...(rss !== undefined ? { rssMB: Math.round(rss / 1048576) } : {}),
