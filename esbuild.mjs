@@ -211,11 +211,12 @@ if (nativeAt !== -1) {
   const pkg = `@typescript/typescript-${suffix}`;
   let pkgDir;
   try {
-    pkgDir = path.dirname(require.resolve(`${pkg}/package.json`));
+    // The default release's binary, 7.1's (ADR 186): npm installs it inside its alias, typescript71.
+    pkgDir = path.dirname(require.resolve(`${pkg}/package.json`, { paths: [path.dirname(require.resolve('typescript71/package.json'))] }));
   } catch {
     console.error(
       `esbuild.mjs: --native ${target}: ${pkg} is not installed (npm installs only this machine's); ` +
-        `install it at the typescript7 version with: npm install --no-save --force ${pkg}@<version>`,
+        `install it at the typescript71 version with: npm install --no-save --force ${pkg}@<version>`,
     );
     process.exit(1);
   }

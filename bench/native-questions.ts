@@ -28,7 +28,9 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildGraph } from '../src/graph';
 import type { CheckerBackend, CheckerProvider, ProjectCheck, SymbolQuery } from '../src/graph/indexer/compiler/checker';
-import { NativeChecker, nativeBinary, optionsAsJson } from '../src/graph/indexer/compiler/native-checker';
+import { nativeBinary } from '../src/graph/indexer/compiler/native-api';
+import { NativeChecker } from '../src/graph/indexer/compiler/native-checker';
+import { optionsAsJson } from '../src/graph/indexer/compiler/native-options';
 import { corpusForTs7 } from './corpus';
 
 const TS71 = process.env.KG_TS71 ?? '/tmp/ts71/node_modules/typescript';

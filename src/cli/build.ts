@@ -89,11 +89,12 @@ function reportChecker(r: TrackedBuildResult, report: Reporter): void {
     return;
   }
   const asked = c.served.length + c.fallbacks.length;
+  const native = `the native checker (TypeScript ${c.version ?? '7'})`;
   report.log(
     'info',
     c.fallbacks.length === 0
-      ? `calls proven by the native checker (TypeScript 7) in ${asked === 0 ? 'no project (nothing to resolve)' : `all ${asked} project${asked === 1 ? '' : 's'}`}`
-      : `calls proven by the native checker (TypeScript 7) in ${c.served.length} of ${asked} projects, by the JavaScript checker in the rest`,
+      ? `calls proven by ${native} in ${asked === 0 ? 'no project (nothing to resolve)' : `all ${asked} project${asked === 1 ? '' : 's'}`}`
+      : `calls proven by ${native} in ${c.served.length} of ${asked} projects, by the JavaScript checker in the rest`,
   );
   for (const f of c.fallbacks)
     report.note(f.project || '(files outside every tsconfig)', `the JavaScript checker served this project: ${f.reason}`);

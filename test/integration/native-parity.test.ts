@@ -17,7 +17,8 @@ import { DEFAULT_LIB_DIRECTORY } from '../../src/graph/indexer/compiler/program'
 import { fixtureRepo, random, randomEdits, report, runSequence, shrink } from '../helpers/equivalence';
 import { FIXTURES, fixtureNames, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { SEED } from '../helpers/seed';
-import { NativeChecker, nativeBinary } from '../../src/graph/indexer/compiler/native-checker';
+import { NativeChecker } from '../../src/graph/indexer/compiler/native-checker';
+import { nativeBinary } from '../../src/graph/indexer/compiler/native-api';
 
 /** Lines (nodes, edges, summaries) only one of two graph texts has: what a mismatch reports. */
 function mismatch(js: string, native: string): string {

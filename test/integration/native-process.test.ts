@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildGraph, serializeGraph, type CheckerBackend, type CheckerProvider } from '../../src/graph';
-import { NativeChecker, nativeBinary } from '../../src/graph/indexer/compiler/native-checker';
+import { NativeChecker } from '../../src/graph/indexer/compiler/native-checker';
+import { nativeBinary } from '../../src/graph/indexer/compiler/native-api';
 import { REPO, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 const onLinux = { skip: process.platform !== 'linux' && 'reads /proc' };

@@ -73,11 +73,18 @@ describe('dependency rules', () => {
     [
       'src/graph/indexer/compiler/checker.ts',
       "import { API } from 'typescript7/unstable/sync';",
-      /Only src\/graph\/indexer\/compiler\/native-checker.ts/,
+      /Only src\/graph\/indexer\/compiler\/native-api.ts/,
     ],
-    ['src/cli/x.ts', "import { API } from 'typescript7/unstable/sync';", /Only src\/graph\/indexer\/compiler\/native-checker.ts/],
-    ['test/unit/x.test.ts', "import * as ts7 from 'typescript7';", /Only src\/graph\/indexer\/compiler\/native-checker.ts/],
-    ['bench/x.ts', "import { SyntaxKind } from 'typescript7/unstable/ast';", /Only src\/graph\/indexer\/compiler\/native-checker.ts/],
+    ['src/cli/x.ts', "import { API } from 'typescript7/unstable/sync';", /Only src\/graph\/indexer\/compiler\/native-api.ts/],
+    ['test/unit/x.test.ts', "import * as ts7 from 'typescript7';", /Only src\/graph\/indexer\/compiler\/native-api.ts/],
+    ['bench/x.ts', "import { SyntaxKind } from 'typescript7/unstable/ast';", /Only src\/graph\/indexer\/compiler\/native-api.ts/],
+    // 7.1's alias too (ADR 186), and the rest of the native route, which takes its types from native-api.ts.
+    [
+      'src/graph/indexer/compiler/native-checker.ts',
+      "import { API } from 'typescript71/sync';",
+      /Only src\/graph\/indexer\/compiler\/native-api.ts/,
+    ],
+    ['src/cli/x.ts', "import { version } from 'typescript71';", /Only src\/graph\/indexer\/compiler\/native-api.ts/],
   ];
   for (const [file, code, why] of cases) {
     it(`${file}: ${code}`, async () => {
@@ -90,7 +97,8 @@ describe('dependency rules', () => {
   }
   for (const [file, code] of [
     ['src/graph/indexer/compiler/x.ts', "import * as ts from 'typescript';"],
-    ['src/graph/indexer/compiler/native-checker.ts', "import { API } from 'typescript7/unstable/sync';"],
+    ['src/graph/indexer/compiler/native-api.ts', "import { API } from 'typescript7/unstable/sync';"],
+    ['src/graph/indexer/compiler/native-api.ts', "import { API } from 'typescript71/sync';"],
     ['src/graph/indexer/rationale/x.ts', "import * as ts from 'typescript';"],
     ['src/graph/indexer/files/x.ts', "import type { ImportRef } from '../facts';"],
     ['src/graph/status.ts', "import { walk } from './indexer/files/walk';"],

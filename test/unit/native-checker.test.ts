@@ -16,7 +16,8 @@ import {
   type CheckerReport,
   type ProjectCheck,
 } from '../../src/graph';
-import { interopSensitive, nativeBinary, optionsAsJson, removedOptions } from '../../src/graph/indexer/compiler/native-checker';
+import { nativeBinary, nativeRelease } from '../../src/graph/indexer/compiler/native-api';
+import { interopSensitive, optionsAsJson, removedOptions } from '../../src/graph/indexer/compiler/native-options';
 import { FIXTURES } from '../helpers/fixtures';
 
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -151,13 +152,22 @@ describe('the native checker', () => {
     assert.equal(interopSensitive(check(['/r/d.ts', '/r/e.ts'])), "d.ts imports './e' as a default or namespace");
   });
 
-  it('finds its platform binary inside the npm package, pinned', () => {
-    const b = nativeBinary();
+  it("finds each release's platform binary, pinned: 7.1 by default (inside its alias), 7.0.2 when KG_NATIVE_TS=7.0", () => {
+    const pins = (
+      JSON.parse(fs.readFileSync(path.join(FIXTURES, '..', '..', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+    ).devDependencies;
+    const b = nativeBinary(nativeRelease({}));
     assert.ok('exe' in b, JSON.stringify(b));
     assert.ok(fs.statSync(b.exe).isFile());
-    const pinned = (
-      JSON.parse(fs.readFileSync(path.join(FIXTURES, '..', '..', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
-    ).devDependencies.typescript7;
-    assert.equal(pinned, `npm:typescript@${b.version}`);
+    assert.equal(pins.typescript71, `npm:typescript@${b.version}`);
+    // npm nests 7.1's platform package inside typescript71 (7.0.2's holds the top): found there (ADR 180).
+    assert.ok(b.exe.includes(`${path.sep}typescript71${path.sep}node_modules${path.sep}`), b.exe);
+    const old = nativeBinary(nativeRelease({ KG_NATIVE_TS: '7.0' }));
+    assert.ok('exe' in old, JSON.stringify(old));
+    assert.equal(pins.typescript7, `npm:typescript@${old.version}`);
+    assert.notEqual(old.exe, b.exe);
+    assert.deepEqual(nativeRelease({ KG_NATIVE_TS: '7.0.2' }), '7.0');
+    const bad = nativeBinary(nativeRelease({ KG_NATIVE_TS: '6' }));
+    assert.deepEqual(bad, { missing: "KG_NATIVE_TS is '6', not one of 7.1, 7.0" });
   });
 });

@@ -249,7 +249,12 @@ export function buildGraph(options: BuildOptions): BuildResult {
     reuse: options.reuse,
     programs: options.programs,
     checker: options.extractOnly ? undefined : options.checker,
-    report: { requested: options.extractOnly ? 'js' : (options.checker?.name ?? 'js'), served: [], fallbacks: [] },
+    report: {
+      requested: options.extractOnly ? 'js' : (options.checker?.name ?? 'js'),
+      ...(options.checker?.version ? { version: options.checker.version } : {}),
+      served: [],
+      fallbacks: [],
+    },
     files: [],
     blanked: 0,
     screenedTrees: screened.trees,

@@ -126,6 +126,8 @@ export interface CheckerFileSystem {
 export interface CheckerProvider {
   /** `native` (the only one today); said in the build's report. */
   readonly name: string;
+  /** The version of the checker it runs (TypeScript 7's), said in the build's report; undefined when it has none. */
+  readonly version?: string;
   /** A backend for the project, or the one-line reason it cannot serve it. */
   open(check: ProjectCheck): CheckerBackend | { declined: string };
   /** The project's questions are all answered: what it holds for it may go (a session keeps the process). */
@@ -136,6 +138,8 @@ export interface CheckerProvider {
 export interface CheckerReport {
   /** The backend asked for: `js` (the default) or a provider's name. */
   requested: string;
+  /** The provider's version (the TypeScript 7 release the native checker ran, ADR 186). */
+  version?: string;
   /** Config paths ('' for files outside every config) of the projects the provider served. */
   served: string[];
   /** Projects the provider declined or failed on, each with its reason; the JavaScript backend served them. */
