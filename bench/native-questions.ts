@@ -4,11 +4,11 @@
 //
 //   node --import tsx bench/native-questions.ts [zod] [rxjs]
 //
-// 7.1 is not a dependency of this repository: install it into a scratch folder
-// (`npm i typescript@7.1.0-dev.20261105.1`) and name its package folder in KG_TS71 (default
-// /tmp/ts71/node_modules/typescript). The question set is the builder's own: a native build with
-// the pinned TypeScript 7.0.2 records every file's positions, then each route runs in a process of
-// its own (`--run <corpus> <route>`), asking 7.1 the same questions. Routes:
+// 7.1 is the repository's `typescript71` (ADR 186); KG_TS71 may name another install's package
+// folder (default node_modules/typescript71). The question set is the builder's own: a native build (ADR
+// 180's with 7.0.2; the positions are the builder's whichever release answers) records every file's
+// positions, then each route runs in a process of its own (`--run <corpus> <route>`), asking 7.1
+// the same questions. Routes:
 //   position-7.0.2   as `position`, of the pinned TypeScript 7.0.2 (today's API, the same questions)
 //   position         one request per file with all its positions (getSymbolAtPosition), one per alias (as 7.0.2 is asked today)
 //   position-single  one request per position
@@ -33,7 +33,7 @@ import { NativeChecker } from '../src/graph/indexer/compiler/native-checker';
 import { optionsAsJson } from '../src/graph/indexer/compiler/native-options';
 import { corpusForTs7 } from './corpus';
 
-const TS71 = process.env.KG_TS71 ?? '/tmp/ts71/node_modules/typescript';
+const TS71 = process.env.KG_TS71 ?? path.join(__dirname, '..', 'node_modules', 'typescript71');
 const WORK = path.join(process.env.TMPDIR ?? '/tmp', 'kg-native-questions');
 const CONFIG = 'tsconfig.kg-questions.json';
 const ROUTES = [
@@ -142,7 +142,7 @@ const ownCpuMs = (): number => {
   return (u.user + u.system) / 1000;
 };
 
-// ---- Recording the builder's questions (TypeScript 7.0.2, as `kg build --checker native` asks). ----
+// ---- Recording the builder's questions (the native checker's default release, KG_NATIVE_TS, as `kg build --checker native` asks). ----
 function record(name: 'zod' | 'rxjs'): Questions {
   const file = path.join(WORK, `${name}.questions.json`);
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Questions;
@@ -171,7 +171,7 @@ function record(name: 'zod' | 'rxjs'): Questions {
   } finally {
     native.close();
   }
-  if (!config) throw new Error(`TypeScript 7.0.2 did not serve ${name}'s tsconfig.json`);
+  if (!config) throw new Error(`the native checker did not serve ${name}'s tsconfig.json`);
   fs.writeFileSync(path.join(c.root, CONFIG), JSON.stringify(config, null, 2) + '\n');
   const q: Questions = { root: c.root, version: c.version, files };
   fs.writeFileSync(file, JSON.stringify(q));
@@ -194,7 +194,7 @@ function leafAt(sf: Node71, position: number): Node71 | undefined {
 async function runRoute(name: string, route: Route): Promise<void> {
   const q = JSON.parse(fs.readFileSync(path.join(WORK, `${name}.questions.json`), 'utf8')) as Questions;
   // 7.0.2 is loaded by its file, as 7.1 is: only the measurement asks it this way (the product's
-  // one door to it stays native-checker.ts).
+  // one door to it stays native-api.ts).
   const old = route === 'position-7.0.2';
   const dir = old ? path.join(__dirname, '..', 'node_modules', 'typescript7') : TS71;
   const mod = (await import(pathToFileURL(path.join(dir, 'dist/api/sync/api.js')).href)) as Module71;
@@ -254,7 +254,7 @@ async function runRoute(name: string, route: Route): Promise<void> {
       settle(f, q.files[f], symbols);
     }
   } else if (route === 'position-ahead') {
-    // The raw channel, as native-checker.ts's EarlyQuestions uses 7.0.2's (7.1's has the same parts).
+    // The raw channel, as native-early.ts's EarlyQuestions uses 7.0.2's (7.1's has the same parts).
     const client = (api as unknown as { client: RawClient71 }).client;
     const ch = client.channel;
     const request = client.apiRequest.bind(client);

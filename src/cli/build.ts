@@ -60,6 +60,7 @@ ${optionLines([COMMON_OPTIONS.root, COMMON_OPTIONS.out], 18)}
                     faster). A project the native checker cannot serve (an option TypeScript 7
                     removed, no binary for this platform, a crash) falls back to "js" with a
                     note; stderr says which checker served each project. Same graph.json.
+                    TypeScript 7.1 by default; KG_NATIVE_TS=7.0 runs 7.0.2 instead.
   --no-wait         With --apply, refuse at once when another build is writing the same graph
                     (by default this build waits for it to finish).
   --no-server       Build in this process: neither use nor start the repository's build server
