@@ -226,5 +226,9 @@ if (nativeAt !== -1) {
   const exe = suffix.startsWith('win32') ? 'tsc.exe' : 'tsc';
   fs.copyFileSync(path.join(pkgDir, 'lib', exe), path.join(dest, 'lib', exe));
   fs.chmodSync(path.join(dest, 'lib', exe), 0o755);
+  // The binary reads the default libraries from beside itself and stops at once without them
+  // ("lib.d.ts does not exist"), so the package carries them too (ADR 186).
+  for (const f of fs.readdirSync(path.join(pkgDir, 'lib')))
+    if (/^lib\.[\w.-]*d\.ts$/.test(f)) fs.copyFileSync(path.join(pkgDir, 'lib', f), path.join(dest, 'lib', f));
 }
 if (watch) console.log('[watch] bundles rebuild on change; Ctrl+C stops');

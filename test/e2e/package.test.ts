@@ -3,7 +3,9 @@
 // test:e2e`, right after `npm run package` built the package it reads.
 
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as zlib from 'node:zlib';
@@ -23,12 +25,14 @@ export const BUDGET = { vsixBytes: 3.5 * 1024 * 1024, unpackedBytes: 14 * 1024 *
 
 /**
  * A platform-specific package (npm run package:native, ADR 115) adds TypeScript 7's binary for its
- * platform (about 24 MB, 9 MB packed) and four files, and nothing else.
+ * platform (about 26 MB, 10 MB packed), the default libraries it reads from beside itself, and
+ * three files of its package, and nothing else.
  */
 const NATIVE_BUDGET = {
   vsixBytes: BUDGET.vsixBytes + 12 * 1024 * 1024,
-  unpackedBytes: BUDGET.unpackedBytes + 30 * 1024 * 1024,
-  files: BUDGET.files + 4,
+  // the binary (26.2 MB at 7.1) and the 116 default libraries it reads from beside itself (3.9 MB)
+  unpackedBytes: BUDGET.unpackedBytes + 34 * 1024 * 1024,
+  files: BUDGET.files + 4 + 130,
 };
 
 /** The platform packages beside the universal one: knowledge-graph-<vsce target>.vsix. */
@@ -37,7 +41,8 @@ const PLATFORM_VSIXES = fs
   .filter((f) => /^knowledge-graph-[\w-]+\.vsix$/.test(f))
   .map((f) => path.join(path.dirname(VSIX), f));
 
-const NATIVE_FILES = /^extension\/dist\/native\/typescript-[\w-]+\/(package\.json|LICENSE|NOTICE\.txt|lib\/tsc(\.exe)?)$/;
+const NATIVE_FILES =
+  /^extension\/dist\/native\/typescript-[\w-]+\/(package\.json|LICENSE|NOTICE\.txt|lib\/tsc(\.exe)?|lib\/lib\.[\w.-]*d\.ts)$/;
 
 interface Entry {
   name: string;
@@ -142,6 +147,30 @@ function describePackage(vsix: string): void {
             head.readUInt32BE(0) === 0xcffaedfe,
           'an executable',
         );
+        // The binary stops at once without its default libraries beside it (ADR 186): on this
+        // machine's platform, the packaged folder as it unpacks must check a project.
+        if (`${process.platform}-${process.arch}` !== suffix) return;
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-native-pkg-'));
+        try {
+          const prefix = `extension/dist/native/typescript-${suffix}/`;
+          for (const e of entries.filter((x) => x.name.startsWith(prefix))) {
+            const to = path.join(dir, 'native', e.name.slice(prefix.length));
+            fs.mkdirSync(path.dirname(to), { recursive: true });
+            fs.writeFileSync(to, e.data());
+          }
+          assert.ok(fs.existsSync(path.join(dir, 'native', 'lib', 'lib.d.ts')), 'the default libraries are beside the binary');
+          fs.chmodSync(path.join(dir, 'native', 'lib', 'tsc'), 0o755);
+          fs.mkdirSync(path.join(dir, 'project'));
+          fs.writeFileSync(
+            path.join(dir, 'project', 'tsconfig.json'),
+            JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, files: ['a.ts'] }),
+          );
+          fs.writeFileSync(path.join(dir, 'project', 'a.ts'), 'export const n: number = [1, 2].map((x) => x * 2).length;\n');
+          const r = spawnSync(path.join(dir, 'native', 'lib', 'tsc'), ['-p', path.join(dir, 'project')], { encoding: 'utf8' });
+          assert.equal(r.status, 0, `the packaged binary checks a project: ${r.stdout}${r.stderr}`);
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
       },
     );
 
