@@ -21,6 +21,7 @@ import {
   guardedFiles,
   headFromDeclared,
   loadGraphFile,
+  modulesUsedWhole,
   nodeFileHost,
   parseManifest,
   readGraphConfig,
@@ -60,6 +61,11 @@ prove. When a scan of their text finds an import of a changed file, the changes 
 makes breaking are listed as "unanalysed": [{"symbol", "change", "file", "importers"}]: a guess,
 never failing the check, but "breaks": false then does not mean safe.
 
+A module whose object another file uses whole (\`import * as m\` then \`Object.keys(m)\`, \`{ ...m }\`,
+\`f(m)\`) may be read through any of its exports, and no edge names which. An export of it removed,
+renamed or unexported changes that object: listed as "moduleObject": [{"symbol", "change", "file",
+"users"}] (the symbols and files using the object), never failing the check (ADR 188).
+
 The graph holds the calls and imports of the tree it was built from. Code files changed or added
 since (the graph's manifest against the working tree) may hold consumers written since, which it
 cannot see: they are listed as "consumersUnseenIn": ["src/app.ts", …], never failing the check.
@@ -83,6 +89,15 @@ interface UnanalysedChange {
   file: string;
   /** The unanalysed files whose text imports the file (or one re-exporting from it): a guess. */
   importers: string[];
+}
+
+/** An export of a module whose object is used whole, removed, renamed or unexported (ADR 185, ADR 188). */
+interface ModuleObjectChange {
+  symbol: string;
+  change: string;
+  file: string;
+  /** The symbols and files outside it that use its module object whole (through \`export *\` too). */
+  users: string[];
 }
 
 const MEMBER_KINDS = new Set(['method', 'property']);
@@ -135,6 +150,26 @@ function unanalysedChanges(
   return out.sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
 }
 
+/**
+ * The top-level exports removed, renamed or unexported from a module whose object is used whole:
+ * the object loses a key, and whatever reads it (\`Object.keys(m)\`, a spread, the object passed)
+ * may behave otherwise. The use is proven (an EXACT references edge to the file's node); that it
+ * reads this export is not, so this is listed apart from the breaking changes (ADR 188).
+ */
+function moduleObjectChanges(report: ReturnType<typeof diffReport>, whole: ReadonlyMap<string, string[]>): ModuleObjectChange[] {
+  if (whole.size === 0) return [];
+  const renamed = new Set(report.symbols.renameCandidates.map((c) => c.from));
+  const topLevel = (id: string, file: string) => !id.slice(`sym:${file}#`.length).includes('.');
+  const out: ModuleObjectChange[] = [];
+  const add = (symbol: string, change: string, file: string) => {
+    const users = whole.get(file);
+    if (users && topLevel(symbol, file)) out.push({ symbol, change, file, users });
+  };
+  for (const r of report.symbols.removed) if (r.exported) add(r.id, renamed.has(r.id) ? 'renamed' : 'removed', r.file);
+  for (const c of report.symbols.signatureChanged) if (c.exported.before && !c.exported.after) add(c.id, 'unexported', c.file);
+  return out.sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+}
+
 export function runCheck(args: string[], io: CliIo): number {
   const { values } = parseCommandArgs(args, {
     root: { type: 'string' },
@@ -170,8 +205,10 @@ export function runCheck(args: string[], io: CliIo): number {
   // Files that files the graph does not read import (a text scan, ADR 153) are compared too: a
   // change there may break what the graph cannot see, and the answer says so.
   const importers = unanalysedImporters(load.graph.graph);
-  const files = [...new Set([...guardedFiles(index), ...[...importers.keys()].filter((f) => index.declared.has(f))])].sort((a, b) =>
-    a < b ? -1 : a > b ? 1 : 0,
+  // So are the modules whose object is used whole: an export of theirs removed changes the object (ADR 188).
+  const whole = modulesUsedWhole(load.graph);
+  const files = [...new Set([...guardedFiles(index), ...[...importers.keys(), ...whole.keys()].filter((f) => index.declared.has(f))])].sort(
+    (a, b) => (a < b ? -1 : a > b ? 1 : 0),
   );
   for (const file of files) {
     let text: string | undefined;
@@ -197,6 +234,7 @@ export function runCheck(args: string[], io: CliIo): number {
   const changes: BreakingChange[] = breakingFromReport(report);
 
   const unseen = unanalysedChanges(report, changes, importers);
+  const objects = moduleObjectChanges(report, whole);
   const totalUnanalysed = baseGraph.unanalysed?.length ?? 0;
   const since = changedSinceBuild(root, base);
   const unseenIn = Array.isArray(since) ? since : [];
@@ -220,6 +258,7 @@ export function runCheck(args: string[], io: CliIo): number {
       checkedFiles: files.length,
       breakingChanges: changes,
       ...(unseen.length > 0 ? { unanalysed: unseen } : {}),
+      ...(objects.length > 0 ? { moduleObject: objects } : {}),
       ...(unseenIn.length > 0 ? { consumersUnseenIn: unseenIn } : {}),
       problems: [...config.problems, ...problems],
       evidenceClass: 'GRAPH_DERIVED',
@@ -229,6 +268,10 @@ export function runCheck(args: string[], io: CliIo): number {
   for (const u of unseen)
     io.stderr.write(
       `kg: check: ${visible(`${u.file}: ${u.symbol} ${u.change}: ${u.importers.length} file${u.importers.length === 1 ? '' : 's'} not analysed import${u.importers.length === 1 ? 's' : ''} ${u.file} (${u.importers.join(', ')}), a text scan: not checked`)}\n`,
+    );
+  for (const o of objects)
+    io.stderr.write(
+      `kg: check: ${visible(`${o.file}: ${o.symbol} ${o.change}: ${o.file}'s module object is used whole by ${o.users.length} symbol${o.users.length === 1 ? '' : 's'} or file${o.users.length === 1 ? '' : 's'} (${o.users.join(', ')}): what reads the object may change, no edge says whether it reads this export (listed in "moduleObject", not failing)`)}\n`,
     );
   if (unseenIn.length > 0) {
     const n = unseenIn.length;
@@ -243,7 +286,9 @@ export function runCheck(args: string[], io: CliIo): number {
       ? `kg: check: ${changes.length} breaking change${changes.length === 1 ? '' : 's'} (${consumers} consumer${consumers === 1 ? '' : 's'}); mode ${mode}: ${failed ? 'failing' : 'not failing (only strict fails)'}\n`
       : unseen.length > 0
         ? `kg: check: nothing proven breaks, but ${unseen.length} change${unseen.length === 1 ? '' : 's'} may break files the graph does not read (listed in "unanalysed") (${files.length} file${files.length === 1 ? '' : 's'} compared)\n`
-        : `kg: check: nothing breaks (${files.length} file${files.length === 1 ? '' : 's'} with guarded symbols compared)${totalUnanalysed > 0 ? `; ${totalUnanalysed} file${totalUnanalysed === 1 ? '' : 's'} the graph does not read (.vue, .svelte, .html, …) not checked` : ''}\n`,
+        : objects.length > 0
+          ? `kg: check: nothing proven breaks, but ${objects.length} export${objects.length === 1 ? '' : 's'} removed, renamed or unexported from a module whose object is used whole (listed in "moduleObject") (${files.length} file${files.length === 1 ? '' : 's'} compared)\n`
+          : `kg: check: nothing breaks (${files.length} file${files.length === 1 ? '' : 's'} with guarded symbols compared)${totalUnanalysed > 0 ? `; ${totalUnanalysed} file${totalUnanalysed === 1 ? '' : 's'} the graph does not read (.vue, .svelte, .html, …) not checked` : ''}\n`,
   );
   return failed ? EXIT.FAILED : EXIT.OK;
 }

@@ -43,7 +43,7 @@ export { packageFileSymbols } from './query/file-symbols';
 export { queryCallers } from './query/callers';
 export { queryAffected } from './query/affected';
 export { queryImpact } from './query/impact';
-export { queryUnused } from './query/unused';
+export { modulesUsedWhole, queryUnused } from './query/unused';
 export { selectTests, testFileRule, type SelectedTest, type TestConfig, type TestSelection } from './query/affected-tests';
 export { queryNeighbors } from './query/neighbors';
 export { queryPath } from './query/shortest-path';

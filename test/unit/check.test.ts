@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { run } from '../../src/cli/run';
-import { copyFixture, removeTempDirs, writeTree } from '../helpers/fixtures';
+import { copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 async function kg(args: string[], cwd: string) {
   let stdout = '';
@@ -181,6 +181,43 @@ describe('kg check', () => {
     const r = await kg(['check', '--base', 'main-graph.json'], root);
     assert.equal(r.code, 1);
     assert.equal(r.json.base, 'main-graph.json');
+  });
+
+  it('an export removed from a module whose object is used whole (ADR 185): listed as moduleObject, never failing', async () => {
+    // `Object.keys(handlers)` reads every export of handlers.ts, and no edge names any one of
+    // them: removing `beta` changes `names` (ADR 188). Nothing proven breaks, so the exit is 0.
+    const root = tempDir();
+    const handlers = 'export function alpha(): number {\n  return 1;\n}\n\nexport function beta(): number {\n  return 2;\n}\n';
+    writeTree(root, {
+      'package.json': JSON.stringify({ name: 'whole', version: '1.0.0' }),
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022' }, include: ['src'] }),
+      '.knowledge-graph/config.json': STRICT,
+      'src/handlers.ts': handlers,
+      'src/names.ts': "import * as handlers from './handlers';\n\nexport const names = Object.keys(handlers);\n",
+    });
+    const b = await kg(['build', '--apply'], root);
+    assert.equal(b.code, 0, b.stderr);
+    const unchanged = await kg(['check'], root);
+    assert.equal(unchanged.code, 0, unchanged.stderr);
+    assert.equal(unchanged.json.moduleObject, undefined);
+    fs.writeFileSync(path.join(root, 'src/handlers.ts'), handlers.replace(/\nexport function beta[\s\S]*$/, ''));
+    const r = await kg(['check'], root);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual([r.json.breaks, r.json.breakingChanges], [false, []]);
+    assert.deepEqual(r.json.moduleObject, [
+      { symbol: 'sym:src/handlers.ts#beta', change: 'removed', file: 'src/handlers.ts', users: ['sym:src/names.ts#names'] },
+    ]);
+    assert.match(
+      r.stderr,
+      /src\/handlers\.ts: sym:src\/handlers\.ts#beta removed: src\/handlers\.ts's module object is used whole by 1 symbol or file \(sym:src\/names\.ts#names\)/,
+    );
+    // Unexporting it changes the object the same way.
+    fs.writeFileSync(path.join(root, 'src/handlers.ts'), handlers.replace('export function beta', 'function beta'));
+    const u = await kg(['check'], root);
+    assert.deepEqual(
+      u.json.moduleObject?.map((m: { symbol: string; change: string }) => [m.symbol, m.change]),
+      [['sym:src/handlers.ts#beta', 'unexported']],
+    );
   });
 
   it('no graph, or a graph without the calls layer: unavailable, exit 3; bad usage: exit 2', async () => {

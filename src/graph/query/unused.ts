@@ -263,7 +263,7 @@ function provenFromOutside(g: IndexedGraph, r: number): boolean {
  * `import * as m`), and, through `export *`, the files a file so used re-exports. Any export of
  * such a file may be read through the object, so none is proven unused.
  */
-function modulesUsedWhole(g: IndexedGraph): Map<string, string[]> {
+export function modulesUsedWhole(g: IndexedGraph): Map<string, string[]> {
   const out = new Map<string, Set<string>>();
   for (let e = 0; e < g.graph.edges.length; e++) {
     if (g.edgeConfidence[e] !== CONFIDENCE_CODE.EXACT || g.edgeRelation[e] !== 'references') continue;
