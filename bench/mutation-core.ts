@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 const REPO = path.join(__dirname, '..');
-export const CLI = path.join(REPO, 'dist', 'cli.js');
+export const CLI = process.env.KG_MUTATION_CLI ?? path.join(REPO, 'dist', 'cli.js');
 
 const GIT_IDENTITY = ['-c', 'user.name=kg-bench', '-c', 'user.email=kg-bench@example.invalid', '-c', 'commit.gpgsign=false'];
 

@@ -34,13 +34,15 @@ by default the working tree, BASE by default the merge base of HEAD with the def
 kg diff reads them: built from git's object store, cached, no repository code run).
 
 A symbol is touched when its own code differs between the two sides (comments and white space do
-not count; a class's methods are their own), a file when its top-level statements do. From each
+not count; a class's methods are their own, and so are a JavaScript C.prototype.m = function's),
+a file when its top-level statements do. From each
 touched symbol the walk goes to who uses it — calls, references, imports, re-exports, heritage,
 and calls through a member it implements or overrides — transitively, to code in test files. A
 removed symbol is walked in BASE's graph. Three tiers, never mixed:
   proven   every step is an EXACT edge (the type checker's proof);
   guessed  a step is a CANDIDATE (a name match), or goes from JavaScript to the package's own
-           declaration file that stands for it, or into a member [k] from a call obj[k]();
+           declaration file that stands for it (a method: its members of the same name), or
+           into a member [k] from a call obj[k]();
   holes    a step goes through what the graph cannot see: an UNRESOLVED call carrying the name,
            or a module whose top-level code uses the change without calling it (its importers).
 Each test comes with the shortest chain of ids from a change to its code. Test files: *.test.*,

@@ -79,6 +79,43 @@ describe('the native checker gives the same graph as the JavaScript checker', ()
     });
   }
 
+  it('JavaScript methods assigned to a prototype (ADR 188): nodes of their own, the same name-matched calls from both', () => {
+    // The JavaScript checker binds `Boot.prototype.use = function` as a member of `Boot`;
+    // TypeScript 7 binds nothing there. Both must give one graph: the calls are name matches.
+    const root = tempDir('kg-native-prototype-');
+    writeTree(root, {
+      'package.json': '{ "name": "proto", "private": true, "main": "index.js" }\n',
+      'tsconfig.json':
+        '{ "compilerOptions": { "allowJs": true, "checkJs": true, "module": "NodeNext", "noEmit": true }, "include": ["*.js", "test"] }\n',
+      'index.js': [
+        "'use strict'",
+        'function Boot () {',
+        '  if (!(this instanceof Boot)) return new Boot()',
+        '}',
+        'Boot.prototype.use = function (plugin) {',
+        '  this._add(plugin)',
+        '  return this',
+        '}',
+        'Boot.prototype._add = function (plugin) {',
+        '  check(plugin)',
+        '}',
+        'function check (p) {',
+        "  if (typeof p !== 'function') throw new Error('no')",
+        '}',
+        'module.exports = Boot',
+        '',
+      ].join('\n'),
+      'test/use.test.js': "'use strict'\nconst boot = require('..')\nboot().use(() => {})\n",
+    });
+    const r = both(root);
+    assert.equal(r.native, r.js, `graph.json differs between the backends:\n${mismatch(r.js, r.native)}`);
+    assert.deepEqual(r.result.checker.fallbacks, []);
+    const graph = JSON.parse(r.js) as { edges: Array<{ source: string; target: string; relation: string; confidence: string }> };
+    const calls = graph.edges.filter((e) => e.relation === 'calls').map((e) => `${e.source} ${e.target} ${e.confidence}`);
+    assert.ok(calls.includes('sym:index.js#Boot.use sym:index.js#Boot._add CANDIDATE'), calls.join('\n'));
+    assert.ok(calls.includes('sym:index.js#Boot._add sym:index.js#check EXACT'), calls.join('\n'));
+  });
+
   it(`the equivalence generator: incremental and warm native builds equal a full JavaScript build after each edit (seed ${SEED})`, () => {
     const base = fixtureRepo();
     const r = both(base);

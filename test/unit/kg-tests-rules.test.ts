@@ -246,9 +246,39 @@ describe('the declaration-file guess (ADR 172)', () => {
       );
       const chain = s.guessed[0].path;
       assert.equal(chain[0], change);
-      assert.ok(chain.includes('file:index.d.ts'), chain.join(' → '));
+      // The file's own code reaches the declaration file; `track`, called by the method
+      // `Boot.prototype.use`, its member of the same name (ADR 188).
+      assert.ok(chain.includes(change === 'file:index.js' ? 'file:index.d.ts' : 'sym:index.d.ts#boot.App.use'), chain.join(' → '));
       assert.deepEqual(s.holes, [], change);
     }
+  });
+
+  it('`C.prototype.m = function` is a method: an edit in it touches it alone, and reaches the tests of its declared member, as a guess (ADR 188)', () => {
+    const files = {
+      ...avvioLike,
+      'index.js': (avvioLike['index.js'] as string).replace(
+        'module.exports = Boot',
+        'Boot.prototype.close = function () {\n  return track(null)\n}\nmodule.exports = Boot',
+      ),
+      'index.d.ts': (avvioLike['index.d.ts'] as string).replace('    use (', '    close (): unknown\n    use ('),
+      'test/close.test.js': "'use strict'\nconst boot = require('..')\nboot().close()\n",
+    };
+    const before = codeHashes('index.js', files['index.js']);
+    const after = codeHashes('index.js', files['index.js'].replace('return track(null)', 'return track(1)'));
+    const touched = Object.keys(after).filter((id) => before[id] !== after[id]);
+    assert.deepEqual(touched, ['sym:index.js#Boot.close']);
+    const s = select(files, touched);
+    assert.deepEqual(s.proven, []);
+    assert.deepEqual(
+      s.guessed.map((t) => [t.file, t.path]),
+      [['test/close.test.js', ['sym:index.js#Boot.close', 'sym:index.d.ts#boot.App.close', 'file:test/close.test.js']]],
+    );
+    assert.deepEqual(s.holes, []);
+    // What both methods call reaches both tests.
+    assert.deepEqual(
+      select(files, ['sym:index.js#track']).guessed.map((t) => t.file),
+      ['test/close.test.js', 'test/use.test.js'],
+    );
   });
 
   it('a JavaScript file no declaration file describes is not linked, and the declaration file alone is proven', () => {

@@ -21,6 +21,8 @@
 // reach nothing of the code that runs. When the walk reaches the JavaScript a declaration file
 // describes (its sibling `x.d.ts` of `x.js`, or package.json's `types` beside its `main`), it goes
 // on to the declaration file, as a guess: which declaration stands for which function is not proven.
+// A JavaScript method (`C.prototype.m = function`, a node of its own: ADR 188) with no declaration
+// of its id there goes on to the declaration file's members of its name, as the same guess.
 
 import { USE_RELATIONS } from '../consumers';
 import { unresolvedId } from '../ids';
@@ -155,6 +157,7 @@ function walk(
   nodeImports: ReadonlyMap<string, ReadonlySet<string>>,
   nodeImporters: ReadonlyMap<string, readonly string[]>,
   declarations: ReadonlyMap<string, string>,
+  declaredMembers: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>,
   unread?: Map<string, UnreadUse>,
   unreadFiles?: Map<string, string[]>,
 ): Map<string, { path: string[]; steps: TestStep[] }> {
@@ -220,6 +223,12 @@ function walk(
       } else if (node.id.startsWith(`sym:${file}#`)) {
         const t = g.rankOf.get(`sym:${declaration}#${node.id.slice(`sym:${file}#`.length)}`);
         if (t !== undefined) reach(s, t, false, describes);
+        // A method of the JavaScript (`Boot.prototype.use = function`, ADR 188) that the
+        // declaration file describes under another owner (`avvio.Server.use`): its members of
+        // the same name, all of them.
+        else if (node.kind === 'method')
+          for (const m of declaredMembers.get(declaration)?.get(node.label.slice(node.label.lastIndexOf('.') + 1)) ?? [])
+            reach(s, m, false, describes);
       }
     }
     for (const x of stepsIn(g, r, file, isFile && !loads, maxClass, isTest)) reach(s, x.source, x.loads, x.step);
@@ -312,6 +321,7 @@ export function selectTests(input: TestSelectionInput): TestSelection {
     const unreadFiles = unreadByFile(g);
     const nodeImports = unresolvedRelativeImports(g);
     const declarations = declarationFiles(g);
+    const declaredMembers = membersByName(g, new Set(declarations.values()));
     const nodeImporters = new Map<string, string[]>();
     for (const [from, targets] of [...nodeImports].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
       for (const t of targets) nodeImporters.set(t, [...(nodeImporters.get(t) ?? []), from]);
@@ -324,6 +334,7 @@ export function selectTests(input: TestSelectionInput): TestSelection {
         nodeImports,
         nodeImporters,
         declarations,
+        declaredMembers,
         tier === 2 ? unread : undefined,
         unreadFiles,
       );
@@ -443,6 +454,23 @@ function declarationFiles(g: IndexedGraph): Map<string, string> {
         const impl = f.replace(ext, js);
         if (files.has(impl)) out.set(impl, f);
       }
+  return out;
+}
+
+/** Declaration file → member name (a label's last segment) → the ranks of its methods and properties so named, in rank order (ADR 188). */
+function membersByName(g: IndexedGraph, files: ReadonlySet<string>): Map<string, Map<string, number[]>> {
+  const out = new Map<string, Map<string, number[]>>();
+  if (files.size === 0) return out;
+  for (let r = 0; r < g.nodeCount; r++) {
+    const n = g.nodeAt[r];
+    if (!n || (n.kind !== 'method' && n.kind !== 'property') || n.sourceFile === undefined || !files.has(n.sourceFile)) continue;
+    const name = n.label.slice(n.label.lastIndexOf('.') + 1);
+    let byName = out.get(n.sourceFile);
+    if (!byName) out.set(n.sourceFile, (byName = new Map()));
+    const list = byName.get(name);
+    if (list) list.push(r);
+    else byName.set(name, [r]);
+  }
   return out;
 }
 

@@ -153,6 +153,7 @@ function isCallerDeclaration(node: ts.Node): boolean {
     case SyntaxKind.GetAccessor:
     case SyntaxKind.SetAccessor:
     case SyntaxKind.PropertySignature:
+    case SyntaxKind.BinaryExpression: // a registered `C.prototype.m = function` (ADR 188): only those reach here
       return true;
     case SyntaxKind.VariableDeclaration:
     case SyntaxKind.PropertyDeclaration:

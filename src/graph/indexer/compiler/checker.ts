@@ -160,6 +160,23 @@ const CALLABLE_KINDS = new Set<ts.SyntaxKind>([
   SyntaxKind.ExportAssignment,
 ]);
 
+/** `C.prototype.m = …` in a JavaScript file, as the checker records the member it declares (the assignment's left side or the assignment). */
+function isPrototypeAssignment(d: ts.Declaration): boolean {
+  const node: ts.Node = d;
+  const left = ts.isBinaryExpression(node) ? node.left : node;
+  const assignment = left.parent as ts.Node | undefined;
+  if (
+    !assignment ||
+    !ts.isBinaryExpression(assignment) ||
+    assignment.left !== left ||
+    assignment.operatorToken.kind !== SyntaxKind.EqualsToken
+  )
+    return false;
+  if (!ts.isPropertyAccessExpression(left) && !ts.isElementAccessExpression(left)) return false;
+  const owner = left.expression;
+  return ts.isPropertyAccessExpression(owner) && owner.name.text === 'prototype' && /\.[cm]?jsx?$/.test(node.getSourceFile().fileName);
+}
+
 export function isCallableDeclaration(decl: ts.Declaration): boolean {
   if (CALLABLE_KINDS.has(decl.kind)) return true;
   if (isVariableDeclaration(decl) || isPropertyDeclaration(decl) || isPropertyAssignment(decl)) {
@@ -323,6 +340,10 @@ export class TsCheckerBackend implements CheckerBackend {
       if (!property) return orKey({ kind: 'none', reason: 'no-declaration' });
       symbol = property;
     }
+    // A member a JavaScript file declares as `C.prototype.m = function`: TypeScript 7 binds no such
+    // member, so its checker answers these sites with nothing; this one does the same, and both
+    // give the graph the same name match, never a proof only one of them has (ADR 188).
+    if (declarations.some(isPrototypeAssignment)) return orKey({ kind: 'none', reason: 'any-receiver' });
     // A shorthand names its value and its contextual type's property (ADR 155).
     if (key) declarations = [...declarations, ...this.contextualProperty(key.literal, key.name)];
     return this.refsOf(declarations);

@@ -39,7 +39,9 @@ const {
   isConstructorDeclaration,
   isEnumDeclaration,
   isExportAssignment,
+  isBinaryExpression,
   isExportDeclaration,
+  isExpressionStatement,
   isExternalModuleReference,
   isFunctionDeclaration,
   isFunctionExpression,
@@ -64,6 +66,7 @@ const {
   isParameterPropertyDeclaration,
   isParenthesizedExpression,
   isPrivateIdentifier,
+  isPropertyAccessExpression,
   isPropertyDeclaration,
   isPropertySignature,
   isSatisfiesExpression,
@@ -120,6 +123,8 @@ const REGISTERED_KINDS = new Set<ts.SyntaxKind>([
   SyntaxKind.PropertyDeclaration,
   SyntaxKind.PropertySignature,
   SyntaxKind.Parameter,
+  // `C.prototype.m = function () {}` at a JavaScript file's top level (ADR 188).
+  SyntaxKind.BinaryExpression,
 ]);
 
 /** The node id the extraction gave the declaration `node`, if it registered one. */
@@ -184,6 +189,24 @@ function isFunctionLike(expr: ts.Expression | undefined): boolean {
 }
 
 /** The display name of a member's name node. */
+/**
+ * `C.prototype.m = function () {}` (or an arrow): the owner's and the member's names, when `C` is a
+ * plain name and the value a function. The checker of a JavaScript file binds the assignment as
+ * an instance member of `C` (its declaration's name is `m`), so a call `this.m()` it places lands
+ * on the member (ADR 188). In TypeScript it declares nothing: the caller asks for JavaScript only.
+ */
+function prototypeMethod(st: ts.Statement): { owner: string; name: string; decl: ts.BinaryExpression } | undefined {
+  if (!isExpressionStatement(st)) return undefined;
+  const e = st.expression;
+  if (!isBinaryExpression(e) || e.operatorToken.kind !== SyntaxKind.EqualsToken || !isFunctionLike(e.right)) return undefined;
+  const left = e.left;
+  if (!isPropertyAccessExpression(left) || !isIdentifier(left.name) || left.name.text === '') return undefined;
+  const proto = left.expression;
+  if (!isPropertyAccessExpression(proto) || proto.name.text !== 'prototype' || !isIdentifier(proto.expression)) return undefined;
+  if (proto.expression.text === '') return undefined;
+  return { owner: proto.expression.text, name: left.name.text, decl: e };
+}
+
 function memberName(name: ts.PropertyName | ts.BindingName, sf: ts.SourceFile): string | undefined {
   if (isIdentifier(name) || isPrivateIdentifier(name)) return name.text;
   if (isStringLiteral(name) || isNumericLiteral(name) || isNoSubstitutionTemplateLiteral(name)) return name.text;
@@ -332,6 +355,10 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
   // instance member also has is spelled `<Class>.static.<name>` (ADR 80).
   const instanceNames = new Map<string, Set<string>>();
   const statics: Array<{ m: ts.ClassElement | ts.TypeElement; name: string; owner: string; ownerId: string; kind: SymbolKind }> = [];
+  // `C.prototype.m = function` at a JavaScript file's top level, declared once the file's
+  // functions are known: a member of the function `C` declared there (ADR 188).
+  const javascript = /\.[cm]?jsx?$/.test(relPath) && !component;
+  const prototypeMethods: Array<{ owner: string; name: string; decl: ts.BinaryExpression }> = [];
 
   const declareMembers = (members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, owner: string, ownerId: string) => {
     if (ownerId === GLUE) return;
@@ -423,7 +450,10 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         }
       }
       const exported = hasModifier(st, SyntaxKind.ExportKeyword);
-      if (isFunctionDeclaration(st) || isClassDeclaration(st)) {
+      if (javascript && prefix === '' && isExpressionStatement(st)) {
+        const method = prototypeMethod(st);
+        if (method) prototypeMethods.push(method);
+      } else if (isFunctionDeclaration(st) || isClassDeclaration(st)) {
         const isDefault = st.modifiers?.some((m) => m.kind === SyntaxKind.DefaultKeyword);
         const name = st.name ? st.name.text : isDefault ? 'default' : undefined;
         if (!name) continue; // '' is a name the parser invented while recovering from an error
@@ -480,6 +510,13 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         }
       }
     }
+  }
+
+  for (const { owner, name, decl } of prototypeMethods) {
+    const c = collected.get(symbolId(relPath, owner));
+    // A function declared in this file; a class's own methods are declared in its body.
+    if (!c || c.node.kind !== 'function' || c.kinds.size !== 1) continue;
+    declare(`${owner}.${name}`, 'method', decl, c.node.id, false);
   }
 
   for (const { m, name, owner, ownerId, kind } of statics) {
