@@ -19,8 +19,9 @@
 // The packages' code runs only inside their own test runs, in the temporary repository: that is
 // what the item measures. Prints a markdown table per part and writes bench/results/mutation.json.
 // KG_MUTATION_SEED (default 52), KG_MUTATION_SAMPLES (per package, default each package's below),
-// KG_MUTATION_PACKAGES (comma-separated names) and KG_MUTATION_TIMEOUT_MS (per test file, default
-// 20000) change the run.
+// KG_MUTATION_PACKAGES (comma-separated names), KG_MUTATION_TIMEOUT_MS (per test file, default
+// 20000), KG_MUTATION_ONLY (positions in the sample) and KG_MUTATION_CLI (another build's cli.js)
+// change the run.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -137,7 +138,9 @@ async function benchPackage(subject: Subject, samples: number): Promise<PackageR
   const sites: FunctionSite[] = [];
   for (const f of files.filter((x) => subject.mutable(x) && SOURCE.test(x) && !DECLARATION.test(x)))
     sites.push(...functionSites(f, fs.readFileSync(path.join(root, f), 'utf8')));
-  const chosen = sample(sites, samples, rng(SEED));
+  // KG_MUTATION_ONLY (1-based positions in the sample, comma-separated) runs those mutations alone.
+  const only = process.env.KG_MUTATION_ONLY?.split(',').map(Number);
+  const chosen = sample(sites, samples, rng(SEED)).filter((_, i) => only === undefined || only.includes(i + 1));
   const mutations: MutationResult[] = [];
   let kgTestFiles = 0;
   for (const [i, site] of chosen.entries()) {

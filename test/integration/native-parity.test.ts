@@ -114,6 +114,12 @@ describe('the native checker gives the same graph as the JavaScript checker', ()
     const calls = graph.edges.filter((e) => e.relation === 'calls').map((e) => `${e.source} ${e.target} ${e.confidence}`);
     assert.ok(calls.includes('sym:index.js#Boot.use sym:index.js#Boot._add CANDIDATE'), calls.join('\n'));
     assert.ok(calls.includes('sym:index.js#Boot._add sym:index.js#check EXACT'), calls.join('\n'));
+    // `Boot.prototype.use =` declares the member: it is no use of `Boot` (else reaching the
+    // constructor would reach every method).
+    assert.deepEqual(
+      graph.edges.filter((e) => e.relation === 'references' && e.target === 'sym:index.js#Boot').map((e) => e.source),
+      ['file:index.js'],
+    );
   });
 
   it(`the equivalence generator: incremental and warm native builds equal a full JavaScript build after each edit (seed ${SEED})`, () => {

@@ -365,7 +365,9 @@ class SiteWalker {
     this.addSitesOf(node, caller, region);
     // Only a name the site asks about is claimed: a computed key (`obj[key]()`) is asked as a reference.
     for (let i = firstNew; i < sites.length; i++) if (sites[i].position !== undefined) this.claimed.add(sites[i].at);
-    this.pushChildren(node, caller, owner, region, scope);
+    // `C.prototype.m = function`: the left side names the member being declared, no use of `C` (ADR 188).
+    if (own !== undefined && isBinaryExpression(node)) this.stack.push({ node: node.right, caller, owner, region: undefined, scope });
+    else this.pushChildren(node, caller, owner, region, scope);
   }
 
   /** The call or heritage sites a node is, if any. */
