@@ -170,6 +170,15 @@ function moduleObjectChanges(report: ReturnType<typeof diffReport>, whole: Reado
   return out.sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
 }
 
+function writeModuleObjectNotes(io: CliIo, objects: readonly ModuleObjectChange[]): void {
+  for (const o of objects) {
+    const n = o.users.length;
+    io.stderr.write(
+      `kg: check: ${visible(`${o.file}: ${o.symbol} ${o.change}: ${o.file}'s module object is used whole by ${n} symbol${n === 1 ? '' : 's'} or file${n === 1 ? '' : 's'} (${o.users.join(', ')}): what reads the object may change, no edge says whether it reads this export (listed in "moduleObject", not failing)`)}\n`,
+    );
+  }
+}
+
 export function runCheck(args: string[], io: CliIo): number {
   const { values } = parseCommandArgs(args, {
     root: { type: 'string' },
@@ -269,10 +278,7 @@ export function runCheck(args: string[], io: CliIo): number {
     io.stderr.write(
       `kg: check: ${visible(`${u.file}: ${u.symbol} ${u.change}: ${u.importers.length} file${u.importers.length === 1 ? '' : 's'} not analysed import${u.importers.length === 1 ? 's' : ''} ${u.file} (${u.importers.join(', ')}), a text scan: not checked`)}\n`,
     );
-  for (const o of objects)
-    io.stderr.write(
-      `kg: check: ${visible(`${o.file}: ${o.symbol} ${o.change}: ${o.file}'s module object is used whole by ${o.users.length} symbol${o.users.length === 1 ? '' : 's'} or file${o.users.length === 1 ? '' : 's'} (${o.users.join(', ')}): what reads the object may change, no edge says whether it reads this export (listed in "moduleObject", not failing)`)}\n`,
-    );
+  writeModuleObjectNotes(io, objects);
   if (unseenIn.length > 0) {
     const n = unseenIn.length;
     const shownFiles = unseenIn.slice(0, 10).join(', ') + (n > 10 ? `, … ${n - 10} more` : '');

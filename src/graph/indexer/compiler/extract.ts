@@ -16,6 +16,7 @@ import type { Evidence, GraphEdge, GraphNode, SymbolKind } from '../../model';
 import { compareStrings } from '../../model';
 import { exactEdge } from '../edges';
 import { signDeclarations } from './declared-signature';
+import { prototypeMethod } from './prototype-method';
 import type { ImportRef } from '../facts';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
@@ -39,7 +40,6 @@ const {
   isConstructorDeclaration,
   isEnumDeclaration,
   isExportAssignment,
-  isBinaryExpression,
   isExportDeclaration,
   isExpressionStatement,
   isExternalModuleReference,
@@ -66,7 +66,6 @@ const {
   isParameterPropertyDeclaration,
   isParenthesizedExpression,
   isPrivateIdentifier,
-  isPropertyAccessExpression,
   isPropertyDeclaration,
   isPropertySignature,
   isSatisfiesExpression,
@@ -189,24 +188,6 @@ function isFunctionLike(expr: ts.Expression | undefined): boolean {
 }
 
 /** The display name of a member's name node. */
-/**
- * `C.prototype.m = function () {}` (or an arrow): the owner's and the member's names, when `C` is a
- * plain name and the value a function. The checker of a JavaScript file binds the assignment as
- * an instance member of `C` (its declaration's name is `m`), so a call `this.m()` it places lands
- * on the member (ADR 188). In TypeScript it declares nothing: the caller asks for JavaScript only.
- */
-function prototypeMethod(st: ts.Statement): { owner: string; name: string; decl: ts.BinaryExpression } | undefined {
-  if (!isExpressionStatement(st)) return undefined;
-  const e = st.expression;
-  if (!isBinaryExpression(e) || e.operatorToken.kind !== SyntaxKind.EqualsToken || !isFunctionLike(e.right)) return undefined;
-  const left = e.left;
-  if (!isPropertyAccessExpression(left) || !isIdentifier(left.name) || left.name.text === '') return undefined;
-  const proto = left.expression;
-  if (!isPropertyAccessExpression(proto) || proto.name.text !== 'prototype' || !isIdentifier(proto.expression)) return undefined;
-  if (proto.expression.text === '') return undefined;
-  return { owner: proto.expression.text, name: left.name.text, decl: e };
-}
-
 function memberName(name: ts.PropertyName | ts.BindingName, sf: ts.SourceFile): string | undefined {
   if (isIdentifier(name) || isPrivateIdentifier(name)) return name.text;
   if (isStringLiteral(name) || isNumericLiteral(name) || isNoSubstitutionTemplateLiteral(name)) return name.text;
@@ -452,7 +433,7 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       const exported = hasModifier(st, SyntaxKind.ExportKeyword);
       if (javascript && prefix === '' && isExpressionStatement(st)) {
         const method = prototypeMethod(st);
-        if (method) prototypeMethods.push(method);
+        if (method && isFunctionLike(method.decl.right)) prototypeMethods.push(method);
       } else if (isFunctionDeclaration(st) || isClassDeclaration(st)) {
         const isDefault = st.modifiers?.some((m) => m.kind === SyntaxKind.DefaultKeyword);
         const name = st.name ? st.name.text : isDefault ? 'default' : undefined;
