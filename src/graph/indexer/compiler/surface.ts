@@ -118,106 +118,140 @@ const isStaticRef = (st: ts.Statement): boolean =>
   (isExportDeclaration(st) && !!st.moduleSpecifier && isStringLiteral(st.moduleSpecifier)) ||
   (isImportEqualsDeclaration(st) && isExternalModuleReference(st.moduleReference) && isStringLiteral(st.moduleReference.expression));
 
+/** Exported name → the local names it stands for, or the parts that are it. */
+interface Exported {
+  locals: string[];
+  parts: number[];
+}
+
 /**
- * The surface of a module, or undefined when the file-level rule must decide for it. `refs` are
- * the file's import references (collectImports): static ones in statement order, then the rest.
+ * One pass over a module's statements, then the closure of each exported name: the parts found,
+ * which local name each declares, what each export stands for, the statements that declare
+ * nothing, and the uses of the file's import references.
  */
-function fileSurface(
-  sf: ts.SourceFile,
-  refs: readonly ImportRef[],
-  statements: ReadonlyMap<ts.Node, StatementTokens>,
-): FileSurface | undefined {
-  if (!mayHaveSurface(sf)) return undefined;
-  const parts: Part[] = [];
+class SurfaceWalker {
+  private readonly parts: Part[] = [];
   /** Local name → the parts that declare it. */
-  const declaring = new Map<string, number[]>();
-  /** Exported name → the local names it stands for, or the part that is it. */
-  const exported = new Map<string, { locals: string[]; parts: number[] }>();
-  const rest: number[] = [];
-  const uses: SurfaceUse[] = [];
-  const starSpecs: string[] = [];
-  const declare = (name: string, part: number) => declaring.set(name, [...(declaring.get(name) ?? []), part]);
-  const exportAs = (name: string, locals: string[], partsOf: number[]) => {
-    const e = exported.get(name) ?? { locals: [], parts: [] };
+  private readonly declaring = new Map<string, number[]>();
+  private readonly exported = new Map<string, Exported>();
+  private readonly rest: number[] = [];
+  private readonly uses: SurfaceUse[] = [];
+  private readonly starSpecs: string[] = [];
+  /** The next static import reference's index. */
+  private ref = 0;
+
+  constructor(
+    private readonly sf: ts.SourceFile,
+    private readonly refs: readonly ImportRef[],
+    private readonly statements: ReadonlyMap<ts.Node, StatementTokens>,
+  ) {}
+
+  /** The surface, or undefined when a statement leaves it to the file-level rule. */
+  walk(): FileSurface | undefined {
+    for (const st of this.sf.statements) if (!this.statement(st)) return undefined;
+    // Everything a dynamic import, require or import type reaches is any export's business.
+    for (let i = this.ref; i < this.refs.length; i++) this.uses.push({ ref: i, name: '*', reaches: '*' });
+    return this.surface();
+  }
+
+  private declare(name: string, part: number): void {
+    this.declaring.set(name, [...(this.declaring.get(name) ?? []), part]);
+  }
+
+  private exportAs(name: string, locals: string[], partsOf: number[]): void {
+    const e = this.exported.get(name) ?? { locals: [], parts: [] };
     e.locals.push(...locals);
     e.parts.push(...partsOf);
-    exported.set(name, e);
-  };
-  const addPart = (node: ts.Node | undefined, text: string, imported?: Part['imported'], local?: string): number => {
+    this.exported.set(name, e);
+  }
+
+  private addPart(node: ts.Node | undefined, text: string, imported?: Part['imported'], local?: string): number {
     // The identifier texts it mentions outside hidden bodies: shadowing only ever adds a dependency.
-    const known = node && statements.get(node);
+    const known = node && this.statements.get(node);
     const used = known ? known.mentioned : new Set<string>();
-    const tokens = known ? known.tokens : node ? nodeTokens(node, sf, used) : '';
-    parts.push({ hash: short(text + tokens), uses: used, imported, local });
-    return parts.length - 1;
-  };
-  let ref = 0;
-  for (const st of sf.statements) {
-    const refIndex = isStaticRef(st) ? ref++ : -1;
-    if (isImportDeclaration(st)) {
-      const clause = st.importClause;
-      if (refIndex < 0 || !clause) {
-        rest.push(addPart(st, 'side-effect import'));
-        continue;
-      }
-      const spec = (st.moduleSpecifier as ts.StringLiteral).text;
-      const bind = (local: string, name: string, typeOnly: boolean) =>
-        declare(local, addPart(undefined, `import ${spec} ${name} ${typeOnly}`, { ref: refIndex, name }, local));
-      if (clause.name) bind(clause.name.text, 'default', clause.isTypeOnly);
-      const nb = clause.namedBindings;
-      if (nb && isNamespaceImport(nb)) bind(nb.name.text, '*', clause.isTypeOnly);
-      else if (nb) for (const el of nb.elements) bind(el.name.text, (el.propertyName ?? el.name).text, clause.isTypeOnly || el.isTypeOnly);
-      continue;
-    }
-    if (isImportEqualsDeclaration(st)) {
-      const ext = isExternalModuleReference(st.moduleReference);
-      const p = ext
-        ? addPart(undefined, `import= ${st.moduleReference.getText(sf)}`, { ref: refIndex, name: '*' })
-        : addPart(st.moduleReference, 'alias');
-      declare(st.name.text, p);
-      if (hasModifier(st, SyntaxKind.ExportKeyword)) exportAs(st.name.text, [st.name.text], []);
-      continue;
-    }
-    if (isExportDeclaration(st)) {
-      const clause = st.exportClause;
-      if (refIndex >= 0) {
-        const spec = (st.moduleSpecifier as ts.StringLiteral).text;
-        if (!clause) {
-          starSpecs.push(`${spec} ${st.isTypeOnly}`);
-          uses.push({ ref: refIndex, name: '*', reaches: [], star: true });
-        } else if (isNamespaceExport(clause)) {
-          const name = clause.name.text;
-          exportAs(name, [], [addPart(undefined, `export* as ${spec} ${st.isTypeOnly}`)]);
-          uses.push({ ref: refIndex, name: '*', reaches: [name] });
-        } else {
-          for (const el of clause.elements) {
-            const from = (el.propertyName ?? el.name).text;
-            exportAs(el.name.text, [], [addPart(undefined, `export ${spec} ${from} ${st.isTypeOnly || el.isTypeOnly}`)]);
-            uses.push({ ref: refIndex, name: from, reaches: [el.name.text] });
-          }
-        }
-      } else if (clause && isNamedExports(clause)) {
-        for (const el of clause.elements) {
-          // The export's own type-only-ness is part of what the importer sees.
-          exportAs(el.name.text, [(el.propertyName ?? el.name).text], [addPart(undefined, `export-as ${st.isTypeOnly || el.isTypeOnly}`)]);
-        }
-      } else {
-        return undefined;
-      }
-      continue;
-    }
-    if (isExportAssignment(st)) {
-      if (st.isExportEquals) return undefined;
-      exportAs('default', [], [addPart(st, 'export default')]);
-      continue;
-    }
-    if (isNamespaceExportDeclaration(st)) return undefined;
-    if (isModuleDeclaration(st) && (isStringLiteral(st.name) || (st.flags & NodeFlags.GlobalAugmentation) !== 0)) {
+    const tokens = known ? known.tokens : node ? nodeTokens(node, this.sf, used) : '';
+    this.parts.push({ hash: short(text + tokens), uses: used, imported, local });
+    return this.parts.length - 1;
+  }
+
+  /** One top-level statement; false when the file-level rule must decide for the file. */
+  private statement(st: ts.Statement): boolean {
+    const refIndex = isStaticRef(st) ? this.ref++ : -1;
+    if (isImportDeclaration(st)) this.importDeclaration(st, refIndex);
+    else if (isImportEqualsDeclaration(st)) this.importEquals(st, refIndex);
+    else if (isExportDeclaration(st)) return this.exportDeclaration(st, refIndex);
+    else if (isExportAssignment(st)) {
+      if (st.isExportEquals) return false;
+      this.exportAs('default', [], [this.addPart(st, 'export default')]);
+    } else if (isNamespaceExportDeclaration(st)) return false;
+    else if (isModuleDeclaration(st) && (isStringLiteral(st.name) || (st.flags & NodeFlags.GlobalAugmentation) !== 0)) {
       // `declare global { … }`, `declare module "…" { … }`: what reaches files that never import
       // this one. A change to it (or to what it is made of) makes the build resolve everything.
-      exportAs(GLOBAL_PART, [], [addPart(st, 'global')]);
-      continue;
+      this.exportAs(GLOBAL_PART, [], [this.addPart(st, 'global')]);
+    } else this.declaration(st);
+    return true;
+  }
+
+  private importDeclaration(st: ts.ImportDeclaration, refIndex: number): void {
+    const clause = st.importClause;
+    if (refIndex < 0 || !clause) {
+      this.rest.push(this.addPart(st, 'side-effect import'));
+      return;
     }
+    const spec = (st.moduleSpecifier as ts.StringLiteral).text;
+    const bind = (local: string, name: string, typeOnly: boolean) =>
+      this.declare(local, this.addPart(undefined, `import ${spec} ${name} ${typeOnly}`, { ref: refIndex, name }, local));
+    if (clause.name) bind(clause.name.text, 'default', clause.isTypeOnly);
+    const nb = clause.namedBindings;
+    if (nb && isNamespaceImport(nb)) bind(nb.name.text, '*', clause.isTypeOnly);
+    else if (nb) for (const el of nb.elements) bind(el.name.text, (el.propertyName ?? el.name).text, clause.isTypeOnly || el.isTypeOnly);
+  }
+
+  private importEquals(st: ts.ImportEqualsDeclaration, refIndex: number): void {
+    const ext = isExternalModuleReference(st.moduleReference);
+    const p = ext
+      ? this.addPart(undefined, `import= ${st.moduleReference.getText(this.sf)}`, { ref: refIndex, name: '*' })
+      : this.addPart(st.moduleReference, 'alias');
+    this.declare(st.name.text, p);
+    if (hasModifier(st, SyntaxKind.ExportKeyword)) this.exportAs(st.name.text, [st.name.text], []);
+  }
+
+  /** `export … from`, `export { … }`; false for a form the surface cannot follow. */
+  private exportDeclaration(st: ts.ExportDeclaration, refIndex: number): boolean {
+    const clause = st.exportClause;
+    if (refIndex >= 0) {
+      const spec = (st.moduleSpecifier as ts.StringLiteral).text;
+      if (!clause) {
+        this.starSpecs.push(`${spec} ${st.isTypeOnly}`);
+        this.uses.push({ ref: refIndex, name: '*', reaches: [], star: true });
+      } else if (isNamespaceExport(clause)) {
+        const name = clause.name.text;
+        this.exportAs(name, [], [this.addPart(undefined, `export* as ${spec} ${st.isTypeOnly}`)]);
+        this.uses.push({ ref: refIndex, name: '*', reaches: [name] });
+      } else {
+        for (const el of clause.elements) {
+          const from = (el.propertyName ?? el.name).text;
+          this.exportAs(el.name.text, [], [this.addPart(undefined, `export ${spec} ${from} ${st.isTypeOnly || el.isTypeOnly}`)]);
+          this.uses.push({ ref: refIndex, name: from, reaches: [el.name.text] });
+        }
+      }
+    } else if (clause && isNamedExports(clause)) {
+      for (const el of clause.elements) {
+        // The export's own type-only-ness is part of what the importer sees.
+        this.exportAs(
+          el.name.text,
+          [(el.propertyName ?? el.name).text],
+          [this.addPart(undefined, `export-as ${st.isTypeOnly || el.isTypeOnly}`)],
+        );
+      }
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /** A declaration (or a statement that declares nothing, which every export takes in). */
+  private declaration(st: ts.Statement): void {
     const names: string[] = [];
     if (isVariableStatement(st)) for (const d of st.declarationList.declarations) bindingNames(d.name, names);
     else if (
@@ -233,28 +267,23 @@ function fileSurface(
       names.push(st.name.text);
     const isDefault = hasModifier(st, SyntaxKind.DefaultKeyword);
     if (names.length === 0 && !isDefault) {
-      rest.push(addPart(st, 'statement'));
-      continue;
+      this.rest.push(this.addPart(st, 'statement'));
+      return;
     }
-    const p = addPart(st, 'declaration');
-    for (const n of names) declare(n, p);
+    const p = this.addPart(st, 'declaration');
+    for (const n of names) this.declare(n, p);
     if (hasModifier(st, SyntaxKind.ExportKeyword)) {
-      if (isDefault) exportAs('default', [], [p]);
-      else for (const n of names) exportAs(n, [n], []);
+      if (isDefault) this.exportAs('default', [], [p]);
+      else for (const n of names) this.exportAs(n, [n], []);
     }
   }
-  // Everything a dynamic import, require or import type reaches is any export's business.
-  for (let i = ref; i < refs.length; i++) uses.push({ ref: i, name: '*', reaches: '*' });
 
-  const restUses = new Set<string>();
-  for (const r of rest) for (const u of parts[r].uses) restUses.add(u);
-  const restHash = rest.map((r) => parts[r].hash).join(',');
-  // Per exported name: the parts it is made of (declarations, then what they mention, transitively).
-  const closure = (locals: string[], start: number[]): Set<number> => {
+  /** The parts an exported name is made of: its declarations, then what they mention, transitively. */
+  private closure(locals: string[], start: number[], restUses: ReadonlySet<string>): Set<number> {
     const seen = new Set<number>();
     const queue: number[] = [...start];
     const visitName = (n: string) => {
-      for (const p of declaring.get(n) ?? []) queue.push(p);
+      for (const p of this.declaring.get(n) ?? []) queue.push(p);
     };
     locals.forEach(visitName);
     restUses.forEach(visitName);
@@ -262,39 +291,60 @@ function fileSurface(
       const p = queue.pop() as number;
       if (seen.has(p)) continue;
       seen.add(p);
-      for (const u of parts[p].uses) visitName(u);
+      for (const u of this.parts[p].uses) visitName(u);
     }
     return seen;
-  };
-  // Entries, not assignments: an export may be named `__proto__`.
-  const entries: Array<[string, string]> = [];
-  const reaches = new Map<number, Set<string>>();
-  for (const name of [...exported.keys()].sort()) {
-    const e = exported.get(name) as { locals: string[]; parts: number[] };
-    const made = closure(e.locals, e.parts);
-    const hashes = [...made].map((p) => parts[p].hash).sort();
-    entries.push([name, short(`${restHash}|${hashes.join(',')}`)]);
-    for (const p of made) {
-      const imp = parts[p].imported;
-      if (!imp) continue;
-      const set = reaches.get(p) ?? new Set<string>();
-      set.add(name);
-      reaches.set(p, set);
-    }
   }
-  if (starSpecs.length > 0) entries.push(['*', short(starSpecs.sort().join('\n'))]);
-  const exports = Object.fromEntries(entries);
-  const members = namespaceMembers(sf, new Set(parts.filter((p) => p.imported?.name === '*').map((p) => p.local as string)));
-  parts.forEach((p, i) => {
-    if (!p.imported) return;
-    const reached = [...(reaches.get(i) ?? [])].sort();
-    // A namespace only ever read as `ns.member` takes those members, not the whole module.
-    const only = p.imported.name === '*' && p.local !== undefined ? members.get(p.local) : undefined;
-    if (only) for (const m of [...only].sort()) uses.push({ ref: p.imported.ref, name: m, reaches: reached });
-    else uses.push({ ref: p.imported.ref, name: p.imported.name, reaches: reached });
-  });
-  uses.sort((a, b) => a.ref - b.ref || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { exports, uses };
+
+  /** Each exported name's hash, then the uses of every import binding, sorted. */
+  private surface(): FileSurface {
+    const { parts, rest, uses, exported, starSpecs } = this;
+    const restUses = new Set<string>();
+    for (const r of rest) for (const u of parts[r].uses) restUses.add(u);
+    const restHash = rest.map((r) => parts[r].hash).join(',');
+    // Entries, not assignments: an export may be named `__proto__`.
+    const entries: Array<[string, string]> = [];
+    const reaches = new Map<number, Set<string>>();
+    for (const name of [...exported.keys()].sort()) {
+      const e = exported.get(name) as Exported;
+      const made = this.closure(e.locals, e.parts, restUses);
+      const hashes = [...made].map((p) => parts[p].hash).sort();
+      entries.push([name, short(`${restHash}|${hashes.join(',')}`)]);
+      for (const p of made) {
+        const imp = parts[p].imported;
+        if (!imp) continue;
+        const set = reaches.get(p) ?? new Set<string>();
+        set.add(name);
+        reaches.set(p, set);
+      }
+    }
+    if (starSpecs.length > 0) entries.push(['*', short(starSpecs.sort().join('\n'))]);
+    const exports = Object.fromEntries(entries);
+    const members = namespaceMembers(this.sf, new Set(parts.filter((p) => p.imported?.name === '*').map((p) => p.local as string)));
+    parts.forEach((p, i) => {
+      if (!p.imported) return;
+      const reached = [...(reaches.get(i) ?? [])].sort();
+      // A namespace only ever read as `ns.member` takes those members, not the whole module.
+      const only = p.imported.name === '*' && p.local !== undefined ? members.get(p.local) : undefined;
+      if (only) for (const m of [...only].sort()) uses.push({ ref: p.imported.ref, name: m, reaches: reached });
+      else uses.push({ ref: p.imported.ref, name: p.imported.name, reaches: reached });
+    });
+    uses.sort((a, b) => a.ref - b.ref || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { exports, uses };
+  }
+}
+
+/**
+ * The surface of a module, or undefined when the file-level rule must decide for it. `refs` are
+ * the file's import references (collectImports): static ones in statement order, then the rest.
+ */
+function fileSurface(
+  sf: ts.SourceFile,
+  refs: readonly ImportRef[],
+  statements: ReadonlyMap<ts.Node, StatementTokens>,
+): FileSurface | undefined {
+  if (!mayHaveSurface(sf)) return undefined;
+  return new SurfaceWalker(sf, refs, statements).walk();
 }
 
 /**
