@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as ts from 'typescript';
 import type { FileSurface } from '../../src/graph/indexer/facts';
-import { collectImports } from '../../src/graph/indexer/compiler/extract';
+import { collectImports } from '../../src/graph/indexer/compiler/import-refs';
 import { shapeAndSurface } from '../../src/graph/indexer/compiler/surface';
 
 function surface(text: string, file = 'a.ts'): FileSurface | undefined {

@@ -17,6 +17,7 @@ import { compareStrings } from '../../model';
 import { exactEdge } from '../edges';
 import { signDeclarations } from './declared-signature';
 import { prototypeMethod } from './prototype-method';
+import { collectImports } from './import-refs';
 import type { ImportRef } from '../facts';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
@@ -27,7 +28,6 @@ const {
   SyntaxKind,
   canHaveModifiers,
   createSourceFile,
-  forEachChild,
   getModifiers,
   getNameOfDeclaration,
   isArrowFunction,
@@ -42,23 +42,17 @@ const {
   isExportAssignment,
   isExportDeclaration,
   isExpressionStatement,
-  isExternalModuleReference,
   isFunctionDeclaration,
   isFunctionExpression,
   isFunctionTypeNode,
   isGetAccessorDeclaration,
   isIdentifier,
-  isImportDeclaration,
-  isImportEqualsDeclaration,
-  isImportTypeNode,
   isInterfaceDeclaration,
-  isLiteralTypeNode,
   isMethodDeclaration,
   isMethodSignature,
   isModuleBlock,
   isModuleDeclaration,
   isNamedExports,
-  isNamespaceExport,
   isNoSubstitutionTemplateLiteral,
   isNonNullExpression,
   isNumericLiteral,
@@ -71,7 +65,6 @@ const {
   isSatisfiesExpression,
   isSetAccessorDeclaration,
   isStringLiteral,
-  isStringLiteralLike,
   isTypeAliasDeclaration,
   isTypeAssertionExpression,
   isVariableStatement,
@@ -140,24 +133,6 @@ export function evidenceAt(sf: ts.SourceFile, relPath: string, pos: number): Evi
 export function lineAndCharacter(sf: ts.SourceFile, pos: number): ts.LineAndCharacter {
   const component = componentOf(sf);
   return component ? sourceLineColumn(component, pos) : sf.getLineAndCharacterOfPosition(pos);
-}
-
-/** Visits every node under `root` in source order, with an explicit stack (no recursion). */
-function forEachDescendant(root: ts.Node, visit: (node: ts.Node) => void): void {
-  const stack: ts.Node[] = [];
-  const pushChildren = (n: ts.Node) => {
-    const children: ts.Node[] = [];
-    forEachChild(n, (c) => {
-      children.push(c);
-    });
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-  };
-  pushChildren(root);
-  while (stack.length > 0) {
-    const node = stack.pop() as ts.Node;
-    visit(node);
-    pushChildren(node);
-  }
 }
 
 function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
@@ -250,25 +225,83 @@ function isPropsRune(e: ts.Expression | undefined): boolean {
 /** What `declare` answers for a component's generated glue: no node, no id (ADR 169). */
 const GLUE = '';
 
-const MIGHT_IMPORT_DYNAMICALLY = /\bimport\s*\(|\brequire\s*\(/;
+/** A static member, declared once every instance member of its owner is known (ADR 80). */
+interface StaticMember {
+  m: ts.ClassElement | ts.TypeElement;
+  name: string;
+  owner: string;
+  ownerId: string;
+  kind: SymbolKind;
+}
 
-/** Extracts one file's declarations, containment and import references. */
-export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction {
-  const fid = fileId(relPath);
-  const collected = new Map<string, Collected>();
-  const declarations = new Map<number, string>();
-  const edges: GraphEdge[] = [];
-  const localExports = new Set<string>();
+/** Statements to visit, with the dotted prefix and the id of what contains them. */
+interface Work {
+  statements: ts.NodeArray<ts.Statement>;
+  prefix: string;
+  parent: string;
+  inNamespace: boolean;
+}
 
-  const ev = (pos: number) => evidenceAt(sf, relPath, pos);
-  const component = componentOf(sf);
+/**
+ * One walk over a file's statements, namespace bodies after the statements around them: the
+ * symbols collected by id, each declaration's id by its name's start, the containment edges, the
+ * names exported by a local `export { … }`, and what is declared once the walk is over (static
+ * members, prototype methods).
+ */
+class DeclarationWalker {
+  private readonly fid: string;
+  private readonly collected = new Map<string, Collected>();
+  private readonly declarations = new Map<number, string>();
+  private readonly edges: GraphEdge[] = [];
+  private readonly localExports = new Set<string>();
+  private readonly component: ReturnType<typeof componentOf>;
+  // Instance member names of each class or interface (every declaration of it in the file), and
+  // the static members, declared once all of those are known: a static member whose name an
+  // instance member also has is spelled `<Class>.static.<name>` (ADR 80).
+  private readonly instanceNames = new Map<string, Set<string>>();
+  private readonly statics: StaticMember[] = [];
+  // `C.prototype.m = function` at a JavaScript file's top level, declared once the file's
+  // functions are known: a member of the function `C` declared there (ADR 188).
+  private readonly javascript: boolean;
+  private readonly prototypeMethods: Array<{ owner: string; name: string; decl: ts.BinaryExpression }> = [];
+  private readonly work: Work[];
 
-  const declare = (name: string, kind: SymbolKind, decl: ts.Node, parent: string, exported: boolean): string => {
+  constructor(
+    private readonly sf: ts.SourceFile,
+    private readonly relPath: string,
+  ) {
+    this.fid = fileId(relPath);
+    this.component = componentOf(sf);
+    this.javascript = /\.[cm]?jsx?$/.test(relPath) && !this.component;
+    this.work = [{ statements: sf.statements, prefix: '', parent: this.fid, inNamespace: false }];
+  }
+
+  walk(): FileExtraction {
+    const { sf, relPath, work, collected, declarations } = this;
+    while (work.length > 0) {
+      const where = work.shift() as Work;
+      for (const st of where.statements) this.statement(st, where);
+    }
+    this.declareLater();
+    const nodes: GraphNode[] = [{ id: this.fid, kind: 'file', label: path.posix.basename(relPath), sourceFile: relPath }];
+    for (const { node, kinds, lines } of collected.values()) {
+      if (kinds.size > 1) node.symbolKinds = [...kinds].sort(compareStrings);
+      // Each line a collapsed declaration is on, so `path:line` on any of them places this node (issue 48).
+      const distinct = [...new Set(lines)].sort((a, b) => a - b);
+      if (distinct.length > 1) node.declarationLines = distinct;
+      nodes.push(node);
+    }
+    signDeclarations(sf, nodes, (n) => registeredId(n, sf, declarations));
+    return { path: relPath, nodes, edges: this.edges, imports: collectImports(sf, relPath), declarations };
+  }
+
+  private declare(name: string, kind: SymbolKind, decl: ts.Node, parent: string, exported: boolean): string {
+    const { sf, relPath, collected, component } = this;
     const id = symbolId(relPath, name);
     const start = declarationNameStart(decl, sf);
     // Generated glue in a component is never a declaration (ADR 169); nor is anything inside it.
     if (parent === GLUE || (component && !isAuthored(component, start))) return GLUE;
-    const position = ev(start);
+    const position = evidenceAt(sf, relPath, start);
     const existing = collected.get(id);
     if (existing) {
       existing.kinds.add(kind);
@@ -292,56 +325,49 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
     if (ts.canHaveDecorators(decl) && (ts.getDecorators(decl)?.length ?? 0) > 0) {
       (collected.get(id) as Collected).node.decorated = true;
     }
-    edges.push(exactEdge(parent, id, 'contains', 'SYNTAX', { evidence: position, ast: true }));
-    declarations.set(start, id);
+    this.edges.push(exactEdge(parent, id, 'contains', 'SYNTAX', { evidence: position, ast: true }));
+    this.declarations.set(start, id);
     return id;
-  };
+  }
 
   // A component's stand-ins (ADR 169): its render function, definition and default export are one
   // node, `#default`, at the file's first line; the calls of the render function are the component's.
-  const componentNode = (standIn: ts.Node): string => {
+  private componentNode(standIn: ts.Node): string {
+    const { relPath, collected } = this;
     const id = symbolId(relPath, 'default');
     if (!collected.has(id)) {
-      const kind: SymbolKind = component?.kind === 'svelte' ? 'function' : 'class';
+      const kind: SymbolKind = this.component?.kind === 'svelte' ? 'function' : 'class';
       const node: GraphNode = { id, kind, label: componentLabel(relPath), sourceFile: relPath, line: 1, column: 1, exported: true };
       collected.set(id, { node, kinds: new Set([kind]), start: -1, lines: [1] });
-      edges.push(exactEdge(fid, id, 'contains', 'SYNTAX', { evidence: { file: relPath, line: 1, column: 1 }, ast: true }));
+      this.edges.push(exactEdge(this.fid, id, 'contains', 'SYNTAX', { evidence: { file: relPath, line: 1, column: 1 }, ast: true }));
     }
-    declarations.set(declarationNameStart(standIn, sf), id);
+    this.declarations.set(declarationNameStart(standIn, this.sf), id);
     return id;
-  };
+  }
+
   /** True for a stand-in handled here; the statements to read as the component's (Svelte's render function); undefined otherwise. */
-  const componentStandIn = (st: ts.Statement): ts.NodeArray<ts.Statement> | true | undefined => {
-    const c = component as NonNullable<typeof component>;
+  private componentStandIn(st: ts.Statement): ts.NodeArray<ts.Statement> | true | undefined {
+    const { sf } = this;
+    const c = this.component as NonNullable<DeclarationWalker['component']>;
     if (isExportAssignment(st) && !st.isExportEquals) {
-      componentNode(st);
+      this.componentNode(st);
       return true;
     }
     if (isFunctionDeclaration(st) && st.name && isComponentStandIn(c.kind, st.name.text) && !isAuthored(c, st.name.getStart(sf))) {
-      componentNode(st);
+      this.componentNode(st);
       return st.body?.statements ?? true;
     }
     if (isVariableStatement(st)) {
       const standIns = st.declarationList.declarations.filter(
         (d) => isIdentifier(d.name) && isComponentStandIn(c.kind, d.name.text) && !isAuthored(c, d.name.getStart(sf)),
       );
-      for (const d of standIns) componentNode(d);
+      for (const d of standIns) this.componentNode(d);
       if (standIns.length > 0 && standIns.length === st.declarationList.declarations.length) return true;
     }
     return undefined;
-  };
+  }
 
-  // Instance member names of each class or interface (every declaration of it in the file), and
-  // the static members, declared once all of those are known: a static member whose name an
-  // instance member also has is spelled `<Class>.static.<name>` (ADR 80).
-  const instanceNames = new Map<string, Set<string>>();
-  const statics: Array<{ m: ts.ClassElement | ts.TypeElement; name: string; owner: string; ownerId: string; kind: SymbolKind }> = [];
-  // `C.prototype.m = function` at a JavaScript file's top level, declared once the file's
-  // functions are known: a member of the function `C` declared there (ADR 188).
-  const javascript = /\.[cm]?jsx?$/.test(relPath) && !component;
-  const prototypeMethods: Array<{ owner: string; name: string; decl: ts.BinaryExpression }> = [];
-
-  const declareMembers = (members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, owner: string, ownerId: string) => {
+  private declareMembers(members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, owner: string, ownerId: string): void {
     if (ownerId === GLUE) return;
     for (const m of members) {
       if (!m.name) continue;
@@ -356,45 +382,45 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
       // a node of its own, so what references it can be counted (ADR 151).
       const isProperty = !isMethod && (isPropertyDeclaration(m) || isPropertySignature(m));
       if (!isMethod && !isProperty) continue;
-      const name = memberName(m.name, sf);
+      const name = memberName(m.name, this.sf);
       if (!name) continue; // '' is a name the parser invented while recovering from an error
-      declareMember(m, name, isMethod ? 'method' : 'property', owner, ownerId);
+      this.declareMember(m, name, isMethod ? 'method' : 'property', owner, ownerId);
     }
     // Parameter properties (`constructor(private readonly store: Store)`) are fields too.
     for (const m of members) {
       if (!isConstructorDeclaration(m)) continue;
       for (const p of m.parameters) {
         if (!isIdentifier(p.name) || p.name.text === '' || !isParameterPropertyDeclaration(p, m)) continue;
-        declareMember(p, p.name.text, 'property', owner, ownerId);
+        this.declareMember(p, p.name.text, 'property', owner, ownerId);
       }
     }
-  };
+  }
 
-  const declareMember = (
+  private declareMember(
     m: ts.ClassElement | ts.TypeElement | ts.ParameterDeclaration,
     name: string,
     kind: SymbolKind,
     owner: string,
     ownerId: string,
-  ) => {
+  ): void {
     if (!isParameter(m) && isStatic(m)) {
-      statics.push({ m, name, owner, ownerId, kind });
+      this.statics.push({ m, name, owner, ownerId, kind });
       return;
     }
-    let names = instanceNames.get(owner);
-    if (!names) instanceNames.set(owner, (names = new Set()));
+    let names = this.instanceNames.get(owner);
+    if (!names) this.instanceNames.set(owner, (names = new Set()));
     names.add(name);
-    declare(`${owner}.${name}`, kind, m, ownerId, false);
-  };
+    this.declare(`${owner}.${name}`, kind, m, ownerId, false);
+  }
 
-  const declareBinding = (
+  private declareBinding(
     name: ts.BindingName,
     decl: ts.Node,
     initializer: ts.Expression | undefined,
     prefix: string,
     parent: string,
     exported: boolean,
-  ) => {
+  ): void {
     const pending: Array<{ name: ts.BindingName; decl: ts.Node; initializer: ts.Expression | undefined }> = [{ name, decl, initializer }];
     while (pending.length > 0) {
       const b = pending.shift() as (typeof pending)[number];
@@ -402,10 +428,10 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         if (b.name.text === '') continue; // a name the parser invented while recovering
         const init = b.initializer ? skipOuter(b.initializer) : undefined;
         if (init && isClassExpression(init)) {
-          const id = declare(prefix + b.name.text, 'class', b.decl, parent, exported);
-          declareMembers(init.members, prefix + b.name.text, id);
+          const id = this.declare(prefix + b.name.text, 'class', b.decl, parent, exported);
+          this.declareMembers(init.members, prefix + b.name.text, id);
         } else {
-          declare(prefix + b.name.text, isFunctionLike(b.initializer) ? 'function' : 'variable', b.decl, parent, exported);
+          this.declare(prefix + b.name.text, isFunctionLike(b.initializer) ? 'function' : 'variable', b.decl, parent, exported);
         }
         continue;
       }
@@ -413,188 +439,107 @@ export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction 
         if (isBindingElement(el)) pending.push({ name: el.name, decl: el, initializer: undefined });
       }
     }
-  };
-
-  // Statements to visit, with the dotted prefix and the id of what contains them.
-  const work: Array<{ statements: ts.NodeArray<ts.Statement>; prefix: string; parent: string; inNamespace: boolean }> = [
-    { statements: sf.statements, prefix: '', parent: fid, inNamespace: false },
-  ];
-  while (work.length > 0) {
-    const { statements, prefix, parent, inNamespace } = work.shift() as (typeof work)[number];
-    for (const st of statements) {
-      if (component) {
-        const body = componentStandIn(st);
-        if (body === true) continue;
-        if (body) {
-          work.push({ statements: body, prefix, parent: componentNode(st), inNamespace: false });
-          continue;
-        }
-      }
-      const exported = hasModifier(st, SyntaxKind.ExportKeyword);
-      if (javascript && prefix === '' && isExpressionStatement(st)) {
-        const method = prototypeMethod(st);
-        if (method && isFunctionLike(method.decl.right)) prototypeMethods.push(method);
-      } else if (isFunctionDeclaration(st) || isClassDeclaration(st)) {
-        const isDefault = st.modifiers?.some((m) => m.kind === SyntaxKind.DefaultKeyword);
-        const name = st.name ? st.name.text : isDefault ? 'default' : undefined;
-        if (!name) continue; // '' is a name the parser invented while recovering from an error
-        if (isFunctionDeclaration(st)) {
-          declare(prefix + name, 'function', st, parent, exported);
-        } else {
-          const id = declare(prefix + name, 'class', st, parent, exported);
-          declareMembers(st.members, prefix + name, id);
-        }
-      } else if (isInterfaceDeclaration(st) && st.name.text !== '') {
-        const id = declare(prefix + st.name.text, 'interface', st, parent, exported);
-        declareMembers(st.members, prefix + st.name.text, id);
-      } else if (isEnumDeclaration(st) && st.name.text !== '') {
-        declare(prefix + st.name.text, 'enum', st, parent, exported);
-      } else if (isTypeAliasDeclaration(st) && st.name.text !== '') {
-        declare(prefix + st.name.text, 'type', st, parent, exported);
-      } else if (isModuleDeclaration(st) && isIdentifier(st.name) && st.name.text !== '') {
-        // namespace A.B.C { } nests bodies; each level is a namespace.
-        let decl: ts.ModuleDeclaration = st;
-        let name = prefix + st.name.text;
-        let id = declare(name, 'namespace', st, parent, exported);
-        while (decl.body && isModuleDeclaration(decl.body) && isIdentifier(decl.body.name) && decl.body.name.text !== '') {
-          decl = decl.body;
-          name = name + '.' + (decl.name as ts.Identifier).text;
-          id = declare(name, 'namespace', decl, id, true);
-        }
-        if (decl.body && isModuleBlock(decl.body)) {
-          work.push({ statements: decl.body.statements, prefix: name + '.', parent: id, inNamespace: true });
-        }
-      } else if (isVariableStatement(st)) {
-        for (const d of st.declarationList.declarations) {
-          declareBinding(
-            d.name,
-            d,
-            d.initializer,
-            prefix,
-            parent,
-            exported || (component?.kind === 'svelte' && isPropsRune(d.initializer)),
-          );
-        }
-      } else if (isExportAssignment(st) && !st.isExportEquals && !inNamespace) {
-        const e = skipOuter(st.expression);
-        if (isArrowFunction(e) || isFunctionExpression(e)) {
-          declare('default', 'function', st, parent, true);
-        } else if (isClassExpression(e)) {
-          const id = declare('default', 'class', st, parent, true);
-          declareMembers(e.members, 'default', id);
-        } else if (isIdentifier(e)) {
-          localExports.add(e.text);
-        }
-      } else if (isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && isNamedExports(st.exportClause)) {
-        for (const spec of st.exportClause.elements) {
-          if (isIdentifier(spec.propertyName ?? spec.name)) localExports.add(((spec.propertyName ?? spec.name) as ts.Identifier).text);
-        }
-      }
-    }
   }
 
-  for (const { owner, name, decl } of prototypeMethods) {
-    const c = collected.get(symbolId(relPath, owner));
-    // A function declared in this file; a class's own methods are declared in its body.
-    if (!c || c.node.kind !== 'function' || c.kinds.size !== 1) continue;
-    declare(`${owner}.${name}`, 'method', decl, c.node.id, false);
-  }
-
-  for (const { m, name, owner, ownerId, kind } of statics) {
-    const twin = instanceNames.get(owner)?.has(name) === true;
-    const id = declare(twin ? `${owner}.${STATIC_TWIN}.${name}` : `${owner}.${name}`, kind, m, ownerId, false);
-    (collected.get(id) as Collected).node.static = true;
-  }
-
-  for (const name of localExports) {
-    const c = collected.get(symbolId(relPath, name));
-    if (c) c.node.exported = true;
-  }
-
-  const nodes: GraphNode[] = [{ id: fid, kind: 'file', label: path.posix.basename(relPath), sourceFile: relPath }];
-  for (const { node, kinds, lines } of collected.values()) {
-    if (kinds.size > 1) node.symbolKinds = [...kinds].sort(compareStrings);
-    // Each line a collapsed declaration is on, so `path:line` on any of them places this node (issue 48).
-    const distinct = [...new Set(lines)].sort((a, b) => a - b);
-    if (distinct.length > 1) node.declarationLines = distinct;
-    nodes.push(node);
-  }
-  signDeclarations(sf, nodes, (n) => registeredId(n, sf, declarations));
-  return { path: relPath, nodes, edges, imports: collectImports(sf, relPath), declarations };
-}
-
-/** Every module reference in the file: static imports, re-exports, `import()`, `require()`. */
-export function collectImports(sf: ts.SourceFile, relPath: string): ImportRef[] {
-  const refs = importsOf(sf, relPath);
-  // A component's generated glue imports what the tools need (`import('vue')`): never the author's.
-  const component = componentOf(sf);
-  return component
-    ? refs.filter((r) => r.authoredAt !== undefined && isAuthored(component, r.authoredAt)).map(withoutOffset)
-    : refs.map(withoutOffset);
-}
-
-function withoutOffset(ref: ImportRef & { authoredAt?: number }): ImportRef {
-  delete ref.authoredAt;
-  return ref;
-}
-
-function importsOf(sf: ts.SourceFile, relPath: string): Array<ImportRef & { authoredAt?: number }> {
-  const refs: Array<ImportRef & { authoredAt?: number }> = [];
-  const at = (pos: number) => ({ evidence: evidenceAt(sf, relPath, pos), authoredAt: pos });
-  for (const st of sf.statements) {
-    if (isImportDeclaration(st) && isStringLiteral(st.moduleSpecifier)) {
-      const typeOnly = st.importClause?.isTypeOnly;
-      refs.push({
-        specifier: st.moduleSpecifier.text,
-        kind: 'import',
-        context: typeOnly ? 'type-only' : undefined,
-        ...at(st.getStart(sf)),
-        syntax: 'static',
-      });
-    } else if (isExportDeclaration(st) && st.moduleSpecifier && isStringLiteral(st.moduleSpecifier)) {
-      let context: string | undefined;
-      if (!st.exportClause) context = '*';
-      else if (isNamespaceExport(st.exportClause)) context = `* as ${st.exportClause.name.text}`;
-      else if (st.isTypeOnly) context = 'type-only';
-      refs.push({ specifier: st.moduleSpecifier.text, kind: 're-export', context, ...at(st.getStart(sf)), syntax: 'static' });
-    } else if (
-      isImportEqualsDeclaration(st) &&
-      isExternalModuleReference(st.moduleReference) &&
-      isStringLiteral(st.moduleReference.expression)
-    ) {
-      refs.push({
-        specifier: st.moduleReference.expression.text,
-        kind: 'import',
-        context: 'import-equals',
-        ...at(st.getStart(sf)),
-        syntax: 'require',
-      });
-    }
-  }
-  if (MIGHT_IMPORT_DYNAMICALLY.test(sf.text)) {
-    forEachDescendant(sf, (node) => {
-      if (isImportTypeNode(node)) {
-        const arg = node.argument;
-        if (isLiteralTypeNode(arg) && isStringLiteral(arg.literal)) {
-          refs.push({
-            specifier: arg.literal.text,
-            kind: 'import',
-            context: 'import-type',
-            ...at(node.getStart(sf)),
-            syntax: 'static',
-          });
-        }
+  /** One statement of a file, a namespace body or a component's render function. */
+  private statement(st: ts.Statement, { prefix, parent, inNamespace }: Work): void {
+    const { component } = this;
+    if (component) {
+      const body = this.componentStandIn(st);
+      if (body === true) return;
+      if (body) {
+        this.work.push({ statements: body, prefix, parent: this.componentNode(st), inNamespace: false });
         return;
       }
-      if (!isCallExpression(node) || node.arguments.length < 1) return;
-      const arg = node.arguments[0];
-      if (!isStringLiteralLike(arg)) return;
-      if (node.expression.kind === SyntaxKind.ImportKeyword) {
-        refs.push({ specifier: arg.text, kind: 'import', context: 'dynamic', ...at(node.getStart(sf)), syntax: 'dynamic' });
-      } else if (isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1) {
-        refs.push({ specifier: arg.text, kind: 'import', context: 'require', ...at(node.getStart(sf)), syntax: 'require' });
+    }
+    const exported = hasModifier(st, SyntaxKind.ExportKeyword);
+    if (this.javascript && prefix === '' && isExpressionStatement(st)) {
+      const method = prototypeMethod(st);
+      if (method && isFunctionLike(method.decl.right)) this.prototypeMethods.push(method);
+    } else if (isFunctionDeclaration(st) || isClassDeclaration(st)) {
+      const isDefault = st.modifiers?.some((m) => m.kind === SyntaxKind.DefaultKeyword);
+      const name = st.name ? st.name.text : isDefault ? 'default' : undefined;
+      if (!name) return; // '' is a name the parser invented while recovering from an error
+      if (isFunctionDeclaration(st)) {
+        this.declare(prefix + name, 'function', st, parent, exported);
+      } else {
+        const id = this.declare(prefix + name, 'class', st, parent, exported);
+        this.declareMembers(st.members, prefix + name, id);
       }
-    });
+    } else if (isInterfaceDeclaration(st) && st.name.text !== '') {
+      const id = this.declare(prefix + st.name.text, 'interface', st, parent, exported);
+      this.declareMembers(st.members, prefix + st.name.text, id);
+    } else if (isEnumDeclaration(st) && st.name.text !== '') {
+      this.declare(prefix + st.name.text, 'enum', st, parent, exported);
+    } else if (isTypeAliasDeclaration(st) && st.name.text !== '') {
+      this.declare(prefix + st.name.text, 'type', st, parent, exported);
+    } else if (isModuleDeclaration(st) && isIdentifier(st.name) && st.name.text !== '') {
+      this.namespace(st, prefix, parent, exported);
+    } else if (isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        this.declareBinding(
+          d.name,
+          d,
+          d.initializer,
+          prefix,
+          parent,
+          exported || (component?.kind === 'svelte' && isPropsRune(d.initializer)),
+        );
+      }
+    } else if (isExportAssignment(st) && !st.isExportEquals && !inNamespace) {
+      const e = skipOuter(st.expression);
+      if (isArrowFunction(e) || isFunctionExpression(e)) {
+        this.declare('default', 'function', st, parent, true);
+      } else if (isClassExpression(e)) {
+        const id = this.declare('default', 'class', st, parent, true);
+        this.declareMembers(e.members, 'default', id);
+      } else if (isIdentifier(e)) {
+        this.localExports.add(e.text);
+      }
+    } else if (isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && isNamedExports(st.exportClause)) {
+      for (const spec of st.exportClause.elements) {
+        if (isIdentifier(spec.propertyName ?? spec.name)) this.localExports.add(((spec.propertyName ?? spec.name) as ts.Identifier).text);
+      }
+    }
   }
-  return refs;
+
+  /** `namespace A.B.C { }` nests bodies; each level is a namespace. Its body is walked later. */
+  private namespace(st: ts.ModuleDeclaration, prefix: string, parent: string, exported: boolean): void {
+    let decl: ts.ModuleDeclaration = st;
+    let name = prefix + (st.name as ts.Identifier).text;
+    let id = this.declare(name, 'namespace', st, parent, exported);
+    while (decl.body && isModuleDeclaration(decl.body) && isIdentifier(decl.body.name) && decl.body.name.text !== '') {
+      decl = decl.body;
+      name = name + '.' + (decl.name as ts.Identifier).text;
+      id = this.declare(name, 'namespace', decl, id, true);
+    }
+    if (decl.body && isModuleBlock(decl.body)) {
+      this.work.push({ statements: decl.body.statements, prefix: name + '.', parent: id, inNamespace: true });
+    }
+  }
+
+  /** Once the walk is over: the prototype methods, the static members, the local exports. */
+  private declareLater(): void {
+    const { relPath, collected } = this;
+    for (const { owner, name, decl } of this.prototypeMethods) {
+      const c = collected.get(symbolId(relPath, owner));
+      // A function declared in this file; a class's own methods are declared in its body.
+      if (!c || c.node.kind !== 'function' || c.kinds.size !== 1) continue;
+      this.declare(`${owner}.${name}`, 'method', decl, c.node.id, false);
+    }
+    for (const { m, name, owner, ownerId, kind } of this.statics) {
+      const twin = this.instanceNames.get(owner)?.has(name) === true;
+      const id = this.declare(twin ? `${owner}.${STATIC_TWIN}.${name}` : `${owner}.${name}`, kind, m, ownerId, false);
+      (collected.get(id) as Collected).node.static = true;
+    }
+    for (const name of this.localExports) {
+      const c = collected.get(symbolId(relPath, name));
+      if (c) c.node.exported = true;
+    }
+  }
+}
+
+/** Extracts one file's declarations, containment and import references. */
+export function extractFile(sf: ts.SourceFile, relPath: string): FileExtraction {
+  return new DeclarationWalker(sf, relPath).walk();
 }

@@ -11,7 +11,8 @@
 
 import { compareStrings } from '../../model';
 import type { SourceInput } from './builder';
-import { collectImports, parseSource, type ImportRef } from './extract';
+import { parseSource, type ImportRef } from './extract';
+import { collectImports } from './import-refs';
 import type { ImportOutcome, ModuleResolver } from './imports';
 import { fromManifestImports, importTarget, type Manifest } from '../files/manifest';
 import type { PreviousFacts } from './previous-facts';
