@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import type { FileSurface } from '../facts';
+import { componentKind } from '../components/kinds';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {
@@ -197,9 +198,12 @@ export function fileShape(sf: ts.SourceFile, statements?: Map<ts.Node, Statement
       run = [];
     }
   };
+  // A component's generated code is never read with blanks (ADR 169), and its offsets move with
+  // where kg is installed (Vue's code names kg's helper types by path): none are recorded.
+  const blankable = !sf.isDeclarationFile && componentKind(sf.fileName) === undefined;
   for (const node of top) {
     const mentioned = statements && new Set<string>();
-    const { children, below } = walkNode(node, sf, sf.isDeclarationFile ? undefined : blank, mentioned);
+    const { children, below } = walkNode(node, sf, blankable ? blank : undefined, mentioned);
     feed(nodePart(node, sf, children));
     for (const p of below) feed(p);
     if (statements && mentioned) statements.set(node, { tokens: tokensOf(node, children, below), mentioned });
