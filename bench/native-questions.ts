@@ -479,7 +479,7 @@ function main(): void {
   fs.mkdirSync(WORK, { recursive: true });
   if (!fs.existsSync(path.join(TS71, 'dist', 'api', 'sync', 'api.js')))
     throw new Error(
-      `no TypeScript 7.1 at ${TS71}: npm i typescript@7.1.0-dev.20261105.1 in a scratch folder and set KG_TS71 to its node_modules/typescript`,
+      `no TypeScript 7.1 at ${TS71}: npm i typescript@7.1.0-dev.20261021.1 in a scratch folder and set KG_TS71 to its node_modules/typescript`,
     );
   const version71 = (JSON.parse(fs.readFileSync(path.join(TS71, 'package.json'), 'utf8')) as { version: string }).version;
   const exe71 = path.join(path.dirname(TS71), '@typescript', `typescript-${process.platform}-${process.arch}`, 'lib', 'tsc');
