@@ -58,24 +58,52 @@ const ROOM_APART = facesApart('**/host/*', '**/host/**', '**/cli/*', '**/mcp/*')
 /** The one exception: src/cli/mcp.ts is where `kg mcp` starts the MCP face, so it imports that face's server. */
 const CLI_MCP_COMMAND_APART = facesApart('**/host/*', '**/host/**', '**/mcp/*', '!**/mcp/stdio-server');
 const ENGINE_VIA_FACADE = {
-  group: ['**/graph/indexer/**', '**/graph/io/*', '**/graph/query/*', '**/graph/store/*', '**/graph/doctor', '**/graph/errors'],
+  group: [
+    '**/graph/indexer/**',
+    '**/graph/io/*',
+    '**/graph/query/*',
+    '**/graph/store/*',
+    '**/graph/doctor/*',
+    '**/graph/commit/*',
+    '**/graph/errors',
+  ],
   message: 'Outside the engine, use its one facade (src/graph/index.ts) or src/graph/model.ts, so the engine can change inside.',
 };
 const QUERY_PURE = {
-  group: ['../indexer/**', '../io/*', '../index', '../doctor', '../../*'],
+  group: ['../indexer/**', '../io/*', '../index', '../doctor/*', '../commit/*', '../../*'],
   message: 'Queries are pure functions over an indexed graph: no file system, no compiler, no builder — only the model (and ids).',
 };
 const DIFF_PURE = {
-  group: ['../indexer/**', '../io/*', '../index', '../doctor', '../query/*', '../governance/*', '../status', '../../*'],
+  group: ['../indexer/**', '../io/*', '../index', '../doctor/*', '../commit/*', '../query/*', '../governance/*', '../status', '../../*'],
   message: 'The diff engine is pure: two parsed graphs in, one report out — no file system, no compiler, no builder (ADR 104).',
 };
 const PICTURE_PURE = {
-  group: ['../indexer/**', '../io/*', '../index', '../doctor', '../query/*', '../diff/*', '../governance/*', '../status', '../../*'],
+  group: [
+    '../indexer/**',
+    '../io/*',
+    '../index',
+    '../doctor/*',
+    '../commit/*',
+    '../query/*',
+    '../diff/*',
+    '../governance/*',
+    '../status',
+    '../../*',
+  ],
   message:
     'Pictures are pure: a picture in, text out — no file system, no graph loading, no queries (the CLI and the diff comment hand them what to draw; ADR 156).',
 };
 const WEBVIEW_NO_ENGINE = {
-  group: ['**/src/graph/index', '**/src/graph/indexer/**', '**/src/graph/io/*', '**/src/graph/query/*', '**/src/host/*', '**/src/cli/*'],
+  group: [
+    '**/src/graph/index',
+    '**/src/graph/indexer/**',
+    '**/src/graph/io/*',
+    '**/src/graph/doctor/*',
+    '**/src/graph/commit/*',
+    '**/src/graph/query/*',
+    '**/src/host/*',
+    '**/src/cli/*',
+  ],
   message: 'The webview runs in a browser sandbox: it may share only src/graph/model.ts and src/protocol with the host.',
 };
 

@@ -57,7 +57,15 @@ export type { JsonSchema } from './query/result-schemas';
 export type * from './query/shapes';
 export { describeUnavailable } from './query/shapes';
 export { answerHoles, unanalysedImporters } from './query/unanalysed';
-export { examineGraph, runDoctor, formatDoctorReport, LOADER_CHECKS, DOCTOR_RULES, DOCTOR_SAMPLE_LIMIT, type DoctorRule } from './doctor';
+export {
+  examineGraph,
+  runDoctor,
+  formatDoctorReport,
+  LOADER_CHECKS,
+  DOCTOR_RULES,
+  DOCTOR_SAMPLE_LIMIT,
+  type DoctorRule,
+} from './doctor/rules';
 export { MODES, modeRank, readGraphConfig, resolveGraphConfig, type GraphConfigReport, type Mode } from './governance/config';
 export type { DeclaredSymbol } from './indexer/compiler/declared-signature';
 export {
@@ -82,10 +90,10 @@ export type { CheckerBackend, CheckerProvider, CheckerReport, ProjectCheck } fro
 export { KG_VERSION, compareFingerprints, parseManifest, staleness, type Manifest } from './indexer/files/manifest';
 export { fingerprintTree, graphStatus, manifestOfGraph } from './status';
 export { StampedStaleness } from './tree-stamps';
-export { commitGeneration, GenerationMemo, manifestPathFor, readPrevious, sweepStaleTemps } from './io/generations';
-export { DoctorMemo } from './io/examine';
+export { commitGeneration, GenerationMemo, manifestPathFor, readPrevious, sweepStaleTemps } from './commit/generations';
+export { DoctorMemo } from './doctor/memo';
 export { unsafeDirReason, userStateBase, userStateDir } from './io/user-dir';
-export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './io/lock';
+export { acquireBuildLock, describeHolder, lockHolder, lockPathFor, processAlive, tryLockFile } from './commit/lock';
 
 import type * as Engine from './indexer/compiler/engine';
 import type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/builder';

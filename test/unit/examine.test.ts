@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { compareEdges, compareStrings, examineGraph, type Graph, type GraphEdge, type GraphNode } from '../../src/graph';
 import { serializeGraph } from '../../src/graph/io/canonical';
-import { DoctorMemo } from '../../src/graph/io/examine';
+import { DoctorMemo } from '../../src/graph/doctor/memo';
 import { SNAPSHOTS } from '../helpers/fixtures';
 import { fc } from '../helpers/seed';
 

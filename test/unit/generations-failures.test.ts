@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { commitGeneration, isGraphError, manifestPathFor, serializeGraph } from '../../src/graph';
-import { NODE_FS, type AtomicFs } from '../../src/graph/io/atomic';
+import { NODE_FS, type AtomicFs } from '../../src/graph/commit/atomic';
 import { removeTempDirs, tempDir } from '../helpers/fixtures';
 import { graphOf } from '../helpers/graphs';
 

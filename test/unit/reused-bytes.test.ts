@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ReusedBytes } from '../../src/graph/io/reused-bytes';
+import { ReusedBytes } from '../../src/graph/commit/reused-bytes';
 import { removeTempDirs, tempDir } from '../helpers/fixtures';
 import { fc } from '../helpers/seed';
 

@@ -205,7 +205,7 @@ export function schemaViolations(value: unknown): SchemaViolations {
 
 /**
  * The schema check split as schemaViolations splits it (ADR 76), for a caller that checks only the
- * rows that changed (io/examine.ts, ADR 132): whether everything but the two lists matches, and
+ * rows that changed (doctor/memo.ts, ADR 132): whether everything but the two lists matches, and
  * whether one node or edge matches its definition. A graph matches the schema exactly when its
  * shell and each of its items do.
  */

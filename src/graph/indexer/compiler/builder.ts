@@ -20,7 +20,7 @@ import { mergeSkips, type SkipCounts } from '../files/skips';
 import { readSources, type SourceInput } from './sources';
 import { programScreenParser, type ProgramStore } from './program';
 import type { Residue } from './resolve';
-import type { FileShape } from './shape';
+import type { FileShape } from './file-shape';
 import { RationaleLayer } from '../rationale/rationale';
 import type { SourceNote } from '../rationale/notes';
 import { screenSources, type ScreenVerdict } from './screen';

@@ -8,7 +8,8 @@
 import * as ts from 'typescript';
 import { fileId, symbolId } from '../../ids';
 import type { Relation } from '../../model';
-import { isOuterExpression, registeredId, skipOuter, type FileExtraction } from './extract';
+import { isOuterExpression, skipOuter, type FileExtraction } from './extract';
+import { registeredId } from '../syntax/declaration-positions';
 import { objectLiteralKey } from './checker';
 import { isKeyLiteral, isReferenceName, namespaceBindings, usedWhole } from './reference-names';
 import { componentOf, isAuthored } from '../components/component-code';

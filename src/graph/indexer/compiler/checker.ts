@@ -5,7 +5,7 @@
 // the projects it can and declines the rest to the JavaScript backend below.
 
 import * as ts from 'typescript';
-import { declarationNameStart } from './extract';
+import { declarationNameStart } from '../syntax/declaration-positions';
 import type { Project } from './discover';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import { fileId } from '../../ids';
 import { symbolsOf, type DeclaredSymbol } from './declared-signature';
-import { extractFile, parseSource, registeredId } from './extract';
+import { extractFile, parseSource } from './extract';
+import { registeredId } from '../syntax/declaration-positions';
 
 // The compiler's functions read once: `ts.x` is a getter call on every use (ADR 140).
 const {

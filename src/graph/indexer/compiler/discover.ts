@@ -13,7 +13,7 @@ import { walk, type WalkResult } from '../files/walk';
 import { repositoryTypeScript, withTypeScript5Semantics } from './semantics';
 import { COMPONENT_EXTENSIONS } from '../components/kinds';
 
-export { isSourceFileName, type WalkResult } from '../files/walk';
+export { isSourceFileName } from '../files/walk';
 
 export interface Project {
   /** Repo-relative path of the config file; '' for the project of files outside every config. */

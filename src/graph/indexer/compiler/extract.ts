@@ -4,20 +4,14 @@
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { fileId, symbolId } from '../../ids';
-import {
-  componentLabel,
-  componentOf,
-  componentScriptKind,
-  isAuthored,
-  isComponentStandIn,
-  sourceLineColumn,
-} from '../components/component-code';
-import type { Evidence, GraphEdge, GraphNode, SymbolKind } from '../../model';
+import { componentLabel, componentOf, componentScriptKind, isAuthored, isComponentStandIn } from '../components/component-code';
+import type { GraphEdge, GraphNode, SymbolKind } from '../../model';
 import { compareStrings } from '../../model';
 import { exactEdge } from '../edges';
 import { signDeclarations } from './declared-signature';
 import { prototypeMethod } from './prototype-method';
 import { collectImports } from './import-refs';
+import { declarationNameStart, evidenceAt, registeredId } from '../syntax/declaration-positions';
 import type { ImportRef } from '../facts';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
@@ -29,7 +23,6 @@ const {
   canHaveModifiers,
   createSourceFile,
   getModifiers,
-  getNameOfDeclaration,
   isArrowFunction,
   isAsExpression,
   isBindingElement,
@@ -82,57 +75,6 @@ export interface FileExtraction {
    * the node it collapsed into. A checker backend answers with the same offsets.
    */
   declarations: Map<number, string>;
-}
-
-/**
- * Where a declaration's name starts: the identity of a declaration inside its file, shared by
- * the extraction and every checker backend. Anonymous default exports use their `default` token.
- */
-export function declarationNameStart(decl: ts.Node, sf: ts.SourceFile): number {
-  if (isExportAssignment(decl)) return defaultKeyword(decl, sf).getStart(sf);
-  const name = getNameOfDeclaration(decl as ts.Declaration);
-  if (name) return name.getStart(sf);
-  const modifiers = canHaveModifiers(decl) ? getModifiers(decl) : undefined;
-  const def = modifiers?.find((m) => m.kind === SyntaxKind.DefaultKeyword);
-  return (def ?? decl).getStart(sf);
-}
-
-/** Syntax kinds the extraction registers declarations of. */
-const REGISTERED_KINDS = new Set<ts.SyntaxKind>([
-  SyntaxKind.FunctionDeclaration,
-  SyntaxKind.ClassDeclaration,
-  SyntaxKind.InterfaceDeclaration,
-  SyntaxKind.EnumDeclaration,
-  SyntaxKind.TypeAliasDeclaration,
-  SyntaxKind.ModuleDeclaration,
-  SyntaxKind.VariableDeclaration,
-  SyntaxKind.BindingElement,
-  SyntaxKind.ExportAssignment,
-  SyntaxKind.MethodDeclaration,
-  SyntaxKind.MethodSignature,
-  SyntaxKind.GetAccessor,
-  SyntaxKind.SetAccessor,
-  SyntaxKind.PropertyDeclaration,
-  SyntaxKind.PropertySignature,
-  SyntaxKind.Parameter,
-  // `C.prototype.m = function () {}` at a JavaScript file's top level (ADR 188).
-  SyntaxKind.BinaryExpression,
-]);
-
-/** The node id the extraction gave the declaration `node`, if it registered one. */
-export function registeredId(node: ts.Node, sf: ts.SourceFile, declarations: ReadonlyMap<number, string>): string | undefined {
-  return REGISTERED_KINDS.has(node.kind) ? declarations.get(declarationNameStart(node, sf)) : undefined;
-}
-
-export function evidenceAt(sf: ts.SourceFile, relPath: string, pos: number): Evidence {
-  const lc = lineAndCharacter(sf, pos);
-  return { file: relPath, line: lc.line + 1, column: lc.character + 1 };
-}
-
-/** 0-based line and character of `pos`: in a component, in the author's text (ADR 169). */
-export function lineAndCharacter(sf: ts.SourceFile, pos: number): ts.LineAndCharacter {
-  const component = componentOf(sf);
-  return component ? sourceLineColumn(component, pos) : sf.getLineAndCharacterOfPosition(pos);
 }
 
 function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
@@ -189,13 +131,6 @@ export function parseSource(absPath: string, text: string, impliedNodeFormat: ts
 }
 
 /** The `default` token of `export default <expression>`, as a node the position code can use. */
-function defaultKeyword(st: ts.ExportAssignment, sf: ts.SourceFile): ts.Node {
-  for (const child of st.getChildren(sf)) {
-    if (child.kind === SyntaxKind.DefaultKeyword) return child;
-  }
-  return st;
-}
-
 interface Collected {
   node: GraphNode;
   kinds: Set<SymbolKind>;

@@ -4,7 +4,7 @@
 import * as ts from 'typescript';
 import { componentOf, isAuthored } from '../components/component-code';
 import type { ImportRef } from '../facts';
-import { evidenceAt } from './extract';
+import { evidenceAt } from '../syntax/declaration-positions';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {

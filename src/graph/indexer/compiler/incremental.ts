@@ -49,7 +49,7 @@ import {
   type ManifestOptions,
 } from '../files/manifest';
 import { buildInputPaths, engineOf } from './inputs';
-import { ReusedBytes } from '../../io/reused-bytes';
+import { ReusedBytes } from '../../commit/reused-bytes';
 import { isSyntaxErrorReason } from './screen';
 import { lastFiles, loadPrevious, NOTE_PREFIX, symbolCount, type PreviousFacts } from './previous-facts';
 import { planResolution, reachedGlobals, type ResolutionPlan } from './resolution-plan';

@@ -20,7 +20,7 @@ import {
   type SymbolAnswer,
   type SymbolQuery,
 } from './checker';
-import { declarationNameStart } from './extract';
+import { declarationNameStart } from '../syntax/declaration-positions';
 import type {
   API,
   Checker,

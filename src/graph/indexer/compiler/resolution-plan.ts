@@ -1,6 +1,6 @@
 // Which files a change can affect (resolution tier of the incremental build, incremental.ts): a
 // file's call sites resolve through what the files it imports let it see. A changed file is
-// resolved again; when its shape — what other files can see of it (shape.ts) — changed, its
+// resolved again; when its shape — what other files can see of it (file-shape.ts) — changed, its
 // surface (surface.ts) says which exported names did, and only the files that take one of those
 // names (or the whole module: a namespace import, `export *`, a dynamic import) are resolved
 // again, going on to their importers only with the names of their own that the changed ones reach
@@ -16,7 +16,7 @@ import { collectImports } from './import-refs';
 import type { ImportOutcome, ModuleResolver } from './imports';
 import { fromManifestImports, importTarget, type Manifest } from '../files/manifest';
 import type { PreviousFacts } from './previous-facts';
-import type { FileShape } from './shape';
+import type { FileShape } from './file-shape';
 import { GLOBAL_PART, shapeAndSurface } from './surface';
 import type { FileSurface } from '../facts';
 

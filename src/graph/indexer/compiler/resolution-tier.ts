@@ -16,7 +16,7 @@ import type { SourceInput } from './sources';
 import { createProjectProgram, parseAsProgram, SourceFileCache, takeScreenedTrees } from './program';
 import { ResolutionSink, type DeclarationLookup, type ProvenTarget } from './resolve';
 import { PackageSymbols } from './packages';
-import { blankBodies } from './shape';
+import { blankBodies } from './file-shape';
 import { shapeAndSurface } from './surface';
 import { sourceNotes } from '../rationale/notes';
 import { componentKind } from '../components/kinds';

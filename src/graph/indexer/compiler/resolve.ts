@@ -7,7 +7,7 @@ import type { GraphEdge, GraphNode, ResolutionClass, UnresolvedReason, Unresolve
 import type { Site } from './calls';
 import type { DeclarationRef, SymbolAnswer } from './checker';
 import { candidateEdge, exactEdge, unresolvedEdge } from '../edges';
-import { evidenceAt } from './extract';
+import { evidenceAt } from '../syntax/declaration-positions';
 import type * as ts from 'typescript';
 import type { Residue, ResidueSite } from '../facts';
 // Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.

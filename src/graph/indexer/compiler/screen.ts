@@ -17,7 +17,7 @@
 import * as ts from 'typescript';
 import type { BuildDiagnostic } from '../../model';
 import type { SourceInput } from './sources';
-import { lineAndCharacter } from './extract';
+import { lineAndCharacter } from '../syntax/declaration-positions';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {

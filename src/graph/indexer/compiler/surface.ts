@@ -6,7 +6,7 @@
 //
 // What an exported name is made of: the top-level statements that declare it, and, transitively,
 // every local declaration or import binding those statements mention — outside the bodies that
-// cannot leak into a type (shape.ts: a body under a written return type, constructor and setter
+// cannot leak into a type (file-shape.ts: a body under a written return type, constructor and setter
 // bodies). Statements that declare nothing (expression statements, side-effect imports, blocks)
 // can change any type (an expando assignment adds a property to a function), so every name takes
 // them in. Mentions are identifier texts, so shadowing only ever adds a dependency, never hides one.
@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import * as ts from 'typescript';
 import type { FileSurface, ImportRef, SurfaceUse } from '../facts';
-import { fileShape, nodeTokens, type FileShape, type StatementTokens } from './shape';
+import { fileShape, nodeTokens, type FileShape, type StatementTokens } from './file-shape';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {
@@ -352,7 +352,7 @@ function fileSurface(
  * module with global augmentations has one, whose GLOBAL_PART says when they changed.
  */
 export function shapeAndSurface(sf: ts.SourceFile, refs: readonly ImportRef[]): FileShape {
-  // The statements' tokens come from the shape's walk (shape.ts), where a surface may be made.
+  // The statements' tokens come from the shape's walk (file-shape.ts), where a surface may be made.
   const statements = new Map<ts.Node, StatementTokens>();
   const shape = fileShape(sf, mayHaveSurface(sf) ? statements : undefined);
   const surface = fileSurface(sf, refs, statements);

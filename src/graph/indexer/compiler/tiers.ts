@@ -15,7 +15,7 @@ import type { ImportOutcome, ModuleResolver } from './imports';
 import type { SourceInput } from './sources';
 import type { ProgramStore } from './program';
 import type { ResolutionSink } from './resolve';
-import type { FileShape } from './shape';
+import type { FileShape } from './file-shape';
 import { commentCitations } from '../rationale/comments';
 import type { RationaleLayer } from '../rationale/rationale';
 import { sourceNotes } from '../rationale/notes';

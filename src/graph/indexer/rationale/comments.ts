@@ -8,7 +8,7 @@
 
 import * as ts from 'typescript';
 import { fileId } from '../../ids';
-import { evidenceAt, registeredId } from '../compiler/extract';
+import { evidenceAt, registeredId } from '../syntax/declaration-positions';
 import { MIGHT_MENTION_RECORD, findRecordMentions } from './markdown';
 import type { CommentCitation } from '../facts';
 

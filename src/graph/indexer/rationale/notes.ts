@@ -11,7 +11,7 @@ import { fileId } from '../../ids';
 import { commentRunAt, descend, enclosingSymbol, type SymbolScope } from './comments';
 import { parseMarkdown, type MdCommentLine } from './markdown';
 import type { SourceNote } from '../facts';
-import { lineAndCharacter } from '../compiler/extract';
+import { lineAndCharacter } from '../syntax/declaration-positions';
 // Persisted per-file facts live below the compiler (../facts.ts); re-exported for this side's users.
 export type { SourceNote } from '../facts';
 

@@ -12,7 +12,7 @@ import { adrId, docId, fileId, moduleId, rationaleId, symbolId, unresolvedId } f
 import type { BuildDiagnostic, Evidence, GraphEdge, GraphNode, UnresolvedReason, UnresolvedSummary } from '../../model';
 import { commentCitations, type CommentCitation } from './comments';
 import { configSection, readRepositoryConfig, reportUnknownKeys, repoPathList } from '../files/repository-config';
-import { isSourceFileName, type WalkResult } from '../compiler/discover';
+import { isSourceFileName, type WalkResult } from '../files/walk';
 import { exactEdge, unresolvedEdge } from '../edges';
 import type { FileHost } from '../files/file-host';
 import { decodeUtf8, notUtf8Reason } from '../files/read';

@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GraphError } from '../errors';
 import { sweepTemps, tempPathFor } from './atomic';
-import { userStateDir } from './user-dir';
+import { userStateDir } from '../io/user-dir';
 
 export interface LockHolder {
   pid: number;

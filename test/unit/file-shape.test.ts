@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import * as ts from 'typescript';
-import { blankBodies, fileShape, nodeTokens, type StatementTokens } from '../../src/graph/indexer/compiler/shape';
+import { blankBodies, fileShape, nodeTokens, type StatementTokens } from '../../src/graph/indexer/compiler/file-shape';
 
 function shape(text: string, file = 'a.ts') {
   const kind = file.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS;

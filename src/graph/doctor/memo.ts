@@ -8,9 +8,9 @@
 // doubt — another layout, a finding — is settled by examining the whole text.
 
 import { compareStrings } from '../model';
-import { examineGraph, isRow, passingReport, recordedPackages, str, type DoctorReport, type Row } from '../doctor';
-import { DoctorState, type RowDelta } from '../doctor-delta';
-import { itemMatchesSchema, shellMatchesSchema } from './load';
+import { examineGraph, isRow, passingReport, recordedPackages, str, type DoctorReport, type Row } from './rules';
+import { DoctorState, type RowDelta } from './delta';
+import { itemMatchesSchema, shellMatchesSchema } from '../io/load';
 
 /** graph.json split at its canonical layout: each top-level entry's value text, or its list's item texts. */
 interface Layout {

@@ -6,8 +6,8 @@
 // finding, a duplicate, a row that is not an object) sends the caller to the full doctor, which
 // writes the report.
 
-import { canonicalKey, isRow, memoParseId, recordedPackages, RuleChecker, str, type Findings, type Row, type RuleIndex } from './doctor';
-import { escapeIdPart, type ParsedId } from './ids';
+import { canonicalKey, isRow, memoParseId, recordedPackages, RuleChecker, str, type Findings, type Row, type RuleIndex } from './rules';
+import { escapeIdPart, type ParsedId } from '../ids';
 
 /** The rows one graph has and the next has not, and the other way round. */
 export interface RowDelta {

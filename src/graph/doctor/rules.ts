@@ -6,10 +6,10 @@
 // from the file set; a file is declared by the module that contains it; a symbol by the
 // `contains` edge from its file or class; a decision record or doc concept by its source file.
 
-import { GraphError } from './errors';
-import { previewJson, visible } from './io/display';
-import { schemaViolations, type SchemaViolations } from './io/load';
-import { escapeIdPart, fileOfId, packageSymbolId, parseId as parseIdText, rationaleId, type ParsedId } from './ids';
+import { GraphError } from '../errors';
+import { previewJson, visible } from '../io/display';
+import { schemaViolations, type SchemaViolations } from '../io/load';
+import { escapeIdPart, fileOfId, packageSymbolId, parseId as parseIdText, rationaleId, type ParsedId } from '../ids';
 import {
   CONFIDENCES,
   EVIDENCE_CLASSES,
@@ -22,7 +22,7 @@ import {
   RESOLUTIONS,
   UNRESOLVED_PREFIX,
   UNRESOLVED_REASONS,
-} from './model';
+} from '../model';
 
 export const DOCTOR_RULES = [
   'exact_edge_without_source',
@@ -229,7 +229,7 @@ function vocabularyProblems(e: Row): readonly string[] {
 
 /**
  * What the rules look up across rows. The full run builds it from the two lists; the build
- * server's doctor keeps one up to date from graph to graph (doctor-delta.ts, ADR 132). Both judge
+ * server's doctor keeps one up to date from graph to graph (delta.ts, ADR 132). Both judge
  * every row with the same RuleChecker, so a row's verdict depends only on the answers given here.
  */
 export interface RuleIndex {

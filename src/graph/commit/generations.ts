@@ -7,10 +7,10 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type DoctorReport } from '../doctor';
+import { type DoctorReport } from '../doctor/rules';
 import { GraphError } from '../errors';
 import { NODE_FS, promote, removeQuietly, sweepTemps, tempPathFor, writeTemp, type AtomicFs } from './atomic';
-import { DoctorMemo } from './examine';
+import { DoctorMemo } from '../doctor/memo';
 import { ReusedBytes } from './reused-bytes';
 
 /** A file beside the graph: `graph.json` + `manifest` → `graph.manifest.json`. */
