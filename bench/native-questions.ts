@@ -31,6 +31,7 @@ import type { CheckerBackend, CheckerProvider, ProjectCheck, SymbolQuery } from 
 import { nativeBinary } from '../src/graph/indexer/compiler/native-api';
 import { NativeChecker } from '../src/graph/indexer/compiler/native-checker';
 import { optionsAsJson } from '../src/graph/indexer/compiler/native-options';
+import { MSG, type RawClient } from '../src/graph/indexer/compiler/native-early';
 import { corpusForTs7 } from './corpus';
 
 const TS71 = process.env.KG_TS71 ?? path.join(__dirname, '..', 'node_modules', 'typescript71');
@@ -113,19 +114,6 @@ interface API71 {
 interface Module71 {
   API: new (o: { cwd: string; collectTiming?: boolean }) => API71;
   SymbolFlags: { Alias: number };
-}
-/** 7.1's synchronous channel (`SyncRpcChannel`, not exported), the parts sending ahead uses. */
-interface RawClient71 {
-  apiRequest(method: string, params: unknown): unknown;
-  channel: {
-    getMethodBuf(method: string): Buffer;
-    writeTuple(type: number, name: Buffer, payload: string): void;
-    readTuple(): void;
-    handleCall(name: string, payload: Buffer): void;
-    _msgType: number;
-    _msgName: Buffer;
-    _msgPayload: Buffer;
-  };
 }
 interface AstModule71 {
   SyntaxKind: Record<string, number>;
@@ -254,8 +242,8 @@ async function runRoute(name: string, route: Route): Promise<void> {
       settle(f, q.files[f], symbols);
     }
   } else if (route === 'position-ahead') {
-    // The raw channel, as native-early.ts's EarlyQuestions uses 7.0.2's (7.1's has the same parts).
-    const client = (api as unknown as { client: RawClient71 }).client;
+    // The raw channel, as native-early.ts's EarlyQuestions uses it (7.0.2's and 7.1's have the same parts).
+    const client = (api as unknown as { client: RawClient }).client;
     const ch = client.channel;
     const request = client.apiRequest.bind(client);
     let preset: { value: unknown } | undefined;
@@ -276,11 +264,11 @@ async function runRoute(name: string, route: Route): Promise<void> {
       const next = pending.shift() as { file: string; bytes: number };
       for (;;) {
         ch.readTuple();
-        if (ch._msgType === 6) {
+        if (ch._msgType === MSG.call) {
           ch.handleCall(ch._msgName.toString('utf-8'), ch._msgPayload);
           continue;
         }
-        if (ch._msgType !== 4) throw new Error(ch._msgPayload.toString('utf-8'));
+        if (ch._msgType !== MSG.response) throw new Error(ch._msgPayload.toString('utf-8'));
         break;
       }
       pendingBytes -= next.bytes;
@@ -293,7 +281,7 @@ async function runRoute(name: string, route: Route): Promise<void> {
         const payload = JSON.stringify({ snapshot: inner.snapshotId, project: inner.project.handle, file: f, positions: q.files[f] });
         const bytes = Buffer.byteLength(payload) + 40;
         while (pending.length > 0 && pendingBytes + bytes > 16 * 1024) readOne();
-        ch.writeTuple(1, method, payload);
+        ch.writeTuple(MSG.request, method, payload);
         pending.push({ file: f, bytes });
         pendingBytes += bytes;
       }

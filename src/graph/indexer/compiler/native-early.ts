@@ -22,14 +22,15 @@ export interface WatchedChannel {
   writeTuple(type: number, name: Buffer, payload: string): void;
 }
 
-interface RawClient {
+/** TypeScript 7's client (7.0.2's and 7.1's `SyncRpcChannel`, not exported): the parts sending ahead uses. */
+export interface RawClient {
   channel: RawChannel;
   apiRequest(method: string, params: unknown): unknown;
   apiRequestBinary(method: string, params: unknown): unknown;
 }
 
 /** The channel's message types (syncChannel.js, 7.0.2's and 7.1's). */
-const MSG = { request: 1, response: 4, error: 5, call: 6 } as const;
+export const MSG = { request: 1, response: 4, error: 5, call: 6 } as const;
 /**
  * How many files' questions may wait for their answer, and how many bytes of questions may wait
  * unread in TypeScript 7's input pipe. The bytes stay below the smallest pipe buffer a platform
