@@ -4,23 +4,22 @@
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { roomArrows, roomCircles } from '../../scripts/house-arrows.mjs';
+import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 const REPO = path.resolve(__dirname, '../..');
 
 function tree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-arrows-'));
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
+  const root = tempDir('kg-arrows-');
+  writeTree(root, files);
   return root;
 }
 
 describe('no arrow back up between the rooms of src/ (ADR 193)', () => {
+  after(removeTempDirs);
+
   it('the house has no circle of rooms', () => {
     const arrows = roomArrows(REPO);
     assert.ok(arrows.length > 50, `the measure reads the house (${arrows.length} arrows)`);
@@ -36,14 +35,10 @@ describe('no arrow back up between the rooms of src/ (ADR 193)', () => {
       'src/graph/indexer/compiler/extract.ts': 'export const evidenceAt = 1;\n',
       'src/graph/indexer/rationale/rationale.ts': "import { evidenceAt } from '../compiler/extract';\nexport const start = evidenceAt;\n",
     });
-    try {
-      assert.deepEqual(roomCircles(roomArrows(root)), [
-        ['src/graph/doctor', 'src/graph/io'],
-        ['src/graph/indexer/compiler', 'src/graph/indexer/rationale'],
-      ]);
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    assert.deepEqual(roomCircles(roomArrows(root)), [
+      ['src/graph/doctor', 'src/graph/io'],
+      ['src/graph/indexer/compiler', 'src/graph/indexer/rationale'],
+    ]);
   });
 
   it('a circle round three rooms is one circle; an erased type-only import draws no arrow', () => {
@@ -56,18 +51,14 @@ describe('no arrow back up between the rooms of src/ (ADR 193)', () => {
       'src/host/panel/index.ts':
         "import type { GraphAccess } from '../graph-access';\nexport type { GraphAccess as Access } from '../graph-access';\nexport const panel = (g: GraphAccess) => g.x;\n",
     });
-    try {
-      assert.deepEqual(roomCircles(roomArrows(root)), [['src/a', 'src/b', 'src/c']]);
-      fs.writeFileSync(
-        path.join(root, 'src/host/panel/index.ts'),
-        "import { GraphAccess } from '../graph-access';\nexport const panel = GraphAccess;\n",
-      );
-      assert.deepEqual(roomCircles(roomArrows(root)), [
-        ['src/a', 'src/b', 'src/c'],
-        ['src/host', 'src/host/panel'],
-      ]);
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    assert.deepEqual(roomCircles(roomArrows(root)), [['src/a', 'src/b', 'src/c']]);
+    fs.writeFileSync(
+      path.join(root, 'src/host/panel/index.ts'),
+      "import { GraphAccess } from '../graph-access';\nexport const panel = GraphAccess;\n",
+    );
+    assert.deepEqual(roomCircles(roomArrows(root)), [
+      ['src/a', 'src/b', 'src/c'],
+      ['src/host', 'src/host/panel'],
+    ]);
   });
 });
