@@ -30,8 +30,6 @@ import type {
   NativeProject,
   NativeSourceFile,
   NativeSymbol,
-  NativeType,
-  NativeUnionType,
   NodeHandle,
 } from './native-api';
 import type { EarlyQuestions } from './native-early';
@@ -169,40 +167,53 @@ export class NativeProjectBackend implements CheckerBackend {
   /**
    * An object literal's keys: the property the literal's contextual type declares under the key,
    * each member of a union asked apart; a shorthand names its value as well (as
-   * TsCheckerBackend.answer, ADR 155). One contextual type per literal.
+   * TsCheckerBackend.answer, ADR 155). One contextual type per literal, and every literal of the
+   * file asked together (ADR 192).
    */
   private contextualKeys(file: string, nodes: readonly (ts.Node | undefined)[], answers: SymbolAnswer[]): void {
-    let nsf: NativeSourceFile | undefined;
-    const typeOf = new Map<ts.Node, NativeType | undefined>();
+    const keys: { i: number; key: NonNullable<ReturnType<typeof objectLiteralKey>> }[] = [];
     nodes.forEach((n, i) => {
       const key = n && objectLiteralKey(n);
-      if (!key) return;
-      nsf ??= this.project.program.getSourceFile(file);
-      if (!nsf) {
-        if (!key.shorthand) answers[i] = { kind: 'none', reason: 'no-declaration' };
-        return;
+      if (key) keys.push({ i, key });
+    });
+    if (keys.length === 0) return;
+    // A key written in full is the literal's own property: only its contextual type's is an answer.
+    for (const { i, key } of keys) if (!key.shorthand) answers[i] = { kind: 'none', reason: 'no-declaration' };
+    const nsf = this.project.program.getSourceFile(file);
+    if (!nsf) return;
+    // Each literal once, in the order its first key comes, with its keys' names each once.
+    const literals = new Map<ts.Node, { native: NativeNode | undefined; names: string[] }>();
+    for (const { key } of keys) {
+      let l = literals.get(key.literal);
+      if (!l) {
+        const native = sameNativeNode(nsf, key.literal.pos, key.literal.end, this.route.lib.SyntaxKind.ObjectLiteralExpression);
+        l = { native, names: [] };
+        literals.set(key.literal, l);
       }
-      let type = typeOf.get(key.literal);
-      if (!typeOf.has(key.literal)) {
-        const literal = sameNativeNode(nsf, key.literal.pos, key.literal.end, this.route.lib.SyntaxKind.ObjectLiteralExpression);
-        type = literal ? this.checker.getContextualType(literal as NativeExpression) : undefined;
-        typeOf.set(key.literal, type);
-      }
-      // A key written in full is the literal's own property: only its contextual type's is an answer.
-      if (!key.shorthand) answers[i] = { kind: 'none', reason: 'no-declaration' };
-      if (!type || type.flags & (this.route.lib.TypeFlags.Any | this.route.lib.TypeFlags.Unknown)) return;
-      const members = type.flags & this.route.lib.TypeFlags.Union ? (type as NativeUnionType).getTypes() : [type];
+      if (!l.names.includes(key.name)) l.names.push(key.name);
+    }
+    const asked = [...literals.values()].filter((l) => l.native !== undefined);
+    const found = this.route.lib.contextualProperties(
+      this.route.api,
+      this.checker,
+      asked.map((l) => ({ node: l.native as NativeExpression, names: l.names })),
+    );
+    const byLiteral = new Map(asked.map((l, k) => [l, found[k]]));
+    for (const { i, key } of keys) {
+      const l = literals.get(key.literal) as { native: NativeNode | undefined; names: string[] };
+      const properties = byLiteral.get(l)?.[l.names.indexOf(key.name)];
+      if (!properties) continue;
       const refs = unionProperty(
-        members.map((t) => (this.checker.getPropertyOfType(t, key.name)?.declarations ?? []).map((h) => this.refOf(h))),
+        properties.map((p) => (p?.declarations ?? []).map((h) => this.refOf(h))),
         (a, b) => a.file === b.file && a.nameStart === b.nameStart,
       );
-      if (refs.length === 0) return;
+      if (refs.length === 0) continue;
       const was = answers[i];
       answers[i] = {
         kind: 'declarations',
         declarations: distinctDeclarations(key.shorthand && was.kind === 'declarations' ? [...was.declarations, ...refs] : refs),
       };
-    });
+    }
   }
 
   /** The class `this` denotes where its type is the class's static side (as TsCheckerBackend.classOfThis). */

@@ -12,7 +12,7 @@ import * as api70 from 'typescript7/unstable/sync';
 import { SyntaxKind as Kind70 } from 'typescript7/unstable/ast';
 import { version as VERSION_70 } from 'typescript7';
 import * as api71 from 'typescript71/sync';
-import { SyntaxKind as Kind71 } from 'typescript71/ast';
+import { SyntaxKind as Kind71, type Expression as Expression71 } from 'typescript71/ast';
 import { version as VERSION_71 } from 'typescript71';
 import { serverFS, type FileSystemCallbacks } from 'typescript71/fs';
 
@@ -142,9 +142,33 @@ export interface NativeLibrary {
   handle(project: NativeProject): unknown;
   /** What each alias denotes (`getAliasedSymbol`): 7.1 asks them in one batch, 7.0.2 one by one. */
   aliases(api: API, checker: api71.Checker, symbols: readonly api71.Symbol[]): api71.Symbol[];
+  /**
+   * For each object literal, under each of its keys' names, the property each member of its
+   * contextual type declares (the type alone when it is not a union); undefined where the literal
+   * has no contextual type or it is `any` or `unknown`. 7.1 asks every literal of the call in one
+   * `api.batch` (three rounds: the types, the unions' members, the properties; ADR 192), 7.0.2 one
+   * request at a time.
+   */
+  contextualProperties(api: API, checker: api71.Checker, literals: readonly ContextualLiteral[]): ContextualProperties[];
   /** Drops the client's syntax trees of files that changed, or all of them (ADR 138). */
   forgetTrees(api: API, changed: readonly string[] | 'all'): void;
 }
+
+/** An object literal as TypeScript 7's node, and the names of its keys asked about. */
+export interface ContextualLiteral {
+  node: Expression71;
+  names: readonly string[];
+}
+
+/** Under each name of a `ContextualLiteral`, each member's property (undefined where it has none). */
+export type ContextualProperties = ReadonlyArray<ReadonlyArray<api71.Symbol | undefined>> | undefined;
+
+const untyped = (type: api71.Type | undefined, flags: typeof api71.TypeFlags): boolean =>
+  !type || (type.flags & (flags.Any | flags.Unknown)) !== 0;
+
+/** The properties asked name by name, each name's members together, cut back into one list per name. */
+const perName = <T>(names: readonly string[], members: number, properties: readonly T[]): T[][] =>
+  names.map((_, n) => properties.slice(n * members, (n + 1) * members));
 
 const v71: NativeLibrary = {
   release: '7.1',
@@ -197,6 +221,18 @@ const v71: NativeLibrary = {
     symbols.length === 1
       ? [checker.getAliasedSymbol(symbols[0])]
       : (api.batch(...symbols.map((s) => checker.getAliasedSymbol.gen(s))) as api71.Symbol[]),
+  contextualProperties(api, checker, literals) {
+    const { TypeFlags } = api71;
+    function* ask(literal: ContextualLiteral): api71.APIRequestGenerator<ContextualProperties> {
+      const type = yield* checker.getContextualType.gen(literal.node);
+      if (untyped(type, TypeFlags)) return undefined;
+      const t = type as api71.Type;
+      const members = t.flags & TypeFlags.Union ? yield* (t as api71.UnionType).getTypes.gen() : [t];
+      const properties = yield* api71.all(...literal.names.flatMap((name) => members.map((m) => checker.getPropertyOfType.gen(m, name))));
+      return perName(literal.names, members.length, properties as (api71.Symbol | undefined)[]);
+    }
+    return literals.length === 0 ? [] : (api.batch(...literals.map(ask)) as ContextualProperties[]);
+  },
   handle: (project) => (project as unknown as { handle: unknown }).handle,
   // 7.1's client keeps a tree by the exact parse it came from, never another text's at the same path.
   forgetTrees: () => undefined,
@@ -238,6 +274,15 @@ const v70: NativeLibrary = {
   project: (snapshot, config) => (snapshot as unknown as api70.Snapshot).getProject(config) as unknown as NativeProject | undefined,
   handle: (project) => project.id,
   aliases: (_api, checker, symbols) => symbols.map((s) => checker.getAliasedSymbol(s)),
+  contextualProperties: (_api, checker, literals) =>
+    literals.map((literal) => {
+      const type = checker.getContextualType(literal.node);
+      if (untyped(type, v70.TypeFlags)) return undefined;
+      const t = type as api71.Type;
+      const members = t.flags & v70.TypeFlags.Union ? (t as api71.UnionType).getTypes() : [t];
+      const properties = literal.names.flatMap((name) => members.map((m) => checker.getPropertyOfType(m, name)));
+      return perName(literal.names, members.length, properties);
+    }),
   forgetTrees: (api, changed) => (changed === 'all' ? as70(api).clearSourceFileCache() : forgetTrees70(as70(api), changed)),
 };
 
