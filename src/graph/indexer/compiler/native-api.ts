@@ -16,16 +16,7 @@ import { SyntaxKind as Kind71, type Expression as Expression71 } from 'typescrip
 import { version as VERSION_71 } from 'typescript71';
 import { serverFS, type FileSystemCallbacks } from 'typescript71/fs';
 
-export type {
-  API,
-  Checker,
-  NodeHandle,
-  Project as NativeProject,
-  Snapshot,
-  Symbol as NativeSymbol,
-  Type as NativeType,
-  UnionType as NativeUnionType,
-} from 'typescript71/sync';
+export type { API, Checker, NodeHandle, Project as NativeProject, Snapshot, Symbol as NativeSymbol } from 'typescript71/sync';
 export type { Expression as NativeExpression, Node as NativeNode, SourceFile as NativeSourceFile } from 'typescript71/ast';
 
 type API = api71.API;
@@ -155,13 +146,13 @@ export interface NativeLibrary {
 }
 
 /** An object literal as TypeScript 7's node, and the names of its keys asked about. */
-export interface ContextualLiteral {
+interface ContextualLiteral {
   node: Expression71;
   names: readonly string[];
 }
 
 /** Under each name of a `ContextualLiteral`, each member's property (undefined where it has none). */
-export type ContextualProperties = ReadonlyArray<ReadonlyArray<api71.Symbol | undefined>> | undefined;
+type ContextualProperties = ReadonlyArray<ReadonlyArray<api71.Symbol | undefined>> | undefined;
 
 const untyped = (type: api71.Type | undefined, flags: typeof api71.TypeFlags): boolean =>
   !type || (type.flags & (flags.Any | flags.Unknown)) !== 0;
