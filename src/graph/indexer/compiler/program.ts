@@ -24,6 +24,9 @@ const { JSDocParsingMode, createProgram, createSourceFile, forEachChild, getDefa
  */
 const defaultLibFiles = new Map<string, ts.SourceFile>();
 
+/** How many default-library files this process has parsed: none under the native checker, which reads its own (ADR 130, ADR 192). */
+export const defaultLibrariesParsed = (): number => defaultLibFiles.size;
+
 /** The folder of the bundled compiler's default libraries (lib.*.d.ts), with forward slashes. */
 export const DEFAULT_LIB_DIRECTORY = path.dirname(getDefaultLibFilePath({})).split(path.sep).join('/');
 
