@@ -11,6 +11,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as ts from 'typescript';
 
 const REPO = path.join(__dirname, '..');
@@ -63,10 +64,12 @@ export interface RunOptions {
   concurrency: number;
 }
 
-function runOne(root: string, file: string, opts: RunOptions): Promise<'pass' | 'fail' | 'timeout'> {
+function runOne(root: string, file: string, opts: RunOptions, coverageDir?: string): Promise<'pass' | 'fail' | 'timeout'> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_PATH: opts.nodePath ?? '' };
     delete env.NODE_OPTIONS;
+    if (coverageDir !== undefined) env.NODE_V8_COVERAGE = coverageDir;
+    else delete env.NODE_V8_COVERAGE;
     const child = spawn(process.execPath, [file], { cwd: root, env, stdio: 'ignore' });
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -96,6 +99,69 @@ export async function runSuite(root: string, files: readonly string[], opts: Run
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
   return { failing: failing.sort(), timedOut: timedOut.sort(), ms: Date.now() - started };
+}
+
+interface CoverageRange {
+  startOffset: number;
+  endOffset: number;
+  count: number;
+}
+
+/**
+ * The test files whose run executes each site's body, one list per site (ADR 190): each file run
+ * once, unchanged, as `node FILE` with V8's coverage on (NODE_V8_COVERAGE), and a body executed
+ * when the innermost range of the file's coverage that holds the body's first character counted
+ * more than zero (V8 nests block ranges, the innermost count is the one that holds). A test that
+ * does not execute a body cannot fail because that body throws, so no selection with full recall
+ * of the harness's mutations is smaller than this: the floor of any selection, tighter than the
+ * failing share only where an executed body's throw is caught. Offsets are the file's UTF-16
+ * positions, which is what V8 counts and what the parser gives.
+ */
+export async function executedBy(
+  root: string,
+  files: readonly string[],
+  sites: readonly FunctionSite[],
+  opts: RunOptions,
+): Promise<string[][]> {
+  const covRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-mutation-coverage-'));
+  const ranges: Array<Map<string, CoverageRange[]>> = files.map(() => new Map());
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      const dir = path.join(covRoot, String(i));
+      await runOne(root, files[i], opts, dir);
+      for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []) {
+        const report = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as {
+          result: Array<{ url: string; functions: Array<{ ranges: CoverageRange[] }> }>;
+        };
+        for (const script of report.result) {
+          if (!script.url.startsWith('file:')) continue;
+          const rel = path.relative(root, fileURLToPath(script.url)).split(path.sep).join('/');
+          if (rel.startsWith('..')) continue;
+          ranges[i].set(rel, [...(ranges[i].get(rel) ?? []), ...script.functions.flatMap((f) => f.ranges)]);
+        }
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, worker));
+  } finally {
+    fs.rmSync(covRoot, { recursive: true, force: true });
+  }
+  return sites.map((site) =>
+    files.filter((_, i) => {
+      let inner: CoverageRange | undefined;
+      for (const r of ranges[i].get(site.file) ?? [])
+        if (
+          r.startOffset <= site.start &&
+          site.start < r.endOffset &&
+          (!inner || r.endOffset - r.startOffset < inner.endOffset - inner.startOffset)
+        )
+          inner = r;
+      return inner !== undefined && inner.count > 0;
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

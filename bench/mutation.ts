@@ -21,7 +21,10 @@
 // KG_MUTATION_SEED (default 52), KG_MUTATION_SAMPLES (per package, default each package's below),
 // KG_MUTATION_PACKAGES (comma-separated names), KG_MUTATION_TIMEOUT_MS (per test file, default
 // 20000), KG_MUTATION_ONLY (positions in the sample) and KG_MUTATION_CLI (another build's cli.js)
-// change the run.
+// change the run. KG_MUTATION_FAILING (an earlier run's mutation.json, same seed) takes each
+// mutation's failing test files from that run instead of running the suite: which tests a
+// mutation fails does not depend on kg, so another build's selection is checked against the same
+// failures in minutes (ADR 190). KG_MUTATION_UNUSED=0 leaves out the second part.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -30,6 +33,7 @@ import {
   benchTemp,
   breakFunction,
   deleteDeclaration,
+  executedBy,
   functionSites,
   git,
   kgBuild,
@@ -86,6 +90,8 @@ interface MutationResult {
   changed: string[];
   failing: string[];
   timedOut: string[];
+  /** Test files whose run of the unchanged package executes the body (V8 coverage, ADR 190). */
+  executed: string[];
   proven: string[];
   guessed: string[];
   holes: string[];
@@ -142,6 +148,9 @@ async function benchPackage(subject: Subject, samples: number): Promise<PackageR
   const only = process.env.KG_MUTATION_ONLY?.split(',').map(Number);
   const chosen = sample(sites, samples, rng(SEED)).filter((_, i) => only === undefined || only.includes(i + 1));
   const mutations: MutationResult[] = [];
+  const earlier = earlierFailing(subject.name);
+  // The floor of any selection with full recall: the test files that execute each body (ADR 190).
+  const executed = await executedBy(root, suite, chosen, runOpts);
   let kgTestFiles = 0;
   for (const [i, site] of chosen.entries()) {
     const abs = path.join(root, site.file);
@@ -153,7 +162,8 @@ async function benchPackage(subject: Subject, samples: number): Promise<PackageR
     const kgMs = Date.now() - t0;
     kgTestFiles = sel.testFiles;
     t0 = Date.now();
-    const run = await runSuite(root, suite, runOpts);
+    const known = earlier?.get(`${site.file}:${site.line}:${site.name}`);
+    const run = known ?? (await runSuite(root, suite, runOpts));
     git(root, ['reset', '-q', '--hard', 'HEAD~1']);
     const selected = new Set([...sel.proven, ...sel.guessed]);
     const missed = run.failing
@@ -167,6 +177,7 @@ async function benchPackage(subject: Subject, samples: number): Promise<PackageR
       changed: sel.changed,
       failing: run.failing,
       timedOut: run.timedOut,
+      executed: executed[i],
       proven: sel.proven,
       guessed: sel.guessed,
       holes: sel.holes,
@@ -175,11 +186,22 @@ async function benchPackage(subject: Subject, samples: number): Promise<PackageR
       ms: { kgTests: kgMs, suite: run.ms },
     });
     log(
-      `  ${i + 1}/${chosen.length} ${site.file}:${site.line} ${site.name}: ${run.failing.length} failing, selected ${selected.size} (${pct(share)})${missed.length ? `, MISSED ${missed.map((m) => `${m.file} [${m.tier}]`).join(', ')}` : ''}`,
+      `  ${i + 1}/${chosen.length} ${site.file}:${site.line} ${site.name}: ${run.failing.length} failing, ${executed[i].length} executing, selected ${selected.size} (${pct(share)})${missed.length ? `, MISSED ${missed.map((m) => `${m.file} [${m.tier}]`).join(', ')}` : ''}`,
     );
   }
 
   // 2. kg unused.
+  if (process.env.KG_MUTATION_UNUSED === '0')
+    return {
+      name: subject.name,
+      version,
+      suite,
+      baselineFailing: baseline.failing,
+      kgTestFiles,
+      functions: sites.length,
+      mutations,
+      unused: [],
+    };
   const graphPath = kgBuild(root);
   const unusedSymbols = kgUnused(root, graphPath);
   const checked = files.filter((f) => SOURCE.test(f));
@@ -209,6 +231,17 @@ async function benchPackage(subject: Subject, samples: number): Promise<PackageR
   return { name: subject.name, version, suite, baselineFailing: baseline.failing, kgTestFiles, functions: sites.length, mutations, unused };
 }
 
+/** The failing test files of each mutation of `name` in KG_MUTATION_FAILING's run, by site. */
+function earlierFailing(name: string): Map<string, { failing: string[]; timedOut: string[]; ms: number }> | undefined {
+  const file = process.env.KG_MUTATION_FAILING;
+  if (file === undefined) return undefined;
+  const run = JSON.parse(fs.readFileSync(file, 'utf8')) as { seed: number; results: PackageResult[] };
+  if (run.seed !== SEED) throw new Error(`${file} is of seed ${run.seed}, not ${SEED}`);
+  const r = run.results.find((x) => x.name === name);
+  if (r === undefined) return undefined;
+  return new Map(r.mutations.map((m) => [`${m.file}:${m.line}:${m.function}`, { failing: m.failing, timedOut: m.timedOut, ms: 0 }]));
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 function log(m: string): void {
@@ -233,8 +266,8 @@ async function main(): Promise<void> {
   const bars = { recall: recall === 1, share: share <= 0.4, unused: breaks.length === 0 };
 
   const lines = [
-    '| package | suite (test files) | functions (sampled) | mutations failing a test | failing test files | missed (holes / none) | recall | selection, mean share of the suite | proven only, mean share | failing, mean share (no selection with full recall is smaller) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| package | suite (test files) | functions (sampled) | mutations failing a test | failing test files | missed (holes / none) | recall | selection, mean share of the suite | proven only, mean share | failing, mean share | executing, mean share (no selection with full recall is smaller) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     const f = r.mutations.reduce((n, m) => n + m.failing.length, 0);
@@ -243,8 +276,9 @@ async function main(): Promise<void> {
     const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
     const provenShare = mean(r.mutations.map((m) => r.suite.filter((x) => m.proven.includes(x)).length / r.suite.length));
     const failingShare = mean(r.mutations.map((m) => m.failing.length / r.suite.length));
+    const executedShare = mean(r.mutations.map((m) => m.executed.length / r.suite.length));
     lines.push(
-      `| ${r.name}@${r.version} | ${r.suite.length} | ${r.functions} (${r.mutations.length}) | ${r.mutations.filter((m) => m.failing.length > 0).length} | ${f} | ${holes} / ${none} | ${pct(f === 0 ? 1 : (f - holes - none) / f)} | ${pct(mean(r.mutations.map((m) => m.share)))} | ${pct(provenShare)} | ${pct(failingShare)} |`,
+      `| ${r.name}@${r.version} | ${r.suite.length} | ${r.functions} (${r.mutations.length}) | ${r.mutations.filter((m) => m.failing.length > 0).length} | ${f} | ${holes} / ${none} | ${pct(f === 0 ? 1 : (f - holes - none) / f)} | ${pct(mean(r.mutations.map((m) => m.share)))} | ${pct(provenShare)} | ${pct(failingShare)} | ${pct(executedShare)} |`,
     );
   }
   lines.push(

@@ -109,6 +109,19 @@ describe('the mutation harness (bench/mutation-core.ts)', () => {
     assert.deepEqual(names, ['add', 'double', 'leftover', 'shout']);
   });
 
+  // ADR 190: the floor of a selection is the tests that execute the body, read off V8's coverage of
+  // the unchanged suite; `leftover` is executed by none, `add` through `double` too.
+  it('finds the test files that execute each function, by V8 coverage', async () => {
+    const sites = [...core.functionSites('index.js', PACKAGE['index.js']), ...core.functionSites('lib/math.js', PACKAGE['lib/math.js'])];
+    const executed = await core.executedBy(root, SUITE, sites, RUN);
+    assert.deepEqual(Object.fromEntries(sites.map((s, i) => [s.name, executed[i]])), {
+      double: ['test/double.test.js'],
+      shout: ['test/api.test.js', 'test/shout.test.js'],
+      leftover: [],
+      add: ['test/double.test.js', 'test/math.test.js'],
+    });
+  });
+
   // What fails when each function is broken, read off the tests above; and what must not be selected.
   const cases: Array<{ file: string; name: string; failing: string[]; notSelected: string[]; guessed?: string[] }> = [
     { file: 'lib/math.js', name: 'add', failing: ['test/double.test.js', 'test/math.test.js'], notSelected: ['test/shout.test.js'] },
