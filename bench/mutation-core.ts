@@ -123,14 +123,40 @@ export async function executedBy(
   sites: readonly FunctionSite[],
   opts: RunOptions,
 ): Promise<string[][]> {
+  const runs = await coverageRuns(root, files, opts);
+  return sites.map((site) => files.filter((_, i) => executes(runs[i].ranges, site)));
+}
+
+/**
+ * A failing test file the selection missed, run once more with the break in place and V8's
+ * coverage on: whether it fails again, and whether that run executes the broken body. A file
+ * that fails without executing it fails for a reason of its own (the runs are the same program
+ * up to the body's entry): a timing test under the machine's load, not a miss of the walk.
+ */
+export async function rerunMissed(
+  root: string,
+  file: string,
+  site: FunctionSite,
+  opts: RunOptions,
+): Promise<{ fails: boolean; executes: boolean }> {
+  const [run] = await coverageRuns(root, [file], { ...opts, concurrency: 1 });
+  return { fails: run.result !== 'pass', executes: executes(run.ranges, site) };
+}
+
+/** Each file run once as `node FILE` with NODE_V8_COVERAGE: its result and the ranges by repository path. */
+async function coverageRuns(
+  root: string,
+  files: readonly string[],
+  opts: RunOptions,
+): Promise<Array<{ result: 'pass' | 'fail' | 'timeout'; ranges: Map<string, CoverageRange[]> }>> {
   const covRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'kg-mutation-coverage-'));
-  const ranges: Array<Map<string, CoverageRange[]>> = files.map(() => new Map());
+  const runs = files.map(() => ({ result: 'pass' as 'pass' | 'fail' | 'timeout', ranges: new Map<string, CoverageRange[]>() }));
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
       const i = next++;
       const dir = path.join(covRoot, String(i));
-      await runOne(root, files[i], opts, dir);
+      runs[i].result = await runOne(root, files[i], opts, dir);
       for (const name of fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []) {
         const report = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as {
           result: Array<{ url: string; functions: Array<{ ranges: CoverageRange[] }> }>;
@@ -139,7 +165,7 @@ export async function executedBy(
           if (!script.url.startsWith('file:')) continue;
           const rel = path.relative(root, fileURLToPath(script.url)).split(path.sep).join('/');
           if (rel.startsWith('..')) continue;
-          ranges[i].set(rel, [...(ranges[i].get(rel) ?? []), ...script.functions.flatMap((f) => f.ranges)]);
+          runs[i].ranges.set(rel, [...(runs[i].ranges.get(rel) ?? []), ...script.functions.flatMap((f) => f.ranges)]);
         }
       }
     }
@@ -149,19 +175,20 @@ export async function executedBy(
   } finally {
     fs.rmSync(covRoot, { recursive: true, force: true });
   }
-  return sites.map((site) =>
-    files.filter((_, i) => {
-      let inner: CoverageRange | undefined;
-      for (const r of ranges[i].get(site.file) ?? [])
-        if (
-          r.startOffset <= site.start &&
-          site.start < r.endOffset &&
-          (!inner || r.endOffset - r.startOffset < inner.endOffset - inner.startOffset)
-        )
-          inner = r;
-      return inner !== undefined && inner.count > 0;
-    }),
-  );
+  return runs;
+}
+
+/** Whether the innermost range holding the body's first character counted more than zero. */
+function executes(ranges: Map<string, CoverageRange[]>, site: FunctionSite): boolean {
+  let inner: CoverageRange | undefined;
+  for (const r of ranges.get(site.file) ?? [])
+    if (
+      r.startOffset <= site.start &&
+      site.start < r.endOffset &&
+      (!inner || r.endOffset - r.startOffset < inner.endOffset - inner.startOffset)
+    )
+      inner = r;
+  return inner !== undefined && inner.count > 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ import {
   breakFunction,
   deleteDeclaration,
   executedBy,
+  rerunMissed,
   functionSites,
   git,
   kgBuild,
@@ -97,6 +98,12 @@ interface MutationResult {
   holes: string[];
   /** Failing test files not in proven ∪ guessed. */
   missed: Array<{ file: string; tier: 'holes' | 'none' }>;
+  /**
+   * Failing test files not selected that execute the broken body neither in the unchanged suite
+   * nor when run again with the break (ADR 190): failures of their own (timing tests under the
+   * machine's load), listed apart with the rerun's result, not counted as misses nor as failing.
+   */
+  unrelated: Array<{ file: string; rerun: 'passes' | 'fails without executing the body' }>;
   /** |proven ∪ guessed| ∩ suite / |suite|. */
   share: number;
   ms: { kgTests: number; suite: number };
@@ -164,29 +171,35 @@ async function benchPackage(subject: Subject, samples: number): Promise<PackageR
     t0 = Date.now();
     const known = earlier?.get(`${site.file}:${site.line}:${site.name}`);
     const run = known ?? (await runSuite(root, suite, runOpts));
-    git(root, ['reset', '-q', '--hard', 'HEAD~1']);
     const selected = new Set([...sel.proven, ...sel.guessed]);
-    const missed = run.failing
-      .filter((f) => !selected.has(f))
-      .map((f) => ({ file: f, tier: sel.holes.includes(f) ? ('holes' as const) : ('none' as const) }));
+    const missed: MutationResult['missed'] = [];
+    const unrelated: MutationResult['unrelated'] = [];
+    for (const f of run.failing.filter((x) => !selected.has(x))) {
+      const again = await rerunMissed(root, f, site, runOpts);
+      if (!again.executes && !executed[i].includes(f))
+        unrelated.push({ file: f, rerun: again.fails ? 'fails without executing the body' : 'passes' });
+      else missed.push({ file: f, tier: sel.holes.includes(f) ? 'holes' : 'none' });
+    }
+    git(root, ['reset', '-q', '--hard', 'HEAD~1']);
     const share = suite.filter((f) => selected.has(f)).length / suite.length;
     mutations.push({
       file: site.file,
       function: site.name,
       line: site.line,
       changed: sel.changed,
-      failing: run.failing,
+      failing: run.failing.filter((f) => !unrelated.some((u) => u.file === f)),
       timedOut: run.timedOut,
       executed: executed[i],
       proven: sel.proven,
       guessed: sel.guessed,
       holes: sel.holes,
       missed,
+      unrelated,
       share,
       ms: { kgTests: kgMs, suite: run.ms },
     });
     log(
-      `  ${i + 1}/${chosen.length} ${site.file}:${site.line} ${site.name}: ${run.failing.length} failing, ${executed[i].length} executing, selected ${selected.size} (${pct(share)})${missed.length ? `, MISSED ${missed.map((m) => `${m.file} [${m.tier}]`).join(', ')}` : ''}`,
+      `  ${i + 1}/${chosen.length} ${site.file}:${site.line} ${site.name}: ${run.failing.length} failing, ${executed[i].length} executing, selected ${selected.size} (${pct(share)})${missed.length ? `, MISSED ${missed.map((m) => `${m.file} [${m.tier}]`).join(', ')}` : ''}${unrelated.length ? `, failing without executing the body: ${unrelated.map((u) => `${u.file} (again: ${u.rerun})`).join(', ')}` : ''}`,
     );
   }
 
@@ -266,19 +279,20 @@ async function main(): Promise<void> {
   const bars = { recall: recall === 1, share: share <= 0.4, unused: breaks.length === 0 };
 
   const lines = [
-    '| package | suite (test files) | functions (sampled) | mutations failing a test | failing test files | missed (holes / none) | recall | selection, mean share of the suite | proven only, mean share | failing, mean share | executing, mean share (no selection with full recall is smaller) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| package | suite (test files) | functions (sampled) | mutations failing a test | failing test files | missed (holes / none) | failing without executing the body (left out) | recall | selection, mean share of the suite | proven only, mean share | failing, mean share | executing, mean share (no selection with full recall is smaller) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     const f = r.mutations.reduce((n, m) => n + m.failing.length, 0);
     const holes = r.mutations.reduce((n, m) => n + m.missed.filter((x) => x.tier === 'holes').length, 0);
     const none = r.mutations.reduce((n, m) => n + m.missed.filter((x) => x.tier === 'none').length, 0);
+    const unrelated = r.mutations.reduce((n, m) => n + m.unrelated.length, 0);
     const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
     const provenShare = mean(r.mutations.map((m) => r.suite.filter((x) => m.proven.includes(x)).length / r.suite.length));
     const failingShare = mean(r.mutations.map((m) => m.failing.length / r.suite.length));
     const executedShare = mean(r.mutations.map((m) => m.executed.length / r.suite.length));
     lines.push(
-      `| ${r.name}@${r.version} | ${r.suite.length} | ${r.functions} (${r.mutations.length}) | ${r.mutations.filter((m) => m.failing.length > 0).length} | ${f} | ${holes} / ${none} | ${pct(f === 0 ? 1 : (f - holes - none) / f)} | ${pct(mean(r.mutations.map((m) => m.share)))} | ${pct(provenShare)} | ${pct(failingShare)} | ${pct(executedShare)} |`,
+      `| ${r.name}@${r.version} | ${r.suite.length} | ${r.functions} (${r.mutations.length}) | ${r.mutations.filter((m) => m.failing.length > 0).length} | ${f} | ${holes} / ${none} | ${unrelated} | ${pct(f === 0 ? 1 : (f - holes - none) / f)} | ${pct(mean(r.mutations.map((m) => m.share)))} | ${pct(provenShare)} | ${pct(failingShare)} | ${pct(executedShare)} |`,
     );
   }
   lines.push(

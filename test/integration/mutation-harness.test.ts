@@ -122,6 +122,21 @@ describe('the mutation harness (bench/mutation-core.ts)', () => {
     });
   });
 
+  // A missed failing test is run again with the break: whether it fails, and whether it executes
+  // the broken body (a test that does not fails for a reason of its own).
+  it('runs a test file again with a break, and says whether it failed and executed the body', async () => {
+    const text = PACKAGE['index.js'];
+    const site = core.functionSites('index.js', text).find((s) => s.name === 'double');
+    assert.ok(site);
+    fs.writeFileSync(path.join(root, 'index.js'), core.breakFunction(text, site));
+    try {
+      assert.deepEqual(await core.rerunMissed(root, 'test/double.test.js', site, RUN), { fails: true, executes: true });
+      assert.deepEqual(await core.rerunMissed(root, 'test/shout.test.js', site, RUN), { fails: false, executes: false });
+    } finally {
+      fs.writeFileSync(path.join(root, 'index.js'), text);
+    }
+  });
+
   // What fails when each function is broken, read off the tests above; and what must not be selected.
   const cases: Array<{ file: string; name: string; failing: string[]; notSelected: string[]; guessed?: string[] }> = [
     { file: 'lib/math.js', name: 'add', failing: ['test/double.test.js', 'test/math.test.js'], notSelected: ['test/shout.test.js'] },
