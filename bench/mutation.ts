@@ -9,8 +9,12 @@
 //    committed, `kg tests HEAD~1 HEAD` asked for the test files the change can reach, and the whole
 //    suite run (each test file in its own `node FILE` process, a per-file timeout). Recall: every
 //    test file that fails must be in the proven-or-guessed selection (bar 100%); a failing test
-//    the selection misses is written down with its tier (holes, or none). Cost: the selection's
-//    share of the suite's test files, averaged over the mutations (bar ≤ 40%).
+//    the selection misses is run again with the break under coverage and written down with its
+//    tier (holes, or none), unless neither run executes the broken body: then it failed for a
+//    reason of its own (a timing test under load) and is listed apart (ADR 190). Cost: the
+//    selection's share of the suite's test files, averaged over the mutations (bar ≤ 40%), beside
+//    the share of test files that execute the body in the unchanged suite (V8 coverage), which no
+//    selection with full recall goes under.
 // 2. `kg unused`. The graph of the package as published; each symbol `kg unused` calls unused is
 //    deleted alone, the repository type-checked by the compiler (JavaScript checked too; an error
 //    the unchanged package does not have is a break) and the suite run (a test file that passed
