@@ -29,6 +29,8 @@ export interface ServerPaths {
   socket: string;
   lockFile: string;
   logFile: string;
+  /** The worktrees the running server holds warm sessions for, one real path each, written by the server (ADR 187). */
+  worktreesFile: string;
 }
 
 /** Why builds must not use a build server here, if they must not (ADR 57). */
@@ -86,7 +88,27 @@ export function serverPaths(ctx: ServerIdentity, root: string): ServerPaths {
     .slice(0, 20);
   const dir = ctx.dir ?? path.join(userStateBase(), 'servers');
   const socket = process.platform === 'win32' ? `\\\\.\\pipe\\knowledge-graph-${id}` : path.join(dir, `${id}.sock`);
-  return { root, repository, socket, lockFile: path.join(dir, `${id}.lock`), logFile: path.join(dir, `${id}.log`) };
+  return {
+    root,
+    repository,
+    socket,
+    lockFile: path.join(dir, `${id}.lock`),
+    logFile: path.join(dir, `${id}.log`),
+    worktreesFile: path.join(dir, `${id}.worktrees`),
+  };
+}
+
+/**
+ * The worktrees a running server holds warm sessions for, as it last wrote them; empty when it
+ * wrote none or the file cannot be read. Only meaningful while the server runs (serverPid).
+ */
+export function serverWorktrees(paths: ServerPaths): string[] {
+  try {
+    const roots: unknown = JSON.parse(fs.readFileSync(paths.worktreesFile, 'utf8'));
+    return Array.isArray(roots) ? roots.filter((r): r is string => typeof r === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -67,7 +67,7 @@ export function rssBytesOf(pid: number): number | undefined {
   }
 }
 
-/** Removes the `<id>.log` files of servers no longer running (their lock gone or dead). */
+/** Removes the `<id>.log` and `<id>.worktrees` files of servers no longer running (their lock gone or dead). */
 export function removeStaleLogs(dir: string, running: (lockFile: string) => boolean): number {
   let removed = 0;
   let names: string[];
@@ -77,8 +77,10 @@ export function removeStaleLogs(dir: string, running: (lockFile: string) => bool
     return 0;
   }
   for (const name of names) {
-    if (!name.endsWith('.log')) continue;
-    const lockFile = path.join(dir, name.slice(0, -'.log'.length) + '.lock');
+    // A server's log, and the worktrees it held (which a killed server leaves).
+    const suffix = ['.log', '.worktrees'].find((s) => name.endsWith(s));
+    if (suffix === undefined) continue;
+    const lockFile = path.join(dir, name.slice(0, -suffix.length) + '.lock');
     if (running(lockFile)) continue;
     try {
       fs.rmSync(path.join(dir, name), { force: true });

@@ -9,7 +9,7 @@ import { defaultGraphFile, GraphError, nodeFileHost } from '../graph';
 import { MCP_HELP, serveStdio } from '../mcp/stdio-server';
 import { findRepositoryRoot } from './find-root';
 import { serverPid, type ServerContext } from './server';
-import { isServerProcess, serverDirProblem, serverPaths } from '../build-server/client';
+import { isServerProcess, serverDirProblem, serverPaths, serverWorktrees } from '../build-server/client';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs } from './usage';
 
@@ -57,6 +57,16 @@ export async function runMcp(args: string[], io: CliIo, stdio: Stdio | undefined
             return serverDirProblem(path.dirname(paths.lockFile)) === undefined ? serverPid(paths) : undefined;
           } catch {
             return undefined;
+          }
+        },
+        alsoServes(r, own) {
+          // The repository's one server (ADR 187) may since have built other worktrees: those
+          // keep their warm sessions, so it is left to its idle time.
+          try {
+            const mine = new Set(own.map((o) => fs.realpathSync(o)));
+            return serverWorktrees(serverPaths(server, fs.realpathSync(r))).filter((w) => !mine.has(w));
+          } catch {
+            return [];
           }
         },
         stop(pid) {

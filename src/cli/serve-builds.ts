@@ -51,7 +51,13 @@ class WorktreeSessions {
     private readonly repository: string,
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly log: (message: string) => void,
+    /** Told the worktrees held after every change, sorted (for `kg server status` and `kg mcp`). */
+    private readonly held: (roots: string[]) => void,
   ) {}
+
+  private told(): void {
+    this.held([...new Set([...this.sessions.values()].map((e) => e.root))].sort());
+  }
 
   private key(root: string, extractOnly: boolean, listExternal: boolean, backend: CheckerChoice): string {
     return `${root}\0${extractOnly}:${listExternal}:${backend}`;
@@ -88,6 +94,7 @@ class WorktreeSessions {
     }
     this.sessions.set(key, entry);
     this.evict();
+    this.told();
     return entry.session;
   }
 
@@ -105,7 +112,10 @@ class WorktreeSessions {
         this.sessions.delete(key);
         dropped = true;
       }
-    if (dropped) this.log(`released the programs of ${root}: ${why}`);
+    if (dropped) {
+      this.log(`released the programs of ${root}: ${why}`);
+      this.told();
+    }
   }
 
   /** Drops the sessions of worktrees that no longer exist. */
@@ -122,6 +132,18 @@ class WorktreeSessions {
     for (const e of this.sessions.values()) e.session.close();
     this.sessions.clear();
     this.generations = new GenerationMemo();
+    this.told();
+  }
+}
+
+/** Writes the worktrees held, by rename so a reader never sees half a list; a failure only costs `kg mcp` its caution. */
+function writeWorktrees(file: string, roots: string[]): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, JSON.stringify(roots) + '\n', { mode: 0o600 });
+    fs.renameSync(temp, file);
+  } catch {
+    fs.rmSync(temp, { force: true });
   }
 }
 
@@ -141,8 +163,14 @@ export async function serveBuilds(ctx: ServerContext, paths: ServerPaths, opts: 
     log(`a server for ${paths.repository} is already running (pid ${lock.heldBy?.pid ?? 'unknown'})`);
     return EXIT.OK;
   }
-  const server = new BuildServer(ctx, paths, opts, run, log, new WorktreeSessions(paths.repository, io.env ?? {}, log), () => {
+  let ended = false;
+  const sessions = new WorktreeSessions(paths.repository, io.env ?? {}, log, (roots) => {
+    if (!ended) writeWorktrees(paths.worktreesFile, roots);
+  });
+  const server = new BuildServer(ctx, paths, opts, run, log, sessions, () => {
+    ended = true;
     if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true });
+    fs.rmSync(paths.worktreesFile, { force: true });
     lock.release();
   });
   return server.serve();

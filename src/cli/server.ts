@@ -20,7 +20,14 @@ import * as path from 'node:path';
 
 import { BuildSession, defaultGraphFile, GenerationMemo, GraphError, lockHolder, processAlive, type CheckerChoice } from '../graph';
 import { removeStaleLogs, rssBytesOf, serverLockFiles } from '../build-server/limits';
-import { isServerProcess, serverDirProblem, serverPaths, type ServerIdentity, type ServerPaths } from '../build-server/client';
+import {
+  isServerProcess,
+  serverDirProblem,
+  serverPaths,
+  serverWorktrees,
+  type ServerIdentity,
+  type ServerPaths,
+} from '../build-server/client';
 import { MAX_WORKTREES, privateDir, serveBuilds, type Runner } from './serve-builds';
 import { EXIT, type CliIo } from './streams';
 import { parseCommandArgs, UsageError } from './usage';
@@ -138,9 +145,10 @@ through the doctor. A server exits after --idle-timeout seconds without a reques
 Builds neither use nor start a server when the CI environment variable is set, with
 KG_SERVER=off, or with kg build --no-server; KG_SERVER=on overrides CI.
 
-  status   Print {"root", "repository", "running", "pid", "rssMB", "socket"} as JSON (rssMB:
-           the server's resident memory, where the system says; repository: what the server
-           serves — git's common folder for the top of a worktree, every worktree of it alike).
+  status   Print {"root", "repository", "running", "pid", "rssMB", "worktrees", "socket"} as
+           JSON (rssMB: the server's resident memory, where the system says; repository: what
+           the server serves — git's common folder for the top of a worktree, every worktree of
+           it alike; worktrees: those it holds warm programs for).
   stop     Stop the server of the repository, if one runs (exit 0 once none runs); with --all,
            every build server of this user.
   run      Serve in the foreground (what kg build starts in the background; its log is the
@@ -208,6 +216,7 @@ export async function runServerCommand(
         running: pid !== undefined,
         ...(pid !== undefined ? { pid } : {}),
         ...(rss !== undefined ? { rssMB: Math.round(rss / 1048576) } : {}),
+        ...(pid !== undefined ? { worktrees: serverWorktrees(paths) } : {}),
         socket: paths.socket,
         log: paths.logFile,
         ...(ctx.off ? { off: ctx.off } : {}),

@@ -86,9 +86,15 @@ export interface McpOptions {
   onStop?: (handler: () => void) => void;
   /**
    * The repositories' build servers (ADR 57): the pid of the one running for a root, and how to
-   * stop one. A build server that a session's build started ends with the session (ADR 164).
+   * stop one. A build server that a session's build started ends with the session (ADR 164),
+   * unless it serves other worktrees of the repository by then (ADR 187): they keep it warm.
    */
-  buildServers?: { running(root: string): number | undefined; stop(pid: number): void };
+  buildServers?: {
+    running(root: string): number | undefined;
+    /** The worktrees other than `own` that the server of `root` holds warm sessions for. */
+    alsoServes(root: string, own: string[]): string[];
+    stop(pid: number): void;
+  };
   /** List every single-purpose tool beside the entry point (kg mcp --all-tools, KG_MCP_TOOLS=all; ADR 164). */
   allTools?: boolean;
 }
@@ -166,6 +172,11 @@ async function stopOwnServers(
       pid = servers.running(root);
     }
     if (pid === undefined) continue;
+    const others = servers.alsoServes(root, [...ownServers]);
+    if (others.length > 0) {
+      log(`kg mcp: left the build server (pid ${pid}) running: it also serves ${others.join(', ')}`);
+      continue;
+    }
     servers.stop(pid);
     log(`kg mcp: stopped the build server (pid ${pid}) that this session's build started for ${root}`);
   }

@@ -13,7 +13,8 @@ import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, copyFixture, removeTempDirs, tempDir } from '../helpers/fixtures';
+import { git } from '../helpers/diff-repo';
+import { CLI, copyFixture, removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 
 /** A build server may run (KG_SERVER=on overrides CI), in a folder of this test's own. */
 function serverEnv(): Record<string, string> {
@@ -81,6 +82,52 @@ describe('kg mcp: the build server of a session', () => {
     await s.client.close();
     assert.ok(await until(() => !alive(s.pid), 10_000), 'kg mcp exited');
     assert.ok(await until(() => !serverRunning(root, env), 10_000), `the build server ended with the session: ${s.stderr()}`);
+  });
+
+  it('a build server the session started is left running when another worktree of the repository built in it since (ADR 187)', async () => {
+    const home = tempDir('kg-mcp-worktrees-');
+    const main = path.join(home, 'main');
+    const second = path.join(home, 'second');
+    fs.mkdirSync(main);
+    git(main, 'init', '-q', '-b', 'main');
+    writeTree(main, {
+      '.gitignore': '.knowledge-graph/\n',
+      'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+      'src/math.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+      'src/app.ts': "import { add } from './math';\nexport const two = add(1, 1);\n",
+    });
+    git(main, 'add', '-A');
+    git(main, 'commit', '-q', '-m', 'base');
+    // The second worktree holds another commit: one of the same content starts from the graph cache without a server.
+    git(main, 'checkout', '-q', '-b', 'feature');
+    writeTree(main, { 'src/app.ts': "import { add } from './math';\nexport const four = add(2, 2);\n" });
+    git(main, 'commit', '-q', '-am', 'feature');
+    git(main, 'checkout', '-q', 'main');
+    git(main, 'worktree', 'add', '-q', second, 'feature');
+    const env = serverEnv();
+    envs.push([main, env]);
+    const status = (root: string) =>
+      JSON.parse(kg(['server', 'status', '--root', root], root, env).stdout) as { worktrees?: string[]; socket: string };
+    const worktrees = (root: string) => status(root).worktrees ?? [];
+    const s = await session(main, env);
+    try {
+      assert.equal(built((await s.client.callTool({ name: 'build', arguments: {} })) as CallToolResult), true);
+      assert.ok(await until(() => serverRunning(main, env), 20_000), 'the build started a build server');
+      // Listening once warm: a build before that builds itself.
+      assert.ok(await until(() => fs.existsSync(status(main).socket), 20_000), 'the server listens');
+      assert.ok(
+        await until(() => worktrees(main).length === 1, 20_000),
+        `the server names the worktree it holds: ${JSON.stringify(worktrees(main))}`,
+      );
+      const other = kg(['build', '--apply'], second, env);
+      assert.equal(other.code, 0, other.stderr);
+      assert.deepEqual(worktrees(second), [fs.realpathSync(main), fs.realpathSync(second)].sort(), 'one server holds both worktrees');
+    } finally {
+      await s.client.close();
+    }
+    assert.ok(await until(() => !alive(s.pid), 10_000), 'kg mcp exited');
+    assert.equal(serverRunning(main, env), true, `the server another worktree uses still runs: ${s.stderr()}`);
+    assert.match(s.stderr(), /left the build server \(pid \d+\) running: it also serves .*second/);
   });
 
   it('a build server that ran before the session is left running', async () => {
