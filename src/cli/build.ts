@@ -97,6 +97,8 @@ function reportChecker(r: TrackedBuildResult, report: Reporter): void {
       ? `calls proven by ${native} in ${asked === 0 ? 'no project (nothing to resolve)' : `all ${asked} project${asked === 1 ? '' : 's'}`}`
       : `calls proven by ${native} in ${c.served.length} of ${asked} projects, by the JavaScript checker in the rest`,
   );
+  for (const a of c.adjusted ?? [])
+    report.note(a.project || '(files outside every tsconfig)', `the native checker served this project with ${a.note}`);
   for (const f of c.fallbacks)
     report.note(f.project || '(files outside every tsconfig)', `the JavaScript checker served this project: ${f.reason}`);
 }

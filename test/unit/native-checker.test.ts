@@ -17,7 +17,7 @@ import {
   type ProjectCheck,
 } from '../../src/graph';
 import { nativeBinary, nativeRelease } from '../../src/graph/indexer/compiler/native-api';
-import { interopSensitive, optionsAsJson, removedOptions } from '../../src/graph/indexer/compiler/native-options';
+import { interopSensitive, nativeOptions, optionsAsJson, removedOptions } from '../../src/graph/indexer/compiler/native-options';
 import { FIXTURES } from '../helpers/fixtures';
 
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -150,6 +150,65 @@ describe('the native checker', () => {
     });
     assert.equal(interopSensitive(check(['/r/a.ts', '/r/b.ts', '/r/c.ts'])), undefined);
     assert.equal(interopSensitive(check(['/r/d.ts', '/r/e.ts'])), "d.ts imports './e' as a default or namespace");
+  });
+
+  it('hands a removed target over as what TypeScript 6 made of it, its implied options explicit (ADR 191)', () => {
+    const text = 'export class A {\n  x = 1;\n}\nfor (const v of [1]) v.toFixed();\n';
+    const check = (options: ts.CompilerOptions, source = text): ProjectCheck => ({
+      root: '/r',
+      project: { configPath: 'tsconfig.json', options, projectReferences: undefined, files: ['a.ts'] },
+      roots: ['/r/a.ts'],
+      sourceFile: () => ts.createSourceFile('/r/a.ts', source, ts.ScriptTarget.ES5, true),
+      host: {
+        fileExists: () => false,
+        directoryExists: () => false,
+        readFile: () => undefined,
+        realpath: (f) => f,
+        entries: () => undefined,
+      },
+      resolveImport: () => undefined,
+    });
+    // ES5, the library set its default lib.d.ts names, the module and class fields ES5 implied.
+    const es5 = nativeOptions(check({ target: ts.ScriptTarget.ES5, downlevelIteration: true }));
+    assert.ok('options' in es5);
+    assert.deepEqual(optionsAsJson(es5.options), {
+      downlevelIteration: true,
+      lib: ['es5', 'dom', 'webworker.importscripts', 'scripthost'],
+      module: 'commonjs',
+      noEmit: true,
+      target: 'es6',
+      useDefineForClassFields: false,
+    });
+    // What the tsconfig names stays as named.
+    const named = nativeOptions(
+      check({ target: ts.ScriptTarget.ES5, module: ts.ModuleKind.ESNext, lib: ['lib.es2015.d.ts'], noLib: false }, 'export {};\n'),
+    );
+    assert.ok('options' in named);
+    assert.deepEqual(named.options.lib, ['lib.es2015.d.ts']);
+    assert.equal(named.options.module, ts.ModuleKind.ESNext);
+    assert.equal(named.adjusted, 'target ES5 (removed in TypeScript 7) raised to ES2015 (module esnext, lib es2015)');
+    // TypeScript 6 reads ES3 as its default target: handed over as that, with its default library's set.
+    const es3 = nativeOptions(check({ target: ts.ScriptTarget.ES3 }));
+    assert.ok('options' in es3);
+    assert.equal(es3.options.target, ts.ScriptTarget.ES2025);
+    assert.equal(es3.options.useDefineForClassFields, true);
+    assert.deepEqual(es3.options.lib, [
+      'lib.es2025.d.ts',
+      'lib.dom.d.ts',
+      'lib.webworker.importscripts.d.ts',
+      'lib.scripthost.d.ts',
+      'lib.dom.iterable.d.ts',
+      'lib.dom.asynciterable.d.ts',
+    ]);
+    // TypeScript 6's lib.dom.d.ts brings Iterable in: without downlevelIteration, a for-of declines.
+    assert.deepEqual(nativeOptions(check({ target: ts.ScriptTarget.ES5 })), {
+      declined: 'TypeScript 7 removed target: ES5, and a.ts has a for-of, which ES5 and ES2015 type differently',
+    });
+    // noLib: nothing declares Iterable, so iteration is the same at both targets.
+    assert.ok('options' in nativeOptions(check({ target: ts.ScriptTarget.ES5, noLib: true })));
+    assert.deepEqual(nativeOptions(check({ target: ts.ScriptTarget.ES5, baseUrl: '/r' })), {
+      declined: 'TypeScript 7 removed target: ES5, baseUrl',
+    });
   });
 
   it("finds each release's platform binary, pinned: 7.1 by default (inside its alias), 7.0.2 when KG_NATIVE_TS=7.0", () => {

@@ -93,6 +93,8 @@ export interface CheckerBackend {
    * throws and never changes an answer; `declarationsAt` with the same queries follows.
    */
   prefetch?(file: string, queries: readonly SymbolQuery[]): void;
+  /** What was changed in the project's options to serve it (a removed target raised, ADR 191): said in the build's report. */
+  readonly adjusted?: string;
 }
 
 /** What a provider is told about one project before its files' questions are asked. */
@@ -144,6 +146,8 @@ export interface CheckerReport {
   served: string[];
   /** Projects the provider declined or failed on, each with its reason; the JavaScript backend served them. */
   fallbacks: { project: string; reason: string }[];
+  /** Projects the provider served with options changed (ADR 191), each with what changed; absent when none. */
+  adjusted?: { project: string; note: string }[];
 }
 
 const CALLABLE_KINDS = new Set<ts.SyntaxKind>([

@@ -89,6 +89,8 @@ export interface NativeRoute {
 export class NativeProjectBackend implements CheckerBackend {
   private readonly checker: Checker;
   private readonly aliased = new Map<number, NativeSymbol>();
+  /** What native-options.ts changed in the project's options to serve it (ADR 191). */
+  adjusted: string | undefined;
 
   constructor(
     private readonly project: NativeProject,

@@ -22,7 +22,7 @@ import {
   type Snapshot,
 } from './native-api';
 import { EarlyQuestions, type WatchedChannel } from './native-early';
-import { interopSensitive, optionsAsJson, removedOptions } from './native-options';
+import { interopSensitive, nativeOptions, optionsAsJson } from './native-options';
 import { nativeDeadlines, NativeWatchdog, processEnd, type NativeDeadlines } from './native-process';
 
 /** TypeScript 7's default library folder, beside its binary, with forward slashes and a final slash. */
@@ -75,13 +75,13 @@ export class NativeChecker implements CheckerProvider {
 
   open(check: ProjectCheck): CheckerBackend | { declined: string } {
     if (this.failed) return { declined: this.failed };
-    const removed = removedOptions(check.project.options);
-    if (removed.length > 0) return { declined: `TypeScript 7 removed ${removed.join(', ')}` };
+    const served = nativeOptions(check);
+    if ('declined' in served) return served;
     // TypeScript 7.0 has no seam for a component's generated code (7.1's content mappers, later): ADR 169.
     const components = check.roots.filter((r) => componentKind(r) !== undefined).length;
     if (components > 0)
       return { declined: `${components} component file${components === 1 ? '' : 's'} (.vue/.svelte) need the JavaScript checker` };
-    const o = check.project.options;
+    const o = served.options;
     if (o.esModuleInterop === false || o.allowSyntheticDefaultImports === false) {
       const why = interopSensitive(check);
       if (why)
@@ -123,7 +123,9 @@ export class NativeChecker implements CheckerProvider {
       }
       if (changedConfig || !this.placed.has(configFile)) this.placed.set(configFile, new Map());
       const route = { lib, api, libDir: nativeLibDirectory(binary.exe), early: this.early };
-      return new NativeProjectBackend(project, check, configFile, route, this.placed.get(configFile) as Map<string, Placed>);
+      const backend = new NativeProjectBackend(project, check, configFile, route, this.placed.get(configFile) as Map<string, Placed>);
+      backend.adjusted = served.adjusted;
+      return backend;
     } catch (e) {
       this.stop(e);
       return { declined: `the native checker could not open the project (${firstLine(e)})` };

@@ -2,15 +2,23 @@
 // removed, where interop options it cannot express could change an answer, and the options as the
 // tsconfig JSON it reads. TypeScript 6's side only: no TypeScript 7 import.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import type { ProjectCheck } from './checker';
+import { DEFAULT_LIB_DIRECTORY } from './program';
 
 // The compiler's functions and enums, read once: `ts.x` is a getter call on every use (ADR 140).
 const {
   ModuleKind,
   ModuleResolutionKind,
   ScriptTarget,
+  SyntaxKind,
+  createScanner,
+  forEachChild,
+  getDefaultLibFileName,
+  isArrayBindingPattern,
+  isBinaryExpression,
   isExportAssignment,
   isExportDeclaration,
   isExternalModule,
@@ -20,7 +28,17 @@ const {
   isNamespaceExport,
   isNamespaceImport,
   isStringLiteral,
+  isYieldExpression,
+  LanguageVariant,
 } = ts;
+
+/** The pinned TypeScript 6.0.3's computed options (internal, as program.ts reads them): what it makes of options left unset. */
+const { getEmitModuleKind, getEmitScriptTarget, getUseDefineForClassFields, libMap } = ts as unknown as {
+  getEmitModuleKind(o: ts.CompilerOptions): ts.ModuleKind;
+  getEmitScriptTarget(o: ts.CompilerOptions): ts.ScriptTarget;
+  getUseDefineForClassFields(o: ts.CompilerOptions): boolean;
+  libMap: Map<string, string>;
+};
 
 /**
  * Options TypeScript 6 deprecated and TypeScript 7 removed (TypeScript 6's `checkDeprecations("6.0")`
@@ -142,4 +160,147 @@ export function optionsAsJson(options: ts.CompilerOptions): Record<string, unkno
   }
   out.noEmit = true;
   return out;
+}
+
+/** The lowest target TypeScript 7 accepts: an ES5 project is handed it (ADR 191). */
+const RAISED_TARGET = ScriptTarget.ES2015;
+
+/** The options TypeScript 7 is given for a project, and what was changed in them to serve it (said in the build's report). */
+export interface NativeOptions {
+  options: ts.CompilerOptions;
+  /** How a removed target was replaced, when it was: `target: ES5 served as ES2015 (lib: es5, dom, …)`. */
+  adjusted?: string;
+}
+
+/**
+ * The options TypeScript 7 can check a project with, or why it cannot (ADR 191). A removed option
+ * declines the project, except a removed target where the target cannot change an answer: ES3,
+ * which TypeScript 6 reads as its default target, is handed over as that target; ES5 is handed
+ * over as ES2015 with the library set, module kind and class-field semantics the ES5 target
+ * implied made explicit, unless a file iterates where the two targets type iteration differently,
+ * has an empty array pattern, or spells an identifier only one of them scans as one.
+ */
+export function nativeOptions(check: ProjectCheck): NativeOptions | { declined: string } {
+  const o = check.project.options;
+  const removed = removedOptions(o);
+  const targetOnly = removed.length === 1 && removed[0].startsWith('target: ');
+  if (removed.length > 0 && !targetOnly) return { declined: `TypeScript 7 removed ${removed.join(', ')}` };
+  if (!targetOnly) return { options: o };
+  const from = ts.ScriptTarget[o.target as ts.ScriptTarget];
+  if (o.target === ScriptTarget.ES5) {
+    const why = targetSensitive(check, o);
+    if (why) return { declined: `TypeScript 7 removed target: ES5, and ${why}` };
+  }
+  const target = o.target === ScriptTarget.ES5 ? RAISED_TARGET : getEmitScriptTarget(o);
+  const options: ts.CompilerOptions = { ...o, target };
+  if (o.module === undefined) options.module = getEmitModuleKind(o);
+  if (o.useDefineForClassFields === undefined) options.useDefineForClassFields = getUseDefineForClassFields(o);
+  if (o.lib === undefined && !o.noLib) options.lib = defaultLibs(o);
+  const lib = options.lib ? `, lib ${options.lib.map(libName).join(', ')}` : '';
+  const module = String(optionsAsJson({ module: options.module }).module);
+  return { options, adjusted: `target ${from} (removed in TypeScript 7) raised to ${targetName(target)} (module ${module}${lib})` };
+}
+
+/** `ES2015`, `ES2025`: the enum's own name, not an alias such as `LatestStandard`. */
+const targetName = (t: ts.ScriptTarget): string =>
+  Object.entries(ScriptTarget).find(([k, v]) => v === t && k.startsWith('ES'))?.[0] ?? String(t);
+
+const libName = (file: string): string => file.replace(/^lib\./, '').replace(/\.d\.ts$/, '');
+
+/** The libraries TypeScript 6's default library for the options references: `lib.d.ts` for ES5 is es5, dom, webworker.importscripts, scripthost. */
+function defaultLibs(o: ts.CompilerOptions): string[] {
+  const text = fs.readFileSync(`${DEFAULT_LIB_DIRECTORY}/${getDefaultLibFileName(o)}`, 'utf8');
+  return [...text.matchAll(/^\/\/\/\s*<reference\s+lib="([^"]+)"/gm)].map((m) => libFile(m[1]));
+}
+
+const libFile = (name: string): string => libMap.get(name.toLowerCase()) ?? `lib.${name}.d.ts`;
+
+/** Whether the libraries (file names) declare `Iterable`, following their references: then ES5 and ES2015 iterate differently. */
+function declaresIterable(libs: readonly string[]): boolean {
+  const seen = new Set<string>();
+  const queue = [...libs];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (file === 'lib.es2015.iterable.d.ts') return true;
+    let text: string;
+    try {
+      text = fs.readFileSync(`${DEFAULT_LIB_DIRECTORY}/${file}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of text.matchAll(/^\/\/\/\s*<reference\s+lib="([^"]+)"/gm)) queue.push(libFile(m[1]));
+  }
+  return false;
+}
+
+/**
+ * Where an ES5 project's files could be answered differently at ES2015 (TypeScript 6.0's checker,
+ * every use of its `languageVersion`, ADR 191), or undefined. With a library that declares
+ * `Iterable` and no `downlevelIteration`, ES5 types a for-of, spread, array destructuring or
+ * `yield*` over a non-array as nothing, ES2015 by its iterator; an array pattern with no element
+ * before its rest is `any[]` at ES5 and `Iterable<any>` at ES2015; and the two targets scan
+ * identifiers with different Unicode tables (and ES5 has no `\u{…}` escapes).
+ */
+function targetSensitive(check: ProjectCheck, o: ts.CompilerOptions): string | undefined {
+  const libs = o.noLib ? [] : (o.lib ?? defaultLibs(o));
+  const iterates = !o.downlevelIteration && declaresIterable(libs);
+  for (const file of check.roots) {
+    const sf = check.sourceFile(file);
+    if (!sf) continue;
+    const rel = path.relative(check.root, file);
+    if (scansDifferently(sf)) return `${rel} has an identifier ES5 and ES2015 scan differently`;
+    const found = iterationIn(sf, iterates);
+    if (found) return `${rel} has ${found}, which ES5 and ES2015 type differently`;
+  }
+  return undefined;
+}
+
+/** The first construct in the file whose type the target decides, named, or undefined. */
+function iterationIn(sf: ts.SourceFile, iterates: boolean): string | undefined {
+  let found: string | undefined;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (
+      isArrayBindingPattern(n) &&
+      (n.elements.length === 0 || (n.elements.length === 1 && !!(n.elements[0] as ts.BindingElement).dotDotDotToken))
+    )
+      found = 'an array pattern with no element before its rest';
+    else if (iterates) {
+      if (n.kind === SyntaxKind.ForOfStatement) found = 'a for-of';
+      else if (n.kind === SyntaxKind.SpreadElement) found = 'a spread';
+      else if (isArrayBindingPattern(n)) found = 'an array destructuring';
+      else if (isYieldExpression(n) && n.asteriskToken) found = 'a yield*';
+      else if (
+        isBinaryExpression(n) &&
+        n.operatorToken.kind === SyntaxKind.EqualsToken &&
+        n.left.kind === SyntaxKind.ArrayLiteralExpression
+      )
+        found = 'an array destructuring';
+      else if (
+        isBinaryExpression(n) &&
+        n.operatorToken.kind === SyntaxKind.EqualsToken &&
+        n.left.kind === SyntaxKind.ObjectLiteralExpression
+      )
+        found = 'a destructuring assignment';
+    }
+    if (!found) forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/** Whether ES5's and ES2015's scanners split the file's text differently: only where it has a non-ASCII character or a `\u` escape. */
+function scansDifferently(sf: ts.SourceFile): boolean {
+  const text = sf.text;
+  if (!/[^\t-\x7f]|\\u/.test(text)) return false;
+  const variant = sf.languageVariant ?? LanguageVariant.Standard;
+  const es5 = createScanner(ScriptTarget.ES5, false, variant, text);
+  const es2015 = createScanner(ScriptTarget.ES2015, false, variant, text);
+  for (;;) {
+    const a = es5.scan();
+    const b = es2015.scan();
+    if (a !== b || es5.getTokenEnd() !== es2015.getTokenEnd()) return true;
+    if (a === SyntaxKind.EndOfFileToken) return false;
+  }
 }

@@ -341,6 +341,7 @@ class ProjectPass implements DeclarationLookup {
     try {
       const answers = this.ask(opened, true);
       report.served.push(this.project.configPath);
+      if (opened.adjusted) (report.adjusted ??= []).push({ project: this.project.configPath, note: opened.adjusted });
       return answers;
     } catch (e) {
       report.fallbacks.push({ project: this.project.configPath, reason: `the ${checker?.name} checker failed (${firstLine(e)})` });
