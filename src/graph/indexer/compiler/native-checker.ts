@@ -42,6 +42,10 @@ export class NativeChecker implements CheckerProvider {
   /** What TypeScript 7 was given of each file it read through us, to tell it what changed. */
   private readonly served = new Map<string, string | null>();
   private readonly open_ = new Set<string>();
+  /** TypeScript 7's process id, once started. */
+  private pid: number | undefined;
+  /** The project released last, closed in the snapshot that opens the next (ADR 191). */
+  private closing: string | undefined;
   private failed: string | undefined;
   private early: EarlyQuestions | undefined;
   /** Where each project's declarations were placed, by config (ADR 138). */
@@ -107,7 +111,12 @@ export class NativeChecker implements CheckerProvider {
       if (changedConfig) changed.push(configFile);
       this.early?.forget();
       const opening = !this.open_.has(configFile);
-      this.snapshot = lib.snapshot(api, this.snapshot, { open: opening ? [configFile] : [], changed });
+      // The last project is closed in the snapshot that opens this one: the files they share are
+      // parsed and bound once, not again for each project (ADR 191).
+      const close = this.closing !== undefined && this.closing !== configFile ? [this.closing] : [];
+      this.snapshot = lib.snapshot(api, this.snapshot, { open: opening ? [configFile] : [], changed, close });
+      for (const c of close) this.open_.delete(c);
+      this.closing = undefined;
       this.open_.add(configFile);
       // 7.0.2's client keeps the syntax trees it fetched by path, across snapshots: a changed file's
       // must go, and all of them when the options they were parsed with may have changed (ADR 138).
@@ -135,14 +144,12 @@ export class NativeChecker implements CheckerProvider {
   release(backend: CheckerBackend): void {
     this.watchdog?.project(false);
     if (this.opts.keep || !(backend instanceof NativeProjectBackend) || !this.api) return;
-    // One project at a time, as the JavaScript backend holds one program at a time.
-    try {
-      this.early?.forget();
-      this.snapshot = (this.lib as NativeLibrary).snapshot(this.api, this.snapshot, { close: [backend.configFile] });
-      this.open_.delete(backend.configFile);
-    } catch (e) {
-      this.stop(e);
-    }
+    // A process ended or gone while it served the project: no more native answers in this build.
+    const gone = this.watchdog?.fired ?? (this.pid === undefined ? undefined : processEnd(this.pid));
+    if (gone) return this.stop(new Error(gone));
+    // At most two projects at a time: this one is closed when the next is opened (ADR 191), so
+    // TypeScript 7 keeps the files they share; closed here, it parsed and bound them again for each.
+    this.closing = backend.configFile;
   }
 
   /** Ends the child process. */
@@ -158,6 +165,7 @@ export class NativeChecker implements CheckerProvider {
     this.watchdog = undefined;
     this.early = undefined;
     this.open_.clear();
+    this.closing = undefined;
     this.served.clear();
     this.placed.clear();
   }
@@ -201,6 +209,7 @@ export class NativeChecker implements CheckerProvider {
     let spawnError: Error | undefined;
     child.on('error', (e: Error) => (spawnError = e));
     if (child.pid === undefined) throw new Error(`${processEnd(undefined)}${spawnError ? ` (${spawnError.message})` : ''}`);
+    this.pid = child.pid;
     if (typeof ch.readTuple !== 'function' || typeof ch.writeTuple !== 'function') return;
     const watchdog = new NativeWatchdog(child.pid, this.deadlines);
     this.watchdog = watchdog;
