@@ -108,10 +108,52 @@ describe('an ES5 project and the native checker (ADR 191)', () => {
     assert.deepEqual(r.result.checker.fallbacks, [
       {
         project: 'tsconfig.json',
-        reason: 'TypeScript 7 removed target: ES5, and src/iterate.ts has a for-of, which ES5 and ES2015 type differently',
+        reason: 'TypeScript 7 removed target: ES5, and src/iterate.ts has an array destructuring, which ES5 and ES2015 type differently',
       },
     ]);
     assert.equal(r.result.checker.adjusted, undefined);
+  });
+
+  it('iteration over arrays and strings only, asked of TypeScript 7: served, the same graph', () => {
+    const arrays = [
+      "import { Item } from './item';",
+      'export class Bag {',
+      '  items: Item[] = [];',
+      '  total(extra: Item[], name: string): number {',
+      '    let n = 0;',
+      '    for (const it of this.items) n += it.run();',
+      '    for (const it of extra) n += it.run();',
+      '    for (const c of name) n += c.length;',
+      '    const all = [...this.items, ...extra];',
+      '    const [first, second] = all;',
+      '    let a: Item, b: Item;',
+      '    [a, b] = extra;',
+      '    const runs = all.map((i) => i.run());',
+      '    return n + first.run() + second.run() + a.run() + b.run() + Math.max(...runs);',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const r = both(es5Project({}, { 'item.ts': ITEM, 'bag.ts': arrays }));
+    assert.equal(r.native, r.js);
+    assert.deepEqual(r.result.checker.fallbacks, []);
+    assert.deepEqual(r.result.checker.served, ['tsconfig.json']);
+    assert.match(
+      r.js,
+      /"source":"sym:src\/bag\.ts#Bag\.total","target":"sym:src\/item\.ts#Item\.run","relation":"calls","confidence":"EXACT"/,
+    );
+  });
+
+  it('a for-of over a Set with the default library: TypeScript 7 finds it no array, the JavaScript checker serves it', () => {
+    const set = "import { Item } from './item';\nexport function all(s: Set<Item>): void {\n  for (const it of s) it.run();\n}\n";
+    const r = both(es5Project({}, { 'item.ts': ITEM, 'set.ts': set }));
+    assert.equal(r.native, r.js);
+    assert.deepEqual(r.result.checker.fallbacks, [
+      {
+        project: 'tsconfig.json',
+        reason: 'TypeScript 7 removed target: ES5, and src/set.ts:3 (a for-of) iterates a value that is not an array',
+      },
+    ]);
   });
 
   it('an array pattern with nothing before its rest (any[] at ES5, Iterable<any> at ES2015): the JavaScript checker', () => {

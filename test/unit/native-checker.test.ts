@@ -153,7 +153,7 @@ describe('the native checker', () => {
   });
 
   it('hands a removed target over as what TypeScript 6 made of it, its implied options explicit (ADR 191)', () => {
-    const text = 'export class A {\n  x = 1;\n}\nfor (const v of [1]) v.toFixed();\n';
+    const text = 'export class A {\n  x = 1;\n}\nconst xs = [1];\nfor (const v of xs) v.toFixed();\nfor (const w of [2]) w.toFixed();\n';
     const check = (options: ts.CompilerOptions, source = text): ProjectCheck => ({
       root: '/r',
       project: { configPath: 'tsconfig.json', options, projectReferences: undefined, files: ['a.ts'] },
@@ -200,9 +200,18 @@ describe('the native checker', () => {
       'lib.dom.iterable.d.ts',
       'lib.dom.asynciterable.d.ts',
     ]);
-    // TypeScript 6's lib.dom.d.ts brings Iterable in: without downlevelIteration, a for-of declines.
-    assert.deepEqual(nativeOptions(check({ target: ts.ScriptTarget.ES5 })), {
+    // TypeScript 6's lib.dom.d.ts brings Iterable in: without downlevelIteration, TypeScript 7 is
+    // to be asked whether `xs` is an array (an array literal needs no question).
+    const asked = nativeOptions(check({ target: ts.ScriptTarget.ES5 }));
+    assert.ok('options' in asked);
+    assert.deepEqual(asked.iterated, [{ file: '/r/a.ts', position: text.indexOf('xs)'), where: 'a.ts:5 (a for-of)' }]);
+    assert.equal(es5.iterated, undefined);
+    // What it cannot be asked about (a call's result, a pattern without a value) declines.
+    assert.deepEqual(nativeOptions(check({ target: ts.ScriptTarget.ES5 }, 'for (const v of f()) v;\n')), {
       declined: 'TypeScript 7 removed target: ES5, and a.ts has a for-of, which ES5 and ES2015 type differently',
+    });
+    assert.deepEqual(nativeOptions(check({ target: ts.ScriptTarget.ES5 }, 'for (const [k] of m) k;\n')), {
+      declined: 'TypeScript 7 removed target: ES5, and a.ts has an array destructuring, which ES5 and ES2015 type differently',
     });
     // noLib: nothing declares Iterable, so iteration is the same at both targets.
     assert.ok('options' in nativeOptions(check({ target: ts.ScriptTarget.ES5, noLib: true })));

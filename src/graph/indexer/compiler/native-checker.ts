@@ -22,7 +22,7 @@ import {
   type Snapshot,
 } from './native-api';
 import { EarlyQuestions, type WatchedChannel } from './native-early';
-import { interopSensitive, nativeOptions, optionsAsJson } from './native-options';
+import { interopSensitive, nativeOptions, notAnArray, optionsAsJson } from './native-options';
 import { nativeDeadlines, NativeWatchdog, processEnd, type NativeDeadlines } from './native-process';
 
 /** TypeScript 7's default library folder, beside its binary, with forward slashes and a final slash. */
@@ -130,6 +130,9 @@ export class NativeChecker implements CheckerProvider {
         if (problems.length > 0)
           return { declined: `TypeScript 7 rejects the project's options (${String(problems[0].text).split('\n', 1)[0]})` };
       }
+      // An ES5 project served as ES2015 iterates only arrays and strings, or is not served (ADR 191).
+      const iterates = served.iterated && notAnArray(project.checker, lib.TypeFlags, served.iterated);
+      if (iterates) return { declined: `TypeScript 7 removed target: ES5, and ${iterates}` };
       if (changedConfig || !this.placed.has(configFile)) this.placed.set(configFile, new Map());
       const route = { lib, api, libDir: nativeLibDirectory(binary.exe), early: this.early };
       const backend = new NativeProjectBackend(project, check, configFile, route, this.placed.get(configFile) as Map<string, Placed>);

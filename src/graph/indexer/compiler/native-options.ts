@@ -18,7 +18,15 @@ const {
   forEachChild,
   getDefaultLibFileName,
   isArrayBindingPattern,
+  isArrayLiteralExpression,
   isBinaryExpression,
+  isForOfStatement,
+  isIdentifier,
+  isParenthesizedExpression,
+  isPropertyAccessExpression,
+  isSpreadElement,
+  isStringLiteralLike,
+  isVariableDeclaration,
   isExportAssignment,
   isExportDeclaration,
   isExternalModule,
@@ -33,7 +41,8 @@ const {
 } = ts;
 
 /** The pinned TypeScript 6.0.3's computed options (internal, as program.ts reads them): what it makes of options left unset. */
-const { getEmitModuleKind, getEmitScriptTarget, getUseDefineForClassFields, libMap } = ts as unknown as {
+const { getEmitModuleKind, getEmitScriptTarget, getUseDefineForClassFields, isAssignmentTarget, libMap } = ts as unknown as {
+  isAssignmentTarget(node: ts.Node): boolean;
   getEmitModuleKind(o: ts.CompilerOptions): ts.ModuleKind;
   getEmitScriptTarget(o: ts.CompilerOptions): ts.ScriptTarget;
   getUseDefineForClassFields(o: ts.CompilerOptions): boolean;
@@ -168,8 +177,10 @@ const RAISED_TARGET = ScriptTarget.ES2015;
 /** The options TypeScript 7 is given for a project, and what was changed in them to serve it (said in the build's report). */
 export interface NativeOptions {
   options: ts.CompilerOptions;
-  /** How a removed target was replaced, when it was: `target: ES5 served as ES2015 (lib: es5, dom, …)`. */
+  /** How a removed target was replaced, when it was: `target ES5 (removed in TypeScript 7) raised to ES2015 (…)`. */
   adjusted?: string;
+  /** Values an ES5 project iterates, which TypeScript 7 must find arrays before it serves the project. */
+  iterated?: IterationSite[];
 }
 
 /**
@@ -187,10 +198,8 @@ export function nativeOptions(check: ProjectCheck): NativeOptions | { declined: 
   if (removed.length > 0 && !targetOnly) return { declined: `TypeScript 7 removed ${removed.join(', ')}` };
   if (!targetOnly) return { options: o };
   const from = ts.ScriptTarget[o.target as ts.ScriptTarget];
-  if (o.target === ScriptTarget.ES5) {
-    const why = targetSensitive(check, o);
-    if (why) return { declined: `TypeScript 7 removed target: ES5, and ${why}` };
-  }
+  const sensitive = o.target === ScriptTarget.ES5 ? targetSensitive(check, o) : [];
+  if (typeof sensitive === 'string') return { declined: `TypeScript 7 removed target: ES5, and ${sensitive}` };
   const target = o.target === ScriptTarget.ES5 ? RAISED_TARGET : getEmitScriptTarget(o);
   const options: ts.CompilerOptions = { ...o, target };
   if (o.module === undefined) options.module = getEmitModuleKind(o);
@@ -198,7 +207,8 @@ export function nativeOptions(check: ProjectCheck): NativeOptions | { declined: 
   if (o.lib === undefined && !o.noLib) options.lib = defaultLibs(o);
   const lib = options.lib ? `, lib ${options.lib.map(libName).join(', ')}` : '';
   const module = String(optionsAsJson({ module: options.module }).module);
-  return { options, adjusted: `target ${from} (removed in TypeScript 7) raised to ${targetName(target)} (module ${module}${lib})` };
+  const adjusted = `target ${from} (removed in TypeScript 7) raised to ${targetName(target)} (module ${module}${lib})`;
+  return sensitive.length > 0 ? { options, adjusted, iterated: sensitive } : { options, adjusted };
 }
 
 /** `ES2015`, `ES2025`: the enum's own name, not an alias such as `LatestStandard`. */
@@ -235,30 +245,60 @@ function declaresIterable(libs: readonly string[]): boolean {
 }
 
 /**
- * Where an ES5 project's files could be answered differently at ES2015 (TypeScript 6.0's checker,
- * every use of its `languageVersion`, ADR 191), or undefined. With a library that declares
- * `Iterable` and no `downlevelIteration`, ES5 types a for-of, spread, array destructuring or
- * `yield*` over a non-array as nothing, ES2015 by its iterator; an array pattern with no element
- * before its rest is `any[]` at ES5 and `Iterable<any>` at ES2015; and the two targets scan
- * identifiers with different Unicode tables (and ES5 has no `\u{…}` escapes).
+ * A value an ES5 project iterates, which ES5 and ES2015 type alike only when it is an array, a
+ * string or `any`: TypeScript 7 is asked what it is before the project is served (ADR 191).
  */
-function targetSensitive(check: ProjectCheck, o: ts.CompilerOptions): string | undefined {
+export interface IterationSite {
+  /** Absolute path of the file. */
+  file: string;
+  /** Where the value's name starts (an identifier, or a property access's name). */
+  position: number;
+  /** `src/a.ts:3 (a for-of)`, for the note. */
+  where: string;
+}
+
+/**
+ * Where an ES5 project's files could be answered differently at ES2015 (TypeScript 6.0's checker,
+ * every use of its `languageVersion`, ADR 191): the reason, or the iterated values TypeScript 7
+ * must find arrays. With a library that declares `Iterable` and no `downlevelIteration`, ES5 types
+ * a for-of, spread, array destructuring or `yield*` over a non-array as nothing, ES2015 by its
+ * iterator; an array pattern with no element before its rest is `any[]` at ES5 and
+ * `Iterable<any>` at ES2015; and the two targets scan identifiers with different Unicode tables
+ * (and ES5 has no `\u{…}` escapes).
+ */
+function targetSensitive(check: ProjectCheck, o: ts.CompilerOptions): string | IterationSite[] {
   const libs = o.noLib ? [] : (o.lib ?? defaultLibs(o));
   const iterates = !o.downlevelIteration && declaresIterable(libs);
+  const sites: IterationSite[] = [];
   for (const file of check.roots) {
     const sf = check.sourceFile(file);
     if (!sf) continue;
     const rel = path.relative(check.root, file);
     if (scansDifferently(sf)) return `${rel} has an identifier ES5 and ES2015 scan differently`;
-    const found = iterationIn(sf, iterates);
+    const found = iterationIn(sf, iterates, file, rel, sites);
     if (found) return `${rel} has ${found}, which ES5 and ES2015 type differently`;
   }
-  return undefined;
+  return sites;
 }
 
-/** The first construct in the file whose type the target decides, named, or undefined. */
-function iterationIn(sf: ts.SourceFile, iterates: boolean): string | undefined {
+/**
+ * The first construct in the file whose type the target decides and TypeScript 7 cannot be asked
+ * about, named; the values it can be asked about go to `sites`.
+ */
+function iterationIn(sf: ts.SourceFile, iterates: boolean, file: string, rel: string, sites: IterationSite[]): string | undefined {
   let found: string | undefined;
+  const value = (e: ts.Expression, what: string): void => {
+    while (isParenthesizedExpression(e)) e = e.expression;
+    // An array literal is an array and a string literal a string: nothing to ask.
+    if (isArrayLiteralExpression(e) || isStringLiteralLike(e) || e.kind === SyntaxKind.TemplateExpression) return;
+    const at = isIdentifier(e) ? e : isPropertyAccessExpression(e) && isIdentifier(e.name) ? e.name : undefined;
+    if (!at) {
+      found = what;
+      return;
+    }
+    const position = at.getStart(sf);
+    sites.push({ file, position, where: `${rel}:${sf.getLineAndCharacterOfPosition(position).line + 1} (${what})` });
+  };
   const visit = (n: ts.Node): void => {
     if (found) return;
     if (
@@ -267,27 +307,55 @@ function iterationIn(sf: ts.SourceFile, iterates: boolean): string | undefined {
     )
       found = 'an array pattern with no element before its rest';
     else if (iterates) {
-      if (n.kind === SyntaxKind.ForOfStatement) found = 'a for-of';
-      else if (n.kind === SyntaxKind.SpreadElement) found = 'a spread';
-      else if (isArrayBindingPattern(n)) found = 'an array destructuring';
-      else if (isYieldExpression(n) && n.asteriskToken) found = 'a yield*';
-      else if (
-        isBinaryExpression(n) &&
-        n.operatorToken.kind === SyntaxKind.EqualsToken &&
-        n.left.kind === SyntaxKind.ArrayLiteralExpression
-      )
-        found = 'an array destructuring';
-      else if (
-        isBinaryExpression(n) &&
-        n.operatorToken.kind === SyntaxKind.EqualsToken &&
-        n.left.kind === SyntaxKind.ObjectLiteralExpression
-      )
-        found = 'a destructuring assignment';
+      if (isForOfStatement(n)) value(n.expression, 'a for-of');
+      else if (isSpreadElement(n)) value(n.expression, 'a spread');
+      else if (isArrayBindingPattern(n)) {
+        if (isVariableDeclaration(n.parent) && n.parent.name === n && n.parent.initializer)
+          value(n.parent.initializer, 'an array destructuring');
+        else found = 'an array destructuring';
+      } else if (isYieldExpression(n) && n.asteriskToken) found = 'a yield*';
+      else if (isArrayLiteralExpression(n) && isAssignmentTarget(n)) {
+        const p = n.parent;
+        if (isBinaryExpression(p) && p.left === n && p.operatorToken.kind === SyntaxKind.EqualsToken)
+          value(p.right, 'an array destructuring');
+        else found = 'an array destructuring';
+      }
     }
     if (!found) forEachChild(n, visit);
   };
   visit(sf);
   return found;
+}
+
+/** What TypeScript 7 can say of a value's type (a project's checker, either release). */
+export interface IterationQuestions {
+  getTypeAtPosition(file: string, positions: readonly number[]): ({ flags: number } | undefined)[];
+  isArrayLikeType(type: never): boolean;
+}
+
+/**
+ * The first iterated value TypeScript 7 does not find an array, a string or `any` (ES2015 would
+ * type its iteration by its iterator, ES5 as nothing), or undefined when all are (ADR 191).
+ */
+export function notAnArray(
+  checker: IterationQuestions,
+  flags: { Any: number; StringLike: number },
+  sites: readonly IterationSite[],
+): string | undefined {
+  const byFile = new Map<string, IterationSite[]>();
+  for (const site of sites) byFile.set(site.file, [...(byFile.get(site.file) ?? []), site]);
+  for (const [file, at] of byFile) {
+    const types = checker.getTypeAtPosition(
+      file,
+      at.map((s) => s.position),
+    );
+    for (let i = 0; i < at.length; i++) {
+      const t = types[i];
+      if (t && (t.flags & (flags.Any | flags.StringLike)) !== 0) continue;
+      if (!t || !checker.isArrayLikeType(t as never)) return `${at[i].where} iterates a value that is not an array`;
+    }
+  }
+  return undefined;
 }
 
 /** Whether ES5's and ES2015's scanners split the file's text differently: only where it has a non-ASCII character or a `\u` escape. */
