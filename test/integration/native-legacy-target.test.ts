@@ -169,6 +169,30 @@ describe('an ES5 project and the native checker (ADR 191)', () => {
     assert.match(r.result.checker.fallbacks[0]?.reason ?? '', /src\/name\.ts has an identifier ES5 and ES2015 scan differently/);
   });
 
+  it("rxjs 7.8.2's sources as one ES5 project with downlevelIteration (as its tsconfig.cjs.json), bundler resolution: served, the same graph", () => {
+    const root = tempDir('kg-native-es5-rxjs-');
+    fs.cpSync(path.join(REPO, 'node_modules', 'rxjs', 'src'), path.join(root, 'src'), {
+      recursive: true,
+      filter: (f) => !/tsconfig[^/]*\.json$|Rx\.global\.js$/.test(f),
+    });
+    const compilerOptions = {
+      strict: true,
+      target: 'ES5',
+      module: 'CommonJS',
+      moduleResolution: 'Bundler',
+      downlevelIteration: true,
+      lib: ['es2018', 'dom'],
+    };
+    writeTree(root, {
+      'package.json': '{ "name": "rxjs-es5", "private": true }\n',
+      'tsconfig.json': JSON.stringify({ compilerOptions, include: ['src'] }) + '\n',
+    });
+    const r = both(root);
+    assert.equal(r.native, r.js);
+    assert.deepEqual(r.result.checker.served, ['tsconfig.json']);
+    assert.ok((JSON.parse(r.js) as { nodes: unknown[] }).nodes.length > 1000);
+  });
+
   it('moduleResolution: node10 still falls back: it changes what an import resolves to', () => {
     const r = both(es5Project({ moduleResolution: 'node' }, { 'item.ts': ITEM }));
     assert.equal(r.native, r.js);
