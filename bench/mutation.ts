@@ -29,6 +29,8 @@
 // mutation's failing test files from that run instead of running the suite: which tests a
 // mutation fails does not depend on kg, so another build's selection is checked against the same
 // failures in minutes (ADR 190). KG_MUTATION_UNUSED=0 leaves out the second part.
+// KG_MUTATION_MODULES (a scratch node_modules, `npm install` of a package not yet a devDependency
+// here) is searched for the packages after this repository's, and is on the tests' NODE_PATH.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -83,6 +85,21 @@ const SUBJECTS: Subject[] = [
     suite: (f) => /^test\/(?:[^/]+\/)*[^/]+\.test\.js$/.test(f) && !f.startsWith('test/types/'),
     mutable: (f) => /^(index|lib\/[^/]+)\.js$/.test(f),
   },
+  // "test": "… borp …" (node:test files, borp's default `test/**/*.test.js`); an HTTP router whose
+  // files each test a part (constraints, pretty-print, url sanitizing, methods, …). Not a
+  // devDependency yet: KG_MUTATION_MODULES names a scratch node_modules holding it (and rfdc and
+  // proxyquire, which four of its tests require).
+  {
+    name: 'find-my-way',
+    samples: 30,
+    suite: (f) => /^test\/(?:[^/]+\/)*[^/]+\.test\.js$/.test(f) && !f.startsWith('test/types/'),
+    mutable: (f) => /^(index|lib\/(?:[^/]+\/)*[^/]+)\.js$/.test(f),
+  },
+  // tape's own dependency (its version fixed by the lock file), a package whose suite follows its
+  // modules: "tests-only": "nyc tape test/*.js", the async API's files (resolver.js, mock.js, …)
+  // beside their `_sync` twins, and files for homedir, node-modules-paths and exports. Those
+  // needing a devDependency not installed here (mkdirp, mv, tap) fail unchanged and are left out.
+  { name: 'resolve', samples: 30, suite: (f) => /^test\/[^/]+\.js$/.test(f), mutable: (f) => /^(index|lib\/[^/]+)\.js$/.test(f) },
 ];
 
 const SOURCE = /\.[cm]?[jt]sx?$/;
@@ -133,8 +150,12 @@ interface PackageResult {
   unused: UnusedResult[];
 }
 
+// KG_MUTATION_MODULES (header). A package found in neither is left out of the run, said on stderr.
+const EXTRA_MODULES = process.env.KG_MUTATION_MODULES;
+
 function packageDir(name: string): string {
-  return path.dirname(require.resolve(`${name}/package.json`, { paths: [REPO] }));
+  const paths = EXTRA_MODULES ? [REPO, path.dirname(EXTRA_MODULES)] : [REPO];
+  return path.dirname(require.resolve(`${name}/package.json`, { paths }));
 }
 
 async function benchPackage(subject: Subject, samples: number): Promise<PackageResult> {
@@ -143,7 +164,8 @@ async function benchPackage(subject: Subject, samples: number): Promise<PackageR
   const root = benchTemp(`${subject.name}@${version}`);
   prepareRepository(source, root);
   const files = repositoryFiles(root);
-  const runOpts: RunOptions = { nodePath: path.join(REPO, 'node_modules'), timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY };
+  const nodePath = [path.join(REPO, 'node_modules'), ...(EXTRA_MODULES ? [EXTRA_MODULES] : [])].join(path.delimiter);
+  const runOpts: RunOptions = { nodePath, timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY };
   const allTests = files.filter(subject.suite);
   const baseline = await runSuite(root, allTests, runOpts);
   const suite = allTests.filter((f) => !baseline.failing.includes(f));
@@ -271,7 +293,15 @@ async function main(): Promise<void> {
   const started = Date.now();
   // KG_MUTATION_PACKAGES names the packages and their order.
   const subjects = names ? names.map((n) => SUBJECTS.find((x) => x.name === n)).filter((x): x is Subject => x !== undefined) : SUBJECTS;
-  for (const s of subjects) results.push(await benchPackage(s, Number(process.env.KG_MUTATION_SAMPLES ?? s.samples)));
+  for (const s of subjects) {
+    try {
+      packageDir(s.name);
+    } catch {
+      log(`${s.name}: not installed here nor in KG_MUTATION_MODULES: left out of this run`);
+      continue;
+    }
+    results.push(await benchPackage(s, Number(process.env.KG_MUTATION_SAMPLES ?? s.samples)));
+  }
 
   const all = results.flatMap((r) => r.mutations);
   const failing = all.reduce((n, m) => n + m.failing.length, 0);
