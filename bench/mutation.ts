@@ -29,8 +29,9 @@
 // mutation's failing test files from that run instead of running the suite: which tests a
 // mutation fails does not depend on kg, so another build's selection is checked against the same
 // failures in minutes (ADR 190). KG_MUTATION_UNUSED=0 leaves out the second part.
-// KG_MUTATION_MODULES (a scratch node_modules, `npm install` of a package not yet a devDependency
-// here) is searched for the packages after this repository's, and is on the tests' NODE_PATH.
+// KG_MUTATION_MODULES (a scratch node_modules, `npm install` of a package that is not a
+// devDependency here) is searched for the packages after this repository's, and is on the tests'
+// NODE_PATH.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -86,9 +87,8 @@ const SUBJECTS: Subject[] = [
     mutable: (f) => /^(index|lib\/[^/]+)\.js$/.test(f),
   },
   // "test": "… borp …" (node:test files, borp's default `test/**/*.test.js`); an HTTP router whose
-  // files each test a part (constraints, pretty-print, url sanitizing, methods, …). Not a
-  // devDependency yet: KG_MUTATION_MODULES names a scratch node_modules holding it (and rfdc and
-  // proxyquire, which four of its tests require).
+  // files each test a part (constraints, pretty-print, url sanitizing, methods, …). A
+  // devDependency, pinned, with rfdc and proxyquire, which four of its tests require.
   {
     name: 'find-my-way',
     samples: 30,
