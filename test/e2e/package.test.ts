@@ -10,18 +10,21 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as zlib from 'node:zlib';
 
-const VSIX = process.env.KG_E2E_VSIX ?? path.join(__dirname, '..', '..', 'knowledge-graph.vsix');
+const REPO = path.join(__dirname, '..', '..');
+const VSIX = process.env.KG_E2E_VSIX ?? path.join(REPO, 'knowledge-graph.vsix');
 
 /**
  * The size budget (ADR 32): the package a user downloads, and what it unpacks to. The file count
- * follows the decision records the package ships with its docs and their index (160 records in
- * the package after the twenty-first session, 262 files): 300 leaves room for the next ones
- * without letting a stray folder in.
+ * leaves out the docs it ships (docs/*.md and every decision record with their index, so the
+ * README's links work in the installed extension): those are exactly the repository's docs,
+ * counted apart, and grow by one with each record. The rest — bundles, the compiler's libraries,
+ * icon, schemas — stays within `files` (133 after the twenty-ninth session), so a stray folder
+ * still fails it.
  *
  * The component tools (dist/component-tools.js, 0.43 MB compressed) moved it to 3.5 MiB and
  * 14 MiB unpacked (ADR 173).
  */
-export const BUDGET = { vsixBytes: 3.5 * 1024 * 1024, unpackedBytes: 14 * 1024 * 1024, files: 300 };
+export const BUDGET = { vsixBytes: 3.5 * 1024 * 1024, unpackedBytes: 14 * 1024 * 1024, files: 150 };
 
 /**
  * A platform-specific package (npm run package:native, ADR 115) adds TypeScript 7's binary for its
@@ -252,12 +255,18 @@ function describePackage(vsix: string): void {
         assert.match(xml, new RegExp(`<Property Id="Microsoft\\.VisualStudio\\.Services\\.${id.replace('.', '\\.')}" Value="[^"]+"`), id);
     });
 
-    it(`stays within the size budget (≤ ${budget.vsixBytes} bytes packed, ≤ ${budget.unpackedBytes} unpacked, ≤ ${budget.files} files)`, () => {
+    it(`stays within the size budget (≤ ${budget.vsixBytes} bytes packed, ≤ ${budget.unpackedBytes} unpacked, ≤ ${budget.files} files besides the docs)`, () => {
       const unpacked = entries.reduce((s, e) => s + e.size, 0);
       console.log(`${path.basename(vsix)}: ${bytes.length} bytes, ${unpacked} unpacked, ${entries.length} files`);
       assert.ok(bytes.length <= budget.vsixBytes, `${bytes.length} bytes`);
       assert.ok(unpacked <= budget.unpackedBytes, `${unpacked} bytes unpacked`);
-      assert.ok(entries.length <= budget.files, `${entries.length} files`);
+      const docs = names.filter((n) => n.startsWith('extension/docs/'));
+      const repositoryDocs = [
+        ...fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')),
+        ...fs.readdirSync(path.join(REPO, 'docs', 'adr')).filter((f) => f.endsWith('.md')),
+      ];
+      assert.equal(docs.length, repositoryDocs.length, 'the docs shipped are the repository docs/*.md and docs/adr/*.md');
+      assert.ok(entries.length - docs.length <= budget.files, `${entries.length - docs.length} files besides the docs`);
     });
   });
 }
