@@ -163,6 +163,10 @@ export async function serveBuilds(ctx: ServerContext, paths: ServerPaths, opts: 
     log(`a server for ${paths.repository} is already running (pid ${lock.heldBy?.pid ?? 'unknown'})`);
     return EXIT.OK;
   }
+  // A killed server's socket outlives it. Ours now (we hold the lock): gone before the warm build,
+  // so a client that finds this server starting waits for it to listen rather than connecting to
+  // the dead socket and building by itself.
+  if (process.platform !== 'win32') fs.rmSync(paths.socket, { force: true });
   let ended = false;
   const sessions = new WorktreeSessions(paths.repository, io.env ?? {}, log, (roots) => {
     if (!ended) writeWorktrees(paths.worktreesFile, roots);
