@@ -103,4 +103,38 @@ describe('import outcomes kept between builds (ADR 134)', () => {
     fs.rmSync(path.join(root, 'gen'), { recursive: true });
     assert.equal(session.rebuild().text, fullText(root), 'after gen/ is removed again');
   });
+
+  it('a package removed and installed again: a session, and a build from the last graph on disk, equal a full build (issue 50)', () => {
+    const root = tempDir();
+    const pkg = {
+      'node_modules/dep/package.json': '{ "name": "dep", "version": "1.0.0", "types": "index.d.ts" }\n',
+      'node_modules/dep/index.d.ts': 'export declare function scale(n: number): number;\n',
+    };
+    writeTree(root, {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, moduleResolution: 'node' }, include: ['src'] }),
+      'src/math.ts': "import { scale } from 'dep';\nexport function add(a: number, b: number): number {\n  return scale(a) + b;\n}\n",
+      'src/shapes.ts': "import { add } from './math';\nexport function twice(s: number): number {\n  return add(s, s);\n}\n",
+      ...pkg,
+    });
+    const session = new BuildSession({ root });
+    let last = session.warm();
+    assert.equal(last.text, fullText(root));
+    const texts = new Set<string>([last.text]);
+    for (const step of ['removed', 'installed', 'removed'] as const) {
+      if (step === 'removed') fs.rmSync(path.join(root, 'node_modules'), { recursive: true });
+      else writeTree(root, pkg);
+      const full = fullText(root);
+      texts.add(full);
+      assert.equal(session.rebuild().text, full, `the session, package ${step}`);
+      // Nothing but the package changed: a build from the last graph and manifest on disk carries
+      // every file unless the manifest tells an installed package from an absent one.
+      const fromDisk = buildTracked({
+        root,
+        previous: { graphText: last.text, manifestText: last.manifestText, parsed: { graph: last.graph, manifest: last.manifest } },
+      });
+      assert.equal(fromDisk.text, full, `a build from the last graph, package ${step}`);
+      last = fromDisk;
+    }
+    assert.equal(texts.size, 2, 'the fixture: the package decides whether the call has a declaration');
+  });
 });

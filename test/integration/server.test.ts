@@ -295,8 +295,9 @@ describe('the build server', { timeout: 600_000 }, () => {
     assert.equal(stale.status, 0, stale.stderr);
     assert.ok(Date.now() - t0 < 30_000);
     assert.equal(fs.readFileSync(graphFile, 'utf8'), fullBuildText(root));
-    // …and the build started a fresh server, which took over the stale files.
-    await until('a fresh server', () => status(root, e).running && fs.statSync(socket).isSocket());
+    // …and the build started a fresh server, which took over the stale files (it removes the stale
+    // socket as soon as it holds the lock, and listens once warm: no socket in between).
+    await until('a fresh server', () => status(root, e).running && fs.existsSync(socket) && fs.statSync(socket).isSocket());
     const pid = status(root, e).pid as number;
     assert.notEqual(pid, 999999999);
     assert.equal(kg(['server', 'stop', '--root', root], root, e).status, 0);

@@ -173,6 +173,16 @@ describe('kg build in worktrees, from the repository graph cache', () => {
     assert.equal(fs.readFileSync(path.join(dir, '.knowledge-graph', 'graph.json'), 'utf8'), mainGraph);
   });
 
+  it('a worktree without node_modules, started from a graph built with them, equals a full build (issue 50)', () => {
+    // main's graph, in the cache, was built with lib installed.
+    const dir = worktree('bare');
+    git(main, 'worktree', 'add', '-q', '--detach', dir, 'main');
+    // As `git worktree add` leaves it: the sources, no packages. The calls into lib have no declaration now.
+    const stderr = buildAndCompare(dir);
+    assert.match(stderr, /graph cache: starting from the graph of this very content/);
+    assert.match(fs.readFileSync(path.join(dir, '.knowledge-graph', 'graph.json'), 'utf8'), /"no-declaration"/);
+  });
+
   it('never uses an entry whose bytes do not match their hashes', () => {
     const status = JSON.parse(kg(main, 'cache', 'status').stdout) as { dir: string; entries: Array<{ tree: string }> };
     // One entry for each tree built: main's and the three branches'.

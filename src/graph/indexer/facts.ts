@@ -22,7 +22,12 @@ export interface ImportRef {
 
 export type ImportSyntax = 'static' | 'dynamic' | 'require';
 
-export type ImportOutcome = { kind: 'file'; path: string } | { kind: 'unresolved'; reason: UnresolvedReason };
+/**
+ * Where an import led. `absent` marks a package import the resolver found nothing for (not
+ * installed): still `external` to the graph, but calls through it have no declaration, so an
+ * incremental build must tell it from an installed one (a worktree without `node_modules`).
+ */
+export type ImportOutcome = { kind: 'file'; path: string } | { kind: 'unresolved'; reason: UnresolvedReason; absent?: true };
 
 /**
  * What a file's sites left besides EXACT edges, kept so an incremental build can replay it for a

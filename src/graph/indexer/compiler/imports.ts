@@ -214,6 +214,16 @@ export class ModuleResolver {
   }
 
   /**
+   * Whether the disk answers the last build's resolutions were decided on hold now (ADR 134): a
+   * program built over the last one may keep its resolutions only then. The compiler keeps an
+   * unchanged file's resolutions, failed ones included, unless told they are invalid, so a package
+   * installed since, or a file put in an ignored folder, would stay unfound (ADR 195).
+   */
+  get worldKept(): boolean {
+    return this.inherited !== undefined;
+  }
+
+  /**
    * Takes the last build's outcomes when its world is this one. The graph files are known only
    * once the screen has passed them, after this resolver gave the screen each file's format (ADR
    * 137): the build calls this then, and the first resolution calls it in any case.
@@ -464,7 +474,7 @@ export class ModuleResolver {
     }
     if (matchesPathsAlias(ref.specifier, project.options.paths)) return { kind: 'unresolved', reason: 'not-found' };
     if (this.workspaces.has(packageNameOf(ref.specifier))) return { kind: 'unresolved', reason: 'not-found' };
-    return { kind: 'unresolved', reason: 'external' };
+    return { kind: 'unresolved', reason: 'external', absent: true };
   }
 }
 

@@ -266,6 +266,8 @@ export function createProjectProgram(
       }
     },
     getModuleResolutionCache: () => resolver.cacheFor(project),
+    // Over the last build's program, its resolutions hold only while the disk answers the same.
+    hasInvalidatedResolutions: () => !resolver.worldKept,
   };
   if (hasComponents(project)) host.resolveModuleNameLiterals = componentAwareResolution(resolver, project);
   return createProgram({ rootNames, options, host, oldProgram });

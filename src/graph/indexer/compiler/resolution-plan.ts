@@ -14,13 +14,13 @@ import type { SourceInput } from './builder';
 import { parseSource, type ImportRef } from './extract';
 import { collectImports } from './import-refs';
 import type { ImportOutcome, ModuleResolver } from './imports';
-import { fromManifestImports, importTarget, type Manifest } from '../files/manifest';
+import { fromManifestImports, importTarget, unresolvedTarget, type Manifest } from '../files/manifest';
 import type { PreviousFacts } from './previous-facts';
 import type { FileShape } from './file-shape';
 import { GLOBAL_PART, shapeAndSurface } from './surface';
 import type { FileSurface } from '../facts';
 
-const outcomeKey = (o: ImportOutcome): string => (o.kind === 'file' ? o.path : '!' + o.reason);
+const outcomeKey = (o: ImportOutcome): string => (o.kind === 'file' ? o.path : unresolvedTarget(o.reason, o.absent));
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

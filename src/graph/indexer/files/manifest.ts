@@ -31,7 +31,7 @@ import { buildConfigInput, CONFIG_FILE } from './repository-config';
 import { asciiText } from '../../io/canonical';
 import { previewJson } from '../../io/display';
 
-export const MANIFEST_VERSION = 6;
+export const MANIFEST_VERSION = 7;
 
 /**
  * The engine's version, recorded so that facts extracted by another version are never carried
@@ -51,6 +51,8 @@ export interface ManifestImport {
   to?: string;
   /** …why it led to none. */
   reason?: UnresolvedReason;
+  /** An `external` import of a package that is not installed (nothing resolved). */
+  absent?: true;
 }
 
 export interface ManifestCite {
@@ -118,7 +120,10 @@ export function toManifestImports(refs: readonly ImportRef[], outcomes: readonly
     if (r.context !== undefined) m.context = r.context;
     const o = outcomes[i];
     if (o?.kind === 'file') m.to = o.path;
-    else if (o) m.reason = o.reason;
+    else if (o) {
+      m.reason = o.reason;
+      if (o.absent) m.absent = true;
+    }
     return m;
   });
 }
@@ -139,9 +144,14 @@ export function fromManifestCites(file: string, cites: readonly ManifestCite[]):
   return cites.map((c) => ({ source: c.source, num: c.num, evidence: { file, line: c.line, column: c.column } }));
 }
 
-/** Where an import led, as a comparable string: the file, or `!reason`. */
+/** Where an import led, as a comparable string: the file, or `!reason` (`!external:absent` for a package not installed). */
 export function importTarget(m: ManifestImport): string {
-  return m.to ?? '!' + String(m.reason);
+  return m.to ?? unresolvedTarget(m.reason, m.absent);
+}
+
+/** `importTarget` of an import that led to no graph file. */
+export function unresolvedTarget(reason: UnresolvedReason | undefined, absent: true | undefined): string {
+  return '!' + String(reason) + (absent ? ':absent' : '');
 }
 
 const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb']);
@@ -215,6 +225,7 @@ function canonicalFile(e: ManifestFile): Record<string, unknown> {
     if (i.context !== undefined) o.context = i.context;
     if (i.to !== undefined) o.to = i.to;
     if (i.reason !== undefined) o.reason = i.reason;
+    if (i.absent) o.absent = true;
     return o;
   });
   const cites = e.cites.map((c) => ({ source: c.source, num: c.num, line: c.line, column: c.column }));
@@ -356,7 +367,8 @@ function validImport(x: unknown): boolean {
     isInt(x.column) &&
     optString(x.context) &&
     (typeof x.to === 'string') !== (x.reason !== undefined) &&
-    (x.reason === undefined || isReason(x.reason))
+    (x.reason === undefined || isReason(x.reason)) &&
+    (x.absent === undefined || (x.absent === true && x.reason === 'external'))
   );
 }
 
