@@ -7,7 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  changedExports,
   codeHashes,
+  commonJsExports,
   indexGraph,
   jsonForPeople,
   selectTests,
@@ -181,6 +183,7 @@ function testsAnswer(
   const symbols: ChangedSymbol[] = [];
   const touched: string[] = [];
   const removed: string[] = [];
+  const touchedExports: Array<{ file: string; path: string[] }> = [];
   const unreadFiles: string[] = [];
   const notes: string[] = [];
   for (const file of paths) {
@@ -194,7 +197,12 @@ function testsAnswer(
     for (const id of Object.keys(after).sort()) {
       if (before[id] === after[id]) continue;
       symbols.push({ id, change: before[id] === undefined ? 'added' : 'modified' });
-      if (headG.rankOf.has(id)) touched.push(id);
+      // A JavaScript file whose own code changed only inside functions it exports: those
+      // functions, by their exported names, stand for the change, not the file's loading (ADR 196).
+      const inExports =
+        id === `file:${file}` && before[id] !== undefined ? exportsChanged(file, baseText(file), headText(file)) : undefined;
+      if (inExports !== undefined) for (const p of inExports) touchedExports.push({ file, path: p });
+      else if (headG.rankOf.has(id)) touched.push(id);
       else unplaced = true;
     }
     for (const id of Object.keys(before).sort()) {
@@ -211,7 +219,16 @@ function testsAnswer(
     );
   const config = testConfig(headText('package.json'));
   const isTest = testFileRule(config);
-  const selection = selectTests({ head: headG, base: baseG, touched, removed, isTest, headFiles });
+  const exportsRead = new Map<string, ReturnType<typeof commonJsExports>>();
+  const commonJs = (file: string) => {
+    if (!/\.(?:[cm]?jsx?|d\.[cm]?ts)$/.test(file)) return undefined;
+    if (!exportsRead.has(file)) {
+      const text = headText(file);
+      exportsRead.set(file, text === undefined ? undefined : commonJsExports(file, text));
+    }
+    return exportsRead.get(file);
+  };
+  const selection = selectTests({ head: headG, base: baseG, touched, removed, isTest, headFiles, touchedExports, commonJs });
   const testFiles = [...headFiles].filter(isTest).length;
   symbols.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -235,6 +252,11 @@ function indexed(graph: Graph, spec: string): IndexedGraph {
   const load = indexGraph(graph);
   if (!load.ok) throw new RefError(`${spec}: ${load.unavailable.reason}`, 'unavailable');
   return load.graph;
+}
+
+function exportsChanged(file: string, before: string | undefined, after: string | undefined): string[][] | undefined {
+  if (before === undefined || after === undefined || !/\.[cm]?jsx?$/.test(file)) return undefined;
+  return changedExports(file, before, after);
 }
 
 function codeHashesOf(file: string, text: string | undefined): Record<string, string> {

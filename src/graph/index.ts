@@ -99,6 +99,7 @@ import type * as Engine from './indexer/compiler/engine';
 import type { BuildOptions, BuildResult, BuildSink } from './indexer/compiler/builder';
 import type { PreviousBuild, TrackedBuildOptions, TrackedBuildResult } from './indexer/compiler/incremental';
 import type { DeclaredSymbol } from './indexer/compiler/declared-signature';
+import type { CommonJsExports } from './model';
 import { breakingChanges, type BreakingChange, type GuardIndex } from './governance/breaking';
 import { EditorGuard } from './governance/editor-guard';
 
@@ -132,6 +133,20 @@ export function declaredSymbols(relPath: string, text: string): DeclaredSymbol[]
  */
 export function codeHashes(relPath: string, text: string): Record<string, string> {
   return loadEngine().codeHashes(relPath, text);
+}
+
+/**
+ * A JavaScript file's CommonJS export statements (or a declaration file's `export = Name`), from
+ * its text with the parser alone: what `kg tests` gives the walk to step per exported name (ADR
+ * 195). Undefined when the file's code reads `exports` otherwise. Loads the compiler bundle.
+ */
+export function commonJsExports(relPath: string, text: string): CommonJsExports | undefined {
+  return loadEngine().commonJsExports(relPath, text);
+}
+
+/** The exported functions a change of a JavaScript file touched, when only they changed (ADR 196). */
+export function changedExports(relPath: string, before: string, after: string): string[][] | undefined {
+  return loadEngine().changedExports(relPath, before, after);
 }
 
 /**

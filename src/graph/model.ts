@@ -341,3 +341,36 @@ export function isUnresolvedId(id: string): boolean {
 export function isPackageId(id: string): boolean {
   return id.startsWith(PACKAGE_PREFIX);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A JavaScript file's CommonJS exports as `kg tests` reads them from its text (ADR 196): the
+// compiler room reads them (indexer/compiler/commonjs-exports.ts), the walk uses them.
+
+/** A top-level statement that puts a value under `module.exports`. */
+export interface CommonJsBinding {
+  /** The exported name's path: [] for `module.exports` itself, [x] for `module.exports.x`. */
+  path: string[];
+  /** `function`: a function or arrow written there; `identifier`: a name; `require`: `require('…')`. */
+  value: 'function' | 'identifier' | 'require' | 'other';
+  /** The identifier's name (`identifier`). */
+  name?: string;
+  /** The required specifier (`require`, or an identifier a top-level `var x = require('…')` binds). */
+  specifier?: string;
+  /** The statement, 1-based [line, column] of its first and last character. */
+  from: [number, number];
+  to: [number, number];
+}
+
+export interface CommonJsExports {
+  bindings: CommonJsBinding[];
+  /**
+   * Each name (identifier or string literal) the file's own code holds (outside every declaration
+   * the graph has a node for), with where: 1-based line and column, and the index of the binding
+   * statement it is in (-1: elsewhere).
+   */
+  uses: Record<string, Array<[line: number, column: number, binding: number]>>;
+  /** Every `require('…')` call's specifier, and whether it is a binding's value or a top-level `var x = require('…')`. */
+  requires: Array<{ specifier: string; recognized: boolean }>;
+  /** A declaration file's `export = Name`. */
+  exportAssigned?: string;
+}

@@ -26,7 +26,7 @@
 
 import { USE_RELATIONS } from '../consumers';
 import { unresolvedId } from '../ids';
-import type { Confidence } from '../model';
+import type { CommonJsExports, Confidence } from '../model';
 import { dispatchVias } from './callers';
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 import { unanalysedImporters, unresolvedNamedSources } from './unanalysed';
@@ -92,6 +92,14 @@ export interface TestSelectionInput {
   isTest: (file: string) => boolean;
   /** HEAD's files: a test only BASE has cannot run. */
   headFiles: ReadonlySet<string>;
+  /**
+   * Functions of JavaScript files the change touched in place of their file (ADR 196): each a
+   * function a top-level `module.exports…=` statement assigns, by its exported path ([] for
+   * `module.exports`), when the file's other top-level code did not change.
+   */
+  touchedExports?: ReadonlyArray<{ file: string; path: readonly string[] }>;
+  /** HEAD's files' CommonJS exports (a declaration file's `export =`), read on demand (ADR 196). */
+  commonJs?: (file: string) => CommonJsExports | undefined;
 }
 
 const TIER_OF = ['proven', 'guessed', 'holes'] as const;
@@ -112,8 +120,8 @@ function stepsIn(
   unloadedFile: boolean,
   maxClass: number,
   isTest: (file: string) => boolean,
-): Array<{ source: number; loads: boolean; step: TestStep }> {
-  const out: Array<{ source: number; loads: boolean; step: TestStep }> = [];
+): Array<{ source: number; loads: boolean; step: TestStep; edge: number }> {
+  const out: Array<{ source: number; loads: boolean; step: TestStep; edge: number }> = [];
   for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
     const e = g.inEdges[k];
     const relation = g.edgeRelation[e];
@@ -139,7 +147,7 @@ function stepsIn(
     const step: TestStep = { relation, confidence: conf === CONFIDENCE_CODE.EXACT ? 'EXACT' : 'CANDIDATE' };
     if (hole) step.hole = hole;
     // A file that calls the change at top level, or imports a file reached, runs it when loaded.
-    out.push({ source, loads: LOADS_THROUGH.has(relation), step });
+    out.push({ source, loads: LOADS_THROUGH.has(relation), step, edge: e });
   }
   return out;
 }
@@ -158,41 +166,88 @@ function walk(
   nodeImporters: ReadonlyMap<string, readonly string[]>,
   declarations: ReadonlyMap<string, string>,
   declaredMembers: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>,
+  exportsOf: ExportSteps | undefined,
+  exportStarts: ReadonlyArray<{ file: string; path: readonly string[] }>,
   unread?: Map<string, UnreadUse>,
   unreadFiles?: Map<string, string[]>,
 ): Map<string, { path: string[]; steps: TestStep[] }> {
   const n = g.ids.length * 2;
-  const seen = new Uint8Array(n);
-  const parent = new Int32Array(n).fill(-1);
-  const stepOf: Array<TestStep | undefined> = new Array<TestStep | undefined>(n);
+  // States past `n` are exported functions of JavaScript files (ADR 196), numbered as reached.
+  const exported: Array<{ file: string; path: readonly string[] }> = [];
+  const exportedAt = new Map<string, number>();
+  const exportState = (file: string, path: readonly string[]): number => {
+    const key = `${file}\u0000${path.join('.')}`;
+    let i = exportedAt.get(key);
+    if (i === undefined) {
+      i = exported.length;
+      exported.push({ file, path });
+      exportedAt.set(key, i);
+    }
+    return n + i;
+  };
+  const seenNodes = new Uint8Array(n);
+  const seenExported = new Set<number>();
+  const isSeen = (s: number) => (s < n ? seenNodes[s] === 1 : seenExported.has(s));
+  const markSeen = (s: number) => (s < n ? (seenNodes[s] = 1) : seenExported.add(s));
+  const parent = new Map<number, number>();
+  const stepOf = new Map<number, TestStep>();
   const queue: number[] = [];
   const found = new Map<string, { path: string[]; steps: TestStep[] }>();
   for (const r of starts) {
     const s = r * 2 + (g.nodeAt[r]?.kind === 'file' ? 1 : 0);
-    if (seen[s]) continue;
-    seen[s] = 1;
+    if (isSeen(s)) continue;
+    markSeen(s);
     queue.push(s);
   }
+  for (const x of exportStarts) {
+    const s = exportState(x.file, x.path);
+    if (isSeen(s)) continue;
+    markSeen(s);
+    queue.push(s);
+  }
+  const idOf = (s: number): string => {
+    if (s < n) return g.ids[s >> 1];
+    const x = exported[s - n];
+    return exportId(x.file, x.path);
+  };
   const chain = (s: number): { path: string[]; steps: TestStep[] } => {
     const path: string[] = [];
     const steps: TestStep[] = [];
-    for (let at = s; at >= 0; at = parent[at]) {
-      path.push(g.ids[at >> 1]);
-      const step = stepOf[at];
+    for (let at: number | undefined = s; at !== undefined; at = parent.get(at)) {
+      path.push(idOf(at));
+      const step = stepOf.get(at);
       if (step) steps.push(step);
     }
     return { path: path.reverse(), steps: steps.reverse() };
   };
-  const reach = (from: number, r: number, loads: boolean, step: TestStep) => {
-    const s = r * 2 + (loads && g.nodeAt[r]?.kind === 'file' ? 1 : 0);
-    if (seen[s]) return;
-    seen[s] = 1;
-    parent[s] = from;
-    stepOf[s] = step;
+  const enter = (from: number, s: number, step: TestStep) => {
+    if (isSeen(s)) return;
+    markSeen(s);
+    parent.set(s, from);
+    stepOf.set(s, step);
     queue.push(s);
   };
+  const reach = (from: number, r: number, loads: boolean, step: TestStep) =>
+    enter(from, r * 2 + (loads && g.nodeAt[r]?.kind === 'file' ? 1 : 0), step);
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q];
+    if (s >= n) {
+      // An exported function: the declarations of its exported name stand for it, and the
+      // files that export it again under a name of theirs (ADR 196).
+      const x = exported[s - n];
+      const next = maxClass >= 1 ? exportsOf?.next(x.file, x.path) : undefined;
+      if (next === undefined) {
+        const t = g.rankOf.get(`file:${x.file}`);
+        if (t !== undefined) reach(s, t, true, { relation: 'contains', confidence: 'EXACT' });
+        continue;
+      }
+      for (const d of next.declarations) reach(s, d, false, { relation: 'describes', confidence: 'CANDIDATE', guess: 'declaration-file' });
+      for (const a of next.again) enter(s, exportState(a.file, a.path), { relation: 're-exports', confidence: 'EXACT' });
+      for (const t of next.loading) reach(s, t, true, { relation: 'imports', confidence: 'EXACT' });
+      for (const t of next.unresolvedImporters)
+        reach(s, t, true, { relation: 'imports', confidence: 'CANDIDATE', guess: 'unresolved-import' });
+      continue;
+    }
     const r = s >> 1;
     const loads = (s & 1) === 1;
     const node = g.nodeAt[r];
@@ -231,7 +286,14 @@ function walk(
             reach(s, m, false, describes);
       }
     }
-    for (const x of stepsIn(g, r, file, isFile && !loads, maxClass, isTest)) reach(s, x.source, x.loads, x.step);
+    for (const x of stepsIn(g, r, file, isFile && !loads, maxClass, isTest)) {
+      // A use in a file's own code that lies in functions or statements it exports, and only
+      // there: those exported names use it, not the file's loading (ADR 196).
+      const inExports = maxClass >= 1 ? exportsOf?.usesIn(x.source, x.edge) : undefined;
+      if (inExports !== undefined)
+        for (const p of inExports) enter(s, exportState(p.file, p.path), { relation: x.step.relation, confidence: x.step.confidence });
+      else reach(s, x.source, x.loads, x.step);
+    }
     if (node.id.startsWith('sym:')) {
       for (const v of dispatchVias(g, r)) reach(s, v.rank, false, { relation: 'dispatch', confidence: 'EXACT' });
       // An unplaced call carrying the name is a hole, unless its file's unresolved relative
@@ -310,14 +372,17 @@ function reexportsFrom(g: IndexedGraph, source: number, file: string): boolean {
 export function selectTests(input: TestSelectionInput): TestSelection {
   const best = new Map<string, Hit>();
   const unread = new Map<string, UnreadUse>();
-  const sides: Array<{ g: IndexedGraph; ids: readonly string[]; side?: 'base' }> = [{ g: input.head, ids: input.touched }];
+  // Without the files' exports, an exported function's file stands for it, as for any change in it.
+  const headIds = input.commonJs ? input.touched : [...input.touched, ...(input.touchedExports ?? []).map((x) => `file:${x.file}`)];
+  const sides: Array<{ g: IndexedGraph; ids: readonly string[]; side?: 'base' }> = [{ g: input.head, ids: headIds }];
   if (input.base) sides.push({ g: input.base, ids: input.removed, side: 'base' });
   for (const { g, ids, side } of sides) {
+    const exportStarts = side === undefined && input.commonJs ? (input.touchedExports ?? []) : [];
     const starts = [...new Set(ids)]
       .map((id) => g.rankOf.get(id))
       .filter((r): r is number => r !== undefined && r < g.nodeCount)
       .sort((a, b) => a - b);
-    if (starts.length === 0) continue;
+    if (starts.length === 0 && exportStarts.length === 0) continue;
     const unreadFiles = unreadByFile(g);
     const nodeImports = unresolvedRelativeImports(g);
     const declarations = declarationFiles(g);
@@ -325,6 +390,7 @@ export function selectTests(input: TestSelectionInput): TestSelection {
     const nodeImporters = new Map<string, string[]>();
     for (const [from, targets] of [...nodeImports].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
       for (const t of targets) nodeImporters.set(t, [...(nodeImporters.get(t) ?? []), from]);
+    const exportsOf = side === undefined && input.commonJs ? exportSteps(g, input.commonJs, declarations, nodeImporters) : undefined;
     for (let tier = 0; tier < 3; tier++) {
       const found = walk(
         g,
@@ -335,6 +401,8 @@ export function selectTests(input: TestSelectionInput): TestSelection {
         nodeImporters,
         declarations,
         declaredMembers,
+        exportsOf,
+        exportStarts,
         tier === 2 ? unread : undefined,
         unreadFiles,
       );
@@ -380,6 +448,26 @@ function normalisePath(p: string): string | undefined {
  * tsconfig whose settings select Classic resolution reads `require('..')` as nothing); Node does.
  */
 function unresolvedRelativeImports(g: IndexedGraph): Map<string, Set<string>> {
+  const place = nodePlacer(g);
+  const out = new Map<string, Set<string>>();
+  for (let e = 0; e < g.graph.edges.length; e++) {
+    if (g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) continue;
+    const relation = g.edgeRelation[e];
+    if (relation !== 'imports' && relation !== 're-exports') continue;
+    const target = g.ids[g.edgeTarget[e]];
+    const from = g.nodeAt[g.edgeSource[e]]?.sourceFile;
+    if (from === undefined || !target.startsWith('unresolved:.')) continue;
+    const placed = place(from, target.slice('unresolved:'.length));
+    if (placed === undefined) continue;
+    const set = out.get(from) ?? new Set<string>();
+    set.add(placed);
+    out.set(from, set);
+  }
+  return out;
+}
+
+/** The graph's file a relative specifier of `from` names when read as Node reads it (ADR 167). */
+function nodePlacer(g: IndexedGraph): (from: string, specifier: string) => string | undefined {
   const files = new Set<string>();
   for (let r = 0; r < g.nodeCount; r++) {
     const n = g.nodeAt[r];
@@ -397,23 +485,123 @@ function unresolvedRelativeImports(g: IndexedGraph): Map<string, Set<string>> {
       if (files.has(`${base === '' ? '' : base + '/'}index${ext}`)) return `${base === '' ? '' : base + '/'}index${ext}`;
     return undefined;
   };
-  const out = new Map<string, Set<string>>();
-  for (let e = 0; e < g.graph.edges.length; e++) {
-    if (g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) continue;
-    const relation = g.edgeRelation[e];
-    if (relation !== 'imports' && relation !== 're-exports') continue;
-    const target = g.ids[g.edgeTarget[e]];
-    const from = g.nodeAt[g.edgeSource[e]]?.sourceFile;
-    if (from === undefined || !target.startsWith('unresolved:.')) continue;
+  return (from, specifier) => {
+    if (!specifier.startsWith('.')) return undefined;
     const dir = from.includes('/') ? from.slice(0, from.lastIndexOf('/')) : '';
-    const base = normalisePath(`${dir}/${target.slice('unresolved:'.length)}`);
-    const placed = base === undefined ? undefined : place(base);
-    if (placed === undefined) continue;
-    const set = out.get(from) ?? new Set<string>();
-    set.add(placed);
-    out.set(from, set);
-  }
-  return out;
+    const base = normalisePath(`${dir}/${specifier}`);
+    return base === undefined ? undefined : place(base);
+  };
+}
+
+/** The pseudo-id a chain names an exported function by: `cjs:lib/sync.js#module.exports.x`. */
+function exportId(file: string, path: readonly string[]): string {
+  return `cjs:${file}#${['module.exports', ...path].join('.')}`;
+}
+
+const JS_FILE = /\.[cm]?jsx?$/;
+
+/** The steps of the walk through CommonJS exports (ADR 196). */
+interface ExportSteps {
+  /**
+   * From an exported function: the declarations of its exported name in its file's declaration
+   * file, the files that export it again (`module.exports = require('./x')`, `a.b = require('./x')`
+   * when `module.exports = a`), and the JavaScript files that require it some other way (their
+   * loading); undefined when its file has no declaration of that name: then the file stands for it.
+   */
+  next(
+    file: string,
+    path: readonly string[],
+  ):
+    | { declarations: number[]; again: Array<{ file: string; path: readonly string[] }>; loading: number[]; unresolvedImporters: number[] }
+    | undefined;
+  /**
+   * For an edge from a file's node: the exported names that use it, when every place the file's
+   * own code names its target (by the target's name) is inside statements `module.exports…=`
+   * (the function assigned, or the name assigned) and each has a declaration; else undefined.
+   */
+  usesIn(source: number, edge: number): Array<{ file: string; path: readonly string[] }> | undefined;
+}
+
+function exportSteps(
+  g: IndexedGraph,
+  commonJs: (file: string) => CommonJsExports | undefined,
+  declarations: ReadonlyMap<string, string>,
+  nodeImporters: ReadonlyMap<string, readonly string[]>,
+): ExportSteps {
+  const cache = new Map<string, CommonJsExports | undefined>();
+  const read = (f: string): CommonJsExports | undefined => {
+    if (!cache.has(f)) cache.set(f, commonJs(f));
+    return cache.get(f);
+  };
+  const place = nodePlacer(g);
+  const declarationsOf = (file: string, path: readonly string[]): number[] => {
+    const d = declarations.get(file);
+    if (d === undefined) return [];
+    const assigned = read(d)?.exportAssigned;
+    const names = assigned !== undefined ? [assigned, ...path] : [...path];
+    if (names.length === 0) return [];
+    const r = g.rankOf.get(`sym:${d}#${names.join('.')}`);
+    return r === undefined ? [] : [r];
+  };
+  // The JavaScript files whose imports name `file` or its declaration file (the checker reads the latter).
+  const importersOf = (file: string): string[] => {
+    const out = new Set<string>();
+    for (const f of [file, declarations.get(file)]) {
+      const t = f === undefined ? undefined : g.rankOf.get(`file:${f}`);
+      if (t === undefined) continue;
+      for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
+        const e = g.inEdges[k];
+        if (g.edgeRelation[e] !== 'imports' && g.edgeRelation[e] !== 're-exports') continue;
+        const src = g.nodeAt[g.edgeSource[e]];
+        if (src?.kind === 'file' && src.sourceFile !== undefined && JS_FILE.test(src.sourceFile)) out.add(src.sourceFile);
+      }
+    }
+    return [...out].sort();
+  };
+  return {
+    next(file, path) {
+      const decls = declarationsOf(file, path);
+      if (decls.length === 0) return undefined;
+      const again: Array<{ file: string; path: readonly string[] }> = [];
+      const loading: number[] = [];
+      for (const j of importersOf(file)) {
+        const cj = read(j);
+        const mine = (spec: string) => place(j, spec) === file;
+        const jr = g.rankOf.get(`file:${j}`);
+        if (cj === undefined || cj.requires.some((q) => mine(q.specifier) && !q.recognized)) {
+          if (jr !== undefined) loading.push(jr);
+          continue;
+        }
+        for (const b of cj.bindings)
+          if ((b.value === 'require' || b.value === 'identifier') && b.specifier !== undefined && mine(b.specifier))
+            again.push({ file: j, path: [...b.path, ...path] });
+      }
+      const unresolvedImporters: number[] = [];
+      for (const j of nodeImporters.get(file) ?? []) {
+        const t = g.rankOf.get(`file:${j}`);
+        if (t !== undefined) unresolvedImporters.push(t);
+      }
+      return { declarations: decls, again, loading, unresolvedImporters };
+    },
+    usesIn(source, edge) {
+      const node = g.nodeAt[source];
+      const file = node?.sourceFile;
+      if (node?.kind !== 'file' || file === undefined || !JS_FILE.test(file) || !declarations.has(file)) return undefined;
+      const relation = g.edgeRelation[edge];
+      if (relation !== 'calls' && relation !== 'references') return undefined;
+      const evidence = g.graph.edges[edge].evidence;
+      const label = g.nodeAt[g.edgeTarget[edge]]?.label;
+      const cj = read(file);
+      if (cj === undefined || evidence === undefined || label === undefined) return undefined;
+      const name = label.slice(label.lastIndexOf('.') + 1);
+      const uses = Object.prototype.hasOwnProperty.call(cj.uses, name) ? cj.uses[name] : undefined;
+      if (uses === undefined || !uses.some(([line, column]) => line === evidence.line && column === evidence.column)) return undefined;
+      const bindings = [...new Set(uses.map((u) => u[2]))].sort((a, b) => a - b);
+      if (bindings.some((b) => b < 0 || cj.bindings[b].value === 'other')) return undefined;
+      const out = bindings.map((b) => ({ file, path: cj.bindings[b].path }));
+      return out.every((x) => declarationsOf(x.file, x.path).length > 0) ? out : undefined;
+    },
+  };
 }
 
 const DECLARATION_OF_JS: ReadonlyArray<readonly [RegExp, string]> = [

@@ -6,3 +6,4 @@
 export { buildGraph } from './builder';
 export { CompilerSession, buildTracked } from './incremental';
 export { codeHashes, declaredSymbols } from './declared-symbols';
+export { changedExports, commonJsExports } from './commonjs-exports';
