@@ -50,9 +50,11 @@ interface TestStep {
    * (relation `describes`) from reached JavaScript to the package's declaration file that stands
    * for it, or to the declaration there of the same name (ADR 172); `computed-key`, an UNRESOLVED
    * `obj[k]()` call into a member declared `[k]`, from code that names the same declaration of
-   * `k` as the member's key (ADR 172).
+   * `k` as the member's key (ADR 172); `commonjs-export`, a step read from a JavaScript file's
+   * text (ADR 196): from a function it exports to a file that exports it again, or from a use
+   * inside exported functions to those functions.
    */
-  guess?: 'unresolved-import' | 'declaration-file' | 'computed-key';
+  guess?: 'unresolved-import' | 'declaration-file' | 'computed-key' | 'commonjs-export';
 }
 
 export interface SelectedTest {
@@ -232,18 +234,29 @@ function walk(
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q];
     if (s >= n) {
-      // An exported function: the declarations of its exported name stand for it, and the
-      // files that export it again under a name of theirs (ADR 196).
+      // An exported function (ADR 196): the declarations of its exported name stand for it, the
+      // files that export it again under a name of theirs, and whoever requires its file in a way
+      // not read (their loading). Every step is a guess, so the proven tier, and a function whose
+      // file has no declaration of the name, go on from the file's loading, as for any change in it.
       const x = exported[s - n];
-      const next = maxClass >= 1 ? exportsOf?.next(x.file, x.path) : undefined;
+      const next = exportsOf?.next(x.file, x.path);
       if (next === undefined) {
         const t = g.rankOf.get(`file:${x.file}`);
         if (t !== undefined) reach(s, t, true, { relation: 'contains', confidence: 'EXACT' });
         continue;
       }
-      for (const d of next.declarations) reach(s, d, false, { relation: 'describes', confidence: 'CANDIDATE', guess: 'declaration-file' });
-      for (const a of next.again) enter(s, exportState(a.file, a.path), { relation: 're-exports', confidence: 'EXACT' });
-      for (const t of next.loading) reach(s, t, true, { relation: 'imports', confidence: 'EXACT' });
+      if (unread && unreadFiles) {
+        for (const f of [x.file, declarations.get(x.file)])
+          for (const u of (f === undefined ? undefined : unreadFiles.get(f)) ?? [])
+            if (!unread.has(u)) unread.set(u, { file: u, via: idOf(s) });
+      }
+      if (maxClass < 1) continue;
+      const guess: TestStep = { relation: 'describes', confidence: 'CANDIDATE', guess: 'declaration-file' };
+      for (const d of next.declarations) reach(s, d, false, guess);
+      for (const a of next.again)
+        enter(s, exportState(a.file, a.path), { relation: 're-exports', confidence: 'CANDIDATE', guess: 'commonjs-export' });
+      for (const t of next.loading) reach(s, t, true, { relation: 'imports', confidence: 'CANDIDATE', guess: 'commonjs-export' });
+      for (const t of next.whole) reach(s, t, false, { relation: 'references', confidence: 'CANDIDATE', guess: 'commonjs-export' });
       for (const t of next.unresolvedImporters)
         reach(s, t, true, { relation: 'imports', confidence: 'CANDIDATE', guess: 'unresolved-import' });
       continue;
@@ -291,7 +304,8 @@ function walk(
       // there: those exported names use it, not the file's loading (ADR 196).
       const inExports = maxClass >= 1 ? exportsOf?.usesIn(x.source, x.edge) : undefined;
       if (inExports !== undefined)
-        for (const p of inExports) enter(s, exportState(p.file, p.path), { relation: x.step.relation, confidence: x.step.confidence });
+        for (const p of inExports)
+          enter(s, exportState(p.file, p.path), { relation: x.step.relation, confidence: 'CANDIDATE', guess: 'commonjs-export' });
       else reach(s, x.source, x.loads, x.step);
     }
     if (node.id.startsWith('sym:')) {
@@ -504,15 +518,23 @@ const JS_FILE = /\.[cm]?jsx?$/;
 interface ExportSteps {
   /**
    * From an exported function: the declarations of its exported name in its file's declaration
-   * file, the files that export it again (`module.exports = require('./x')`, `a.b = require('./x')`
-   * when `module.exports = a`), and the JavaScript files that require it some other way (their
-   * loading); undefined when its file has no declaration of that name: then the file stands for it.
+   * file; the files that export it again (`module.exports = require('./x')`, `a.b = require('./x')`
+   * when `module.exports = a`); the files that require it some other way than into a name used
+   * only as `name.member`, or whose text cannot be read (their loading); the users of the module
+   * object whole (ADR 185); the files whose unresolved import names it (ADR 167). Undefined when
+   * its file has no declaration file or that none of the name: then the file stands for it.
    */
   next(
     file: string,
     path: readonly string[],
   ):
-    | { declarations: number[]; again: Array<{ file: string; path: readonly string[] }>; loading: number[]; unresolvedImporters: number[] }
+    | {
+        declarations: number[];
+        again: Array<{ file: string; path: readonly string[] }>;
+        loading: number[];
+        whole: number[];
+        unresolvedImporters: number[];
+      }
     | undefined;
   /**
    * For an edge from a file's node: the exported names that use it, when every place the file's
@@ -543,20 +565,25 @@ function exportSteps(
     const r = g.rankOf.get(`sym:${d}#${names.join('.')}`);
     return r === undefined ? [] : [r];
   };
-  // The JavaScript files whose imports name `file` or its declaration file (the checker reads the latter).
-  const importersOf = (file: string): string[] => {
-    const out = new Set<string>();
+  // The files whose imports name `file` or its declaration file (the checker reads the latter),
+  // and the sources of the references to either module whole (ADR 185).
+  const importersOf = (file: string): { files: string[]; whole: number[] } => {
+    const files = new Set<string>();
+    const whole = new Set<number>();
     for (const f of [file, declarations.get(file)]) {
       const t = f === undefined ? undefined : g.rankOf.get(`file:${f}`);
       if (t === undefined) continue;
       for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
         const e = g.inEdges[k];
-        if (g.edgeRelation[e] !== 'imports' && g.edgeRelation[e] !== 're-exports') continue;
-        const src = g.nodeAt[g.edgeSource[e]];
-        if (src?.kind === 'file' && src.sourceFile !== undefined && JS_FILE.test(src.sourceFile)) out.add(src.sourceFile);
+        const relation = g.edgeRelation[e];
+        const source = g.edgeSource[e];
+        if (relation === 'references' && g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) whole.add(source);
+        if (relation !== 'imports' && relation !== 're-exports') continue;
+        const src = g.nodeAt[source]?.sourceFile;
+        if (src !== undefined) files.add(src);
       }
     }
-    return [...out].sort();
+    return { files: [...files].sort(), whole: [...whole].sort((a, b) => a - b) };
   };
   return {
     next(file, path) {
@@ -564,11 +591,18 @@ function exportSteps(
       if (decls.length === 0) return undefined;
       const again: Array<{ file: string; path: readonly string[] }> = [];
       const loading: number[] = [];
-      for (const j of importersOf(file)) {
+      const { files, whole } = importersOf(file);
+      for (const j of files) {
+        // A TypeScript file (or a declaration file) reaches the function through the checker's
+        // edges to its declarations; a JavaScript file's requires are read from its text.
+        if (!JS_FILE.test(j)) continue;
         const cj = read(j);
         const mine = (spec: string) => place(j, spec) === file;
         const jr = g.rankOf.get(`file:${j}`);
-        if (cj === undefined || cj.requires.some((q) => mine(q.specifier) && !q.recognized)) {
+        // Required by a name it uses only as `name.member`, or re-exported: read; else its loading.
+        const read_ =
+          cj !== undefined && cj.requires.some((q) => mine(q.specifier)) && cj.requires.every((q) => !mine(q.specifier) || q.recognized);
+        if (!read_) {
           if (jr !== undefined) loading.push(jr);
           continue;
         }
@@ -581,7 +615,7 @@ function exportSteps(
         const t = g.rankOf.get(`file:${j}`);
         if (t !== undefined) unresolvedImporters.push(t);
       }
-      return { declarations: decls, again, loading, unresolvedImporters };
+      return { declarations: decls, again, loading, whole, unresolvedImporters };
     },
     usesIn(source, edge) {
       const node = g.nodeAt[source];

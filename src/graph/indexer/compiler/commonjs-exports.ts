@@ -20,6 +20,18 @@ const {
   isBinaryExpression,
   isCallExpression,
   isExportAssignment,
+  isExportDeclaration,
+  isExternalModuleReference,
+  isFunctionDeclaration,
+  isGetAccessor,
+  isImportDeclaration,
+  isImportEqualsDeclaration,
+  isMethodDeclaration,
+  isParameter,
+  isPropertyAssignment,
+  isPropertyDeclaration,
+  isQualifiedName,
+  isSetAccessor,
   isExpressionStatement,
   isFunctionExpression,
   isIdentifier,
@@ -58,8 +70,11 @@ function requireOf(e: ts.Expression): string | undefined {
 }
 
 /**
- * The file's CommonJS exports; undefined when its code names `exports` anywhere but as the target
- * of the statements read (then who reads what it exported is not known from them).
+ * The file's CommonJS exports; undefined when who reads what it exported is not known from its
+ * statements: its code names `exports`, `module` or `this` anywhere but in the statements read
+ * (`module.exports.a()`, `f(module)`, a function exported and called as `lib.b()` reading
+ * `this.a`), names the object `module.exports` is set to otherwise than to add to it, sets
+ * `module.exports` twice, or adds to the object `module.exports` replaced.
  */
 export function commonJsExports(relPath: string, text: string): CommonJsExports | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -74,18 +89,15 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
     const lc = sf.getLineAndCharacterOfPosition(p);
     return [lc.line + 1, lc.character + 1];
   };
-  // The name `module.exports` is set to, when one statement sets it to a name.
+  // The name `module.exports` is set to, when a statement sets it to a name.
   let exported: string | undefined;
-  const requireVars = new Map<string, string>();
-  const recognizedRequires = new Set<ts.Node>();
+  const requireVars = new Map<string, { specifier: string; call: ts.Node; name: ts.Node }>();
   for (const s of sf.statements) {
     if (isVariableStatement(s))
       for (const d of s.declarationList.declarations) {
         const spec = d.initializer ? requireOf(d.initializer) : undefined;
-        if (spec !== undefined && isIdentifier(d.name)) {
-          requireVars.set(d.name.text, spec);
-          recognizedRequires.add(d.initializer as ts.Node);
-        }
+        if (spec !== undefined && d.initializer !== undefined && isIdentifier(d.name))
+          requireVars.set(d.name.text, { specifier: spec, call: d.initializer, name: d.name });
       }
     if (isExpressionStatement(s) && isBinaryExpression(s.expression) && s.expression.operatorToken.kind === SyntaxKind.EqualsToken) {
       const p = exportsPath(s.expression.left, undefined);
@@ -94,27 +106,45 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
   }
   const bindings: CommonJsBinding[] = [];
   const statementOf = new Map<ts.Node, number>();
-  // The `exports` (and `module.exports`) a binding's target names: the only ones allowed.
-  const targets = new Set<ts.Node>();
+  // The `exports`, `module` and exported name a binding's target names, and the name
+  // `module.exports` is set to: the only places they may be named.
+  const allowed = new Set<ts.Node>();
+  const recognizedRequires = new Set<ts.Node>([...requireVars.values()].map((v) => v.call));
+  // Where `module.exports = …` is, and each binding's root: `module.exports`, `exports` or the name.
+  let replaced = -1;
+  const roots: Array<'module' | 'exports' | 'name'> = [];
   for (const s of sf.statements) {
     if (!isExpressionStatement(s) || !isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== SyntaxKind.EqualsToken)
       continue;
     const { left, right } = s.expression;
     const path = exportsPath(left, exported);
     if (path === undefined) continue;
+    let root: 'module' | 'exports' | 'name' = 'name';
     let at: ts.Expression = left;
     while (isPropertyAccessExpression(at)) {
-      if (at.name.text === 'exports' && isIdentifier(at.expression) && at.expression.text === 'module') targets.add(at.name);
+      if (at.name.text === 'exports' && isIdentifier(at.expression) && at.expression.text === 'module') {
+        allowed.add(at.name).add(at.expression);
+        root = 'module';
+        break;
+      }
       at = at.expression;
     }
-    if (isIdentifier(at) && at.text === 'exports') targets.add(at);
+    if (root === 'name' && isIdentifier(at)) {
+      if (at.text === 'exports') root = 'exports';
+      allowed.add(at);
+    }
+    if (path.length === 0) {
+      if (replaced >= 0) return undefined;
+      replaced = bindings.length;
+    }
     const b: CommonJsBinding = { path, value: 'other', from: pos(s.getStart(sf)), to: pos(s.getEnd() - 1) };
     const spec = requireOf(right);
     if (isFunctionExpression(right) || isArrowFunction(right)) b.value = 'function';
-    else if (isIdentifier(right)) {
+    else if (isIdentifier(right) && right.text !== 'exports' && right.text !== 'module') {
       b.value = 'identifier';
       b.name = right.text;
-      if (requireVars.has(right.text)) b.specifier = requireVars.get(right.text);
+      allowed.add(right);
+      if (requireVars.has(right.text)) b.specifier = requireVars.get(right.text)?.specifier;
     } else if (spec !== undefined) {
       b.value = 'require';
       b.specifier = spec;
@@ -122,28 +152,71 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
     }
     statementOf.set(s, bindings.length);
     bindings.push(b);
+    roots.push(root);
   }
+  // `exports.x = …` adds to the object `module.exports = …` replaces, and so does
+  // `module.exports.x = …` before it: either is no export.
+  if (replaced >= 0 && roots.some((r, i) => r === 'exports' || (r === 'module' && i < replaced))) return undefined;
   const { declarations } = extractFile(sf, relPath);
   const uses: CommonJsExports['uses'] = {};
-  const requires: CommonJsExports['requires'] = [];
+  const requireCalls: Array<{ node: ts.Node; specifier: string }> = [];
+  const whole = new Set<ts.Node>();
   let readable = true;
-  const visit = (node: ts.Node, binding: number, own: boolean): void => {
-    if (isJSDoc(node)) return;
-    const spec = isCallExpression(node) ? requireOf(node) : undefined;
-    if (spec !== undefined) requires.push({ specifier: spec, recognized: recognizedRequires.has(node) });
-    if (isIdentifier(node) && node.text === 'exports' && !targets.has(node)) readable = false;
+  const visit = (node: ts.Node, parent: ts.Node, binding: number, own: boolean): void => {
+    if (!readable || isJSDoc(node)) return;
+    if (node.kind === SyntaxKind.ThisKeyword) readable = false;
+    const spec = isCallExpression(node) ? (requireOf(node) ?? importOf(node)) : moduleSpecifierOf(node);
+    if (spec !== undefined) requireCalls.push({ node, specifier: spec });
+    if (isIdentifier(node) && !allowed.has(node) && !isPropertyName(node, parent)) {
+      const name = node.text;
+      if (name === 'exports' || name === 'module' || (exported !== undefined && name === exported && !isDeclarationName(node, parent)))
+        readable = false;
+      // A required module used whole (passed, indexed, spread): any of its exports may be read.
+      const v = requireVars.get(name);
+      if (v !== undefined && v.name !== node && !(isPropertyAccessExpression(parent) && parent.expression === node)) whole.add(v.call);
+    }
     // Code of a declaration the graph has a node for is that node's: its edges are its own.
-    const mine = own && (node === sf || registeredId(node, sf, declarations) === undefined || isVariableDeclaration(node));
+    const mine = own && (node === sf || registeredId(node, sf, declarations) === undefined);
     if (mine && (isIdentifier(node) || isStringLiteralLike(node))) {
       const [line, column] = pos(node.getStart(sf));
-      const name = node.text;
-      (uses[name] ??= []).push([line, column, binding]);
+      (uses[node.text] ??= []).push([line, column, binding]);
     }
-    ts.forEachChild(node, (c) => visit(c, statementOf.get(c) ?? binding, mine));
+    ts.forEachChild(node, (c) => visit(c, node, statementOf.get(c) ?? binding, mine));
   };
-  visit(sf, -1, true);
+  visit(sf, sf, -1, true);
   if (!readable) return undefined;
+  const requires = requireCalls.map((r) => ({ specifier: r.specifier, recognized: recognizedRequires.has(r.node) && !whole.has(r.node) }));
   return { bindings, uses, requires };
+}
+
+/** `import('x')`'s specifier. */
+function importOf(e: ts.CallExpression): string | undefined {
+  if (e.expression.kind !== SyntaxKind.ImportKeyword || e.arguments.length < 1) return undefined;
+  const a = e.arguments[0];
+  return isStringLiteralLike(a) ? a.text : undefined;
+}
+
+/** An ES import's or re-export's specifier (`import x from 'y'`, `export * from 'y'`, `import x = require('y')`). */
+function moduleSpecifierOf(node: ts.Node): string | undefined {
+  if (isImportDeclaration(node) || (isExportDeclaration(node) && node.moduleSpecifier !== undefined))
+    return node.moduleSpecifier !== undefined && isStringLiteralLike(node.moduleSpecifier) ? node.moduleSpecifier.text : undefined;
+  if (isImportEqualsDeclaration(node) && isExternalModuleReference(node.moduleReference))
+    return isStringLiteralLike(node.moduleReference.expression) ? node.moduleReference.expression.text : undefined;
+  return undefined;
+}
+
+/** A name that is a member's, not a variable's: `x.name`, `{ name: v }`, `name() {}`, `class { name }`. */
+function isPropertyName(node: ts.Identifier, p: ts.Node): boolean {
+  if (isPropertyAccessExpression(p)) return p.name === node;
+  if (isPropertyAssignment(p) || isMethodDeclaration(p) || isPropertyDeclaration(p) || isGetAccessor(p) || isSetAccessor(p))
+    return p.name === node;
+  if (isQualifiedName(p)) return p.right === node;
+  return false;
+}
+
+/** The name a variable, function or parameter declaration declares. */
+function isDeclarationName(node: ts.Identifier, p: ts.Node): boolean {
+  return (isVariableDeclaration(p) || isFunctionDeclaration(p) || isParameter(p)) && p.name === node;
 }
 
 function tokensHash(text: string): string {

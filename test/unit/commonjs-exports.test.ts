@@ -1,0 +1,186 @@
+// What `kg tests` reads from a CommonJS file's text (ADR 196): the top-level statements that put a
+// value under `module.exports` (commonJsExports), which exported functions an edit touched when
+// nothing else of the file's own code changed (changedExports), and the walk that starts from
+// those functions by their exported names instead of from the file's loading (selectTests).
+
+import * as assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { buildGraph, changedExports, codeHashes, commonJsExports, indexGraph, selectTests, testFileRule } from '../../src/graph';
+import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
+
+const LIB = [
+  "'use strict';",
+  "var path = require('path');",
+  '',
+  'var helper = function (x) {',
+  '  return path.join(x, "a");',
+  '};',
+  '',
+  'module.exports.one = function one(x) {',
+  '  return helper(x);',
+  '};',
+  '',
+  'module.exports.two = function (x) {',
+  '  return x + 2;',
+  '};',
+  '',
+  "process.env.LOADED = 'yes';",
+  '',
+].join('\n');
+
+describe('commonJsExports', () => {
+  it('reads each binding, its value and where the names are', () => {
+    const cj = commonJsExports('lib/index.js', LIB);
+    assert.ok(cj);
+    assert.deepEqual(
+      cj.bindings.map((b) => [b.path, b.value, b.from, b.to]),
+      [
+        [['one'], 'function', [8, 1], [10, 2]],
+        [['two'], 'function', [12, 1], [14, 2]],
+      ],
+    );
+    // `helper` is named in its own declaration (the graph's node, not the file's code) and in `one`.
+    assert.deepEqual(cj.uses.helper, [[9, 10, 0]]);
+    assert.deepEqual(cj.requires, [{ specifier: 'path', recognized: true }]);
+  });
+
+  it('`module.exports = name`, `name.x = require()` and a required name re-exported', () => {
+    const text = "var a = require('./lib/a');\na.sync = require('./lib/sync');\nmodule.exports = a;\n";
+    const cj = commonJsExports('index.js', text);
+    assert.ok(cj);
+    assert.deepEqual(
+      cj.bindings.map((b) => [b.path, b.value, b.specifier]),
+      [
+        [['sync'], 'require', './lib/sync'],
+        [[], 'identifier', './lib/a'],
+      ],
+    );
+    assert.deepEqual(cj.requires, [
+      { specifier: './lib/a', recognized: true },
+      { specifier: './lib/sync', recognized: true },
+    ]);
+  });
+
+  it('a required module used whole, or required where it is not read, is not recognized', () => {
+    const cj = commonJsExports(
+      't.js',
+      "var a = require('./a');\nvar b = require('./b');\nb.x();\nrun(a);\nfunction f() { return require('./c'); }\n",
+    );
+    assert.ok(cj);
+    assert.deepEqual(cj.requires, [
+      { specifier: './a', recognized: false },
+      { specifier: './b', recognized: true },
+      { specifier: './c', recognized: false },
+    ]);
+  });
+
+  it("a declaration file's `export =`", () => {
+    assert.deepEqual(commonJsExports('index.d.ts', 'declare function r(): void;\nexport = r;\n')?.exportAssigned, 'r');
+    assert.equal(commonJsExports('index.d.ts', 'export declare function r(): void;\n')?.exportAssigned, undefined);
+  });
+
+  it('undefined when the code reads what it exports otherwise', () => {
+    const unread = {
+      'module.exports read': 'module.exports.a = function () {};\nmodule.exports.b = function () { return module.exports.a(); };\n',
+      'exports read': 'exports.a = function () {};\nvar e = exports;\n',
+      'this in an exported function': 'exports.a = function () {};\nexports.b = function () { return this.a(); };\n',
+      'module passed': 'module.exports.a = function () {};\nif (require.main === module) run();\n',
+      'the exported object named':
+        'var api = {};\napi.a = function () {};\nmodule.exports = api;\napi.b = function () { return api.a(); };\n',
+      'set twice': 'module.exports = function () {};\nmodule.exports = function () {};\n',
+      'exports.x after module.exports =': 'module.exports = function () {};\nexports.x = function () {};\n',
+      'module.exports.x before module.exports =': 'module.exports.x = function () {};\nmodule.exports = function () {};\n',
+    };
+    for (const [what, text] of Object.entries(unread)) assert.equal(commonJsExports('a.js', text), undefined, what);
+    // `pkg.exports` and `{ exports: … }` name a member, not the module's exports.
+    assert.ok(commonJsExports('a.js', 'module.exports = function (pkg) { return pkg.exports || { exports: 1 }; };\n'));
+  });
+});
+
+describe('changedExports', () => {
+  const edit = (from: string, to: string) => {
+    assert.ok(LIB.includes(from), from);
+    return LIB.replace(from, to);
+  };
+
+  it('an edit only inside an exported function gives its path, and the file changed', () => {
+    const after = edit('return x + 2;', 'throw new Error("broken");');
+    assert.notEqual(codeHashes('lib/index.js', LIB)['file:lib/index.js'], codeHashes('lib/index.js', after)['file:lib/index.js']);
+    assert.deepEqual(changedExports('lib/index.js', LIB, after), [['two']]);
+    assert.deepEqual(changedExports('lib/index.js', LIB, edit('return helper(x);', 'return helper(x) + 1;')), [['one']]);
+  });
+
+  it('an edit of top-level code too gives undefined', () => {
+    const after = edit("process.env.LOADED = 'yes';", "process.env.LOADED = 'no';").replace('return x + 2;', 'return x + 3;');
+    assert.equal(changedExports('lib/index.js', LIB, after), undefined);
+  });
+
+  it('an export added, removed or no longer a function gives undefined', () => {
+    assert.equal(changedExports('lib/index.js', LIB, LIB + 'module.exports.three = function () {};\n'), undefined);
+    assert.equal(changedExports('lib/index.js', LIB, edit('module.exports.two = function (x) {\n  return x + 2;\n};\n', '')), undefined);
+    assert.equal(
+      changedExports(
+        'lib/index.js',
+        LIB,
+        edit('module.exports.two = function (x) {', 'module.exports.two = make(function (x) {').replace('x + 2;\n}', 'x + 2;\n})'),
+      ),
+      undefined,
+    );
+  });
+
+  it('a file that reads `exports` elsewhere gives undefined', () => {
+    const before = LIB + 'module.exports.all = [exports.one];\n';
+    assert.equal(changedExports('lib/index.js', before, before.replace('return x + 2;', 'return x + 3;')), undefined);
+  });
+
+  it('a comment-only or unchanged text gives undefined (nothing touched)', () => {
+    assert.equal(changedExports('lib/index.js', LIB, LIB), undefined);
+  });
+});
+
+describe('the walk from an exported function (ADR 196)', () => {
+  after(removeTempDirs);
+  const files: Record<string, string> = {
+    'package.json': '{ "name": "cj", "main": "lib/index.js", "types": "lib/index.d.ts" }\n',
+    'lib/index.js': LIB,
+    'lib/index.d.ts': 'export declare function one(x: string): string;\nexport declare function two(x: number): number;\n',
+    'test/one.test.js': "var lib = require('../lib');\nlib.one('a');\n",
+    'test/two.test.js': "var lib = require('../lib');\nlib.two(1);\n",
+    'test/all.test.js': "var lib = require('../lib');\nObject.keys(lib).forEach(function (k) { lib[k](1); });\n",
+  };
+  const root = tempDir('kg-tests-cjs-');
+  writeTree(root, files);
+  const load = indexGraph(buildGraph({ root }).graph);
+  if (!load.ok) throw new Error('the fixture did not index');
+  const select = (touchedExports: Array<{ file: string; path: string[] }>, touched: string[] = [], withExports = true) => {
+    const s = selectTests({
+      head: load.graph,
+      touched,
+      removed: [],
+      isTest: testFileRule(),
+      headFiles: new Set(Object.keys(files)),
+      touchedExports,
+      commonJs: withExports ? (f) => (files[f] === undefined ? undefined : commonJsExports(f, files[f])) : undefined,
+    });
+    return [...s.proven, ...s.guessed].map((t) => t.file).sort();
+  };
+
+  it('a changed exported function selects the tests that use its name, and who uses the module whole', () => {
+    assert.ok(load.ok);
+    assert.deepEqual(select([{ file: 'lib/index.js', path: ['two'] }]), ['test/all.test.js', 'test/two.test.js']);
+    assert.deepEqual(select([{ file: 'lib/index.js', path: ['one'] }]), ['test/all.test.js', 'test/one.test.js']);
+  });
+
+  it('a function used only inside an exported one selects what that one does', () => {
+    assert.deepEqual(select([], ['sym:lib/index.js#helper']), ['test/all.test.js', 'test/one.test.js']);
+  });
+
+  it("without the files' exports, the file's loading: every test", () => {
+    assert.deepEqual(select([{ file: 'lib/index.js', path: ['two'] }], [], false), [
+      'test/all.test.js',
+      'test/one.test.js',
+      'test/two.test.js',
+    ]);
+    assert.deepEqual(select([], ['file:lib/index.js']), ['test/all.test.js', 'test/one.test.js', 'test/two.test.js']);
+  });
+});
