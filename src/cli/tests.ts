@@ -44,7 +44,9 @@ removed symbol is walked in BASE's graph. Three tiers, never mixed:
   proven   every step is an EXACT edge (the type checker's proof);
   guessed  a step is a CANDIDATE (a name match), or goes from JavaScript to the package's own
            declaration file that stands for it (a method: its members of the same name), or
-           into a member [k] from a call obj[k]();
+           into a member [k] from a call obj[k](), or is read from a CommonJS file's text: a
+           change only inside functions it exports (module.exports.x = function) starts from
+           them by their exported names, not from the file's loading;
   holes    a step goes through what the graph cannot see: an UNRESOLVED call carrying the name,
            or a module whose top-level code uses the change without calling it (its importers).
 Each test comes with the shortest chain of ids from a change to its code. Test files: *.test.*,

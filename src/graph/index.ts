@@ -138,7 +138,7 @@ export function codeHashes(relPath: string, text: string): Record<string, string
 /**
  * A JavaScript file's CommonJS export statements (or a declaration file's `export = Name`), from
  * its text with the parser alone: what `kg tests` gives the walk to step per exported name (ADR
- * 195). Undefined when the file's code reads `exports` otherwise. Loads the compiler bundle.
+ * 196). Undefined when the file's code reads what it exports otherwise. Loads the compiler bundle.
  */
 export function commonJsExports(relPath: string, text: string): CommonJsExports | undefined {
   return loadEngine().commonJsExports(relPath, text);

@@ -61,15 +61,16 @@ describe('commonJsExports', () => {
     ]);
   });
 
-  it('a required module used whole, or required where it is not read, is not recognized', () => {
+  it('a required module used whole, or required where it is not read, is not recognized (called or a member read, it is)', () => {
     const cj = commonJsExports(
       't.js',
-      "var a = require('./a');\nvar b = require('./b');\nb.x();\nrun(a);\nfunction f() { return require('./c'); }\n",
+      "var a = require('./a');\nvar b = require('./b');\nvar d = require('./d');\nb.x();\nd();\nrun(a);\nfunction f() { return require('./c'); }\n",
     );
     assert.ok(cj);
     assert.deepEqual(cj.requires, [
       { specifier: './a', recognized: false },
       { specifier: './b', recognized: true },
+      { specifier: './d', recognized: true },
       { specifier: './c', recognized: false },
     ]);
   });

@@ -158,7 +158,7 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
   // `module.exports.x = …` before it: either is no export.
   if (replaced >= 0 && roots.some((r, i) => r === 'exports' || (r === 'module' && i < replaced))) return undefined;
   const { declarations } = extractFile(sf, relPath);
-  const uses: CommonJsExports['uses'] = {};
+  const uses = new Map<string, Array<[number, number, number]>>();
   const requireCalls: Array<{ node: ts.Node; specifier: string }> = [];
   const whole = new Set<ts.Node>();
   let readable = true;
@@ -173,20 +173,27 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
         readable = false;
       // A required module used whole (passed, indexed, spread): any of its exports may be read.
       const v = requireVars.get(name);
-      if (v !== undefined && v.name !== node && !(isPropertyAccessExpression(parent) && parent.expression === node)) whole.add(v.call);
+      if (
+        v !== undefined &&
+        v.name !== node &&
+        !((isPropertyAccessExpression(parent) || isCallExpression(parent)) && parent.expression === node)
+      )
+        whole.add(v.call);
     }
     // Code of a declaration the graph has a node for is that node's: its edges are its own.
     const mine = own && (node === sf || registeredId(node, sf, declarations) === undefined);
     if (mine && (isIdentifier(node) || isStringLiteralLike(node))) {
       const [line, column] = pos(node.getStart(sf));
-      (uses[node.text] ??= []).push([line, column, binding]);
+      const list = uses.get(node.text);
+      if (list) list.push([line, column, binding]);
+      else uses.set(node.text, [[line, column, binding]]);
     }
     ts.forEachChild(node, (c) => visit(c, node, statementOf.get(c) ?? binding, mine));
   };
   visit(sf, sf, -1, true);
   if (!readable) return undefined;
   const requires = requireCalls.map((r) => ({ specifier: r.specifier, recognized: recognizedRequires.has(r.node) && !whole.has(r.node) }));
-  return { bindings, uses, requires };
+  return { bindings, uses: Object.fromEntries(uses), requires };
 }
 
 /** `import('x')`'s specifier. */
