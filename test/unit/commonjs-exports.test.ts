@@ -176,6 +176,30 @@ describe('the walk from an exported function (ADR 196)', () => {
     assert.deepEqual(select([], ['sym:lib/index.js#helper']), ['test/all.test.js', 'test/one.test.js']);
   });
 
+  it('a file that requires the JavaScript itself, not the declaration file, is its loading', () => {
+    const direct: Record<string, string> = {
+      'package.json': '{ "name": "cj", "main": "lib/main.js", "types": "types/index.d.ts" }\n',
+      'lib/main.js': LIB,
+      'types/index.d.ts': 'export declare function one(x: string): string;\nexport declare function two(x: number): number;\n',
+      'test/pkg.test.js': "var lib = require('..');\nlib.one('a');\n",
+      'test/path.test.js': "var lib = require('../lib/main');\nlib.one('a');\n",
+    };
+    const at = tempDir('kg-tests-cjs-direct-');
+    writeTree(at, direct);
+    const g = indexGraph(buildGraph({ root: at }).graph);
+    if (!g.ok) throw new Error('the fixture did not index');
+    const s = selectTests({
+      head: g.graph,
+      touched: [],
+      removed: [],
+      isTest: testFileRule(),
+      headFiles: new Set(Object.keys(direct)),
+      touchedExports: [{ file: 'lib/main.js', path: ['two'] }],
+      commonJs: (f) => (direct[f] === undefined ? undefined : commonJsExports(f, direct[f])),
+    });
+    assert.deepEqual([...s.proven, ...s.guessed].map((t) => t.file).sort(), ['test/path.test.js']);
+  });
+
   it("without the files' exports, the file's loading: every test", () => {
     assert.deepEqual(select([{ file: 'lib/index.js', path: ['two'] }], [], false), [
       'test/all.test.js',

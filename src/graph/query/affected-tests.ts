@@ -565,12 +565,17 @@ function exportSteps(
     const r = g.rankOf.get(`sym:${d}#${names.join('.')}`);
     return r === undefined ? [] : [r];
   };
-  // The files whose imports name `file` or its declaration file (the checker reads the latter),
-  // and the sources of the references to either module whole (ADR 185).
-  const importersOf = (file: string): { files: string[]; whole: number[] } => {
-    const files = new Set<string>();
+  // The files whose imports name `file` itself (`direct`) or its declaration file (which the
+  // checker reads for an import of the JavaScript), and the sources of the references to either
+  // module whole (ADR 185).
+  const importersOf = (file: string): { direct: Set<string>; declared: Set<string>; whole: number[] } => {
+    const direct = new Set<string>();
+    const declared = new Set<string>();
     const whole = new Set<number>();
-    for (const f of [file, declarations.get(file)]) {
+    for (const [f, into] of [
+      [file, direct],
+      [declarations.get(file), declared],
+    ] as const) {
       const t = f === undefined ? undefined : g.rankOf.get(`file:${f}`);
       if (t === undefined) continue;
       for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
@@ -580,10 +585,10 @@ function exportSteps(
         if (relation === 'references' && g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) whole.add(source);
         if (relation !== 'imports' && relation !== 're-exports') continue;
         const src = g.nodeAt[source]?.sourceFile;
-        if (src !== undefined) files.add(src);
+        if (src !== undefined) into.add(src);
       }
     }
-    return { files: [...files].sort(), whole: [...whole].sort((a, b) => a - b) };
+    return { direct, declared, whole: [...whole].sort((a, b) => a - b) };
   };
   return {
     next(file, path) {
@@ -591,24 +596,31 @@ function exportSteps(
       if (decls.length === 0) return undefined;
       const again: Array<{ file: string; path: readonly string[] }> = [];
       const loading: number[] = [];
-      const { files, whole } = importersOf(file);
-      for (const j of files) {
-        // A TypeScript file (or a declaration file) reaches the function through the checker's
-        // edges to its declarations; a JavaScript file's requires are read from its text.
-        if (!JS_FILE.test(j)) continue;
-        const cj = read(j);
+      const { direct, declared, whole } = importersOf(file);
+      for (const j of [...new Set([...direct, ...declared])].sort()) {
+        // A file that imports the declaration file reaches the function through the checker's
+        // edges to its declarations: a TypeScript file always, a JavaScript file when its text
+        // requires it into a name used only as `name.member` or `name()`, or exports it again.
+        // One that imports the JavaScript itself reaches code the graph has no node for: only
+        // `module.exports = require('./x')` is read there, any other import is its loading.
+        if (!JS_FILE.test(j) && !direct.has(j)) continue;
+        const cj = JS_FILE.test(j) ? read(j) : undefined;
         const mine = (spec: string) => place(j, spec) === file;
-        const jr = g.rankOf.get(`file:${j}`);
-        // Required by a name it uses only as `name.member`, or re-exported: read; else its loading.
-        const read_ =
-          cj !== undefined && cj.requires.some((q) => mine(q.specifier)) && cj.requires.every((q) => !mine(q.specifier) || q.recognized);
-        if (!read_) {
+        const reexports = (cj?.bindings ?? []).filter(
+          (b) => (b.value === 'require' || b.value === 'identifier') && b.specifier !== undefined && mine(b.specifier),
+        );
+        const requires = (cj?.requires ?? []).filter((q) => mine(q.specifier));
+        const readable = direct.has(j)
+          ? requires.length > 0 &&
+            requires.length === reexports.filter((b) => b.value === 'require').length &&
+            reexports.every((b) => b.value === 'require')
+          : requires.length > 0 && requires.every((q) => q.recognized);
+        if (!readable) {
+          const jr = g.rankOf.get(`file:${j}`);
           if (jr !== undefined) loading.push(jr);
           continue;
         }
-        for (const b of cj.bindings)
-          if ((b.value === 'require' || b.value === 'identifier') && b.specifier !== undefined && mine(b.specifier))
-            again.push({ file: j, path: [...b.path, ...path] });
+        for (const b of reexports) again.push({ file: j, path: [...b.path, ...path] });
       }
       const unresolvedImporters: number[] = [];
       for (const j of nodeImporters.get(file) ?? []) {
