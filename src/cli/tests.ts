@@ -95,6 +95,17 @@ function fileSet(g: Graph): Set<string> {
 }
 
 /** package.json's `jest.testMatch` and `jest.testRegex` (read as JSON: a config file that is code is never run). */
+/** A package.json's `name`, when it is one. */
+function packageName(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const name = (JSON.parse(text) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function testConfig(text: string | undefined): TestConfig {
   if (text === undefined) return {};
   try {
@@ -230,7 +241,14 @@ function testsAnswer(
     }
     return exportsRead.get(file);
   };
-  const selection = selectTests({ head: headG, base: baseG, touched, removed, isTest, headFiles, touchedExports, commonJs });
+  // The repository's own package names: a require of one may load this code (ADR 196).
+  const ownPackages = new Set<string>();
+  for (const from of new Set(['package.json', ...(headG.graph.entries ?? []).map((e) => e.from)]))
+    if (from.endsWith('package.json')) {
+      const name = packageName(headText(from));
+      if (name !== undefined) ownPackages.add(name);
+    }
+  const selection = selectTests({ head: headG, base: baseG, touched, removed, isTest, headFiles, touchedExports, commonJs, ownPackages });
   const testFiles = [...headFiles].filter(isTest).length;
   symbols.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {

@@ -366,11 +366,15 @@ export interface CommonJsExports {
   /**
    * Each name (identifier or string literal) the file's own code holds (outside every declaration
    * the graph has a node for), with where: 1-based line and column, and the index of the binding
-   * statement it is in (-1: elsewhere).
+   * statement it is in (-1: elsewhere; -2: the object a binding adds to, `a` of `a.x = …`).
    */
   uses: Record<string, Array<[line: number, column: number, binding: number]>>;
-  /** Every `require('…')` call's specifier, and whether it is a binding's value or a top-level `var x = require('…')`. */
-  requires: Array<{ specifier: string; recognized: boolean }>;
+  /**
+   * Every `require('…')` call's (and ES import's) specifier, and whether it is recognized: a
+   * binding's value, or a top-level `var x = require('…')` whose `x` is used only as `x.member`
+   * (not `call`, `apply` or `bind`) or `x(…)`; `membersOnly` when never as `x(…)` either.
+   */
+  requires: Array<{ specifier: string; recognized: boolean; membersOnly?: true }>;
   /** A declaration file's `export = Name`. */
   exportAssigned?: string;
 }

@@ -41,7 +41,7 @@ describe('commonJsExports', () => {
     );
     // `helper` is named in its own declaration (the graph's node, not the file's code) and in `one`.
     assert.deepEqual(cj.uses.helper, [[9, 10, 0]]);
-    assert.deepEqual(cj.requires, [{ specifier: 'path', recognized: true }]);
+    assert.deepEqual(cj.requires, [{ specifier: 'path', recognized: true, membersOnly: true }]);
   });
 
   it('`module.exports = name`, `name.x = require()` and a required name re-exported', () => {
@@ -64,13 +64,14 @@ describe('commonJsExports', () => {
   it('a required module used whole, or required where it is not read, is not recognized (called or a member read, it is)', () => {
     const cj = commonJsExports(
       't.js',
-      "var a = require('./a');\nvar b = require('./b');\nvar d = require('./d');\nb.x();\nd();\nrun(a);\nfunction f() { return require('./c'); }\n",
+      "var a = require('./a');\nvar b = require('./b');\nvar d = require('./d');\nvar e = require('./e');\nb.x();\nd();\ne.call(null);\nrun(a);\nfunction f() { return require('./c'); }\n",
     );
     assert.ok(cj);
     assert.deepEqual(cj.requires, [
       { specifier: './a', recognized: false },
-      { specifier: './b', recognized: true },
+      { specifier: './b', recognized: true, membersOnly: true },
       { specifier: './d', recognized: true },
+      { specifier: './e', recognized: false },
       { specifier: './c', recognized: false },
     ]);
   });
@@ -198,6 +199,42 @@ describe('the walk from an exported function (ADR 196)', () => {
       commonJs: (f) => (direct[f] === undefined ? undefined : commonJsExports(f, direct[f])),
     });
     assert.deepEqual([...s.proven, ...s.guessed].map((t) => t.file).sort(), ['test/path.test.js']);
+  });
+
+  it("a test that reads only members of a declaration file's `export =` function does not run it", () => {
+    const files: Record<string, string> = {
+      'package.json': '{ "name": "cj", "main": "index.js" }\n',
+      'index.js': "var a = require('./lib/a');\na.sync = require('./lib/sync');\nmodule.exports = a;\n",
+      'index.d.ts': 'declare function r(x: string): string;\ndeclare namespace r {\n  function sync(x: string): string;\n}\nexport = r;\n',
+      'lib/a.js': 'module.exports = function a(x) {\n  return x;\n};\n',
+      'lib/a.d.ts': 'declare function a(x: string): string;\nexport = a;\n',
+      'lib/sync.js': 'module.exports = function s(x) {\n  return x;\n};\n',
+      'lib/sync.d.ts': 'declare function s(x: string): string;\nexport = s;\n',
+      'test/async.test.js': "var r = require('..');\nr('x');\n",
+      'test/sync.test.js': "var r = require('..');\nr.sync('x');\n",
+      'test/apply.test.js': "var r = require('..');\nr.apply(null, ['x']);\nr.sync('x');\n",
+      'test/own.test.js': "var r = require('..');\nvar again = require('cj');\nr.sync('x');\n[again].forEach(function (f) { f('x'); });\n",
+    };
+    const at = tempDir('kg-tests-cjs-members-');
+    writeTree(at, files);
+    const g = indexGraph(buildGraph({ root: at }).graph);
+    if (!g.ok) throw new Error('the fixture did not index');
+    const run = (ownPackages: ReadonlySet<string> | undefined) => {
+      const s = selectTests({
+        head: g.graph,
+        touched: [],
+        removed: [],
+        isTest: testFileRule(),
+        headFiles: new Set(Object.keys(files)),
+        touchedExports: [{ file: 'lib/a.js', path: [] }],
+        commonJs: (f) => (files[f] === undefined ? undefined : commonJsExports(f, files[f])),
+        ownPackages,
+      });
+      return [...s.proven, ...s.guessed].map((t) => t.file).sort();
+    };
+    assert.deepEqual(run(new Set(['cj'])), ['test/apply.test.js', 'test/async.test.js', 'test/own.test.js']);
+    // Without the package names, a require by name may be this code: every reader stays.
+    assert.deepEqual(run(undefined), ['test/apply.test.js', 'test/async.test.js', 'test/own.test.js', 'test/sync.test.js']);
   });
 
   it("without the files' exports, the file's loading: every test", () => {

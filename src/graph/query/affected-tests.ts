@@ -102,6 +102,8 @@ export interface TestSelectionInput {
   touchedExports?: ReadonlyArray<{ file: string; path: readonly string[] }>;
   /** HEAD's files' CommonJS exports (a declaration file's `export =`), read on demand (ADR 196). */
   commonJs?: (file: string) => CommonJsExports | undefined;
+  /** The names of the repository's own packages (package.json `name`): a require of one may be of this code (ADR 196). */
+  ownPackages?: ReadonlySet<string>;
 }
 
 const TIER_OF = ['proven', 'guessed', 'holes'] as const;
@@ -300,6 +302,9 @@ function walk(
       }
     }
     for (const x of stepsIn(g, r, file, isFile && !loads, maxClass, isTest)) {
+      // A file that only reads members of the function a declaration file's `export =` names
+      // (`resolve.sync(…)`) does not run it: its members are declarations of their own (ADR 196).
+      if (exportsOf?.membersOnly(r, x.source, x.edge) === true) continue;
       // A use in a file's own code that lies in functions or statements it exports, and only
       // there: those exported names use it, not the file's loading (ADR 196).
       const inExports = maxClass >= 1 ? exportsOf?.usesIn(x.source, x.edge) : undefined;
@@ -404,7 +409,8 @@ export function selectTests(input: TestSelectionInput): TestSelection {
     const nodeImporters = new Map<string, string[]>();
     for (const [from, targets] of [...nodeImports].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
       for (const t of targets) nodeImporters.set(t, [...(nodeImporters.get(t) ?? []), from]);
-    const exportsOf = side === undefined && input.commonJs ? exportSteps(g, input.commonJs, declarations, nodeImporters) : undefined;
+    const exportsOf =
+      side === undefined && input.commonJs ? exportSteps(g, input.commonJs, declarations, nodeImporters, input.ownPackages) : undefined;
     for (let tier = 0; tier < 3; tier++) {
       const found = walk(
         g,
@@ -542,6 +548,14 @@ interface ExportSteps {
    * (the function assigned, or the name assigned) and each has a declaration; else undefined.
    */
   usesIn(source: number, edge: number): Array<{ file: string; path: readonly string[] }> | undefined;
+  /**
+   * Whether a `references` edge into `target`, the function a declaration file's `export = Name`
+   * names, comes from a JavaScript file whose text reads only members of it: every import of the
+   * file is a top-level `var x = require('…')` used as `x.member` or `x(…)`; each relative one
+   * names a JavaScript file that declaration file stands for and is used as `x.member` only, never
+   * called (nor `x.call`, `x.apply`, `x.bind`); no other is one of the repository's own packages.
+   */
+  membersOnly(target: number, source: number, edge: number): boolean;
 }
 
 function exportSteps(
@@ -549,6 +563,7 @@ function exportSteps(
   commonJs: (file: string) => CommonJsExports | undefined,
   declarations: ReadonlyMap<string, string>,
   nodeImporters: ReadonlyMap<string, readonly string[]>,
+  ownPackages: ReadonlySet<string> | undefined,
 ): ExportSteps {
   const cache = new Map<string, CommonJsExports | undefined>();
   const read = (f: string): CommonJsExports | undefined => {
@@ -556,6 +571,9 @@ function exportSteps(
     return cache.get(f);
   };
   const place = nodePlacer(g);
+  // Declaration file → the JavaScript files it stands for.
+  const describedBy = new Map<string, Set<string>>();
+  for (const [js, d] of declarations) describedBy.set(d, (describedBy.get(d) ?? new Set()).add(js));
   const declarationsOf = (file: string, path: readonly string[]): number[] => {
     const d = declarations.get(file);
     if (d === undefined) return [];
@@ -629,6 +647,27 @@ function exportSteps(
       }
       return { declarations: decls, again, loading, whole, unresolvedImporters };
     },
+    membersOnly(target, source, edge) {
+      if (ownPackages === undefined || g.edgeRelation[edge] !== 'references') return false;
+      const id = g.ids[target];
+      const hash = id.indexOf('#');
+      if (!id.startsWith('sym:') || hash < 0) return false;
+      const d = id.slice('sym:'.length, hash);
+      const described = describedBy.get(d);
+      if (described === undefined || read(d)?.exportAssigned !== id.slice(hash + 1)) return false;
+      const j = g.nodeAt[source]?.sourceFile;
+      const cj = j !== undefined && JS_FILE.test(j) ? read(j) : undefined;
+      if (j === undefined || cj === undefined || cj.requires.length === 0) return false;
+      return cj.requires.every((q) => {
+        if (!q.recognized) return false;
+        if (q.specifier.startsWith('.')) {
+          const f = place(j, q.specifier);
+          return f !== undefined && described.has(f) && q.membersOnly === true;
+        }
+        const name = q.specifier.startsWith('@') ? q.specifier.split('/').slice(0, 2).join('/') : q.specifier.split('/')[0];
+        return !ownPackages.has(name);
+      });
+    },
     usesIn(source, edge) {
       const node = g.nodeAt[source];
       const file = node?.sourceFile;
@@ -642,7 +681,7 @@ function exportSteps(
       const name = label.slice(label.lastIndexOf('.') + 1);
       const uses = Object.prototype.hasOwnProperty.call(cj.uses, name) ? cj.uses[name] : undefined;
       if (uses === undefined || !uses.some(([line, column]) => line === evidence.line && column === evidence.column)) return undefined;
-      const bindings = [...new Set(uses.map((u) => u[2]))].sort((a, b) => a - b);
+      const bindings = [...new Set(uses.map((u) => u[2]).filter((b) => b !== -2))].sort((a, b) => a - b);
       if (bindings.some((b) => b < 0 || cj.bindings[b].value === 'other')) return undefined;
       const out = bindings.map((b) => ({ file, path: cj.bindings[b].path }));
       return out.every((x) => declarationsOf(x.file, x.path).length > 0) ? out : undefined;

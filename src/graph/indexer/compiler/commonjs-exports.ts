@@ -92,12 +92,16 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
   // The name `module.exports` is set to, when a statement sets it to a name.
   let exported: string | undefined;
   const requireVars = new Map<string, { specifier: string; call: ts.Node; name: ts.Node }>();
+  const requireVarCalls = new Set<ts.Node>();
+  // The requires whose name a binding exports again.
+  const reexported = new Set<ts.Node>();
   for (const s of sf.statements) {
     if (isVariableStatement(s))
       for (const d of s.declarationList.declarations) {
         const spec = d.initializer ? requireOf(d.initializer) : undefined;
         if (spec !== undefined && d.initializer !== undefined && isIdentifier(d.name))
           requireVars.set(d.name.text, { specifier: spec, call: d.initializer, name: d.name });
+        requireVarCalls.add(d.initializer as ts.Node);
       }
     if (isExpressionStatement(s) && isBinaryExpression(s.expression) && s.expression.operatorToken.kind === SyntaxKind.EqualsToken) {
       const p = exportsPath(s.expression.left, undefined);
@@ -109,6 +113,7 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
   // The `exports`, `module` and exported name a binding's target names, and the name
   // `module.exports` is set to: the only places they may be named.
   const allowed = new Set<ts.Node>();
+  const targetRoots = new Set<ts.Node>();
   const recognizedRequires = new Set<ts.Node>([...requireVars.values()].map((v) => v.call));
   // Where `module.exports = …` is, and each binding's root: `module.exports`, `exports` or the name.
   let replaced = -1;
@@ -132,6 +137,7 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
     if (root === 'name' && isIdentifier(at)) {
       if (at.text === 'exports') root = 'exports';
       allowed.add(at);
+      targetRoots.add(at);
     }
     if (path.length === 0) {
       if (replaced >= 0) return undefined;
@@ -144,7 +150,11 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
       b.value = 'identifier';
       b.name = right.text;
       allowed.add(right);
-      if (requireVars.has(right.text)) b.specifier = requireVars.get(right.text)?.specifier;
+      const v = requireVars.get(right.text);
+      if (v !== undefined) {
+        b.specifier = v.specifier;
+        reexported.add(v.call);
+      }
     } else if (spec !== undefined) {
       b.value = 'require';
       b.specifier = spec;
@@ -161,6 +171,7 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
   const uses = new Map<string, Array<[number, number, number]>>();
   const requireCalls: Array<{ node: ts.Node; specifier: string }> = [];
   const whole = new Set<ts.Node>();
+  const called = new Set<ts.Node>();
   let readable = true;
   const visit = (node: ts.Node, parent: ts.Node, binding: number, own: boolean): void => {
     if (!readable || isJSDoc(node)) return;
@@ -171,30 +182,41 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
       const name = node.text;
       if (name === 'exports' || name === 'module' || (exported !== undefined && name === exported && !isDeclarationName(node, parent)))
         readable = false;
-      // A required module used whole (passed, indexed, spread): any of its exports may be read.
+      // A required module used whole (passed, indexed, spread, `v.call(…)`): any of its exports
+      // may be read, or it may run where no call of it is seen.
       const v = requireVars.get(name);
-      if (
-        v !== undefined &&
-        v.name !== node &&
-        !((isPropertyAccessExpression(parent) || isCallExpression(parent)) && parent.expression === node)
-      )
-        whole.add(v.call);
+      if (v !== undefined && v.name !== node) {
+        const member = isPropertyAccessExpression(parent) && parent.expression === node && !RUNS.has(parent.name.text);
+        const call = isCallExpression(parent) && parent.expression === node;
+        if (!member && !call) whole.add(v.call);
+        if (call) called.add(v.call);
+      }
     }
     // Code of a declaration the graph has a node for is that node's: its edges are its own.
     const mine = own && (node === sf || registeredId(node, sf, declarations) === undefined);
     if (mine && (isIdentifier(node) || isStringLiteralLike(node))) {
       const [line, column] = pos(node.getStart(sf));
       const list = uses.get(node.text);
-      if (list) list.push([line, column, binding]);
-      else uses.set(node.text, [[line, column, binding]]);
+      // The object a binding adds to (`a` of `a.sync = …`) is named, not run: -2.
+      const where = targetRoots.has(node) ? -2 : binding;
+      if (list) list.push([line, column, where]);
+      else uses.set(node.text, [[line, column, where]]);
     }
     ts.forEachChild(node, (c) => visit(c, node, statementOf.get(c) ?? binding, mine));
   };
   visit(sf, sf, -1, true);
   if (!readable) return undefined;
-  const requires = requireCalls.map((r) => ({ specifier: r.specifier, recognized: recognizedRequires.has(r.node) && !whole.has(r.node) }));
+  const requires = requireCalls.map((r): CommonJsExports['requires'][number] => {
+    const recognized = recognizedRequires.has(r.node) && !whole.has(r.node);
+    return recognized && requireVarCalls.has(r.node) && !called.has(r.node) && !reexported.has(r.node)
+      ? { specifier: r.specifier, recognized, membersOnly: true }
+      : { specifier: r.specifier, recognized };
+  });
   return { bindings, uses: Object.fromEntries(uses), requires };
 }
+
+/** Members of a function that run it. */
+const RUNS: ReadonlySet<string> = new Set(['call', 'apply', 'bind']);
 
 /** `import('x')`'s specifier. */
 function importOf(e: ts.CallExpression): string | undefined {
