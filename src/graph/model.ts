@@ -372,9 +372,10 @@ export interface CommonJsExports {
   /**
    * Every `require('…')` call's (and ES import's) specifier, and whether it is recognized: a
    * binding's value, or a top-level `var x = require('…')` whose `x` is used only as `x.member`
-   * (not `call`, `apply` or `bind`) or `x(…)`; `membersOnly` when never as `x(…)` either.
+   * (not `call`, `apply` or `bind`) or `x(…)`; `name`, that `x`; `membersOnly` when never as
+   * `x(…)` either.
    */
-  requires: Array<{ specifier: string; recognized: boolean; membersOnly?: true }>;
+  requires: Array<{ specifier: string; recognized: boolean; name?: string; membersOnly?: true }>;
   /** A declaration file's `export = Name`. */
   exportAssigned?: string;
 }

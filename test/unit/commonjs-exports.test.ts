@@ -41,7 +41,7 @@ describe('commonJsExports', () => {
     );
     // `helper` is named in its own declaration (the graph's node, not the file's code) and in `one`.
     assert.deepEqual(cj.uses.helper, [[9, 10, 0]]);
-    assert.deepEqual(cj.requires, [{ specifier: 'path', recognized: true, membersOnly: true }]);
+    assert.deepEqual(cj.requires, [{ specifier: 'path', recognized: true, name: 'path', membersOnly: true }]);
   });
 
   it('`module.exports = name`, `name.x = require()` and a required name re-exported', () => {
@@ -56,7 +56,7 @@ describe('commonJsExports', () => {
       ],
     );
     assert.deepEqual(cj.requires, [
-      { specifier: './lib/a', recognized: true },
+      { specifier: './lib/a', recognized: true, name: 'a' },
       { specifier: './lib/sync', recognized: true },
     ]);
   });
@@ -68,10 +68,10 @@ describe('commonJsExports', () => {
     );
     assert.ok(cj);
     assert.deepEqual(cj.requires, [
-      { specifier: './a', recognized: false },
-      { specifier: './b', recognized: true, membersOnly: true },
-      { specifier: './d', recognized: true },
-      { specifier: './e', recognized: false },
+      { specifier: './a', recognized: false, name: 'a' },
+      { specifier: './b', recognized: true, name: 'b', membersOnly: true },
+      { specifier: './d', recognized: true, name: 'd' },
+      { specifier: './e', recognized: false, name: 'e' },
       { specifier: './c', recognized: false },
     ]);
   });
@@ -163,6 +163,7 @@ describe('the walk from an exported function (ADR 196)', () => {
       headFiles: new Set(Object.keys(files)),
       touchedExports,
       commonJs: withExports ? (f) => (files[f] === undefined ? undefined : commonJsExports(f, files[f])) : undefined,
+      ownPackages: new Set(['cj']),
     });
     return [...s.proven, ...s.guessed].map((t) => t.file).sort();
   };
@@ -207,7 +208,8 @@ describe('the walk from an exported function (ADR 196)', () => {
       'index.js': "var a = require('./lib/a');\na.sync = require('./lib/sync');\nmodule.exports = a;\n",
       'index.d.ts': 'declare function r(x: string): string;\ndeclare namespace r {\n  function sync(x: string): string;\n}\nexport = r;\n',
       'lib/a.js': 'module.exports = function a(x) {\n  return x;\n};\n',
-      'lib/a.d.ts': 'declare function a(x: string): string;\nexport = a;\n',
+      // Another name than index.js's `a`: the checker credits `a`'s uses to `resolveA`.
+      'lib/a.d.ts': 'declare function resolveA(x: string): string;\nexport = resolveA;\n',
       'lib/sync.js': 'module.exports = function s(x) {\n  return x;\n};\n',
       'lib/sync.d.ts': 'declare function s(x: string): string;\nexport = s;\n',
       'test/async.test.js': "var r = require('..');\nr('x');\n",

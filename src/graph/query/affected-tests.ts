@@ -520,6 +520,11 @@ function exportId(file: string, path: readonly string[]): string {
 
 const JS_FILE = /\.[cm]?jsx?$/;
 
+/** A bare specifier's package name: `a` of `a/b`, `@s/a` of `@s/a/b`. */
+function packageOf(specifier: string): string {
+  return specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+}
+
 /** The steps of the walk through CommonJS exports (ADR 196). */
 interface ExportSteps {
   /**
@@ -664,8 +669,7 @@ function exportSteps(
           const f = place(j, q.specifier);
           return f !== undefined && described.has(f) && q.membersOnly === true;
         }
-        const name = q.specifier.startsWith('@') ? q.specifier.split('/').slice(0, 2).join('/') : q.specifier.split('/')[0];
-        return !ownPackages.has(name);
+        return !ownPackages.has(packageOf(q.specifier));
       });
     },
     usesIn(source, edge) {
@@ -678,9 +682,20 @@ function exportSteps(
       const label = g.nodeAt[g.edgeTarget[edge]]?.label;
       const cj = read(file);
       if (cj === undefined || evidence === undefined || label === undefined) return undefined;
-      const name = label.slice(label.lastIndexOf('.') + 1);
-      const uses = Object.prototype.hasOwnProperty.call(cj.uses, name) ? cj.uses[name] : undefined;
-      if (uses === undefined || !uses.some(([line, column]) => line === evidence.line && column === evidence.column)) return undefined;
+      // The names the file's code may reach the target by: its own, and those of the requires of
+      // the JavaScript its declaration file stands for (the checker credits their uses to it).
+      // A require it cannot read, or of one of the repository's own packages, may bind another.
+      if (cj.requires.some((q) => !q.recognized || (!q.specifier.startsWith('.') && ownPackages?.has(packageOf(q.specifier)) !== false)))
+        return undefined;
+      const targetFile = g.nodeAt[g.edgeTarget[edge]]?.sourceFile;
+      const described = targetFile === undefined ? undefined : describedBy.get(targetFile);
+      const names = new Set([label.slice(label.lastIndexOf('.') + 1)]);
+      for (const q of cj.requires) {
+        const placed = place(file, q.specifier);
+        if (q.name !== undefined && placed !== undefined && (placed === targetFile || described?.has(placed) === true)) names.add(q.name);
+      }
+      const uses = [...names].flatMap((n) => (Object.prototype.hasOwnProperty.call(cj.uses, n) ? cj.uses[n] : []));
+      if (!uses.some(([line, column]) => line === evidence.line && column === evidence.column)) return undefined;
       const bindings = [...new Set(uses.map((u) => u[2]).filter((b) => b !== -2))].sort((a, b) => a - b);
       if (bindings.some((b) => b < 0 || cj.bindings[b].value === 'other')) return undefined;
       const out = bindings.map((b) => ({ file, path: cj.bindings[b].path }));

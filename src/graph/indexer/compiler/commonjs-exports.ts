@@ -92,7 +92,6 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
   // The name `module.exports` is set to, when a statement sets it to a name.
   let exported: string | undefined;
   const requireVars = new Map<string, { specifier: string; call: ts.Node; name: ts.Node }>();
-  const requireVarCalls = new Set<ts.Node>();
   // The requires whose name a binding exports again.
   const reexported = new Set<ts.Node>();
   for (const s of sf.statements) {
@@ -101,7 +100,6 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
         const spec = d.initializer ? requireOf(d.initializer) : undefined;
         if (spec !== undefined && d.initializer !== undefined && isIdentifier(d.name))
           requireVars.set(d.name.text, { specifier: spec, call: d.initializer, name: d.name });
-        requireVarCalls.add(d.initializer as ts.Node);
       }
     if (isExpressionStatement(s) && isBinaryExpression(s.expression) && s.expression.operatorToken.kind === SyntaxKind.EqualsToken) {
       const p = exportsPath(s.expression.left, undefined);
@@ -206,11 +204,14 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
   };
   visit(sf, sf, -1, true);
   if (!readable) return undefined;
+  const nameOf = new Map<ts.Node, string>([...requireVars].map(([name, v]) => [v.call, name]));
   const requires = requireCalls.map((r): CommonJsExports['requires'][number] => {
     const recognized = recognizedRequires.has(r.node) && !whole.has(r.node);
-    return recognized && requireVarCalls.has(r.node) && !called.has(r.node) && !reexported.has(r.node)
-      ? { specifier: r.specifier, recognized, membersOnly: true }
-      : { specifier: r.specifier, recognized };
+    const out: CommonJsExports['requires'][number] = { specifier: r.specifier, recognized };
+    const name = nameOf.get(r.node);
+    if (name !== undefined) out.name = name;
+    if (recognized && name !== undefined && !called.has(r.node) && !reexported.has(r.node)) out.membersOnly = true;
+    return out;
   });
   return { bindings, uses: Object.fromEntries(uses), requires };
 }
