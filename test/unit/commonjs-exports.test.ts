@@ -64,7 +64,7 @@ describe('commonJsExports', () => {
   it('a required module used whole, or required where it is not read, is not recognized (called or a member read, it is)', () => {
     const cj = commonJsExports(
       't.js',
-      "var a = require('./a');\nvar b = require('./b');\nvar d = require('./d');\nvar e = require('./e');\nb.x();\nd();\ne.call(null);\nrun(a);\nfunction f() { return require('./c'); }\n",
+      "var a = require('./a');\nvar b = require('./b');\nvar d = require('./d');\nvar e = require('./e');\nvar E = require('./errors');\nb.x();\nd();\nthrow new E();\ne.call(null);\nrun(a);\nfunction f() { return require('./c'); }\n",
     );
     assert.ok(cj);
     assert.deepEqual(cj.requires, [
@@ -72,6 +72,7 @@ describe('commonJsExports', () => {
       { specifier: './b', recognized: true, name: 'b', membersOnly: true },
       { specifier: './d', recognized: true, name: 'd' },
       { specifier: './e', recognized: false, name: 'e' },
+      { specifier: './errors', recognized: true, name: 'E' },
       { specifier: './c', recognized: false },
     ]);
   });

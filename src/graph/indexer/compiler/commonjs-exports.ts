@@ -27,6 +27,7 @@ const {
   isImportDeclaration,
   isImportEqualsDeclaration,
   isMethodDeclaration,
+  isNewExpression,
   isParameter,
   isPropertyAssignment,
   isPropertyDeclaration,
@@ -185,7 +186,7 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
       const v = requireVars.get(name);
       if (v !== undefined && v.name !== node) {
         const member = isPropertyAccessExpression(parent) && parent.expression === node && !RUNS.has(parent.name.text);
-        const call = isCallExpression(parent) && parent.expression === node;
+        const call = (isCallExpression(parent) || isNewExpression(parent)) && parent.expression === node;
         if (!member && !call) whole.add(v.call);
         if (call) called.add(v.call);
       }
