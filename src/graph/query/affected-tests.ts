@@ -28,7 +28,9 @@ import { USE_RELATIONS } from '../consumers';
 import { unresolvedId } from '../ids';
 import type { CommonJsExports, Confidence } from '../model';
 import { dispatchVias } from './callers';
+import { declarationFiles, exportId, ExportStates, exportSteps, nodePlacer, type ExportSteps } from './commonjs-steps';
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
+export { testFileRule, type TestConfig } from './test-files';
 import { unanalysedImporters, unresolvedNamedSources } from './unanalysed';
 
 /** What the walk follows inbound: calls and the uses (USE_RELATIONS has no dispatch: it is followed outbound). */
@@ -177,18 +179,7 @@ function walk(
 ): Map<string, { path: string[]; steps: TestStep[] }> {
   const n = g.ids.length * 2;
   // States past `n` are exported functions of JavaScript files (ADR 196), numbered as reached.
-  const exported: Array<{ file: string; path: readonly string[] }> = [];
-  const exportedAt = new Map<string, number>();
-  const exportState = (file: string, path: readonly string[]): number => {
-    const key = `${file}\u0000${path.join('.')}`;
-    let i = exportedAt.get(key);
-    if (i === undefined) {
-      i = exported.length;
-      exported.push({ file, path });
-      exportedAt.set(key, i);
-    }
-    return n + i;
-  };
+  const ex = new ExportStates(n);
   const seenNodes = new Uint8Array(n);
   const seenExported = new Set<number>();
   const isSeen = (s: number) => (s < n ? seenNodes[s] === 1 : seenExported.has(s));
@@ -204,16 +195,12 @@ function walk(
     queue.push(s);
   }
   for (const x of exportStarts) {
-    const s = exportState(x.file, x.path);
+    const s = ex.state(x.file, x.path);
     if (isSeen(s)) continue;
     markSeen(s);
     queue.push(s);
   }
-  const idOf = (s: number): string => {
-    if (s < n) return g.ids[s >> 1];
-    const x = exported[s - n];
-    return exportId(x.file, x.path);
-  };
+  const idOf = (s: number): string => (s < n ? g.ids[s >> 1] : exportId(ex.of(s).file, ex.of(s).path));
   const chain = (s: number): { path: string[]; steps: TestStep[] } => {
     const path: string[] = [];
     const steps: TestStep[] = [];
@@ -236,31 +223,18 @@ function walk(
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q];
     if (s >= n) {
-      // An exported function (ADR 196): the declarations of its exported name stand for it, the
-      // files that export it again under a name of theirs, and whoever requires its file in a way
-      // not read (their loading). Every step is a guess, so the proven tier, and a function whose
-      // file has no declaration of the name, go on from the file's loading, as for any change in it.
-      const x = exported[s - n];
-      const next = exportsOf?.next(x.file, x.path);
-      if (next === undefined) {
-        const t = g.rankOf.get(`file:${x.file}`);
-        if (t !== undefined) reach(s, t, true, { relation: 'contains', confidence: 'EXACT' });
-        continue;
-      }
-      if (unread && unreadFiles) {
-        for (const f of [x.file, declarations.get(x.file)])
-          for (const u of (f === undefined ? undefined : unreadFiles.get(f)) ?? [])
-            if (!unread.has(u)) unread.set(u, { file: u, via: idOf(s) });
-      }
-      if (maxClass < 1) continue;
-      const guess: TestStep = { relation: 'describes', confidence: 'CANDIDATE', guess: 'declaration-file' };
-      for (const d of next.declarations) reach(s, d, false, guess);
-      for (const a of next.again)
-        enter(s, exportState(a.file, a.path), { relation: 're-exports', confidence: 'CANDIDATE', guess: 'commonjs-export' });
-      for (const t of next.loading) reach(s, t, true, { relation: 'imports', confidence: 'CANDIDATE', guess: 'commonjs-export' });
-      for (const t of next.whole) reach(s, t, false, { relation: 'references', confidence: 'CANDIDATE', guess: 'commonjs-export' });
-      for (const t of next.unresolvedImporters)
-        reach(s, t, true, { relation: 'imports', confidence: 'CANDIDATE', guess: 'unresolved-import' });
+      const here = unread && unreadFiles ? (f: string) => unreadFiles.get(f) ?? [] : undefined;
+      const reads = stepFromExport(
+        g,
+        ex.of(s),
+        s,
+        maxClass,
+        exportsOf,
+        declarations,
+        { reach, enter: (a, step) => enter(s, ex.state(a.file, a.path), step) },
+        here,
+      );
+      for (const u of reads) if (unread && !unread.has(u)) unread.set(u, { file: u, via: idOf(s) });
       continue;
     }
     const r = s >> 1;
@@ -281,26 +255,8 @@ function walk(
         const t = g.rankOf.get(`file:${importer}`);
         if (t !== undefined) reach(s, t, true, { relation: 'imports', confidence: 'CANDIDATE', guess: 'unresolved-import' });
       }
-    // The package's declaration file that stands for this JavaScript (ADR 172): from the file's
-    // node, the declaration file, whose users load this one (Node runs the JavaScript); from a
-    // symbol, the declaration there of the same name.
-    const declaration = maxClass >= 1 && file !== undefined ? declarations.get(file) : undefined;
-    if (declaration !== undefined) {
-      const describes: TestStep = { relation: 'describes', confidence: 'CANDIDATE', guess: 'declaration-file' };
-      if (isFile) {
-        const t = g.rankOf.get(`file:${declaration}`);
-        if (t !== undefined) reach(s, t, true, describes);
-      } else if (node.id.startsWith(`sym:${file}#`)) {
-        const t = g.rankOf.get(`sym:${declaration}#${node.id.slice(`sym:${file}#`.length)}`);
-        if (t !== undefined) reach(s, t, false, describes);
-        // A method of the JavaScript (`Boot.prototype.use = function`, ADR 188) that the
-        // declaration file describes under another owner (`avvio.Server.use`): its members of
-        // the same name, all of them.
-        else if (node.kind === 'method')
-          for (const m of declaredMembers.get(declaration)?.get(node.label.slice(node.label.lastIndexOf('.') + 1)) ?? [])
-            reach(s, m, false, describes);
-      }
-    }
+    // The package's declaration file that stands for this JavaScript (ADR 172).
+    for (const d of declarationSteps(g, r, maxClass, declarations, declaredMembers)) reach(s, d.rank, d.loads, DESCRIBES);
     for (const x of stepsIn(g, r, file, isFile && !loads, maxClass, isTest)) {
       // A file that only reads members of the function a declaration file's `export =` names
       // (`resolve.sync(…)`) does not run it: its members are declarations of their own (ADR 196).
@@ -310,31 +266,119 @@ function walk(
       const inExports = maxClass >= 1 ? exportsOf?.usesIn(x.source, x.edge) : undefined;
       if (inExports !== undefined)
         for (const p of inExports)
-          enter(s, exportState(p.file, p.path), { relation: x.step.relation, confidence: 'CANDIDATE', guess: 'commonjs-export' });
+          enter(s, ex.state(p.file, p.path), { relation: x.step.relation, confidence: 'CANDIDATE', guess: 'commonjs-export' });
       else reach(s, x.source, x.loads, x.step);
     }
-    if (node.id.startsWith('sym:')) {
-      for (const v of dispatchVias(g, r)) reach(s, v.rank, false, { relation: 'dispatch', confidence: 'EXACT' });
-      // An unplaced call carrying the name is a hole, unless its file's unresolved relative
-      // import names this symbol's file when read as Node reads it: then a guess (ADR 167).
-      if (maxClass >= 1)
-        for (const source of unresolvedNamedSources(g, r)) {
-          const from = g.nodeAt[source]?.sourceFile;
-          const named = file !== undefined && from !== undefined && nodeImports.get(from)?.has(file) === true;
-          if (named) reach(s, source, true, { relation: 'calls', confidence: 'CANDIDATE', guess: 'unresolved-import' });
-          else if (maxClass >= 2) reach(s, source, true, { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' });
-        }
-      // A member whose name is a computed key, `[k] () {}`, called as `this[k]()`: the checker
-      // places no call when `k` is no unique symbol (JavaScript's `Symbol()`). When the caller
-      // names the declaration of `k` the member's key names, a guess; else a hole (ADR 172).
-      if (maxClass >= 1)
-        for (const { source, sameKey } of computedKeySources(g, r)) {
-          if (sameKey) reach(s, source, true, { relation: 'calls', confidence: 'CANDIDATE', guess: 'computed-key' });
-          else if (maxClass >= 2) reach(s, source, true, { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' });
-        }
-    }
+    for (const x of symbolSteps(g, r, maxClass, nodeImports)) reach(s, x.rank, x.loads, x.step);
   }
   return found;
+}
+
+const DESCRIBES: TestStep = { relation: 'describes', confidence: 'CANDIDATE', guess: 'declaration-file' };
+
+/**
+ * The package's declaration file that stands for the JavaScript of rank `r` (ADR 172): from the
+ * file's node, the declaration file, whose users load this one (Node runs the JavaScript); from a
+ * symbol, the declaration there of the same name; from a method of the JavaScript (`Boot.prototype.use
+ * = function`, ADR 188) that the declaration file describes under another owner (`avvio.Server.use`),
+ * its members of the same name, all of them. Guesses: none in the proven tier.
+ */
+function declarationSteps(
+  g: IndexedGraph,
+  r: number,
+  maxClass: number,
+  declarations: ReadonlyMap<string, string>,
+  declaredMembers: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>,
+): Array<{ rank: number; loads: boolean }> {
+  const node = g.nodeAt[r];
+  const file = node?.sourceFile;
+  const declaration = maxClass >= 1 && file !== undefined ? declarations.get(file) : undefined;
+  if (node === undefined || declaration === undefined) return [];
+  if (node.kind === 'file') {
+    const t = g.rankOf.get(`file:${declaration}`);
+    return t === undefined ? [] : [{ rank: t, loads: true }];
+  }
+  if (!node.id.startsWith(`sym:${file}#`)) return [];
+  const t = g.rankOf.get(`sym:${declaration}#${node.id.slice(`sym:${file}#`.length)}`);
+  if (t !== undefined) return [{ rank: t, loads: false }];
+  if (node.kind !== 'method') return [];
+  return (declaredMembers.get(declaration)?.get(node.label.slice(node.label.lastIndexOf('.') + 1)) ?? []).map((m) => ({
+    rank: m,
+    loads: false,
+  }));
+}
+
+/**
+ * From a symbol of rank `r`: up to the members it implements or overrides (dispatch); an unplaced
+ * call carrying the name, a hole unless its file's unresolved relative import names this symbol's
+ * file when read as Node reads it, then a guess (ADR 167); a member whose name is a computed key,
+ * `[k] () {}`, called as `this[k]()` — the checker places no call when `k` is no unique symbol
+ * (JavaScript's `Symbol()`) — a guess when the caller names the declaration of `k` the member's
+ * key names, else a hole (ADR 172).
+ */
+function symbolSteps(
+  g: IndexedGraph,
+  r: number,
+  maxClass: number,
+  nodeImports: ReadonlyMap<string, ReadonlySet<string>>,
+): Array<{ rank: number; loads: boolean; step: TestStep }> {
+  const out: Array<{ rank: number; loads: boolean; step: TestStep }> = [];
+  const node = g.nodeAt[r];
+  if (node === undefined || !node.id.startsWith('sym:')) return out;
+  const file = node.sourceFile;
+  for (const v of dispatchVias(g, r)) out.push({ rank: v.rank, loads: false, step: { relation: 'dispatch', confidence: 'EXACT' } });
+  const hole: TestStep = { relation: 'calls', confidence: 'UNRESOLVED', hole: 'unresolved-named' };
+  if (maxClass >= 1)
+    for (const source of unresolvedNamedSources(g, r)) {
+      const from = g.nodeAt[source]?.sourceFile;
+      const named = file !== undefined && from !== undefined && nodeImports.get(from)?.has(file) === true;
+      if (named) out.push({ rank: source, loads: true, step: { relation: 'calls', confidence: 'CANDIDATE', guess: 'unresolved-import' } });
+      else if (maxClass >= 2) out.push({ rank: source, loads: true, step: hole });
+    }
+  if (maxClass >= 1)
+    for (const { source, sameKey } of computedKeySources(g, r)) {
+      if (sameKey) out.push({ rank: source, loads: true, step: { relation: 'calls', confidence: 'CANDIDATE', guess: 'computed-key' } });
+      else if (maxClass >= 2) out.push({ rank: source, loads: true, step: hole });
+    }
+  return out;
+}
+
+/**
+ * The steps from an exported function's state `s` (ADR 196): the declarations of its exported name
+ * stand for it, the files that export it again under a name of theirs, and whoever requires its
+ * file in a way not read (their loading). Every step is a guess, so in the proven tier it steps
+ * nowhere; a function whose file has no declaration of the name goes on from the file's loading,
+ * as for any change in it. Returns the unread files (ADR 153) that import its file, in the holes tier.
+ */
+function stepFromExport(
+  g: IndexedGraph,
+  x: { file: string; path: readonly string[] },
+  s: number,
+  maxClass: number,
+  exportsOf: ExportSteps | undefined,
+  declarations: ReadonlyMap<string, string>,
+  to: {
+    reach: (from: number, r: number, loads: boolean, step: TestStep) => void;
+    enter: (again: { file: string; path: readonly string[] }, step: TestStep) => void;
+  },
+  unreadOf: ((file: string) => readonly string[]) | undefined,
+): string[] {
+  const next = exportsOf?.next(x.file, x.path);
+  if (next === undefined) {
+    const t = g.rankOf.get(`file:${x.file}`);
+    if (t !== undefined) to.reach(s, t, true, { relation: 'contains', confidence: 'EXACT' });
+    return [];
+  }
+  const reads: string[] = [];
+  if (unreadOf) for (const f of [x.file, declarations.get(x.file)]) if (f !== undefined) reads.push(...unreadOf(f));
+  if (maxClass < 1) return reads;
+  const read = (relation: string, guess: TestStep['guess'] = 'commonjs-export'): TestStep => ({ relation, confidence: 'CANDIDATE', guess });
+  for (const d of next.declarations) to.reach(s, d, false, read('describes', 'declaration-file'));
+  for (const a of next.again) to.enter(a, read('re-exports'));
+  for (const t of next.loading) to.reach(s, t, true, read('imports'));
+  for (const t of next.whole) to.reach(s, t, false, read('references'));
+  for (const t of next.unresolvedImporters) to.reach(s, t, true, read('imports', 'unresolved-import'));
+  return reads;
 }
 
 /** The EXACT `references` targets of rank `r` whose name (a label's last segment) is `name`. */
@@ -445,22 +489,6 @@ export function selectTests(input: TestSelectionInput): TestSelection {
   return out;
 }
 
-/** Extensions Node's CommonJS loader tries after a bare relative path, then a folder's index. */
-const NODE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.jsx', '.ts', '.cts', '.mts', '.tsx'];
-
-/** A `/`-separated path with `.` and `..` segments applied ('' for the root; undefined above it). */
-function normalisePath(p: string): string | undefined {
-  const out: string[] = [];
-  for (const part of p.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(part);
-  }
-  return out.join('/');
-}
-
 /**
  * File → the graph's files its UNRESOLVED relative imports name when read as Node reads them
  * (ADR 167): the path itself, with an extension Node tries, the folder's package.json `main`
@@ -486,265 +514,6 @@ function unresolvedRelativeImports(g: IndexedGraph): Map<string, Set<string>> {
   return out;
 }
 
-/** The graph's file a relative specifier of `from` names when read as Node reads it (ADR 167). */
-function nodePlacer(g: IndexedGraph): (from: string, specifier: string) => string | undefined {
-  const files = new Set<string>();
-  for (let r = 0; r < g.nodeCount; r++) {
-    const n = g.nodeAt[r];
-    if (n?.kind === 'file' && n.sourceFile !== undefined) files.add(n.sourceFile);
-  }
-  const mains = new Map<string, string>();
-  for (const e of g.graph.entries ?? [])
-    if (e.field === 'main' && !e.unplaced) mains.set(e.from.includes('/') ? e.from.slice(0, e.from.lastIndexOf('/')) : '', e.path);
-  const place = (base: string): string | undefined => {
-    if (files.has(base)) return base;
-    for (const ext of NODE_EXTENSIONS) if (files.has(base + ext)) return base + ext;
-    const main = mains.get(base);
-    if (main !== undefined) return main;
-    for (const ext of NODE_EXTENSIONS)
-      if (files.has(`${base === '' ? '' : base + '/'}index${ext}`)) return `${base === '' ? '' : base + '/'}index${ext}`;
-    return undefined;
-  };
-  return (from, specifier) => {
-    if (!specifier.startsWith('.')) return undefined;
-    const dir = from.includes('/') ? from.slice(0, from.lastIndexOf('/')) : '';
-    const base = normalisePath(`${dir}/${specifier}`);
-    return base === undefined ? undefined : place(base);
-  };
-}
-
-/** The pseudo-id a chain names an exported function by: `cjs:lib/sync.js#module.exports.x`. */
-function exportId(file: string, path: readonly string[]): string {
-  return `cjs:${file}#${['module.exports', ...path].join('.')}`;
-}
-
-const JS_FILE = /\.[cm]?jsx?$/;
-
-/** A bare specifier's package name: `a` of `a/b`, `@s/a` of `@s/a/b`. */
-function packageOf(specifier: string): string {
-  return specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
-}
-
-/** The steps of the walk through CommonJS exports (ADR 196). */
-interface ExportSteps {
-  /**
-   * From an exported function: the declarations of its exported name in its file's declaration
-   * file; the files that export it again (`module.exports = require('./x')`, `a.b = require('./x')`
-   * when `module.exports = a`); the files that require it some other way than into a name used
-   * only as `name.member`, or whose text cannot be read (their loading); the users of the module
-   * object whole (ADR 185); the files whose unresolved import names it (ADR 167). Undefined when
-   * its file has no declaration file or that none of the name: then the file stands for it.
-   */
-  next(
-    file: string,
-    path: readonly string[],
-  ):
-    | {
-        declarations: number[];
-        again: Array<{ file: string; path: readonly string[] }>;
-        loading: number[];
-        whole: number[];
-        unresolvedImporters: number[];
-      }
-    | undefined;
-  /**
-   * For an edge from a file's node: the exported names that use it, when every place the file's
-   * own code names its target (by the target's name) is inside statements `module.exports…=`
-   * (the function assigned, or the name assigned) and each has a declaration; else undefined.
-   */
-  usesIn(source: number, edge: number): Array<{ file: string; path: readonly string[] }> | undefined;
-  /**
-   * Whether a `references` edge into `target`, the function a declaration file's `export = Name`
-   * names, comes from a JavaScript file whose text reads only members of it: every import of the
-   * file is a top-level `var x = require('…')` used as `x.member` or `x(…)`; each relative one
-   * names a JavaScript file that declaration file stands for and is used as `x.member` only, never
-   * called (nor `x.call`, `x.apply`, `x.bind`); no other is one of the repository's own packages.
-   */
-  membersOnly(target: number, source: number, edge: number): boolean;
-}
-
-function exportSteps(
-  g: IndexedGraph,
-  commonJs: (file: string) => CommonJsExports | undefined,
-  declarations: ReadonlyMap<string, string>,
-  nodeImporters: ReadonlyMap<string, readonly string[]>,
-  ownPackages: ReadonlySet<string> | undefined,
-): ExportSteps {
-  const cache = new Map<string, CommonJsExports | undefined>();
-  const read = (f: string): CommonJsExports | undefined => {
-    if (!cache.has(f)) cache.set(f, commonJs(f));
-    return cache.get(f);
-  };
-  const place = nodePlacer(g);
-  // Declaration file → the JavaScript files it stands for.
-  const describedBy = new Map<string, Set<string>>();
-  for (const [js, d] of declarations) describedBy.set(d, (describedBy.get(d) ?? new Set()).add(js));
-  const declarationsOf = (file: string, path: readonly string[]): number[] => {
-    const d = declarations.get(file);
-    if (d === undefined) return [];
-    const assigned = read(d)?.exportAssigned;
-    const names = assigned !== undefined ? [assigned, ...path] : [...path];
-    if (names.length === 0) return [];
-    const r = g.rankOf.get(`sym:${d}#${names.join('.')}`);
-    return r === undefined ? [] : [r];
-  };
-  // The files whose imports name `file` itself (`direct`) or its declaration file (which the
-  // checker reads for an import of the JavaScript), and the sources of the references to either
-  // module whole (ADR 185).
-  const importersOf = (file: string): { direct: Set<string>; declared: Set<string>; whole: number[] } => {
-    const direct = new Set<string>();
-    const declared = new Set<string>();
-    const whole = new Set<number>();
-    for (const [f, into] of [
-      [file, direct],
-      [declarations.get(file), declared],
-    ] as const) {
-      const t = f === undefined ? undefined : g.rankOf.get(`file:${f}`);
-      if (t === undefined) continue;
-      for (let k = g.inStart[t]; k < g.inStart[t + 1]; k++) {
-        const e = g.inEdges[k];
-        const relation = g.edgeRelation[e];
-        const source = g.edgeSource[e];
-        if (relation === 'references' && g.edgeConfidence[e] !== CONFIDENCE_CODE.UNRESOLVED) whole.add(source);
-        if (relation !== 'imports' && relation !== 're-exports') continue;
-        const src = g.nodeAt[source]?.sourceFile;
-        if (src !== undefined) into.add(src);
-      }
-    }
-    return { direct, declared, whole: [...whole].sort((a, b) => a - b) };
-  };
-  return {
-    next(file, path) {
-      const decls = declarationsOf(file, path);
-      if (decls.length === 0) return undefined;
-      const again: Array<{ file: string; path: readonly string[] }> = [];
-      const loading: number[] = [];
-      const { direct, declared, whole } = importersOf(file);
-      for (const j of [...new Set([...direct, ...declared])].sort()) {
-        // A file that imports the declaration file reaches the function through the checker's
-        // edges to its declarations: a TypeScript file always, a JavaScript file when its text
-        // requires it into a name used only as `name.member` or `name()`, or exports it again.
-        // One that imports the JavaScript itself reaches code the graph has no node for: only
-        // `module.exports = require('./x')` is read there, any other import is its loading.
-        if (!JS_FILE.test(j) && !direct.has(j)) continue;
-        const cj = JS_FILE.test(j) ? read(j) : undefined;
-        const mine = (spec: string) => place(j, spec) === file;
-        const reexports = (cj?.bindings ?? []).filter(
-          (b) => (b.value === 'require' || b.value === 'identifier') && b.specifier !== undefined && mine(b.specifier),
-        );
-        const requires = (cj?.requires ?? []).filter((q) => mine(q.specifier));
-        const readable = direct.has(j)
-          ? requires.length > 0 &&
-            requires.length === reexports.filter((b) => b.value === 'require').length &&
-            reexports.every((b) => b.value === 'require')
-          : requires.length > 0 && requires.every((q) => q.recognized);
-        if (!readable) {
-          const jr = g.rankOf.get(`file:${j}`);
-          if (jr !== undefined) loading.push(jr);
-          continue;
-        }
-        for (const b of reexports) again.push({ file: j, path: [...b.path, ...path] });
-      }
-      const unresolvedImporters: number[] = [];
-      for (const j of nodeImporters.get(file) ?? []) {
-        const t = g.rankOf.get(`file:${j}`);
-        if (t !== undefined) unresolvedImporters.push(t);
-      }
-      return { declarations: decls, again, loading, whole, unresolvedImporters };
-    },
-    membersOnly(target, source, edge) {
-      if (ownPackages === undefined || g.edgeRelation[edge] !== 'references') return false;
-      const id = g.ids[target];
-      const hash = id.indexOf('#');
-      if (!id.startsWith('sym:') || hash < 0) return false;
-      const d = id.slice('sym:'.length, hash);
-      const described = describedBy.get(d);
-      if (described === undefined || read(d)?.exportAssigned !== id.slice(hash + 1)) return false;
-      const j = g.nodeAt[source]?.sourceFile;
-      const cj = j !== undefined && JS_FILE.test(j) ? read(j) : undefined;
-      if (j === undefined || cj === undefined || cj.requires.length === 0) return false;
-      return cj.requires.every((q) => {
-        if (!q.recognized) return false;
-        if (q.specifier.startsWith('.')) {
-          const f = place(j, q.specifier);
-          return f !== undefined && described.has(f) && q.membersOnly === true;
-        }
-        return !ownPackages.has(packageOf(q.specifier));
-      });
-    },
-    usesIn(source, edge) {
-      const node = g.nodeAt[source];
-      const file = node?.sourceFile;
-      if (node?.kind !== 'file' || file === undefined || !JS_FILE.test(file) || !declarations.has(file)) return undefined;
-      const relation = g.edgeRelation[edge];
-      if (relation !== 'calls' && relation !== 'references') return undefined;
-      const evidence = g.graph.edges[edge].evidence;
-      const label = g.nodeAt[g.edgeTarget[edge]]?.label;
-      const cj = read(file);
-      if (cj === undefined || evidence === undefined || label === undefined) return undefined;
-      // The names the file's code may reach the target by: its own, and those of the requires of
-      // the JavaScript its declaration file stands for (the checker credits their uses to it).
-      // A require it cannot read, or of one of the repository's own packages, may bind another.
-      if (cj.requires.some((q) => !q.recognized || (!q.specifier.startsWith('.') && ownPackages?.has(packageOf(q.specifier)) !== false)))
-        return undefined;
-      const targetFile = g.nodeAt[g.edgeTarget[edge]]?.sourceFile;
-      const described = targetFile === undefined ? undefined : describedBy.get(targetFile);
-      const names = new Set([label.slice(label.lastIndexOf('.') + 1)]);
-      for (const q of cj.requires) {
-        const placed = place(file, q.specifier);
-        if (q.name !== undefined && placed !== undefined && (placed === targetFile || described?.has(placed) === true)) names.add(q.name);
-      }
-      const uses = [...names].flatMap((n) => (Object.prototype.hasOwnProperty.call(cj.uses, n) ? cj.uses[n] : []));
-      if (!uses.some(([line, column]) => line === evidence.line && column === evidence.column)) return undefined;
-      const bindings = [...new Set(uses.map((u) => u[2]).filter((b) => b !== -2))].sort((a, b) => a - b);
-      if (bindings.some((b) => b < 0 || cj.bindings[b].value === 'other')) return undefined;
-      const out = bindings.map((b) => ({ file, path: cj.bindings[b].path }));
-      return out.every((x) => declarationsOf(x.file, x.path).length > 0) ? out : undefined;
-    },
-  };
-}
-
-const DECLARATION_OF_JS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\.d\.ts$/, '.js'],
-  [/\.d\.mts$/, '.mjs'],
-  [/\.d\.cts$/, '.cjs'],
-];
-
-/**
- * JavaScript file → the package's own declaration file that stands for it (ADR 172): `x.d.ts`
- * beside `x.js` (`.d.mts`/`.mjs`, `.d.cts`/`.cjs`), the file TypeScript reads for an import of
- * the JavaScript; and package.json's `types` (or `typings`) for its `main`, which is how the
- * checker reads a `require` of the package while Node loads the `main`. A sibling wins.
- */
-function declarationFiles(g: IndexedGraph): Map<string, string> {
-  const files = new Set<string>();
-  for (let r = 0; r < g.nodeCount; r++) {
-    const n = g.nodeAt[r];
-    if (n?.kind === 'file' && n.sourceFile !== undefined) files.add(n.sourceFile);
-  }
-  const out = new Map<string, string>();
-  const isJs = (f: string) => /\.[cm]?jsx?$/.test(f);
-  const byPackage = new Map<string, { main?: string; types?: string }>();
-  for (const e of g.graph.entries ?? []) {
-    if (e.unplaced || !files.has(e.path)) continue;
-    const p = byPackage.get(e.from) ?? {};
-    if (e.field === 'main' && isJs(e.path)) p.main = e.path;
-    if ((e.field === 'types' || (e.field === 'typings' && p.types === undefined)) && DECLARATION.test(e.path)) p.types = e.path;
-    byPackage.set(e.from, p);
-  }
-  for (const from of [...byPackage.keys()].sort()) {
-    const { main, types } = byPackage.get(from) as { main?: string; types?: string };
-    if (main !== undefined && types !== undefined) out.set(main, types);
-  }
-  for (const f of [...files].sort())
-    for (const [ext, js] of DECLARATION_OF_JS)
-      if (ext.test(f)) {
-        const impl = f.replace(ext, js);
-        if (files.has(impl)) out.set(impl, f);
-      }
-  return out;
-}
-
 /** Declaration file → member name (a label's last segment) → the ranks of its methods and properties so named, in rank order (ADR 188). */
 function membersByName(g: IndexedGraph, files: ReadonlySet<string>): Map<string, Map<string, number[]>> {
   const out = new Map<string, Map<string, number[]>>();
@@ -765,118 +534,4 @@ function membersByName(g: IndexedGraph, files: ReadonlySet<string>): Map<string,
 /** File → the unanalysed files whose text imports it (through re-exports too), ADR 153. */
 function unreadByFile(g: IndexedGraph): Map<string, string[]> {
   return unanalysedImporters(g.graph);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Which files are tests.
-
-/**
- * The test runners' own conventions (ADR 165): Jest's and Vitest's `*.test.*`/`*.spec.*` and
- * `__tests__/`; Playwright's `*.spec.*`/`*.test.*`; node:test's `*.test.*`, `*-test.*`, `*_test.*`,
- * `test-*.*`, `test.*` and every file under a `test/` folder; Mocha's files under `test/` (and
- * `tests/`, which many projects name). Fixtures, mocks and snapshots under those folders are data,
- * not tests. Declaration files never are.
- */
-const TEST_NAME = /(^|\/)([^/]+[.\-_](test|spec)|test-[^/]+|test)\.[cm]?[jt]sx?$/;
-const TEST_FOLDER = /(^|\/)(__tests__|tests?)\//;
-const NOT_TESTS = /(^|\/)(__fixtures__|fixtures?|__mocks__|__snapshots__|snapshots?)\//;
-const SOURCE = /\.[cm]?[jt]sx?$/;
-const DECLARATION = /\.d\.[cm]?ts$/;
-
-/** Runner configuration read from the repository (package.json `jest.testMatch`/`testRegex`). */
-export interface TestConfig {
-  /** Globs, as Jest writes them (`**`, `*`, `?`, `{a,b}`, `[ab]`, `?(x)`, `+(a|b)`, `@(a|b)`, `*(x)`; `<rootDir>/`). */
-  globs?: readonly string[];
-  /** Regular expressions, matched against `/` + the repository-relative path. */
-  regexes?: readonly string[];
-}
-
-/** Whether a repository-relative path is a test file: a convention, or the configuration's patterns. */
-export function testFileRule(config: TestConfig = {}): (file: string) => boolean {
-  const extra: RegExp[] = [];
-  for (const g of config.globs ?? []) {
-    const re = globRegex(g);
-    if (re) extra.push(re);
-  }
-  for (const r of config.regexes ?? []) {
-    try {
-      extra.push(new RegExp(r));
-    } catch {
-      // a pattern this engine cannot read adds nothing; the conventions still apply
-    }
-  }
-  return (file: string) => {
-    if (!SOURCE.test(file) || DECLARATION.test(file)) return false;
-    if (extra.some((re) => re.test('/' + file))) return true;
-    if (NOT_TESTS.test(file)) return false;
-    return TEST_NAME.test(file) || TEST_FOLDER.test(file);
-  };
-}
-
-/** A Jest glob as a regular expression over `/` + the path, or undefined for one it cannot read. */
-function globRegex(glob: string): RegExp | undefined {
-  let g = glob.replace(/^<rootDir>\//, '').replace(/^\.\//, '');
-  if (g.startsWith('!')) return undefined;
-  if (!g.startsWith('/')) g = '/' + g;
-  let out = '';
-  let i = 0;
-  const groups: string[] = [];
-  while (i < g.length) {
-    const c = g[i];
-    const next = g[i + 1];
-    if ('?+@*!'.includes(c) && next === '(') {
-      groups.push(c);
-      out += '(?:';
-      i += 2;
-    } else if (c === ')' && groups.length > 0) {
-      const op = groups.pop() as string;
-      out += op === '?' ? ')?' : op === '+' ? ')+' : op === '*' ? ')*' : ')';
-      i++;
-    } else if (c === '|' && groups.length > 0) {
-      out += '|';
-      i++;
-    } else if (c === '/' && g.startsWith('/**/', i)) {
-      out += '/(?:.*/)?';
-      i += 4;
-    } else if (c === '*' && next === '*') {
-      out += '.*';
-      i += 2;
-    } else if (c === '*') {
-      out += '[^/]*';
-      i++;
-    } else if (c === '?') {
-      out += '[^/]';
-      i++;
-    } else if (c === '{') {
-      const end = g.indexOf('}', i);
-      if (end < 0) return undefined;
-      out +=
-        '(?:' +
-        g
-          .slice(i + 1, end)
-          .split(',')
-          .map(escape)
-          .join('|') +
-        ')';
-      i = end + 1;
-    } else if (c === '[') {
-      const end = g.indexOf(']', i);
-      if (end < 0) return undefined;
-      out += g.slice(i, end + 1).replace(/\\/g, '\\\\');
-      i = end + 1;
-    } else {
-      out += escape(c);
-      i++;
-    }
-  }
-  if (groups.length > 0) return undefined;
-  try {
-    return new RegExp('^' + out + '$');
-  } catch {
-    return undefined;
-  }
-}
-
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

@@ -80,33 +80,14 @@ function requireOf(e: ts.Expression): string | undefined {
 export function commonJsExports(relPath: string, text: string): CommonJsExports | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const sf = parseSource('/' + relPath, body, impliedFormat(relPath));
-  if (/\.d\.[cm]?ts$/.test(relPath)) {
-    for (const s of sf.statements)
-      if (isExportAssignment(s) && s.isExportEquals && isIdentifier(s.expression))
-        return { bindings: [], uses: {}, requires: [], exportAssigned: s.expression.text };
-    return { bindings: [], uses: {}, requires: [] };
-  }
+  if (/\.d\.[cm]?ts$/.test(relPath)) return declarationExports(sf);
   const pos = (p: number): [number, number] => {
     const lc = sf.getLineAndCharacterOfPosition(p);
     return [lc.line + 1, lc.character + 1];
   };
-  // The name `module.exports` is set to, when a statement sets it to a name.
-  let exported: string | undefined;
-  const requireVars = new Map<string, { specifier: string; call: ts.Node; name: ts.Node }>();
+  const { exported, requireVars } = topLevel(sf);
   // The requires whose name a binding exports again.
   const reexported = new Set<ts.Node>();
-  for (const s of sf.statements) {
-    if (isVariableStatement(s))
-      for (const d of s.declarationList.declarations) {
-        const spec = d.initializer ? requireOf(d.initializer) : undefined;
-        if (spec !== undefined && d.initializer !== undefined && isIdentifier(d.name))
-          requireVars.set(d.name.text, { specifier: spec, call: d.initializer, name: d.name });
-      }
-    if (isExpressionStatement(s) && isBinaryExpression(s.expression) && s.expression.operatorToken.kind === SyntaxKind.EqualsToken) {
-      const p = exportsPath(s.expression.left, undefined);
-      if (p !== undefined && p.length === 0 && isIdentifier(s.expression.right)) exported = s.expression.right.text;
-    }
-  }
   const bindings: CommonJsBinding[] = [];
   const statementOf = new Map<ts.Node, number>();
   // The `exports`, `module` and exported name a binding's target names, and the name
@@ -215,6 +196,36 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
     return out;
   });
   return { bindings, uses: Object.fromEntries(uses), requires };
+}
+
+/** A declaration file's `export = Name`. */
+function declarationExports(sf: ts.SourceFile): CommonJsExports {
+  for (const s of sf.statements)
+    if (isExportAssignment(s) && s.isExportEquals && isIdentifier(s.expression))
+      return { bindings: [], uses: {}, requires: [], exportAssigned: s.expression.text };
+  return { bindings: [], uses: {}, requires: [] };
+}
+
+/** The name `module.exports` is set to (when a statement sets it to a name), and each top-level `var x = require('…')`. */
+function topLevel(sf: ts.SourceFile): {
+  exported: string | undefined;
+  requireVars: Map<string, { specifier: string; call: ts.Node; name: ts.Node }>;
+} {
+  let exported: string | undefined;
+  const requireVars = new Map<string, { specifier: string; call: ts.Node; name: ts.Node }>();
+  for (const s of sf.statements) {
+    if (isVariableStatement(s))
+      for (const d of s.declarationList.declarations) {
+        const spec = d.initializer ? requireOf(d.initializer) : undefined;
+        if (spec !== undefined && d.initializer !== undefined && isIdentifier(d.name))
+          requireVars.set(d.name.text, { specifier: spec, call: d.initializer, name: d.name });
+      }
+    if (isExpressionStatement(s) && isBinaryExpression(s.expression) && s.expression.operatorToken.kind === SyntaxKind.EqualsToken) {
+      const p = exportsPath(s.expression.left, undefined);
+      if (p !== undefined && p.length === 0 && isIdentifier(s.expression.right)) exported = s.expression.right.text;
+    }
+  }
+  return { exported, requireVars };
 }
 
 /** Members of a function that run it. */
