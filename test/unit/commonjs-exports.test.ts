@@ -77,6 +77,59 @@ describe('commonJsExports', () => {
     ]);
   });
 
+  it('an object literal of plain keys is a binding per key; any other literal is one value (ADR 198)', () => {
+    const text = [
+      "var assert = require('node:assert');",
+      'function HostStorage() {',
+      '  return {};',
+      '}',
+      'function compileTree() {}',
+      'module.exports = {',
+      "  name: 'host',",
+      '  storage: HostStorage,',
+      '  compileTree,',
+      "  parse: require('./parse'),",
+      '  validate(value) {',
+      '    assert(value);',
+      '  },',
+      '};',
+      '',
+    ].join('\n');
+    const cj = commonJsExports('lib/host.js', text);
+    assert.ok(cj);
+    assert.deepEqual(
+      cj.bindings.map((b) => [b.path, b.value, b.name ?? b.specifier ?? null, b.from, b.to]),
+      [
+        [['name'], 'other', null, [7, 3], [7, 14]],
+        [['storage'], 'identifier', 'HostStorage', [8, 3], [8, 22]],
+        [['compileTree'], 'identifier', 'compileTree', [9, 3], [9, 13]],
+        [['parse'], 'require', './parse', [10, 3], [10, 27]],
+        [['validate'], 'function', null, [11, 3], [13, 3]],
+      ],
+    );
+    // Each name is placed in the member that holds it.
+    assert.deepEqual(cj.uses.HostStorage, [[8, 12, 1]]);
+    assert.deepEqual(cj.uses.compileTree, [[9, 3, 2]]);
+    assert.deepEqual(cj.uses.assert, [[12, 5, 4]]);
+    // A spread, a getter or a computed key: the literal is one value, as before.
+    for (const literal of ['{ ...base, a: f }', '{ get a() { return f; } }', '{ [k]: f }', '{ a: f, a: g }', '{}'])
+      assert.deepEqual(
+        commonJsExports('a.js', `var base = {}, k = 'a';\nfunction f() {}\nfunction g() {}\nmodule.exports = ${literal};\n`)?.bindings.map(
+          (b) => [b.path, b.value],
+        ),
+        [[[], 'other']],
+        literal,
+      );
+    // `exports.x = { … }` gives paths under x.
+    assert.deepEqual(
+      commonJsExports('a.js', 'function f() {}\nexports.api = { f, g: function () {} };\n')?.bindings.map((b) => [b.path, b.value]),
+      [
+        [['api', 'f'], 'identifier'],
+        [['api', 'g'], 'function'],
+      ],
+    );
+  });
+
   it("a declaration file's `export =`", () => {
     assert.deepEqual(commonJsExports('index.d.ts', 'declare function r(): void;\nexport = r;\n')?.exportAssigned, 'r');
     assert.equal(commonJsExports('index.d.ts', 'export declare function r(): void;\n')?.exportAssigned, undefined);
@@ -129,6 +182,26 @@ describe('changedExports', () => {
       ),
       undefined,
     );
+  });
+
+  it('an edit inside a method or function of an exported object literal gives its key (ADR 198)', () => {
+    const before = [
+      'function helper() {}',
+      'module.exports = {',
+      '  helper,',
+      '  validate(value) {',
+      '    return value;',
+      '  },',
+      '  check: (x) => x > 1,',
+      '};',
+      '',
+    ].join('\n');
+    assert.deepEqual(changedExports('lib/s.js', before, before.replace('return value;', 'throw new Error();')), [['validate']]);
+    assert.deepEqual(changedExports('lib/s.js', before, before.replace('x > 1', 'x > 2')), [['check']]);
+    // A method renamed is an export gone and another come: the file's loading.
+    assert.equal(changedExports('lib/s.js', before, before.replace('validate(value)', 'validated(value)')), undefined);
+    // A member that is no function changed: top-level code, the file's loading.
+    assert.equal(changedExports('lib/s.js', before, before.replace('  helper,', '  helper: 1,')), undefined);
   });
 
   it('a file that reads `exports` elsewhere gives undefined', () => {
@@ -238,6 +311,53 @@ describe('the walk from an exported function (ADR 196)', () => {
     assert.deepEqual(run(new Set(['cj'])), ['test/apply.test.js', 'test/async.test.js', 'test/own.test.js']);
     // Without the package names, a require by name may be this code: every reader stays.
     assert.deepEqual(run(undefined), ['test/apply.test.js', 'test/async.test.js', 'test/own.test.js', 'test/sync.test.js']);
+  });
+
+  it('a function stored under a key of the exported object, in a file without a declaration file, goes on from its loading (ADR 198)', () => {
+    const files: Record<string, string> = {
+      'package.json': '{ "name": "router", "main": "index.js" }\n',
+      'index.js':
+        "var Constrainer = require('./lib/constrainer');\nmodule.exports = function router() {\n  return new Constrainer();\n};\n",
+      'lib/strategies/host.js':
+        "function HostStorage() {\n  return { set: function (h) { return h; } };\n}\nmodule.exports = {\n  name: 'host',\n  storage: HostStorage,\n};\n",
+      'lib/constrainer.js':
+        "var host = require('./strategies/host');\nfunction Constrainer() {\n  this.strategies = { host: host };\n}\nConstrainer.prototype.make = function (k) {\n  return this.strategies[k].storage();\n};\nmodule.exports = Constrainer;\n",
+      'test/host.test.js': "var router = require('..');\nrouter().make('host');\n",
+      'test/alone.test.js': "var assert = require('node:assert');\nassert.ok(true);\n",
+    };
+    const at = tempDir('kg-tests-cjs-literal-');
+    writeTree(at, files);
+    const g = indexGraph(buildGraph({ root: at }).graph);
+    if (!g.ok) throw new Error('the fixture did not index');
+    const run = (withExports: boolean) =>
+      selectTests({
+        head: g.graph,
+        touched: ['sym:lib/strategies/host.js#HostStorage'],
+        removed: [],
+        isTest: testFileRule(),
+        headFiles: new Set(Object.keys(files)),
+        commonJs: withExports ? (f) => (files[f] === undefined ? undefined : commonJsExports(f, files[f])) : undefined,
+        ownPackages: new Set(['router']),
+      });
+    const s = run(true);
+    assert.deepEqual(s.proven, []);
+    assert.deepEqual(
+      s.guessed.map((t) => [t.file, t.path.slice(0, 3)]),
+      [
+        [
+          'test/host.test.js',
+          ['sym:lib/strategies/host.js#HostStorage', 'cjs:lib/strategies/host.js#module.exports.storage', 'file:lib/strategies/host.js'],
+        ],
+      ],
+    );
+    assert.equal(s.guessed[0].steps[0].guess, 'commonjs-export');
+    // Without the file's exports read, the object literal only names the function: its importers are holes.
+    const unread = run(false);
+    assert.deepEqual([...unread.proven, ...unread.guessed], []);
+    assert.deepEqual(
+      unread.holes.map((t) => t.file),
+      ['test/host.test.js'],
+    );
   });
 
   it("without the files' exports, the file's loading: every test", () => {

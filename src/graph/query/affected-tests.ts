@@ -26,7 +26,7 @@
 
 import { USE_RELATIONS } from '../consumers';
 import { unresolvedId } from '../ids';
-import type { CommonJsExports, Confidence } from '../model';
+import { UNRESOLVED_PREFIX, type CommonJsExports, type Confidence } from '../model';
 import { dispatchVias } from './callers';
 import { declarationFiles, exportId, ExportStates, exportSteps, nodePlacer, type ExportSteps } from './commonjs-steps';
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
@@ -504,8 +504,8 @@ function unresolvedRelativeImports(g: IndexedGraph): Map<string, Set<string>> {
     if (relation !== 'imports' && relation !== 're-exports') continue;
     const target = g.ids[g.edgeTarget[e]];
     const from = g.nodeAt[g.edgeSource[e]]?.sourceFile;
-    if (from === undefined || !target.startsWith('unresolved:.')) continue;
-    const placed = place(from, target.slice('unresolved:'.length));
+    if (from === undefined || !target.startsWith(`${UNRESOLVED_PREFIX}.`)) continue;
+    const placed = place(from, target.slice(UNRESOLVED_PREFIX.length));
     if (placed === undefined) continue;
     const set = out.get(from) ?? new Set<string>();
     set.add(placed);

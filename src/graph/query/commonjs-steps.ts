@@ -106,7 +106,9 @@ export interface ExportSteps {
   /**
    * For an edge from a file's node: the exported names that use it, when every place the file's
    * own code names its target (by the target's name) is inside statements `module.exports…=`
-   * (the function assigned, or the name assigned) and each has a declaration; else undefined.
+   * or members of the object literal one assigns (the function assigned, or the name assigned);
+   * else undefined. A name its file's declaration file does not declare goes on from the file's
+   * loading, as a guess (ADR 198).
    */
   usesIn(source: number, edge: number): Array<{ file: string; path: readonly string[] }> | undefined;
   /**
@@ -236,7 +238,7 @@ export function exportSteps(
     usesIn(source, edge) {
       const node = g.nodeAt[source];
       const file = node?.sourceFile;
-      if (node?.kind !== 'file' || file === undefined || !JS_FILE.test(file) || !declarations.has(file)) return undefined;
+      if (node?.kind !== 'file' || file === undefined || !JS_FILE.test(file)) return undefined;
       const relation = g.edgeRelation[edge];
       if (relation !== 'calls' && relation !== 'references') return undefined;
       const evidence = g.graph.edges[edge].evidence;
@@ -259,8 +261,9 @@ export function exportSteps(
       if (!uses.some(([line, column]) => line === evidence.line && column === evidence.column)) return undefined;
       const bindings = [...new Set(uses.map((u) => u[2]).filter((b) => b !== -2))].sort((a, b) => a - b);
       if (bindings.some((b) => b < 0 || cj.bindings[b].value === 'other')) return undefined;
-      const out = bindings.map((b) => ({ file, path: cj.bindings[b].path }));
-      return out.every((x) => declarationsOf(x.file, x.path).length > 0) ? out : undefined;
+      // An exported name without a declaration goes on from the file's loading (stepFromExport):
+      // a function stored under `module.exports` runs wherever an importer reads it (ADR 198).
+      return bindings.map((b) => ({ file, path: cj.bindings[b].path }));
     },
   };
 }

@@ -28,11 +28,14 @@ const {
   isImportEqualsDeclaration,
   isMethodDeclaration,
   isNewExpression,
+  isNumericLiteral,
+  isObjectLiteralExpression,
   isParameter,
   isPropertyAssignment,
   isPropertyDeclaration,
   isQualifiedName,
   isSetAccessor,
+  isShorthandPropertyAssignment,
   isExpressionStatement,
   isFunctionExpression,
   isIdentifier,
@@ -123,26 +126,22 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
       if (replaced >= 0) return undefined;
       replaced = bindings.length;
     }
-    const b: CommonJsBinding = { path, value: 'other', from: pos(s.getStart(sf)), to: pos(s.getEnd() - 1) };
-    const spec = requireOf(right);
-    if (isFunctionExpression(right) || isArrowFunction(right)) b.value = 'function';
-    else if (isIdentifier(right) && right.text !== 'exports' && right.text !== 'module') {
-      b.value = 'identifier';
-      b.name = right.text;
-      allowed.add(right);
-      const v = requireVars.get(right.text);
-      if (v !== undefined) {
-        b.specifier = v.specifier;
-        reexported.add(v.call);
-      }
-    } else if (spec !== undefined) {
-      b.value = 'require';
-      b.specifier = spec;
-      recognizedRequires.add(right);
+    // An object literal of plain keys is a binding per key (ADR 198): `module.exports = { a, b: f }`
+    // exports `a` and `b` as `module.exports.a = a; module.exports.b = f` would.
+    const members = literalMembers(right);
+    for (const [node, key, value] of members ?? [[s, undefined, right] as const]) {
+      const b = bindingValue(value, requireVars);
+      b.path = key === undefined ? path : [...path, key];
+      b.from = pos(node.getStart(sf));
+      b.to = pos(node.getEnd() - 1);
+      if (b.value === 'identifier' && key === undefined) allowed.add(value);
+      const v = b.value === 'identifier' && b.name !== undefined ? requireVars.get(b.name) : undefined;
+      if (v !== undefined) reexported.add(v.call);
+      if (b.value === 'require') recognizedRequires.add(value);
+      statementOf.set(node, bindings.length);
+      bindings.push(b);
+      roots.push(root);
     }
-    statementOf.set(s, bindings.length);
-    bindings.push(b);
-    roots.push(root);
   }
   // `exports.x = …` adds to the object `module.exports = …` replaces, and so does
   // `module.exports.x = …` before it: either is no export.
@@ -196,6 +195,51 @@ export function commonJsExports(relPath: string, text: string): CommonJsExports 
     return out;
   });
   return { bindings, uses: Object.fromEntries(uses), requires };
+}
+
+/** What a binding's value is (its path and place are the caller's to set). */
+function bindingValue(
+  value: ts.Expression | ts.MethodDeclaration,
+  requireVars: ReadonlyMap<string, { specifier: string }>,
+): CommonJsBinding {
+  const b: CommonJsBinding = { path: [], value: 'other', from: [0, 0], to: [0, 0] };
+  if (isMethodDeclaration(value) || isFunctionExpression(value) || isArrowFunction(value)) b.value = 'function';
+  else if (isIdentifier(value) && value.text !== 'exports' && value.text !== 'module') {
+    b.value = 'identifier';
+    b.name = value.text;
+    const v = requireVars.get(value.text);
+    if (v !== undefined) b.specifier = v.specifier;
+  } else {
+    const spec = requireOf(value);
+    if (spec !== undefined) {
+      b.value = 'require';
+      b.specifier = spec;
+    }
+  }
+  return b;
+}
+
+/**
+ * The members of an object literal a binding assigns, each with its key and value (a method is
+ * its own value), when every member is `key: value`, `key` or `key() {}` under a plain key, no
+ * key twice: then each is a binding of its own. Undefined for anything else (a spread, a getter
+ * or setter, a computed key, an empty literal): the literal is one value.
+ */
+function literalMembers(e: ts.Expression): Array<readonly [ts.Node, string, ts.Expression | ts.MethodDeclaration]> | undefined {
+  if (!isObjectLiteralExpression(e) || e.properties.length === 0) return undefined;
+  const out: Array<readonly [ts.Node, string, ts.Expression | ts.MethodDeclaration]> = [];
+  const keys = new Set<string>();
+  for (const p of e.properties) {
+    const name = p.name;
+    if (name === undefined || !(isIdentifier(name) || isStringLiteralLike(name) || isNumericLiteral(name))) return undefined;
+    if (keys.has(name.text)) return undefined;
+    keys.add(name.text);
+    if (isPropertyAssignment(p)) out.push([p, name.text, p.initializer]);
+    else if (isShorthandPropertyAssignment(p) && p.objectAssignmentInitializer === undefined) out.push([p, name.text, p.name]);
+    else if (isMethodDeclaration(p) && p.asteriskToken === undefined) out.push([p, name.text, p]);
+    else return undefined;
+  }
+  return out;
 }
 
 /** A declaration file's `export = Name`. */
@@ -268,12 +312,12 @@ function tokensHash(text: string): string {
   return createHash('sha256').update(parts.join('\u0001')).digest('hex').slice(0, 12);
 }
 
-/** Offsets of each function binding's statement in `text`, with its path. */
-function functionStatements(relPath: string, text: string): Array<{ key: string; start: number; end: number }> | undefined {
+/** Offsets of each function binding's function in `text` (a method's body), with its path and what blanks it. */
+function functionStatements(relPath: string, text: string): Array<{ key: string; start: number; end: number; blank: string }> | undefined {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (commonJsExports(relPath, body) === undefined) return undefined;
   const sf = parseSource('/' + relPath, body, impliedFormat(relPath));
-  const out: Array<{ key: string; start: number; end: number }> = [];
+  const out: Array<{ key: string; start: number; end: number; blank: string }> = [];
   let exported: string | undefined;
   for (const s of sf.statements)
     if (isExpressionStatement(s) && isBinaryExpression(s.expression) && s.expression.operatorToken.kind === SyntaxKind.EqualsToken) {
@@ -285,8 +329,15 @@ function functionStatements(relPath: string, text: string): Array<{ key: string;
       continue;
     const path = exportsPath(s.expression.left, exported);
     const right = s.expression.right;
-    if (path === undefined || !(isFunctionExpression(right) || isArrowFunction(right))) continue;
-    out.push({ key: JSON.stringify(path), start: right.getStart(sf), end: right.getEnd() });
+    if (path === undefined) continue;
+    for (const [, key, value] of literalMembers(right) ?? [[s, undefined, right] as const]) {
+      const at = key === undefined ? path : [...path, key];
+      // A method's body is blanked, keeping its name and parameters' place: the literal stays a literal.
+      if (isMethodDeclaration(value) && value.body !== undefined)
+        out.push({ key: JSON.stringify(at), start: value.body.getStart(sf), end: value.body.getEnd(), blank: '{}' });
+      else if (isFunctionExpression(value) || isArrowFunction(value))
+        out.push({ key: JSON.stringify(at), start: value.getStart(sf), end: value.getEnd(), blank: 'function () {}' });
+    }
   }
   return out;
 }
@@ -305,7 +356,7 @@ export function changedExports(relPath: string, before: string, after: string): 
   if (keys(a) !== keys(b)) return undefined;
   const blank = (text: string, xs: typeof a) => {
     let out = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    for (const x of [...xs].sort((p, q) => q.start - p.start)) out = out.slice(0, x.start) + 'function () {}' + out.slice(x.end);
+    for (const x of [...xs].sort((p, q) => q.start - p.start)) out = out.slice(0, x.start) + x.blank + out.slice(x.end);
     return out;
   };
   const fid = fileId(relPath);
