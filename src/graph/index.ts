@@ -80,7 +80,7 @@ export {
 } from './governance/breaking';
 export { formatBreakingChange, guardDiagnostics, GUARD_CODE, GUARD_SOURCE, type GuardDiagnostic } from './governance/diagnostics';
 export { EditorGuard } from './governance/editor-guard';
-export { diffReport } from './diff/report';
+export { diffReport, DIFF_REPORT_VERSION } from './diff/report';
 export type { DiffReport, DiffSide } from './diff/report-shape';
 export { diffMarkdown, MARKDOWN_LIMIT } from './diff/pr-comment';
 export { AUTO_INDEX_DELAY_MS, BuildScheduler, type SchedulerTimers } from './governance/build-scheduler';

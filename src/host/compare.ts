@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffReport } from '../graph';
+import { parseDiffReport } from '../protocol/diff-report';
 import { fileAtCommit, listRefs, recentCommits } from './compare-git';
 import { typedRef } from './typed-ref';
 
@@ -247,7 +248,13 @@ export class CompareView implements vscode.TreeDataProvider<DiffElement>, vscode
       void vscode.window.showErrorMessage(`Knowledge Graph: cannot compare with ${ref}: ${message}`);
       return { ok: false, message };
     }
-    const report = JSON.parse(r.stdout) as DiffReport;
+    const parsed = parseDiffReport(r.stdout);
+    if ('problem' in parsed) {
+      this.log.warn(`compare with ${ref}: ${parsed.problem}`);
+      void vscode.window.showErrorMessage(`Knowledge Graph: cannot compare with ${ref}: ${parsed.problem}`);
+      return { ok: false, message: parsed.problem };
+    }
+    const report = parsed.report;
     this.current = { folder, ref, commit: report.base.commit, report };
     this.rows = diffElements(report);
     const b = report.summary.breaking;

@@ -1,9 +1,12 @@
 // The contracts between processes that are not the webview's (src/protocol): `kg build --progress
-// json` events and the build server's wire. What enters is checked field by field: a line that is
+// json` events, the build server's wire and `kg diff`'s report. What enters is checked field by field: a line that is
 // not a well-formed message is refused (or read as text), never half-read.
 
 import * as assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import { buildGraph, diffReport, type DiffSide } from '../../src/graph';
+import { parseDiffReport } from '../../src/protocol/diff-report';
+import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
 import { parseBuildEvent, skippedText } from '../../src/protocol/build-events';
 import { BUILD_SERVER_PROTOCOL, parseBuildReply, parseBuildRequest } from '../../src/protocol/build-server';
 
@@ -81,5 +84,59 @@ describe('the build server wire', () => {
     assert.deepEqual(parseBuildReply('{"type":"refused","reason":"busy"}'), { type: 'refused', reason: 'busy' });
     for (const line of ['{"o":"x"}', '{"type":"exit","code":1.5}', '{"type":"stderr"}', 'not json'])
       assert.equal(parseBuildReply(line), undefined, line);
+  });
+});
+
+describe("kg diff's report, as the Compare view reads it", () => {
+  const files = (b: string): Record<string, string> => ({
+    'src/a.ts': `export function keep(): number {\n  return 1;\n}\n${b}`,
+    'src/use.ts': "import { keep, gone } from './a';\nexport function use(): number {\n  return keep() + gone();\n}\n",
+  });
+  const built = (b: string) => {
+    const root = tempDir('kg-protocol-diff-');
+    writeTree(root, files(b));
+    return buildGraph({ root }).graph;
+  };
+  const side = (spec: string): DiffSide => ({ spec, kind: 'graph', graphSignature: '000000000000' });
+  const report = diffReport(
+    {
+      base: built('export function gone(): number {\n  return 2;\n}\n'),
+      head: built('export function added(): number {\n  return 3;\n}\n'),
+    },
+    { base: side('base'), head: side('head') },
+  );
+  after(removeTempDirs);
+
+  it("reads the report kg diff writes, unchanged, with a removed symbol's proven consumer", () => {
+    const text = JSON.stringify(report);
+    const parsed = parseDiffReport(text);
+    assert.ok('report' in parsed, JSON.stringify(parsed));
+    assert.deepEqual(parsed.report, JSON.parse(text));
+    assert.deepEqual(
+      parsed.report.symbols.removed.map((s) => [s.id, s.proven.map((c) => c.id)]),
+      [['sym:src/a.ts#gone', ['sym:src/use.ts#use']]],
+    );
+  });
+
+  it('names what keeps output from being a report this reader knows', () => {
+    // A copy of the report with one field set (or removed, undefined) at a path.
+    const edited = (at: Array<string | number>, value: unknown) => {
+      const r = JSON.parse(JSON.stringify(report)) as Record<string, unknown>;
+      let o = r as Record<string | number, unknown>;
+      for (const k of at.slice(0, -1)) o = o[k] as Record<string | number, unknown>;
+      o[at[at.length - 1]] = value;
+      return parseDiffReport(JSON.stringify(r));
+    };
+    assert.deepEqual(parseDiffReport('kg diff: unknown ref'), { problem: 'kg diff printed no JSON' });
+    assert.deepEqual(parseDiffReport('[]'), { problem: 'kg diff printed no report' });
+    assert.deepEqual(edited(['reportVersion'], 1), { problem: 'kg diff printed a report of version 1; this editor reads version 2' });
+    const cannot = 'kg diff printed a report this editor cannot read: ';
+    assert.deepEqual(edited(['symbols', 'removed', 0, 'proven', 0, 'line'], '3'), {
+      problem: `${cannot}report.symbols.removed[0].proven[0].line is not a count`,
+    });
+    assert.deepEqual(edited(['summary', 'breaking'], undefined), { problem: `${cannot}report.summary.breaking is not an object` });
+    assert.deepEqual(edited(['symbols', 'added', 0, 'exported'], 'yes'), {
+      problem: `${cannot}report.symbols.added[0].exported is not a boolean`,
+    });
   });
 });

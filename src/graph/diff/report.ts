@@ -35,8 +35,11 @@ import type {
 } from './report-shape';
 import { filesOf, foldMembers, ref, sorted, symbolsOf, type Sym } from './symbols';
 
-/** 2: each entry's transitive `blastRadius` became `reach` (ADR 179). */
-const DIFF_REPORT_VERSION = 2;
+/**
+ * The version `kg diff`'s JSON carries (`reportVersion`); readers refuse another
+ * (src/protocol/diff-report.ts). 2: each entry's transitive `blastRadius` became `reach` (ADR 179).
+ */
+export const DIFF_REPORT_VERSION = 2;
 
 /** A side's indexed graph: the one its loader indexed, or indexed here (a graph kg wrote or built is always indexable). */
 function indexed(graph: Graph, given: IndexedGraph | undefined, side: string): IndexedGraph {
