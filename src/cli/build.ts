@@ -21,7 +21,7 @@ import {
   type TrackedBuildResult,
   visible,
 } from '../graph';
-import { skippedText, type BuildEvent } from '../protocol/build-events';
+import { buildEventLine, skippedText, type BuildEvent } from '../protocol/build-events';
 import { BuildCache } from './build-cache';
 import { componentCodeStore } from './component-code-cache';
 import { checkBuildPaths } from './build-paths';
@@ -369,7 +369,7 @@ function textReporter(io: CliIo): Reporter {
 // process) reads events instead of parsing prose. An error is an event and is still rethrown,
 // so the exit code and run()'s text line do not depend on the format.
 function jsonReporter(io: CliIo): Reporter {
-  const emit = (e: BuildEvent) => io.stderr.write(JSON.stringify(e) + '\n');
+  const emit = (e: BuildEvent) => io.stderr.write(buildEventLine(e));
   return {
     log: (level, message) => emit({ event: 'log', level, message }),
     progress: (phase, done, total) => emit({ event: 'progress', phase, done, total }),

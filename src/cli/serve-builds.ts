@@ -9,6 +9,7 @@ import * as path from 'node:path';
 
 import { BuildSession, GenerationMemo, tryLockFile, type CheckerChoice } from '../graph';
 import { HIGH_MEMORY_IDLE_MS, MAX_REQUEST_CHARS, REQUEST_TIMEOUT_MS, memoryBudgetBytes, heldBytes } from '../build-server/limits';
+import { buildEventLine } from '../protocol/build-events';
 import { parseBuildRequest, type BuildReply } from '../protocol/build-server';
 import { isServerProcess, repositoryOf, serverDirProblem, type ServerPaths } from '../build-server/client';
 import { componentCodeStore } from './component-code-cache';
@@ -343,7 +344,7 @@ class BuildServer {
       // Two builds at once: this one waits, and says so, as it would for the graph's lock.
       const message = 'the build server is busy with another build; waiting for it to finish';
       const json = argv.some((a, i) => a === '--progress=json' || (a === '--progress' && argv[i + 1] === 'json'));
-      send({ type: 'stderr', text: json ? JSON.stringify({ event: 'log', level: 'info', message }) + '\n' : `kg: ${message}\n` });
+      send({ type: 'stderr', text: json ? buildEventLine({ event: 'log', level: 'info', message }) : `kg: ${message}\n` });
     }
     this.pending++;
     this.queue = this.queue.then(() => this.build(conn, client, send, argv, cwd)).finally(() => this.pending--);

@@ -40,6 +40,11 @@ export function skippedText(skipped: number, by?: Readonly<Record<string, number
   return reasons.length === 0 ? head : `${head} (${reasons.join('; ')})`;
 }
 
+/** An event as the line `kg build --progress json` writes for it (the sender's one way to write one). */
+export function buildEventLine(e: BuildEvent): string {
+  return JSON.stringify(e) + '\n';
+}
+
 /** The event a line holds, checked field by field, or undefined when it is not one. */
 export function parseBuildEvent(line: string): BuildEvent | undefined {
   if (!line.startsWith('{')) return undefined;

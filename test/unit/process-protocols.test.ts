@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { buildGraph, diffReport, type DiffSide } from '../../src/graph';
 import { parseDiffReport } from '../../src/protocol/diff-report';
 import { removeTempDirs, tempDir, writeTree } from '../helpers/fixtures';
-import { parseBuildEvent, skippedText } from '../../src/protocol/build-events';
+import { buildEventLine, parseBuildEvent, skippedText, type BuildEvent } from '../../src/protocol/build-events';
 import { BUILD_SERVER_PROTOCOL, parseBuildReply, parseBuildRequest } from '../../src/protocol/build-server';
 
 describe('--progress json events', () => {
@@ -31,6 +31,18 @@ describe('--progress json events', () => {
     assert.equal(parseBuildEvent('{"event":"error","code":"NO_FILES","message":"m"}')?.event, 'error');
     assert.equal(parseBuildEvent('{"event":"note","path":"a.ts","reason":"r"}')?.event, 'note');
     assert.equal(parseBuildEvent('{"event":"log","level":"warn","message":"m"}')?.event, 'log');
+  });
+
+  it('what the sender writes, the receiver reads back as the same event, one line each', () => {
+    for (const e of [
+      { event: 'log', level: 'info', message: 'the build server is busy with another build; waiting for it to finish' },
+      { event: 'progress', phase: 'resolve', done: 1, total: 2 },
+      { event: 'done', out: 'graph.json', nodes: 3, edges: 2, layers: ['calls'], files: 1, skipped: 0 },
+    ] satisfies BuildEvent[]) {
+      const line = buildEventLine(e);
+      assert.ok(line.endsWith('\n') && !line.slice(0, -1).includes('\n'), line);
+      assert.deepEqual(parseBuildEvent(line.trimEnd()), e);
+    }
   });
 
   it('refuses what is not an event, or an event with a wrong field', () => {
