@@ -113,10 +113,38 @@ describe('kg unused: names bound from a module whose exports have no nodes (avvi
       assert.ok(reasons[id] !== undefined && !r.unused.some((u) => u.id === id), `${id}: ${JSON.stringify(r)}`);
     // `new E_ONE()` is an unplaced call carrying the name, in the variable's own file; `errors[k]()` a computed call there.
     assert.ok(reasons['sym:lib/plugin.js#E_ONE'].includes('unresolved-named'), JSON.stringify(reasons));
-    assert.deepEqual(reasons['sym:test/errors.test.js#errors'], ['dynamic-access']);
+    assert.deepEqual(reasons['sym:test/errors.test.js#errors'], ['alias', 'dynamic-access']);
     // The check can fail: a function no code names is unused.
     assert.ok(
       r.unused.some((u) => u.id === 'sym:test/left.test.js#leftover'),
+      JSON.stringify(r.unused),
+    );
+  });
+
+  it('`const s = require(m)` whose module is an object literal, used only whole (`{ host: s }`), is possibly used, never unused (find-my-way, ADR 199)', () => {
+    const root = tempDir('kg-unused-required-');
+    writeTree(root, {
+      'package.json': '{ "name": "router", "version": "1.0.0", "main": "index.js" }\n',
+      'lib/strategies/host.js':
+        "'use strict'\nfunction HostStorage () {\n  return new Map()\n}\nmodule.exports = { name: 'host', storage: HostStorage }\n",
+      'lib/constrainer.js':
+        "'use strict'\nconst hostStrategy = require('./strategies/host')\nfunction Constrainer () {\n  this.strategies = { host: hostStrategy }\n}\nfunction leftover () {\n  return 1\n}\nmodule.exports = Constrainer\n",
+      'index.js':
+        "'use strict'\nconst Constrainer = require('./lib/constrainer')\nmodule.exports = function router () {\n  return new Constrainer()\n}\n",
+    });
+    const r = answer(root);
+    const id = 'sym:lib/constrainer.js#hostStrategy';
+    assert.ok(!r.unused.some((u) => u.id === id), JSON.stringify(r.unused));
+    const row = r.possiblyUsed.find((u) => u.id === id);
+    assert.deepEqual(
+      row?.reasons.map((x) => x.reason),
+      ['alias'],
+      JSON.stringify(r.possiblyUsed),
+    );
+    assert.match(row?.reasons[0].summary ?? '', /require\(\) of lib\/strategies\/host\.js/);
+    // The check can fail: a function no code names is still unused.
+    assert.ok(
+      r.unused.some((u) => u.id === 'sym:lib/constrainer.js#leftover'),
       JSON.stringify(r.unused),
     );
   });

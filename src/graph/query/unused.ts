@@ -171,6 +171,12 @@ interface SeenThrough {
   targets: number[];
   /** What it names, for people: an id, or the unresolved require. */
   names: string;
+  /**
+   * Bound by a `require` of a file of the graph: what the checker credits its uses to may have no
+   * node (the module's object, `module.exports = { … }`, or a value in it), so a use is an edge to
+   * nothing (ADR 199).
+   */
+  required?: true;
 }
 
 type RequireSites = Map<string, Array<{ target?: number; line: number; column: number }>>;
@@ -231,7 +237,7 @@ function seenThrough(g: IndexedGraph, r: number, requires: RequireSites, unliste
   if (site.target === undefined) return { targets: [], names: 'a require() the graph could not resolve' };
   const moduleFile = g.nodeAt[site.target]?.sourceFile;
   for (let t = 0; t < g.nodeCount; t++) if (g.nodeAt[t]?.sourceFile === moduleFile) targets.push(t);
-  return { targets, names: `require() of ${moduleFile ?? g.ids[site.target]}` };
+  return { targets, names: `require() of ${moduleFile ?? g.ids[site.target]}`, required: true };
 }
 
 /**
@@ -249,6 +255,21 @@ function namedTargetUsed(g: IndexedGraph, r: number, s: SeenThrough): boolean {
       if (n?.exported === true || g.nodeAt[source]?.sourceFile === n?.sourceFile) return true;
     }
   return false;
+}
+
+/**
+ * Why a variable the checker sees through may be used though no edge reaches it, or undefined:
+ * its uses cannot be traced (an unresolved require), what it names is used where it could be,
+ * or it is bound by a `require` of a file of the graph, whose object or values may have no node
+ * to credit a use to (`const s = require('./strategy')` stored as `{ host: s }`, ADR 199).
+ */
+function aliasReason(g: IndexedGraph, r: number, through: SeenThrough, file: string): string | undefined {
+  if (through.targets.length === 0) return `bound by ${through.names}: its uses cannot be traced`;
+  if (namedTargetUsed(g, r, through))
+    return `the checker credits its uses to what it names (${through.names}), which is used${g.nodeAt[r]?.exported === true ? '' : ` in ${file}`}: the graph cannot tell whether through it`;
+  if (through.required)
+    return `bound by ${through.names}: the checker credits its uses to that module, whose object (or the value bound) may have no node, so a use (\`{ key: x }\`, \`f(x)\`) is an edge to nothing`;
+  return undefined;
 }
 
 /** Whether a proven consumer edge from outside rank `r` itself (not from one of its members) reaches it. */
@@ -380,14 +401,8 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
     // Its uses would be credited to what it names: when that is used where it could be, or
     // cannot be traced (an unresolved require), the variable may be what is used.
     const through = seenThrough(g, r, requires, unlisted);
-    if (through && (through.targets.length === 0 || namedTargetUsed(g, r, through)))
-      reasons.push({
-        reason: 'alias',
-        summary:
-          through.targets.length === 0
-            ? `bound by ${through.names}: its uses cannot be traced`
-            : `the checker credits its uses to what it names (${through.names}), which is used${n.exported === true ? '' : ` in ${file}`}: the graph cannot tell whether through it`,
-      });
+    const aliasOf = through === undefined ? undefined : aliasReason(g, r, through, file);
+    if (aliasOf !== undefined) reasons.push({ reason: 'alias', summary: aliasOf });
     const guessed = inbound(g, r, CONSUMER_RELATIONS, false).guessed;
     if (guessed.length > 0)
       reasons.push({
