@@ -6,6 +6,7 @@
 // 7.1 is the default; `KG_NATIVE_TS=7.0` selects 7.0.2 while both are installed.
 
 import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import * as api70 from 'typescript7/unstable/sync';
@@ -298,4 +299,26 @@ function forgetTrees70(api: API70, changed: readonly string[]): void {
     cache.delete(f);
     cache.delete((toPath as (f: string) => string)(f));
   }
+}
+
+/**
+ * Why a build cannot share a running TypeScript 7 language server (the editor's), asked of the
+ * selected release's own client: 7.1 and 7.0.2 both declare `API.fromLSPConnection`, for the pipe a
+ * language server hands out on `custom/initializeAPISession` (the editor extension's
+ * `initializeAPIConnection`), but their synchronous client, the one this route speaks, refuses any
+ * pipe and spawns only a process of its own (ADR 197). With no pipe given, one that cannot exist is
+ * named: a client that accepts pipes then fails to connect instead of refusing, and the answer says
+ * the build does not attach yet. An API that does attach is closed at once: nothing uses it.
+ */
+export function editorServerUnshared(release: NativeRelease, pipe?: string): string {
+  const where = pipe ?? path.join(tmpdir(), `kg-no-editor-server-${process.pid}`);
+  try {
+    const api = release === '7.1' ? api71.API.fromLSPConnection({ pipe: where }) : api70.API.fromLSPConnection({ pipe: where });
+    api.close();
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/not yet supported/i.test(message))
+      return `TypeScript ${PINNED[release]}'s synchronous API cannot attach to a language server (${message})`;
+  }
+  return `the build does not attach to a language server yet, though TypeScript ${PINNED[release]}'s API may (ADR 197)`;
 }

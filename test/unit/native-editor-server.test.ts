@@ -1,0 +1,72 @@
+// What the build could share of a running TypeScript 7 language server, the editor's (issue 49,
+// ADR 197), asked of the real thing: the pinned 7.1 binary started in its language-server mode
+// (`tsc --lsp --stdio`, as the TypeScript 7 editor extension starts it). The server hands out an API
+// session on `custom/initializeAPISession` and answers TypeScript 7's API on that pipe; the
+// synchronous client the native route speaks refuses the pipe. When a pinned release's client
+// accepts it, the refusal test fails, and ADR 197's attach route can be built.
+
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { editorServerUnshared, nativeBinary } from '../../src/graph/indexer/compiler/native-api';
+import { FIXTURES } from '../helpers/fixtures';
+import { Rpc } from '../helpers/json-rpc';
+
+const binary = nativeBinary('7.1');
+const root = path.join(FIXTURES, 'calls-callers');
+
+describe('a TypeScript 7 language server as the editor runs it (ADR 197)', { skip: 'missing' in binary && binary.missing }, () => {
+  let server: ChildProcessWithoutNullStreams;
+  let lsp: Rpc;
+  let session: { sessionId: string; pipe: string };
+
+  before(async () => {
+    server = spawn((binary as { exe: string }).exe, ['--lsp', '--stdio'], { cwd: root });
+    lsp = new Rpc((b) => server.stdin.write(b), server.stdout);
+    const uri = pathToFileURL(root).href;
+    await lsp.request('initialize', {
+      processId: process.pid,
+      rootUri: uri,
+      capabilities: {},
+      workspaceFolders: [{ uri, name: 'fixture' }],
+    });
+    lsp.notify('initialized', {});
+    session = (await lsp.request('custom/initializeAPISession', {})) as typeof session;
+  });
+
+  after(async () => {
+    await lsp.request('shutdown');
+    lsp.notify('exit');
+    if (server.exitCode === null) await new Promise((r) => server.once('exit', r));
+  });
+
+  it('hands out an API session on a pipe, and answers TypeScript 7 API requests there', async () => {
+    assert.ok(fs.statSync(session.pipe).isSocket(), `${session.pipe} is a socket`);
+    const socket = net.createConnection(session.pipe);
+    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    try {
+      const api = new Rpc((b) => socket.write(b), socket);
+      const init = (await api.request('initialize', null)) as { currentDirectory: string };
+      assert.equal(typeof init.currentDirectory, 'string');
+      // The language server's own snapshot, which only an API session attached to it can ask for.
+      const snapshot = (await api.request('getCurrentLanguageServerSnapshot', {})) as { snapshot: number };
+      assert.equal(typeof snapshot.snapshot, 'number');
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('is refused by the synchronous client the native route speaks, which says why', () => {
+    const why = editorServerUnshared('7.1', session.pipe);
+    assert.match(
+      why,
+      /^TypeScript 7\.1\.\S+'s synchronous API cannot attach to a language server \(Socket connections are not yet supported in the sync client\)$/,
+    );
+    // Asked without a pipe (the build's note), the answer is the same.
+    assert.equal(editorServerUnshared('7.1'), why);
+  });
+});
