@@ -1,8 +1,10 @@
 // What the build could share of a running TypeScript 7 language server, the editor's (issue 49,
 // ADR 197), asked of the real thing: the pinned 7.1 binary started in its language-server mode
 // (`tsc --lsp --stdio`, as the TypeScript 7 editor extension starts it). The server hands out an API
-// session on `custom/initializeAPISession` and answers TypeScript 7's API on that pipe; the
-// synchronous client the native route speaks refuses the pipe. When a pinned release's client
+// session on `custom/initializeAPISession` and answers TypeScript 7's API on that pipe, where a
+// snapshot made on the server's own serves a config given in a file-system layer without the server
+// adopting it (the attach route's design); the synchronous client the native route speaks refuses
+// the pipe. When a pinned release's client
 // accepts it, the refusal test fails, and ADR 197's attach route can be built.
 
 import * as assert from 'node:assert/strict';
@@ -60,13 +62,39 @@ describe('a TypeScript 7 language server as the editor runs it (ADR 197)', { ski
     }
   });
 
-  it('is refused by the synchronous client the native route speaks, which says why', () => {
-    const why = editorServerUnshared('7.1', session.pipe);
+  it("opens a build's own config from a file-system layer on its snapshot, without adopting it (ADR 197's design)", async () => {
+    // A session serves one connection (the first test's ended with it): this one is new.
+    const second = (await lsp.request('custom/initializeAPISession', {})) as typeof session;
+    const socket = net.createConnection(second.pipe);
+    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    try {
+      const api = new Rpc((b) => socket.write(b), socket);
+      await api.request('initialize', null);
+      type Projects = { snapshot: number; projects: { configFileName?: string }[] };
+      const names = (s: Projects) => s.projects.map((p) => p.configFileName);
+      const base = (await api.request('getCurrentLanguageServerSnapshot', {})) as Projects;
+      // The config exists only in the layer: the server serves it as the build serves its own.
+      const served = `${root.split(path.sep).join('/')}/tsconfig.kg-native.json`;
+      assert.equal(fs.existsSync(served), false);
+      const text = JSON.stringify({ compilerOptions: { strict: true }, files: ['app.ts'] });
+      const changes = { fileSystem: { kind: 'layer', files: { [served]: text } }, openProjects: [served], ensurePrograms: true };
+      const layered = (await api.request('updateSnapshot', { snapshot: base.snapshot, changes })) as Projects;
+      assert.ok(names(layered).includes(served), `the layered snapshot holds ${served}: ${names(layered).join(', ')}`);
+      const after = (await api.request('getCurrentLanguageServerSnapshot', {})) as Projects;
+      assert.ok(!names(after).includes(served), "the language server's own snapshot does not adopt it");
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('is refused by the synchronous client the native route speaks, which says why', async () => {
+    const live = (await lsp.request('custom/initializeAPISession', {})) as typeof session;
+    const why = editorServerUnshared('7.1', live.pipe);
     assert.match(
       why,
       /^TypeScript 7\.1\.\S+'s synchronous API cannot attach to a language server \(Socket connections are not yet supported in the sync client\)$/,
     );
-    // Asked without a pipe (the build's note), the answer is the same.
+    // Asked without a pipe, as a build handed none would ask, the answer is the same.
     assert.equal(editorServerUnshared('7.1'), why);
   });
 });
