@@ -3,8 +3,8 @@
 // (`tsc --lsp --stdio`, as the TypeScript 7 editor extension starts it). The server hands out an API
 // session on `custom/initializeAPISession` and answers TypeScript 7's API on that pipe, where a
 // snapshot made on the server's own serves a config given in a file-system layer without the server
-// adopting it (the attach route's design); the synchronous client the native route speaks refuses
-// the pipe. When a pinned release's client
+// adopting it, and reads a file's text from the layer, not from the editor's unsaved buffer (the
+// attach route's design); the synchronous client the native route speaks refuses the pipe. When a pinned release's client
 // accepts it, the refusal test fails, and ADR 197's attach route can be built.
 
 import * as assert from 'node:assert/strict';
@@ -84,6 +84,42 @@ describe('a TypeScript 7 language server as the editor runs it (ADR 197)', { ski
       assert.ok(!names(after).includes(served), "the language server's own snapshot does not adopt it");
     } finally {
       socket.destroy();
+    }
+  });
+
+  it("answers from the layer's texts, not the editor's unsaved buffer (the graph stays the build's)", async () => {
+    const app = path.join(root, 'app.ts');
+    const uri = pathToFileURL(app).href;
+    // The editor holds app.ts with an unsaved syntax error; the pull of its diagnostics orders it before what follows.
+    lsp.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: 'export const = ;\n' } });
+    await lsp.request('textDocument/diagnostic', { textDocument: { uri } });
+    const fresh = (await lsp.request('custom/initializeAPISession', {})) as typeof session;
+    const socket = net.createConnection(fresh.pipe);
+    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    try {
+      const api = new Rpc((b) => socket.write(b), socket);
+      await api.request('initialize', null);
+      type Projects = { snapshot: number; projects: { configFileName?: string; handle: number }[] };
+      const syntax = async (s: Projects, config: string) => {
+        const project = s.projects.find((p) => p.configFileName === config);
+        assert.ok(project, `the snapshot holds ${config}`);
+        const found = await api.request('getSyntacticDiagnostics', { snapshot: s.snapshot, project: project.handle, files: [app] });
+        return ((found ?? []) as unknown[]).length;
+      };
+      const base = (await api.request('getCurrentLanguageServerSnapshot', {})) as Projects;
+      const dir = root.split(path.sep).join('/');
+      assert.ok((await syntax(base, `${dir}/tsconfig.json`)) > 0, "the server's own project reads the editor's buffer");
+      const served = `${dir}/tsconfig.kg-native.json`;
+      const files = {
+        [served]: JSON.stringify({ compilerOptions: { strict: true }, files: ['app.ts'] }),
+        [app]: fs.readFileSync(app, 'utf8'),
+      };
+      const changes = { fileSystem: { kind: 'layer', files }, openProjects: [served], ensurePrograms: true };
+      const layered = (await api.request('updateSnapshot', { snapshot: base.snapshot, changes })) as Projects;
+      assert.equal(await syntax(layered, served), 0, "the build's project reads the layer's text of app.ts");
+    } finally {
+      socket.destroy();
+      lsp.notify('textDocument/didClose', { textDocument: { uri } });
     }
   });
 
