@@ -319,20 +319,21 @@ describe('the walk from an exported function (ADR 196)', () => {
       'index.js':
         "var Constrainer = require('./lib/constrainer');\nmodule.exports = function router() {\n  return new Constrainer();\n};\n",
       'lib/strategies/host.js':
-        "function HostStorage() {\n  return { set: function (h) { return h; } };\n}\nmodule.exports = {\n  name: 'host',\n  storage: HostStorage,\n};\n",
+        "function HostStorage() {\n  return { set: function (h) { return h; } };\n}\nfunction describe() {\n  return 'host';\n}\nmodule.exports = {\n  name: 'host',\n  storage: HostStorage,\n  describe,\n};\n",
       'lib/constrainer.js':
         "var host = require('./strategies/host');\nfunction Constrainer() {\n  this.strategies = { host: host };\n}\nConstrainer.prototype.make = function (k) {\n  return this.strategies[k].storage();\n};\nmodule.exports = Constrainer;\n",
       'test/host.test.js': "var router = require('..');\nrouter().make('host');\n",
       'test/alone.test.js': "var assert = require('node:assert');\nassert.ok(true);\n",
+      'test/describe.test.js': "var { describe } = require('../lib/strategies/host');\ndescribe();\n",
     };
     const at = tempDir('kg-tests-cjs-literal-');
     writeTree(at, files);
     const g = indexGraph(buildGraph({ root: at }).graph);
     if (!g.ok) throw new Error('the fixture did not index');
-    const run = (withExports: boolean) =>
+    const run = (withExports: boolean, touched = 'sym:lib/strategies/host.js#HostStorage') =>
       selectTests({
         head: g.graph,
-        touched: ['sym:lib/strategies/host.js#HostStorage'],
+        touched: [touched],
         removed: [],
         isTest: testFileRule(),
         headFiles: new Set(Object.keys(files)),
@@ -343,12 +344,10 @@ describe('the walk from an exported function (ADR 196)', () => {
     assert.deepEqual(s.proven, []);
     assert.deepEqual(
       s.guessed.map((t) => [t.file, t.path.slice(0, 3)]),
-      [
-        [
-          'test/host.test.js',
-          ['sym:lib/strategies/host.js#HostStorage', 'cjs:lib/strategies/host.js#module.exports.storage', 'file:lib/strategies/host.js'],
-        ],
-      ],
+      ['test/describe.test.js', 'test/host.test.js'].map((f) => [
+        f,
+        ['sym:lib/strategies/host.js#HostStorage', 'cjs:lib/strategies/host.js#module.exports.storage', 'file:lib/strategies/host.js'],
+      ]),
     );
     assert.equal(s.guessed[0].steps[0].guess, 'commonjs-export');
     // Without the file's exports read, the object literal only names the function: its importers are holes.
@@ -356,8 +355,11 @@ describe('the walk from an exported function (ADR 196)', () => {
     assert.deepEqual([...unread.proven, ...unread.guessed], []);
     assert.deepEqual(
       unread.holes.map((t) => t.file),
-      ['test/host.test.js'],
+      ['test/describe.test.js', 'test/host.test.js'],
     );
+    // Exported under its own name, the checker follows an importer to it: only its caller, proven.
+    const own = run(true, 'sym:lib/strategies/host.js#describe');
+    assert.deepEqual([own.proven.map((t) => t.file), own.guessed.map((t) => t.file)], [['test/describe.test.js'], []]);
   });
 
   it("without the files' exports, the file's loading: every test", () => {

@@ -263,7 +263,15 @@ export function exportSteps(
       if (bindings.some((b) => b < 0 || cj.bindings[b].value === 'other')) return undefined;
       // An exported name without a declaration goes on from the file's loading (stepFromExport):
       // a function stored under `module.exports` runs wherever an importer reads it (ADR 198).
-      return bindings.map((b) => ({ file, path: cj.bindings[b].path }));
+      // A name exported under its own name (`{ a }`, `a: a`, `exports.a = a`) without one needs no
+      // such step: an importer's `{ a } = require()` or `m.a()` is the checker's edge to it.
+      const out = bindings
+        .filter((b) => {
+          const x = cj.bindings[b];
+          return declarationsOf(file, x.path).length > 0 || !(x.value === 'identifier' && x.name === x.path[x.path.length - 1]);
+        })
+        .map((b) => ({ file, path: cj.bindings[b].path }));
+      return out.length > 0 ? out : undefined;
     },
   };
 }
