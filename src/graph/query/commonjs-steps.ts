@@ -3,7 +3,7 @@
 // exported name, to the declarations and files that stand for it (src/graph/query/affected-tests.ts);
 // and the declaration file that stands for a JavaScript file (ADR 172).
 
-import type { CommonJsExports } from '../model';
+import type { CommonJsBinding, CommonJsExports } from '../model';
 import { CONFIDENCE_CODE, type IndexedGraph } from './indexed';
 
 /** Extensions Node's CommonJS loader tries after a bare relative path, then a folder's index. */
@@ -261,19 +261,22 @@ export function exportSteps(
       if (!uses.some(([line, column]) => line === evidence.line && column === evidence.column)) return undefined;
       const bindings = [...new Set(uses.map((u) => u[2]).filter((b) => b !== -2))].sort((a, b) => a - b);
       if (bindings.some((b) => b < 0 || cj.bindings[b].value === 'other')) return undefined;
-      // An exported name without a declaration goes on from the file's loading (stepFromExport):
-      // a function stored under `module.exports` runs wherever an importer reads it (ADR 198).
-      // A name exported under its own name (`{ a }`, `a: a`, `exports.a = a`) without one needs no
-      // such step: an importer's `{ a } = require()` or `m.a()` is the checker's edge to it.
-      const out = bindings
-        .filter((b) => {
-          const x = cj.bindings[b];
-          return declarationsOf(file, x.path).length > 0 || !(x.value === 'identifier' && x.name === x.path[x.path.length - 1]);
-        })
-        .map((b) => ({ file, path: cj.bindings[b].path }));
-      return out.length > 0 ? out : undefined;
+      // An exported name without a declaration goes on from the file's loading (stepFromExport).
+      const out = bindings.map((b) => cj.bindings[b]).filter((x) => declarationsOf(file, x.path).length > 0 || !ownName(x));
+      return out.length > 0 ? out.map((x) => ({ file, path: x.path })) : undefined;
     },
   };
+}
+
+/**
+ * A binding that exports a name under its own name (`{ a }`, `a: a`, `exports.a = a`): an
+ * importer's `{ a } = require()` or `m.a()` is the checker's own edge to it, so without a
+ * declaration no step from the exported name is needed; under another key (`storage:
+ * HostStorage`) the importer's `m.storage()` is a property the checker places on no node, and a
+ * function stored under `module.exports` runs wherever an importer reads it (ADR 198).
+ */
+function ownName(x: CommonJsBinding): boolean {
+  return x.value === 'identifier' && x.name === x.path[x.path.length - 1];
 }
 
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
