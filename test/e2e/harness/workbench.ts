@@ -230,22 +230,21 @@ export class Workbench {
   /** Opens a file through Quick Open and waits for its editor to show text. */
   async openFile(relativePath: string, expectText: string | RegExp): Promise<void> {
     // A webview that has just taken the focus (a graph tab brought forward) may swallow the first
-    // Ctrl+P, or close Quick Open as it loads: ask again, three times at most.
+    // Ctrl+P, or close Quick Open as it loads or before its list fills (a CI run's screenshot showed
+    // Quick Open gone while the explorer tab held the focus): ask again, three times at most.
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(relativePath) }).first();
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('Control+P');
       try {
         await this.quickInput().waitFor({ state: 'visible', timeout: 5_000 });
+        await this.quickInput().fill(relativePath);
+        await row.waitFor({ timeout: attempt === 3 ? 15_000 : 10_000 });
         break;
       } catch (e) {
         if (attempt === 3) throw e;
         await this.page.keyboard.press('Escape');
       }
     }
-    await this.quickInput().fill(relativePath);
-    await this.page
-      .locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(relativePath) })
-      .first()
-      .waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');
     await this.page.locator('.tabs-container .tab', { hasText: path.basename(relativePath) }).waitFor({ timeout: 15_000 });
     await this.page.locator('.monaco-editor .view-lines', { hasText: expectText }).first().waitFor({ timeout: 15_000 });
