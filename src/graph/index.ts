@@ -17,6 +17,7 @@ export { svgPicture } from './picture/svg';
 export { DEFAULT_GRAPH_PATH, GRAPH_DIR, defaultGraphFile, repositoryOfGraph } from './io/graph-location';
 export { loadGraphFile, parseGraphText, checkGraph, graphOutsideItsRepository, MAX_GRAPH_BYTES } from './io/load';
 export { jsonForPeople, previewJson, redactCredentials, visible } from './io/display';
+export { parseVersionedJson } from './io/versioned-json';
 export { indexGraph, nodeOf, type IndexedGraph, type GraphLoad } from './query/indexed';
 export {
   answerOn,

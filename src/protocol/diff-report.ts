@@ -1,79 +1,84 @@
 // The JSON `kg diff` prints (docs/cli.md, "kg diff").
 // Sender: `kg diff` (src/cli/diff.ts), on its stdout, one object.
 // Receiver: the editor's Compare view (src/host/compare.ts), which runs the bundled `kg diff`.
-// The receiver reads it with parseDiffReport: the version checked, and every field the view reads
-// checked for its type, so output of another version or that is no report is a message naming
-// what is wrong, never a half-read report shown as a diff.
+// The receiver reads it with parseDiffReport: the version checked, then the JSON Schema below,
+// which names every field the view reads, compiled once by Ajv (as the webview's messages are,
+// ./messages-schema.ts), so output of another version or that is no report is a message naming
+// what is wrong, never a half-read report shown as a diff. Fields the view does not read are
+// left unchecked: a report may carry more than this reader knows.
 
-import { DIFF_REPORT_VERSION, type DiffReport } from '../graph';
+import Ajv, { type ErrorObject } from 'ajv';
+import { DIFF_REPORT_VERSION, parseVersionedJson, type DiffReport } from '../graph';
 
-type Check = (v: unknown, at: string) => string | undefined;
+const STRING = { type: 'string' } as const;
+const COUNT = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+const BOOLEAN = { type: 'boolean' } as const;
+/** True or absent: a consumer's `gone` and `updated`. */
+const FLAG = { const: true } as const;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const string: Check = (v, at) => (typeof v === 'string' ? undefined : `${at} is not a string`);
-const count: Check = (v, at) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : `${at} is not a count`);
-const optional =
-  (c: Check): Check =>
-  (v, at) =>
-    v === undefined ? undefined : c(v, at);
-const flag: Check = (v, at) => (v === undefined || v === true ? undefined : `${at} is neither true nor absent`);
-const boolean: Check = (v, at) => (typeof v === 'boolean' ? undefined : `${at} is not a boolean`);
-
-function shape(fields: Record<string, Check>): Check {
-  return (v, at) => {
-    if (!isObject(v)) return `${at} is not an object`;
-    for (const [k, c] of Object.entries(fields)) {
-      const problem = c(v[k], `${at}.${k}`);
-      if (problem !== undefined) return problem;
-    }
-    return undefined;
-  };
+function obj(required: Record<string, object>, optional: Record<string, object> = {}): object {
+  return { type: 'object', properties: { ...required, ...optional }, required: Object.keys(required) };
 }
+const list = (items: object) => ({ type: 'array', items }) as const;
 
-function list(c: Check): Check {
-  return (v, at) => {
-    if (!Array.isArray(v)) return `${at} is not a list`;
-    for (let i = 0; i < v.length; i++) {
-      const problem = c(v[i], `${at}[${i}]`);
-      if (problem !== undefined) return problem;
-    }
-    return undefined;
-  };
-}
-
-const place = { file: string, line: count, column: count };
-const symbolRef = shape({ id: string, label: string, ...place });
-const consumer = shape({ id: string, confidence: string, ...place, gone: flag, updated: flag });
-const consumers = { proven: list(consumer), guessed: list(consumer) };
+const PLACE = { file: STRING, line: COUNT, column: COUNT };
+const SYMBOL_REF = obj({ id: STRING, label: STRING, ...PLACE });
+const CONSUMER = obj({ id: STRING, confidence: STRING, ...PLACE }, { gone: FLAG, updated: FLAG });
+const CONSUMERS = { proven: list(CONSUMER), guessed: list(CONSUMER) };
 
 /** What the Compare view reads of a report, field by field. */
-const REPORT = shape({
-  base: shape({ spec: string, commit: optional(string) }),
-  head: shape({ spec: string }),
-  problems: list(string),
-  summary: shape({ breaking: shape({ symbols: count, provenConsumers: count, guessedConsumers: count }) }),
-  symbols: shape({
-    removed: list(shape({ label: string, ...place, ...consumers })),
-    renamed: list(shape({ from: symbolRef, to: symbolRef, matchedBy: string, ...consumers })),
-    signatureChanged: list(shape({ label: string, file: string, now: shape({ line: count, column: count }), ...consumers })),
-    added: list(shape({ label: string, ...place, exported: boolean })),
+const DIFF_REPORT_SCHEMA = obj({
+  base: obj({ spec: STRING }, { commit: STRING }),
+  head: obj({ spec: STRING }),
+  problems: list(STRING),
+  summary: obj({ breaking: obj({ symbols: COUNT, provenConsumers: COUNT, guessedConsumers: COUNT }) }),
+  symbols: obj({
+    removed: list(obj({ label: STRING, ...PLACE, ...CONSUMERS })),
+    renamed: list(obj({ from: SYMBOL_REF, to: SYMBOL_REF, matchedBy: STRING, ...CONSUMERS })),
+    signatureChanged: list(obj({ label: STRING, file: STRING, now: obj({ line: COUNT, column: COUNT }), ...CONSUMERS })),
+    added: list(obj({ label: STRING, ...PLACE, exported: BOOLEAN })),
   }),
 });
 
+let compiled: ReturnType<Ajv['compile']> | undefined;
+
 /** `kg diff`'s stdout as a report, or what keeps it from being one this reader knows. */
 export function parseDiffReport(text: string): { report: DiffReport } | { problem: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return { problem: 'kg diff printed no JSON' };
-  }
-  if (!isObject(v)) return { problem: 'kg diff printed no report' };
-  if (v.reportVersion !== DIFF_REPORT_VERSION)
-    return { problem: `kg diff printed a report of version ${String(v.reportVersion)}; this editor reads version ${DIFF_REPORT_VERSION}` };
-  const problem = REPORT(v, 'report');
-  return problem === undefined
-    ? { report: v as unknown as DiffReport }
-    : { problem: `kg diff printed a report this editor cannot read: ${problem}` };
+  const opened = parseVersionedJson(text, 'reportVersion', DIFF_REPORT_VERSION, {
+    notJson: 'kg diff printed no JSON',
+    notObject: 'kg diff printed no report',
+    version: (found) => `kg diff printed a report of version ${String(found)}; this editor reads version ${DIFF_REPORT_VERSION}`,
+  });
+  if ('problem' in opened) return opened;
+  // `verbose` puts the failing schema in each error, which says what the field should have been.
+  compiled ??= new Ajv({ strict: true, allErrors: false, verbose: true }).compile(DIFF_REPORT_SCHEMA);
+  return compiled(opened.value)
+    ? { report: opened.value as unknown as DiffReport }
+    : { problem: `kg diff printed a report this editor cannot read: ${fault(compiled.errors?.[0])}` };
+}
+
+/** Ajv's first error as the field it names, written as a path from `report`, and what it is not. */
+function fault(e: ErrorObject | undefined): string {
+  if (e === undefined) return 'report does not match its schema';
+  const steps = e.instancePath.split('/').slice(1);
+  // A missing field is named by its own path, and said to be not what its schema asks for.
+  const missing = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : undefined;
+  if (missing !== undefined) steps.push(missing);
+  const at = steps.map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('');
+  const parent = e.parentSchema as { properties?: Record<string, object> } | undefined;
+  const expected = missing === undefined ? parent : parent?.properties?.[missing];
+  return `report${at} ${notA(expected)}`;
+}
+
+/** What a value that fails `schema` (one built above) is not. */
+function notA(schema: { type?: string; const?: unknown } | undefined): string {
+  if (schema?.const === true) return 'is neither true nor absent';
+  const nouns: Record<string, string> = {
+    object: 'an object',
+    array: 'a list',
+    string: 'a string',
+    integer: 'a count',
+    boolean: 'a boolean',
+  };
+  return `is not ${nouns[schema?.type ?? ''] ?? 'what the report should hold'}`;
 }

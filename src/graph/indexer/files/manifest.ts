@@ -30,6 +30,7 @@ import type { WalkResult } from './walk';
 import { buildConfigInput, CONFIG_FILE } from './repository-config';
 import { asciiText } from '../../io/canonical';
 import { previewJson } from '../../io/display';
+import { parseVersionedJson } from '../../io/versioned-json';
 
 export const MANIFEST_VERSION = 7;
 
@@ -470,15 +471,13 @@ function validFile(e: unknown): boolean {
 
 /** Parses manifest text; a torn, malformed or foreign file gives the reason it cannot be used. */
 export function parseManifest(text: string): { manifest: Manifest } | { problem: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { problem: 'the manifest is not valid JSON (a torn or hand-edited file)' };
-  }
-  if (!isObj(raw)) return { problem: 'the manifest is not a JSON object' };
-  if (raw.manifestVersion !== MANIFEST_VERSION)
-    return { problem: `the manifest has version ${previewJson(raw.manifestVersion)}; this kg writes ${MANIFEST_VERSION}` };
+  const opened = parseVersionedJson(text, 'manifestVersion', MANIFEST_VERSION, {
+    notJson: 'the manifest is not valid JSON (a torn or hand-edited file)',
+    notObject: 'the manifest is not a JSON object',
+    version: (found) => `the manifest has version ${previewJson(found)}; this kg writes ${MANIFEST_VERSION}`,
+  });
+  if ('problem' in opened) return opened;
+  const raw = opened.value;
   const { engine, options, graphSha256, inputs, documents, skipped, outputDirs, files } = raw;
   if (!isObj(engine) || typeof engine.kg !== 'string' || typeof engine.typescript !== 'string')
     return { problem: 'the manifest has no engine record' };
