@@ -19,9 +19,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { nativeBinary, nativeLibrary, type NativeFiles } from '../src/graph/indexer/compiler/native-api';
-import { Rpc } from '../test/helpers/json-rpc';
+import { initializeLanguageServer, openInEditor, Rpc } from '../test/helpers/json-rpc';
 import { corpusForTs7 } from './corpus';
 
 const REPS = Number(process.env.KG_ATTACH_REPS ?? 3);
@@ -95,18 +94,10 @@ async function attached(exe: string, root: string, first: string): Promise<Serve
   const server = spawn(exe, ['--lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
   const pid = server.pid as number;
   const lsp = new Rpc((b) => server.stdin.write(b), server.stdout);
-  const uri = pathToFileURL(root).href;
-  const fileUri = pathToFileURL(path.join(root, first)).href;
   const editor = await measured(pid, async () => {
-    await lsp.request('initialize', {
-      processId: process.pid,
-      rootUri: uri,
-      capabilities: {},
-      workspaceFolders: [{ uri, name: 'corpus' }],
-    });
-    lsp.notify('initialized', {});
-    const text = fs.readFileSync(path.join(root, first), 'utf8');
-    lsp.notify('textDocument/didOpen', { textDocument: { uri: fileUri, languageId: 'typescript', version: 1, text } });
+    await initializeLanguageServer(lsp, root, 'corpus');
+    const file = path.join(root, first);
+    const fileUri = openInEditor(lsp, file, fs.readFileSync(file, 'utf8'));
     // Asked as the editor asks them (pull diagnostics): the project loads and the file is checked.
     await lsp.request('textDocument/diagnostic', { textDocument: { uri: fileUri } });
   });

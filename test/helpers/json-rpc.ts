@@ -1,8 +1,11 @@
 // JSON-RPC with the Language Server Protocol's `Content-Length` framing, over a pair of streams:
 // how a TypeScript 7 language server talks (`tsc --lsp --stdio`) and how the API session it hands
 // out on `custom/initializeAPISession` answers on its pipe. Enough of it to be the editor's client
-// in tests and benches (ADR 197): requests with their answers, notifications, and the server's own
-// requests answered empty.
+// in tests and benches (ADR 197): requests with their answers, notifications, the server's own
+// requests answered empty, and the editor's handshake with the language server (a folder, then an
+// open file).
+
+import { pathToFileURL } from 'node:url';
 
 interface Message {
   id?: number;
@@ -57,4 +60,18 @@ export class Rpc {
   notify(method: string, params?: unknown): void {
     this.send({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
   }
+}
+
+/** The handshake an editor opens a folder with: `initialize` on `root` (answered), then `initialized`. */
+export async function initializeLanguageServer(lsp: Rpc, root: string, name: string): Promise<void> {
+  const uri = pathToFileURL(root).href;
+  await lsp.request('initialize', { processId: process.pid, rootUri: uri, capabilities: {}, workspaceFolders: [{ uri, name }] });
+  lsp.notify('initialized', {});
+}
+
+/** The editor opens `file` holding `text` (its buffer, saved or not): `textDocument/didOpen`. Returns the file's uri. */
+export function openInEditor(lsp: Rpc, file: string, text: string): string {
+  const uri = pathToFileURL(file).href;
+  lsp.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text } });
+  return uri;
 }

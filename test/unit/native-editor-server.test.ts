@@ -13,10 +13,9 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { editorServerUnshared, nativeBinary } from '../../src/graph/indexer/compiler/native-api';
 import { FIXTURES } from '../helpers/fixtures';
-import { Rpc } from '../helpers/json-rpc';
+import { initializeLanguageServer, openInEditor, Rpc } from '../helpers/json-rpc';
 
 const binary = nativeBinary('7.1');
 const root = path.join(FIXTURES, 'calls-callers');
@@ -29,14 +28,7 @@ describe('a TypeScript 7 language server as the editor runs it (ADR 197)', { ski
   before(async () => {
     server = spawn((binary as { exe: string }).exe, ['--lsp', '--stdio'], { cwd: root });
     lsp = new Rpc((b) => server.stdin.write(b), server.stdout);
-    const uri = pathToFileURL(root).href;
-    await lsp.request('initialize', {
-      processId: process.pid,
-      rootUri: uri,
-      capabilities: {},
-      workspaceFolders: [{ uri, name: 'fixture' }],
-    });
-    lsp.notify('initialized', {});
+    await initializeLanguageServer(lsp, root, 'fixture');
     session = (await lsp.request('custom/initializeAPISession', {})) as typeof session;
   });
 
@@ -89,9 +81,8 @@ describe('a TypeScript 7 language server as the editor runs it (ADR 197)', { ski
 
   it("answers from the layer's texts, not the editor's unsaved buffer (the graph stays the build's)", async () => {
     const app = path.join(root, 'app.ts');
-    const uri = pathToFileURL(app).href;
     // The editor holds app.ts with an unsaved syntax error; the pull of its diagnostics orders it before what follows.
-    lsp.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: 'export const = ;\n' } });
+    const uri = openInEditor(lsp, app, 'export const = ;\n');
     await lsp.request('textDocument/diagnostic', { textDocument: { uri } });
     const fresh = (await lsp.request('custom/initializeAPISession', {})) as typeof session;
     const socket = net.createConnection(fresh.pipe);
