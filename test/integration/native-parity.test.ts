@@ -39,6 +39,17 @@ const ts7Project = (name: string): Record<string, string> => ({
     '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler" }, "include": ["src"] }\n',
 });
 
+type ParityEdge = { source: string; target: string; relation: string; confidence: string };
+
+/** Builds `root` with both backends, asserts the same bytes and no fallback; the graph and its calls as `source target confidence`. */
+function sameFromBoth(root: string): { graph: { edges: ParityEdge[] }; calls: string[] } {
+  const r = both(root);
+  assert.equal(r.native, r.js, `graph.json differs between the backends:\n${mismatch(r.js, r.native)}`);
+  assert.deepEqual(r.result.checker.fallbacks, []);
+  const graph = JSON.parse(r.js) as { edges: ParityEdge[] };
+  return { graph, calls: graph.edges.filter((e) => e.relation === 'calls').map((e) => `${e.source} ${e.target} ${e.confidence}`) };
+}
+
 function both(root: string): { js: string; native: string; result: BuildResult } {
   const js = serializeGraph(buildGraph({ root }).graph);
   const result = buildGraph({ root, checker: native });
@@ -108,11 +119,7 @@ describe('the native checker gives the same graph as the JavaScript checker', ()
       ].join('\n'),
       'test/use.test.js': "'use strict'\nconst boot = require('..')\nboot().use(() => {})\n",
     });
-    const r = both(root);
-    assert.equal(r.native, r.js, `graph.json differs between the backends:\n${mismatch(r.js, r.native)}`);
-    assert.deepEqual(r.result.checker.fallbacks, []);
-    const graph = JSON.parse(r.js) as { edges: Array<{ source: string; target: string; relation: string; confidence: string }> };
-    const calls = graph.edges.filter((e) => e.relation === 'calls').map((e) => `${e.source} ${e.target} ${e.confidence}`);
+    const { graph, calls } = sameFromBoth(root);
     assert.ok(calls.includes('sym:index.js#Boot.use sym:index.js#Boot._add CANDIDATE'), calls.join('\n'));
     assert.ok(calls.includes('sym:index.js#Boot._add sym:index.js#check EXACT'), calls.join('\n'));
     // `Boot.prototype.use =` declares the member: it is no use of `Boot` (else reaching the
@@ -121,6 +128,58 @@ describe('the native checker gives the same graph as the JavaScript checker', ()
       graph.edges.filter((e) => e.relation === 'references' && e.target === 'sym:index.js#Boot').map((e) => e.source),
       ['file:index.js'],
     );
+  });
+
+  it("an object literal's functions bound to a name (ADR 200): the same method nodes and proven calls from both, in TypeScript and JavaScript", () => {
+    const root = tempDir('kg-native-literal-');
+    writeTree(root, {
+      'package.json': '{ "name": "literal", "private": true, "main": "index.js" }\n',
+      'tsconfig.json':
+        '{ "compilerOptions": { "allowJs": true, "checkJs": true, "strict": true, "module": "NodeNext", "noEmit": true }, "include": ["*.js", "*.ts", "test"] }\n',
+      'index.js': [
+        "'use strict'",
+        'function normalize (p) {',
+        '  return p',
+        '}',
+        'var posix = {',
+        '  join: function join (a, b) {',
+        "    return posix.normalize(a + '/' + b)",
+        '  },',
+        '  normalize: function (p) {',
+        '    return normalize(p)',
+        '  },',
+        '  sep: "/"',
+        '}',
+        'posix.posix = posix',
+        'module.exports = posix',
+        '',
+      ].join('\n'),
+      'api.ts': [
+        'export const api = {',
+        '  get(id: number): string {',
+        '    return this.format(id)',
+        '  },',
+        '  format: (id: number): string => `#${id}`,',
+        '  get size(): number {',
+        '    return 1',
+        '  },',
+        '}',
+        'export function use(): number {',
+        '  return api.get(1).length + api.size',
+        '}',
+        '',
+      ].join('\n'),
+      'test/join.test.js': "'use strict'\nconst path = require('..')\npath.join('a', 'b')\npath.posix.normalize('a')\n",
+    });
+    const { calls } = sameFromBoth(root);
+    for (const expected of [
+      'file:test/join.test.js sym:index.js#posix.join EXACT',
+      'sym:index.js#posix.join sym:index.js#posix.normalize EXACT',
+      'sym:index.js#posix.normalize sym:index.js#normalize EXACT',
+      'sym:api.ts#api.get sym:api.ts#api.format EXACT',
+      'sym:api.ts#use sym:api.ts#api.get EXACT',
+    ])
+      assert.ok(calls.includes(expected), `${expected}\n${calls.join('\n')}`);
   });
 
   it(`the equivalence generator: incremental and warm native builds equal a full JavaScript build after each edit (seed ${SEED})`, () => {

@@ -79,7 +79,10 @@ describe('what breaks, proven', () => {
     const onDone = a.breakingChanges.find((c) => c.symbol === 'sym:src/options.ts#Options.onDone');
     assert.ok(onDone, JSON.stringify(a.breakingChanges));
     assert.deepEqual(where(onDone.consumers), [
-      'sym:src/e.ts#defaults references src/e.ts:3', // { onDone() {} }
+      // { onDone() {} } of a literal typed Options: its key names the member, and the function
+      // implements it (ADR 200)
+      'sym:src/e.ts#defaults.onDone implements src/e.ts:3',
+      'sym:src/e.ts#defaults.onDone references src/e.ts:3',
       'sym:src/e.ts#withRetries references src/e.ts:6', // { onDone: () => undefined }
       'sym:src/f.ts#fromHandlers references src/f.ts:7', // { onDone }, whose value is a local with a default
     ]);

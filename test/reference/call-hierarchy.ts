@@ -229,11 +229,44 @@ export function graphName(decl: ts.Node, sf: ts.SourceFile, twin = false): strin
       continue;
     } else if (ts.isObjectBindingPattern(p) || ts.isArrayBindingPattern(p) || ts.isBindingElement(p)) {
       continue;
+    } else if (ts.isObjectLiteralExpression(p) && d.parent === p && isLiteralFunction(d)) {
+      // A function an object literal bound to a name holds (`const api = { get() {} }`) is `api.get`
+      // (graph-format, ADR 200); the name's declaration is walked on from there.
+      let q: ts.Node = p.parent;
+      while (ts.isParenthesizedExpression(q) || ts.isAsExpression(q) || ts.isSatisfiesExpression(q)) q = q.parent;
+      if (!ts.isVariableDeclaration(q) || !ts.isIdentifier(q.name) || skipOuterExpression(q.initializer) !== p) return undefined;
+      parts.unshift(q.name.text);
+      p = q;
+      d = q;
     } else {
       return undefined; // inside a body, an object literal, a parameter: no graph node
     }
   }
   return parts.join('.');
+}
+
+/** A method, accessor or `key: function` / `key: () =>` member of an object literal, not a computed key. */
+function isLiteralFunction(d: ts.Node): boolean {
+  const name = (d as { name?: ts.Node }).name;
+  if (!name || ts.isComputedPropertyName(name)) return false;
+  if (ts.isMethodDeclaration(d) || ts.isAccessor(d)) return true;
+  if (!ts.isPropertyAssignment(d)) return false;
+  const init = skipOuterExpression(d.initializer);
+  return init !== undefined && (ts.isArrowFunction(init) || ts.isFunctionExpression(init));
+}
+
+function skipOuterExpression(e: ts.Expression | undefined): ts.Expression | undefined {
+  let x = e;
+  while (
+    x &&
+    (ts.isParenthesizedExpression(x) ||
+      ts.isAsExpression(x) ||
+      ts.isSatisfiesExpression(x) ||
+      ts.isTypeAssertionExpression(x) ||
+      ts.isNonNullExpression(x))
+  )
+    x = x.expression;
+  return x;
 }
 
 export function holdsCode(node: ts.Node): boolean {
@@ -245,18 +278,10 @@ export function holdsCode(node: ts.Node): boolean {
     ts.isAccessor(node)
   )
     return true;
-  let init: ts.Node | undefined;
-  if (ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node)) init = node.initializer;
+  let init: ts.Expression | undefined;
+  if (ts.isVariableDeclaration(node) || ts.isPropertyDeclaration(node) || ts.isPropertyAssignment(node)) init = node.initializer;
   else if (ts.isExportAssignment(node)) init = node.expression;
-  while (
-    init &&
-    (ts.isParenthesizedExpression(init) ||
-      ts.isAsExpression(init) ||
-      ts.isSatisfiesExpression(init) ||
-      ts.isTypeAssertionExpression(init) ||
-      ts.isNonNullExpression(init))
-  )
-    init = init.expression;
+  init = skipOuterExpression(init);
   return !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isClassExpression(init));
 }
 

@@ -69,6 +69,7 @@ function isSymbolDeclaration(node: ts.Node): boolean {
     case ts.SyntaxKind.PropertyDeclaration:
     case ts.SyntaxKind.PropertySignature:
     case ts.SyntaxKind.Parameter:
+    case ts.SyntaxKind.PropertyAssignment: // `key: function` of an object literal bound to a name (ADR 200)
       return true;
     default:
       return false;
@@ -368,19 +369,16 @@ export function compareWithFindReferences(
             token.parent && isSymbolDeclaration(token.parent) && ts.getNameOfDeclaration(token.parent as ts.Declaration) === token
               ? idFor(token.parent)
               : undefined;
-          if (
-            decl === undefined &&
-            isObjectLiteralKey(token) &&
-            definedAs(r.fileName, r.textSpan.start).has(n.id) &&
-            discriminated(token)
-          ) {
+          // An object literal's key is a use of its contextual type's property whether or not the
+          // key declares a symbol of its own (a literal's function is a method, ADR 200).
+          if (isObjectLiteralKey(token) && definedAs(r.fileName, r.textSpan.start).has(n.id) && discriminated(token)) {
             // A key typed by a union whose members declare it apart (`{ code: 'custom' }` of an
             // issue union): which member the literal is, the checker's discrimination decides, and
             // neither backend exposes it (ADR 155): counted apart.
             excluded.discriminated++;
             continue;
           }
-          if (decl === undefined && isObjectLiteralKey(token) && definedAs(r.fileName, r.textSpan.start).has(n.id)) {
+          if (isObjectLiteralKey(token) && definedAs(r.fileName, r.textSpan.start).has(n.id)) {
             // `const o: Options = { retries: 3 }`: the literal's own property, which its contextual
             // type relates to the target (go-to-definition there names it): a use from the
             // literal's owner (ADR 155). A key go-to-definition places elsewhere reaches the

@@ -3,7 +3,8 @@
 
 import * as assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { buildGraph, fileId, symbolId, unresolvedId, type Graph, type GraphEdge } from '../../src/graph';
+import { buildGraph, fileId, indexGraph, symbolId, unresolvedId, type Graph, type GraphEdge } from '../../src/graph';
+import { callerCounts } from '../../src/graph/query/node-details';
 import { compareWithCallHierarchy } from '../reference/call-hierarchy';
 import { copyFixture, removeTempDirs } from '../helpers/fixtures';
 import { assertValidGraph } from '../helpers/schema';
@@ -155,6 +156,59 @@ describe('calls', () => {
       [s('pick'), s('compute'), 'EXACT', 32, { context: 'conditional' }],
       [s('pick'), s('other'), 'EXACT', 32, { context: 'conditional' }],
     ]);
+  });
+
+  it("an object literal's functions bound to a name are methods with callers of their own (ADR 200)", () => {
+    const s = (f: string, n: string) => symbolId(f, n);
+    const a = (n: string) => s('api.ts', n);
+    const g = build('calls-object-literal');
+    const kinds = new Map(g.nodes.filter((n) => n.id.startsWith('sym:')).map((n) => [n.id, n.kind]));
+    // Methods, an arrow, a function expression and an accessor; no data, nested or computed key.
+    for (const m of ['api.get', 'api.format', 'api.remove', 'api.size', 'local.run']) assert.equal(kinds.get(a(m)), 'method', m);
+    for (const absent of ['api.limit', 'api.nested', 'api.nested.inner', 'api.[computed]', 'api.computed'])
+      assert.ok(!kinds.has(a(absent)), `${absent} is no node`);
+    assert.equal(kinds.get(a('api')), 'variable');
+    expectEdges(g, [
+      [a('api.get'), a('log'), 'EXACT', 7], // its body is its own, not the file's
+      [a('api.get'), a('api.format'), 'EXACT', 8], // this.format(): the literal's own member
+      [a('api.remove'), a('log'), 'EXACT', 12],
+      [a('api.remove'), a('api.get'), 'EXACT', 12],
+      [a('api.size'), a('count'), 'EXACT', 15], // a getter's body
+      [fileId('api.ts'), a('log'), 'EXACT', 20], // a nested literal's function stays the file's
+      [a('local.run'), a('api.remove'), 'EXACT', 34], // through `satisfies`
+      [a('main'), a('local.run'), 'EXACT', 39],
+      [s('use.ts', 'caller'), a('api.get'), 'EXACT', 4], // across files, through the import
+      [s('use.ts', 'caller'), a('api.format'), 'EXACT', 4],
+      [s('provider.ts', 'stamp'), s('provider.ts', 'Clock.now'), 'EXACT', 12], // through the interface: its member's
+    ]);
+    assert.deepEqual(g.unresolved?.calls, { external: 2, local: 1 }); // console.log, Date.now; api.nested.inner()
+    // A literal typed by an interface implements its members, as a class's methods would.
+    expectEdges(g, [[s('provider.ts', 'systemClock.now'), s('provider.ts', 'Clock.now'), 'EXACT', 6]], 'implements');
+    // Its lens: no direct caller, one through the interface member, never merged (issue 54's tier).
+    const load = indexGraph(g);
+    assert.ok(load.ok);
+    assert.deepEqual(callerCounts(load.graph, [s('provider.ts', 'systemClock.now')])[0], {
+      callers: 0,
+      candidates: 0,
+      through: { callers: 1, via: ['Clock.now'] },
+    });
+    const ok = compareWithCallHierarchy(built.get('calls-object-literal')!.root, g);
+    assert.equal(ok.precision, 1, JSON.stringify(ok.falsePositives));
+    assert.equal(ok.recall, 1, JSON.stringify(ok.misses));
+    // The reference names the literal's functions too, as callees and as callers: the check is not
+    // vacuous for them. (The call hierarchy prepares no `key: function` or arrow-valued key:
+    // api.remove's and api.format's calls are confirmed by go-to-definition.)
+    for (const m of ['api.get', 'local.run'])
+      assert.ok(
+        ok.pairKeys.some((k) => k.endsWith(`\u0000${a(m)}`)),
+        `the call hierarchy lists calls of ${m}`,
+      );
+    for (const m of ['api.get', 'api.remove'])
+      assert.ok(
+        ok.pairKeys.some((k) => k.startsWith(`${a(m)}\u0000`)),
+        `the call hierarchy names ${m} as a caller`,
+      );
+    assert.equal(ok.confirmedByDefinition, 3, 'api.format twice and api.remove, by go-to-definition');
   });
 
   it('JSX components are calls', () => {

@@ -149,6 +149,45 @@ describe('kg unused: names bound from a module whose exports have no nodes (avvi
     );
   });
 
+  it("an object literal's function no proven edge reaches is possibly used while its object is used, unused with it otherwise (ADR 200)", () => {
+    const root = tempDir('kg-unused-literal-');
+    writeTree(root, {
+      'package.json': '{ "name": "plugins", "version": "1.0.0", "main": "index.ts" }\n',
+      'tsconfig.json': '{ "compilerOptions": { "strict": true, "module": "ESNext", "moduleResolution": "Bundler", "target": "ES2022" } }\n',
+      'host.ts': 'export function register(plugin: object): void {\n  console.log(plugin)\n}\n',
+      'index.ts': [
+        "import { register } from './host'",
+        'const plugin = {',
+        '  install(): void {},',
+        '  helper(): number {',
+        '    return 1',
+        '  },',
+        '}',
+        'const spare = {',
+        '  tick(): void {},',
+        '}',
+        'export function start(): number {',
+        '  register(plugin)',
+        '  return plugin.helper()',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const r = answer(root);
+    const unused = r.unused.map((u) => u.id);
+    // Passed to register(): whoever receives it may call install by its key.
+    const install = r.possiblyUsed.find((u) => u.id === 'sym:index.ts#plugin.install');
+    assert.deepEqual(
+      install?.reasons.map((x) => x.reason),
+      ['object-value'],
+      JSON.stringify(r.possiblyUsed),
+    );
+    assert.deepEqual(install?.reasons[0].via, ['sym:index.ts#start']);
+    // Called: reached. An object nothing uses, and its function: unused.
+    assert.ok(!unused.includes('sym:index.ts#plugin.helper') && !r.possiblyUsed.some((u) => u.id === 'sym:index.ts#plugin.helper'));
+    assert.ok(unused.includes('sym:index.ts#spare') && unused.includes('sym:index.ts#spare.tick'), JSON.stringify(unused));
+  });
+
   it('a module object used whole (`Object.keys(m)`, re-exported through `export *`) keeps every export possibly used; `m.one()` alone does not', () => {
     const root = tempDir('kg-unused-whole-');
     writeTree(root, {

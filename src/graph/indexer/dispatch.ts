@@ -23,10 +23,13 @@ export function dispatchEdges(nodes: readonly GraphNode[], edges: readonly Graph
   const ownerOf = new Map<string, GraphNode>();
   // Each class's or interface's proven bases, in id order.
   const bases = new Map<string, string[]>();
+  // The functions of object literals bound to a name (ADR 200).
+  const literalMembers = new Set<string>();
   for (const e of edges) {
     if (e.relation === 'contains') {
       const owner = byId.get(e.source);
       const member = byId.get(e.target);
+      if (owner?.kind === 'variable' && member?.kind === 'method') literalMembers.add(member.id);
       if (!owner || !member || !TYPES.has(owner.kind) || !MEMBERS.has(member.kind)) continue;
       const name = memberKey(owner, member);
       if (name === undefined) continue;
@@ -75,6 +78,31 @@ export function dispatchEdges(nodes: readonly GraphNode[], edges: readonly Graph
         );
       }
     }
+  }
+  out.push(...literalImplements(edges, byId, literalMembers, ownerOf));
+  return out;
+}
+
+/**
+ * A function of an object literal whose key the checker places on a member of an interface, the
+ * literal's contextual type (`const p: Provider = { now() {…} }`: the key's EXACT `references` edge
+ * at the function's own name, ADR 155), implements that member as a class's method would: the
+ * same `implements` edge, so calls through the interface reach it as dispatch (ADR 200).
+ */
+function literalImplements(
+  edges: readonly GraphEdge[],
+  byId: ReadonlyMap<string, GraphNode>,
+  literalMembers: ReadonlySet<string>,
+  ownerOf: ReadonlyMap<string, GraphNode>,
+): GraphEdge[] {
+  const out: GraphEdge[] = [];
+  for (const e of edges) {
+    if (e.relation !== 'references' || e.confidence !== 'EXACT' || !literalMembers.has(e.source)) continue;
+    const member = byId.get(e.source) as GraphNode;
+    const at = e.evidence;
+    if (!at || at.file !== member.sourceFile || at.line !== member.line || at.column !== member.column) continue;
+    if (ownerOf.get(e.target)?.kind !== 'interface') continue;
+    out.push(exactEdge(member.id, e.target, 'implements', 'TYPESCRIPT_CHECKER', { evidence: { ...at } }));
   }
   return out;
 }

@@ -254,7 +254,8 @@ reference, import, re-export, heritage or dispatch from outside it — in two li
                   may name it, no unread file (.vue, .svelte, …) that may import it
   "possiblyUsed"  nothing proven reaches it, but one of those may: each with its "reasons"
                   ("candidate", "unresolved-named", "dynamic-access", "unanalysed",
-                  "entry-unplaced", "alias"), a summary and what they are ("via")
+                  "entry-unplaced", "alias", "module-object", "object-value"), a summary
+                  and what they are ("via")
 
 Never listed (counted in "totals.entry"): the exported symbols, and their members, of the files
 a package.json (main, module, browser, types, exports, bin), a tsconfig's files or the config's

@@ -96,7 +96,16 @@ export const RESULT_SCHEMAS = {
             obj(
               {
                 reason: {
-                  enum: ['candidate', 'unresolved-named', 'unanalysed', 'dynamic-access', 'entry-unplaced', 'alias', 'module-object'],
+                  enum: [
+                    'candidate',
+                    'unresolved-named',
+                    'unanalysed',
+                    'dynamic-access',
+                    'entry-unplaced',
+                    'alias',
+                    'module-object',
+                    'object-value',
+                  ],
                 },
                 summary: str,
               },

@@ -269,12 +269,14 @@ export interface UnusedSymbol {
 
 /** Why a symbol no proven edge reaches may still be used: a guess or a hole, never proof (ADR 157). */
 export interface PossibleUse {
-  reason: 'candidate' | 'unresolved-named' | 'unanalysed' | 'dynamic-access' | 'entry-unplaced' | 'alias' | 'module-object';
+  reason:
+    'candidate' | 'unresolved-named' | 'unanalysed' | 'dynamic-access' | 'entry-unplaced' | 'alias' | 'module-object' | 'object-value';
   /** One line for people. */
   summary: string;
   /**
    * The guessed consumers (`candidate`), the unread files whose text imports its file
-   * (`unanalysed`), or the symbols and files that use its module object whole (`module-object`).
+   * (`unanalysed`), the symbols and files that use its module object whole (`module-object`), or
+   * those that use the object literal a function belongs to (`object-value`).
    */
   via?: string[];
 }

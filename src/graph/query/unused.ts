@@ -441,6 +441,19 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
         summary: `${own} computed call${own === 1 ? '' : 's'} (\`obj[key]()\`) in ${file} may be on it`,
       });
     }
+    // A function of an object literal bound to a name (ADR 200): code the object is passed to may
+    // call it by its key, and the graph cannot tell a use of the object whole from `api.get()`.
+    if (n.kind === 'method' && top !== n && top.kind === 'variable') {
+      const t = g.rankOf.get(top.id);
+      const users =
+        t === undefined ? [] : inbound(g, t, CONSUMER_RELATIONS, false).proven.filter((s) => !g.ids[s].startsWith(top.id + '.'));
+      if (users.length > 0)
+        reasons.push({
+          reason: 'object-value',
+          summary: `a function of the object \`${top.label}\`, which ${users.length} symbol${users.length === 1 ? '' : 's'} or file${users.length === 1 ? '' : 's'} use${users.length === 1 ? 's' : ''}: code the object is passed to may call it by its key`,
+          via: users.map((u) => g.ids[u]).sort(),
+        });
+    }
     reasons.push(...publicReasons(n, n === top, exported, wholeModules, roots.unplaced));
     const row: UnusedSymbol = {
       id: n.id,

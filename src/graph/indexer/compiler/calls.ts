@@ -158,7 +158,8 @@ function isCallerDeclaration(node: ts.Node): boolean {
       return true;
     case SyntaxKind.VariableDeclaration:
     case SyntaxKind.PropertyDeclaration:
-      return holdsCode((node as ts.VariableDeclaration | ts.PropertyDeclaration).initializer);
+    case SyntaxKind.PropertyAssignment: // a registered `m: function` of an object literal (ADR 200)
+      return holdsCode((node as ts.VariableDeclaration | ts.PropertyDeclaration | ts.PropertyAssignment).initializer);
     case SyntaxKind.ExportAssignment:
       return holdsCode((node as ts.ExportAssignment).expression);
     default:

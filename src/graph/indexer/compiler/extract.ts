@@ -49,10 +49,12 @@ const {
   isNoSubstitutionTemplateLiteral,
   isNonNullExpression,
   isNumericLiteral,
+  isObjectLiteralExpression,
   isParameter,
   isParameterPropertyDeclaration,
   isParenthesizedExpression,
   isPrivateIdentifier,
+  isPropertyAssignment,
   isPropertyDeclaration,
   isPropertySignature,
   isSatisfiesExpression,
@@ -348,6 +350,27 @@ class DeclarationWalker {
     this.declare(`${owner}.${name}`, kind, m, ownerId, false);
   }
 
+  /**
+   * The functions an object literal bound to a name holds (`const api = { get() {}, put: () => … }`,
+   * accessors too): each a `method` `api.get` inside the variable, so its code and its calls are
+   * its own and a call `api.get()` the checker places on it is a proven edge to it (ADR 200).
+   * Data, computed keys, spreads and nested literals are not members: they stay the variable's.
+   */
+  private declareLiteralMethods(literal: ts.ObjectLiteralExpression, owner: string, ownerId: string): void {
+    if (ownerId === GLUE) return;
+    for (const p of literal.properties) {
+      const isMethod =
+        isMethodDeclaration(p) ||
+        isGetAccessorDeclaration(p) ||
+        isSetAccessorDeclaration(p) ||
+        (isPropertyAssignment(p) && isFunctionLike(p.initializer));
+      if (!isMethod || isComputedPropertyName(p.name)) continue;
+      const name = memberName(p.name, this.sf);
+      if (!name) continue; // '' is a name the parser invented while recovering from an error
+      this.declare(`${owner}.${name}`, 'method', p, ownerId, false);
+    }
+  }
+
   private declareBinding(
     name: ts.BindingName,
     decl: ts.Node,
@@ -365,6 +388,9 @@ class DeclarationWalker {
         if (init && isClassExpression(init)) {
           const id = this.declare(prefix + b.name.text, 'class', b.decl, parent, exported);
           this.declareMembers(init.members, prefix + b.name.text, id);
+        } else if (init && isObjectLiteralExpression(init)) {
+          const id = this.declare(prefix + b.name.text, 'variable', b.decl, parent, exported);
+          this.declareLiteralMethods(init, prefix + b.name.text, id);
         } else {
           this.declare(prefix + b.name.text, isFunctionLike(b.initializer) ? 'function' : 'variable', b.decl, parent, exported);
         }

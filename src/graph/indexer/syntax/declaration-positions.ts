@@ -43,6 +43,8 @@ const REGISTERED_KINDS = new Set<ts.SyntaxKind>([
   SyntaxKind.Parameter,
   // `C.prototype.m = function () {}` at a JavaScript file's top level (ADR 188).
   SyntaxKind.BinaryExpression,
+  // `m: function () {}` in an object literal bound to a name (ADR 200).
+  SyntaxKind.PropertyAssignment,
 ]);
 
 /** The node id the extraction gave the declaration `node`, if it registered one. */
