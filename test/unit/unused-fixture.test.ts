@@ -166,8 +166,14 @@ describe('kg unused: names bound from a module whose exports have no nodes (avvi
         'const spare = {',
         '  tick(): void {},',
         '}',
+        'namespace Tools {',
+        '  export const hooks = {',
+        '    onLoad(): void {},',
+        '  }',
+        '}',
         'export function start(): number {',
         '  register(plugin)',
+        '  register(Tools.hooks)',
         '  return plugin.helper()',
         '}',
         '',
@@ -183,6 +189,13 @@ describe('kg unused: names bound from a module whose exports have no nodes (avvi
       JSON.stringify(r.possiblyUsed),
     );
     assert.deepEqual(install?.reasons[0].via, ['sym:index.ts#start']);
+    // In a namespace the object is the variable that holds it, not the namespace.
+    const onLoad = r.possiblyUsed.find((u) => u.id === 'sym:index.ts#Tools.hooks.onLoad');
+    assert.deepEqual(
+      onLoad?.reasons.map((x) => x.reason),
+      ['object-value'],
+      JSON.stringify(r),
+    );
     // Called: reached. An object nothing uses, and its function: unused.
     assert.ok(!unused.includes('sym:index.ts#plugin.helper') && !r.possiblyUsed.some((u) => u.id === 'sym:index.ts#plugin.helper'));
     assert.ok(unused.includes('sym:index.ts#spare') && unused.includes('sym:index.ts#spare.tick'), JSON.stringify(unused));

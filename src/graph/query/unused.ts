@@ -351,6 +351,18 @@ function publicReasons(
   return reasons;
 }
 
+/**
+ * The variable whose object literal holds the function of rank `r` (ADR 200), by the `contains`
+ * edge into it: in a namespace the id's first segment is the namespace, not the variable.
+ */
+function literalHolder(g: IndexedGraph, r: number): number | undefined {
+  for (let k = g.inStart[r]; k < g.inStart[r + 1]; k++) {
+    const e = g.inEdges[k];
+    if (g.edgeRelation[e] === 'contains' && g.nodeAt[g.edgeSource[e]]?.kind === 'variable') return g.edgeSource[e];
+  }
+  return undefined;
+}
+
 /** Whether something proven reaches rank `r`: a consumer, the interface it implements, or dispatch. */
 function reached(g: IndexedGraph, r: number): boolean {
   if (provenFromOutside(g, r)) return true;
@@ -443,14 +455,14 @@ export function queryUnused(g: IndexedGraph, path: string, offset: number, limit
     }
     // A function of an object literal bound to a name (ADR 200): code the object is passed to may
     // call it by its key, and the graph cannot tell a use of the object whole from `api.get()`.
-    if (n.kind === 'method' && top !== n && top.kind === 'variable') {
-      const t = g.rankOf.get(top.id);
-      const users =
-        t === undefined ? [] : inbound(g, t, CONSUMER_RELATIONS, false).proven.filter((s) => !g.ids[s].startsWith(top.id + '.'));
+    const holder = n.kind === 'method' ? literalHolder(g, r) : undefined;
+    if (holder !== undefined) {
+      const own = g.ids[holder] + '.';
+      const users = inbound(g, holder, CONSUMER_RELATIONS, false).proven.filter((s) => !g.ids[s].startsWith(own));
       if (users.length > 0)
         reasons.push({
           reason: 'object-value',
-          summary: `a function of the object \`${top.label}\`, which ${users.length} symbol${users.length === 1 ? '' : 's'} or file${users.length === 1 ? '' : 's'} use${users.length === 1 ? 's' : ''}: code the object is passed to may call it by its key`,
+          summary: `a function of the object \`${g.nodeAt[holder]?.label ?? g.ids[holder]}\`, which ${users.length} symbol${users.length === 1 ? '' : 's'} or file${users.length === 1 ? '' : 's'} use${users.length === 1 ? 's' : ''}: code the object is passed to may call it by its key`,
           via: users.map((u) => g.ids[u]).sort(),
         });
     }
